@@ -1,0 +1,79 @@
+import { ApiError } from './api';
+
+/**
+ * Chinese text per error code. Codes come from the admin API (UPPER_SNAKE) plus the few the
+ * client invents for failures that never reached the server. A code missing here falls back to
+ * the server's own message, so a new server code is never shown as a blank.
+ */
+const MESSAGES: Readonly<Record<string, string>> = {
+  // Client-side
+  NETWORK_ERROR: '无法连接管理服务，请检查网络或服务是否已启动',
+  TIMEOUT: '请求超时，请稍后重试',
+  BAD_RESPONSE: '服务返回了无法识别的响应',
+
+  // Session and auth
+  UNAUTHORIZED: '登录已过期，请重新登录',
+  UNAUTHENTICATED: '登录已过期，请重新登录',
+  SESSION_EXPIRED: '登录已过期，请重新登录',
+  INVALID_CREDENTIALS: '用户名或密码错误',
+  TOO_MANY_ATTEMPTS: '尝试次数过多，请稍后再试',
+  RATE_LIMITED: '尝试次数过多，请稍后再试',
+  FORBIDDEN: '没有权限执行此操作',
+  CSRF_INVALID: '页面安全令牌已失效，请重新登录',
+  CSRF_MISSING: '页面安全令牌已失效，请重新登录',
+
+  // Generic request outcomes
+  BAD_REQUEST: '请求内容有误',
+  VALIDATION_ERROR: '输入内容不符合要求',
+  INVALID_INPUT: '输入内容不符合要求',
+  NOT_FOUND: '要找的内容不存在',
+  CONFLICT: '数据已被他人修改，请刷新后重试',
+  VERSION_CONFLICT: '数据已被他人修改，请刷新后重试',
+  IDEMPOTENCY_CONFLICT: '重复的请求内容不一致，请刷新后重试',
+  PAYLOAD_TOO_LARGE: '上传的文件过大',
+  INTERNAL: '服务内部错误，请稍后重试',
+  INTERNAL_ERROR: '服务内部错误，请稍后重试',
+  TEMPORAL_UNAVAILABLE: 'Temporal 未连接，任务暂时无法启动',
+
+  // Domain
+  MISSING_COLUMNS: '导入文件缺少必需的列',
+  COLLECT_GOODS_MISMATCH: '采集到的商品与请求的 PDD 商品不一致，已保留原数据',
+};
+
+/** Used only when the server sent neither a known code nor a message. */
+function byStatus(status: number): string {
+  if (status === 401) return MESSAGES.UNAUTHORIZED ?? '';
+  if (status === 403) return '没有权限执行此操作';
+  if (status === 404) return '要找的内容不存在';
+  if (status === 409) return '数据已被他人修改，请刷新后重试';
+  if (status === 429) return '请求过于频繁，请稍后再试';
+  if (status >= 500) return '服务内部错误，请稍后重试';
+  return `请求失败（HTTP ${status}）`;
+}
+
+export function messageForCode(code: string): string | undefined {
+  return MESSAGES[code];
+}
+
+/** Text to show an operator for anything a call may throw. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const known = messageForCode(err.code);
+    if (known !== undefined) {
+      if (err.code === 'MISSING_COLUMNS') {
+        const cols = missingColumns(err.details);
+        if (cols.length > 0) return `${known}：${cols.join('、')}`;
+      }
+      return known;
+    }
+    return err.message !== '' ? err.message : byStatus(err.status);
+  }
+  if (err instanceof Error && err.message !== '') return err.message;
+  return '发生未知错误';
+}
+
+function missingColumns(details: unknown): string[] {
+  if (typeof details !== 'object' || details === null || !('columns' in details)) return [];
+  const cols: unknown = details.columns;
+  return Array.isArray(cols) ? cols.filter((c): c is string => typeof c === 'string') : [];
+}

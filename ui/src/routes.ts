@@ -1,0 +1,30 @@
+import type { Component } from 'solid-js';
+import DevicesPage from './pages/DevicesPage';
+import OrdersPage from './pages/OrdersPage';
+import PddPage from './pages/PddPage';
+import ProductsPage from './pages/ProductsPage';
+import SettingsPage from './pages/SettingsPage';
+import TasksPage from './pages/TasksPage';
+
+export interface NavRoute {
+  path: string;
+  label: string;
+  /** Stable for browser tests: `nav-<key>` on the link, `page-<key>` on the page. */
+  key: string;
+  page: Component;
+}
+
+/** The order here is the order of the navigation bar. */
+export const NAV_ROUTES: readonly NavRoute[] = [
+  { path: '/products', label: '商品', key: 'products', page: ProductsPage },
+  { path: '/pdd', label: 'PDD 商品', key: 'pdd', page: PddPage },
+  { path: '/orders', label: '订单', key: 'orders', page: OrdersPage },
+  { path: '/tasks', label: '采购任务', key: 'tasks', page: TasksPage },
+  { path: '/devices', label: '设备', key: 'devices', page: DevicesPage },
+  { path: '/settings', label: '设置', key: 'settings', page: SettingsPage },
+];
+
+/** Exact match, or a sub-path such as '/tasks/123' once detail pages exist. */
+export function findRoute(path: string): NavRoute | undefined {
+  return NAV_ROUTES.find((r) => path === r.path || path.startsWith(`${r.path}/`));
+}
