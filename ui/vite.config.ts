@@ -1,31 +1,28 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type ProxyOptions } from 'vite';
 import solid from 'vite-plugin-solid';
 
 // Resolve from this file rather than process.cwd(), so `vite build --config ui/vite.config.ts`
 // behaves the same whether it is run from the repo root or from ui/.
-const uiDir = decodeURIComponent(new URL('.', import.meta.url).pathname);
-const adminOrigin = 'http://127.0.0.1:8080';
+const uiDir = fileURLToPath(new URL('.', import.meta.url));
+
+// Same variable the admin reads, so dev and preview follow an admin moved off 8080.
+const adminOrigin = `http://127.0.0.1:${process.env.CMAUTOBUY_ADMIN_PORT ?? '8080'}`;
+const proxy: Record<string, ProxyOptions> = {
+  '/api': { target: adminOrigin },
+  '/healthz': { target: adminOrigin },
+};
 
 export default defineConfig({
   root: uiDir,
   base: '/',
+  // Keep the dep-optimizer cache in the root node_modules instead of growing a ui/node_modules.
+  cacheDir: '../node_modules/.vite/ui',
   plugins: [solid()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
   },
-  server: {
-    host: '127.0.0.1',
-    proxy: {
-      '/api': { target: adminOrigin, changeOrigin: false },
-      '/healthz': { target: adminOrigin, changeOrigin: false },
-    },
-  },
-  preview: {
-    host: '127.0.0.1',
-    proxy: {
-      '/api': { target: adminOrigin, changeOrigin: false },
-      '/healthz': { target: adminOrigin, changeOrigin: false },
-    },
-  },
+  server: { host: '127.0.0.1', proxy },
+  preview: { host: '127.0.0.1', proxy },
 });

@@ -1,0 +1,11 @@
+import type { AdminDb } from '../../admin/db/database';
+import { systemCheckActivities } from './system-check';
+
+/** Every activity the admin worker runs; each one touches only the admin DB. */
+export function createAdminActivities(db: AdminDb) {
+  return {
+    ...systemCheckActivities(db),
+  };
+}
+
+export type AdminActivities = ReturnType<typeof createAdminActivities>;

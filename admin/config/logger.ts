@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export type { Logger };
+
+/**
+ * Every process logs the same way: pretty when a person watches a terminal, JSON lines
+ * otherwise, and always JSON to `<data>/logs/<name>.log`. Secrets are redacted by key
+ * so a careless `log.info({ headers })` cannot leak a token or a cookie.
+ */
+export const REDACT_PATHS = [
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'headers.cookie',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  'cookie',
+  '*.cookie',
+  'csrf_token',
+  '*.csrf_token',
+];
+
+export interface LoggerOptions {
+  name: string;
+  level?: string;
+  logDir?: string;
+  /** defaults to stdout; tests pass their own stream */
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export function createLogger(opts: LoggerOptions): Logger {
+  const out = opts.stdout ?? process.stdout;
+  const streams: pino.StreamEntry[] = [
+    { stream: out.isTTY ? pretty({ colorize: true, destination: out as NodeJS.WritableStream }) : out },
+  ];
+  if (opts.logDir) {
+    fs.mkdirSync(opts.logDir, { recursive: true });
+    streams.push({ stream: pino.destination({ dest: path.join(opts.logDir, `${opts.name}.log`), sync: false }) });
+  }
+  return pino(
+    {
+      name: opts.name,
+      level: opts.level ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    pino.multistream(streams),
+  );
+}

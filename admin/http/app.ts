@@ -1,0 +1,48 @@
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import type { Logger } from '../config/logger';
+import type { AdminDb } from '../db/database';
+import type { TemporalGateway } from '../temporal/gateway';
+import { errorMiddleware, HttpError } from './errors';
+import { healthRoutes } from './routes/health';
+import { systemRoutes } from './routes/system';
+import { staticUi } from './static-ui';
+
+export interface AppDeps {
+  db: AdminDb;
+  temporal: TemporalGateway;
+  log: Logger;
+  uiDist: string;
+}
+
+/** Thin middleware, one concern each; every route validates with zod and calls a service. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errorMiddleware logs; Koa's default handler would print stacks to stderr
+
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    const started = Date.now();
+    await next();
+    deps.log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'http');
+  });
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      onError: () => {
+        throw new HttpError(400, 'INVALID_JSON', 'request body is not valid JSON');
+      },
+    }),
+  );
+
+  for (const router of [healthRoutes(deps), systemRoutes(deps)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) throw new HttpError(404, 'NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+    await next();
+  });
+  app.use(staticUi(deps.uiDist));
+  return app;
+}

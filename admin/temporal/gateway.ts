@@ -1,0 +1,60 @@
+import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import type { Logger } from '../config/logger';
+import { HttpError } from '../http/errors';
+
+export interface TemporalSettings {
+  address: string;
+  namespace: string;
+  tls?: ConnectionOptions['tls'];
+}
+
+/**
+ * The admin's one Temporal client. The admin must come up (and say so on /healthz) while
+ * Temporal is down, so the connection is made lazily and retried on the next use instead of
+ * failing the start.
+ */
+export class TemporalGateway {
+  private connecting: Promise<Client> | undefined;
+  private connection: Connection | undefined;
+
+  constructor(
+    readonly settings: TemporalSettings,
+    private readonly log: Logger,
+  ) {}
+
+  async client(): Promise<Client> {
+    if (!this.connecting) {
+      this.connecting = (async () => {
+        const connection = await Connection.connect({ address: this.settings.address, tls: this.settings.tls, connectTimeout: 2_000 });
+        this.connection = connection;
+        return new Client({ connection, namespace: this.settings.namespace });
+      })();
+      this.connecting.catch((err: Error) => {
+        this.log.warn({ err: err.message, address: this.settings.address }, 'Temporal not reachable');
+        this.connecting = undefined;
+      });
+    }
+    try {
+      return await this.connecting;
+    } catch {
+      throw new HttpError(503, 'TEMPORAL_UNAVAILABLE', `Temporal at ${this.settings.address} is not reachable; try again when /healthz says temporal "ok"`);
+    }
+  }
+
+  /** True only when the namespace answers right now (a cached connection may be stale). */
+  async healthy(): Promise<boolean> {
+    try {
+      const client = await this.client();
+      await client.connection.withDeadline(Date.now() + 2_000, () =>
+        client.workflowService.describeNamespace({ namespace: this.settings.namespace }),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { ensureBinary, TEMPORAL_CLI } from './binaries';
+import { searchAttributeArgs } from './search-attributes';
+
+export interface DevServerOptions {
+  dbFile: string;
+  namespace: string;
+  /** more namespaces to create at start (tests give each test file its own) */
+  extraNamespaces?: string[];
+  port: number;
+  /** null = headless (tests); otherwise the Web UI port */
+  uiPort: number | null;
+  logFile?: string;
+  say?: (line: string) => void;
+  /** how long to wait for gRPC to answer */
+  readyTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  uiUrl: string | null;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `temporal server start-dev` on a SQLite file, so workflow history survives a
+ * restart of the server (the reliability test relies on exactly that).
+ */
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const cli = ensureBinary(TEMPORAL_CLI, opts.say);
+  fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--db-filename',
+    opts.dbFile,
+    ...[opts.namespace, ...(opts.extraNamespaces ?? [])].flatMap((ns) => ['--namespace', ns]),
+    '--log-level',
+    'warn',
+    ...searchAttributeArgs(),
+    ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1']),
+  ];
+  let out: number | 'ignore' = 'ignore';
+  if (opts.logFile) {
+    fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+    out = fs.openSync(opts.logFile, 'a');
+  }
+  const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out] });
+  if (typeof out === 'number') fs.closeSync(out);
+
+  let exited: string | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = `exited with ${signal ?? code}`;
+      resolve();
+    });
+  });
+
+  const address = `127.0.0.1:${opts.port}`;
+  try {
+    await waitForTemporal(address, opts.namespace, opts.readyTimeoutMs ?? 60_000, () => exited);
+  } catch (err) {
+    child.kill('SIGKILL');
+    const logHint = opts.logFile ? ` (see ${opts.logFile})` : '';
+    throw new Error(`Temporal dev server did not come up on ${address}${logHint}: ${(err as Error).message}`);
+  }
+
+  return {
+    address,
+    namespace: opts.namespace,
+    uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exitPromise;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resolves once the namespace answers a describe call; fails early if the process died. */
+export async function waitForTemporal(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  died: () => string | undefined = () => undefined,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'no answer yet';
+  while (Date.now() < deadline) {
+    const reason = died();
+    if (reason) throw new Error(`the server process ${reason}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${lastError}`);
+}
+
+/** A free loopback TCP port (tests never use the fixed defaults). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}

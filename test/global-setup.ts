@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/binaries';
+import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
+import { TEST_NAMESPACE_POOL } from './namespaces';
+
+declare global {
+  var __cmautobuyTemporal: DevServer | undefined;
+  var __cmautobuyTmp: string | undefined;
+}
+
+/**
+ * One real Temporal dev server for the whole run (2 cores: a server per file would cost more
+ * than the tests). Each test file takes its own namespace from a pre-created pool, so workflow
+ * ids and task queues never collide between files running side by side.
+ */
+export default async function globalSetup(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-test-'));
+  globalThis.__cmautobuyTmp = tmp;
+  process.env.CMAUTOBUY_TEST_TMP = tmp;
+  if (process.env.CMAUTOBUY_TEST_NO_TEMPORAL === '1') return;
+
+  const say = (line: string) => process.stderr.write(`[test setup] ${line}\n`);
+  ensureBinary(TEMPORAL_CLI, say);
+  process.env.CMAUTOBUY_TEST_TIME_SKIPPING_SERVER = ensureBinary(TEMPORAL_TEST_SERVER, say);
+
+  const [server, bundle] = await Promise.all([
+    freePort().then((port) =>
+      startDevServer({
+        dbFile: path.join(tmp, 'temporal.db'),
+        namespace: 'cmautobuy',
+        extraNamespaces: TEST_NAMESPACE_POOL,
+        port,
+        uiPort: null,
+        logFile: path.join(tmp, 'temporal.log'),
+        say,
+      }),
+    ),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietLogger() }),
+  ]);
+  globalThis.__cmautobuyTemporal = server;
+  const bundlePath = path.join(tmp, 'workflow-bundle.js');
+  fs.writeFileSync(bundlePath, bundle.code);
+  process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS = server.address;
+  process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE = bundlePath;
+}
+
+function quietLogger() {
+  const noop = () => {};
+  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => process.stderr.write(`[bundler] ${m}\n`), log: noop };
+}
