@@ -24,6 +24,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
 
   // Generic request outcomes
   BAD_REQUEST: '请求内容有误',
+  VALIDATION_FAILED: '输入内容不符合要求',
   VALIDATION_ERROR: '输入内容不符合要求',
   INVALID_INPUT: '输入内容不符合要求',
   NOT_FOUND: '要找的内容不存在',
@@ -60,11 +61,8 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) {
     const known = messageForCode(err.code);
     if (known !== undefined) {
-      if (err.code === 'MISSING_COLUMNS') {
-        const cols = missingColumns(err.details);
-        if (cols.length > 0) return `${known}：${cols.join('、')}`;
-      }
-      return known;
+      const names = err.code === 'MISSING_COLUMNS' ? missingColumns(err.details) : err.code === 'VALIDATION_FAILED' ? invalidFields(err.details) : [];
+      return names.length > 0 ? `${known}：${names.join('、')}` : known;
     }
     return err.message !== '' ? err.message : byStatus(err.status);
   }
@@ -72,8 +70,20 @@ export function errorText(err: unknown): string {
   return '发生未知错误';
 }
 
+// The details shapes below are the admin's (admin/http/errors.ts); anything else yields no names.
+
 function missingColumns(details: unknown): string[] {
   if (typeof details !== 'object' || details === null || !('columns' in details)) return [];
   const cols: unknown = details.columns;
   return Array.isArray(cols) ? cols.filter((c): c is string => typeof c === 'string') : [];
+}
+
+function invalidFields(details: unknown): string[] {
+  if (typeof details !== 'object' || details === null || !('issues' in details)) return [];
+  const issues: unknown = details.issues;
+  if (!Array.isArray(issues)) return [];
+  const paths = issues.map((i: unknown) =>
+    typeof i === 'object' && i !== null && 'path' in i && typeof i.path === 'string' && i.path !== '' ? i.path : null,
+  );
+  return [...new Set(paths.filter((p): p is string => p !== null))];
 }
