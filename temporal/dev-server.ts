@@ -72,7 +72,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   } catch (err) {
     child.kill('SIGKILL');
     const logHint = opts.logFile ? ` (see ${opts.logFile})` : '';
-    throw new Error(`Temporal dev server did not come up on ${address}${logHint}: ${(err as Error).message}`);
+    throw new Error(`Temporal dev server did not come up on ${address}${logHint}: ${(err as Error).message}`, { cause: err });
   }
 
   return {

@@ -1,16 +1,10 @@
-/**
- * Row types of the admin database, one interface per table, kept in step with
- * `migrations/`. Add the table name to REQUIRED_TABLES when a migration creates one, so the
- * startup self-check refuses a database the code does not match.
- */
-export interface AppSettingsTable {
-  setting_key: string;
-  value_json: string;
-  updated_at: string;
-}
+import type { SettingsTables } from './tables/settings';
 
-export interface AdminDatabase {
-  app_settings: AppSettingsTable;
-}
+/**
+ * Row types of the admin database, kept in step with `migrations/`: one file per area under
+ * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
+ * the startup self-check refuses a database the code does not match (seed 004 §2.4).
+ */
+export type AdminDatabase = SettingsTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = ['app_settings'];

@@ -4,8 +4,7 @@ import type { Logger } from '../config/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
 import { errorMiddleware, HttpError } from './errors';
-import { healthRoutes } from './routes/health';
-import { systemRoutes } from './routes/system';
+import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
 export interface AppDeps {
@@ -36,7 +35,7 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
 
-  for (const router of [healthRoutes(deps), systemRoutes(deps)]) {
+  for (const router of allRouters(deps)) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(async (ctx, next) => {

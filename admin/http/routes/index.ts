@@ -1,0 +1,12 @@
+import type Router from '@koa/router';
+import type { AppDeps } from '../app';
+import { healthRoutes } from './health';
+import { systemRoutes } from './system';
+
+/**
+ * Every router of the admin, in one list, so the route-table test can enumerate them all.
+ * Add a router here; never `app.use` one elsewhere.
+ */
+export function allRouters(deps: AppDeps): Router[] {
+  return [healthRoutes(deps), systemRoutes(deps)];
+}
