@@ -1,5 +1,9 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_app_settings';
+import * as m0002 from './0002_operators';
+import * as m0003 from './0003_devices';
+import * as m0004 from './0004_evidence_assets';
+import * as m0005 from './0005_audit_log';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -8,6 +12,10 @@ import * as m0001 from './0001_app_settings';
  */
 export const migrations: Record<string, Migration> = {
   '0001_app_settings': m0001,
+  '0002_operators': m0002,
+  '0003_devices': m0003,
+  '0004_evidence_assets': m0004,
+  '0005_audit_log': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

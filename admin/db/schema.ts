@@ -1,3 +1,7 @@
+import type { AuditTables } from './tables/audit';
+import type { AuthTables } from './tables/auth';
+import type { DeviceTables } from './tables/devices';
+import type { EvidenceTables } from './tables/evidence';
 import type { SettingsTables } from './tables/settings';
 
 /**
@@ -5,6 +9,14 @@ import type { SettingsTables } from './tables/settings';
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
  * the startup self-check refuses a database the code does not match (seed 004 §2.4).
  */
-export type AdminDatabase = SettingsTables;
+export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables;
 
-export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = ['app_settings'];
+export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
+  'app_settings',
+  'users',
+  'sessions',
+  'device_credentials',
+  'devices',
+  'evidence_assets',
+  'audit_log',
+];
