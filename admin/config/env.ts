@@ -19,6 +19,8 @@ const envSchema = z.object({
   CMAUTOBUY_TEMPORAL_NAMESPACE: z.string().min(1).default('cmautobuy'),
   CMAUTOBUY_TEMPORAL_PORT: port.default(7233),
   CMAUTOBUY_TEMPORAL_UI_PORT: port.default(8233),
+  /** where engineers open the Web UI of an existing cluster (only with CMAUTOBUY_TEMPORAL_ADDRESS) */
+  CMAUTOBUY_TEMPORAL_UI_URL: z.url().optional(),
   CMAUTOBUY_SIM_ADB_PORT: port.default(15037),
   CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
   CMAUTOBUY_SYB_SIM_PORT: port.default(8090),

@@ -1,0 +1,10 @@
+// `npm start`: install what is missing, then run the embedded system (scripts/supervisor.ts).
+import { spawn } from 'node:child_process';
+import { ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
+
+ensureNodeModules();
+const child = spawn(process.execPath, tsxArgs('scripts/supervisor.ts', process.argv.slice(2)), { cwd: ROOT, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
