@@ -1,0 +1,356 @@
+import type { Catalog, Goods } from '../catalog/schema';
+import type { Faults } from '../faults';
+import { clipTree, hitTest, node, type TapAction, type UiNode } from './node';
+import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride, type Selection } from './pricing';
+import { renderXml } from './render-xml';
+import { captchaScreen, homeScreen, launcherScreen, loadingScreen, toastNode } from './screens/common';
+import { cashierScreen, paymentHandoffScreen } from './screens/cashier';
+import { delistedScreen, goodsScreen } from './screens/goods';
+import { ordersMaxScroll, ordersScreen, type OrderView } from './screens/orders';
+import { panelScreen, PANEL_VIEWPORT } from './screens/panel';
+
+export type Page =
+  | { kind: 'launcher' }
+  | { kind: 'home' }
+  | { kind: 'goods'; goodsId: string }
+  | { kind: 'panel'; goodsId: string; sel: Selection; qty: number; scroll: 'top' | 'end'; fullDumps: number }
+  | { kind: 'cashier'; orderNo: string; totalCent: number }
+  | { kind: 'payment'; orderNo: string; totalCent: number }
+  | { kind: 'captcha' }
+  | { kind: 'orders'; type: number; scroll: 'top' | 'end' }
+  | { kind: 'hang' };
+
+export interface Order {
+  order_no: string;
+  goods_id: string;
+  options: string[];
+  quantity: number;
+  total_cent: number;
+  placed_at: string;
+  status: 'unpaid' | 'payment_started';
+  title: string;
+  shop_name: string;
+}
+
+export interface AppEnv {
+  catalog(): Catalog;
+  faults(): Faults;
+  now(): number;
+  random(): number;
+  /** How long the screen keeps showing the loading state after a navigation (0 with `zero`). */
+  settleMs(): number;
+}
+
+export interface TapResult {
+  deepest: UiNode | null;
+  target: UiNode | null;
+  screen: string;
+}
+
+const APP_PKG = 'com.xunmeng.pinduoduo';
+
+/** Accepted deep links; anything else is not resolvable (SCREENS.md). */
+export function parseAppUrl(url: string): { kind: 'goods'; goodsId: string } | { kind: 'orders'; type: number } | null {
+  const m = /^(?:https:\/\/mobile\.yangkeduo\.com|pinduoduo:\/\/com\.xunmeng\.pinduoduo)\/([a-z0-9_]+)\.html(?:\?(.*))?$/.exec(url);
+  if (!m) return null;
+  const params = new URLSearchParams(m[2] ?? '');
+  if (m[1] === 'goods' || m[1] === 'goods2') {
+    const id = params.get('goods_id');
+    return id && /^[0-9]+$/.test(id) ? { kind: 'goods', goodsId: id } : null;
+  }
+  if (m[1] === 'orders') {
+    const type = Number(params.get('type') ?? '0');
+    return { kind: 'orders', type: type === 1 ? 1 : 0 };
+  }
+  return null;
+}
+
+export class PddApp {
+  stack: Page[] = [{ kind: 'launcher' }];
+  readonly orders: Order[] = [];
+  private toast: { text: string; pkg: string } | null = null;
+  private loadingDumpsLeft = 0;
+  private settleUntil = 0;
+  private navSerial = 0;
+  private lastDumpNav = 0;
+  private lastDumpXml: string | null = null;
+  private orderSeq = 0;
+  readonly priceOverrides = new Map<string, PriceOverride>();
+  private priceChangeApplied = false;
+
+  constructor(private readonly env: AppEnv) {}
+
+  reset(): void {
+    this.stack = [{ kind: 'launcher' }];
+    this.orders.length = 0;
+    this.toast = null;
+    this.loadingDumpsLeft = 0;
+    this.settleUntil = 0;
+    this.lastDumpXml = null;
+    this.resetFaultState();
+  }
+
+  resetFaultState(): void {
+    this.priceOverrides.clear();
+    this.priceChangeApplied = false;
+  }
+
+  top(): Page {
+    const p = this.stack[this.stack.length - 1];
+    return p ?? { kind: 'launcher' };
+  }
+
+  private goods(id: string): Goods | undefined {
+    return this.env.catalog().goods.find((g) => g.goods_id === id);
+  }
+
+  isLoading(): boolean {
+    return this.top().kind === 'hang' || this.loadingDumpsLeft > 0 || this.env.now() < this.settleUntil;
+  }
+
+  screenName(): string {
+    if (this.isLoading()) return 'loading';
+    const p = this.top();
+    switch (p.kind) {
+      case 'goods': {
+        const g = this.goods(p.goodsId);
+        return g && g.status === 'on_sale' ? 'goods_detail' : 'goods_delisted';
+      }
+      case 'panel': return 'sku_panel';
+      case 'payment': return 'payment_handoff';
+      default: return p.kind;
+    }
+  }
+
+  private buildPage(p: Page): UiNode {
+    switch (p.kind) {
+      case 'launcher': return launcherScreen();
+      case 'home': return homeScreen();
+      case 'hang': return loadingScreen();
+      case 'captcha': return captchaScreen();
+      case 'cashier': return cashierScreen(p.totalCent);
+      case 'payment': return paymentHandoffScreen(p.totalCent);
+      case 'orders': return ordersScreen(this.orders as OrderView[], p.type, p.scroll);
+      case 'goods': {
+        const g = this.goods(p.goodsId);
+        if (!g) return delistedScreen('商品不存在');
+        if (g.status !== 'on_sale' || g.skus.length === 0) return delistedScreen(g.title);
+        return goodsScreen(g, makePricing(g.goods_id, this.priceOverrides));
+      }
+      case 'panel': {
+        const g = this.goods(p.goodsId);
+        if (!g) return delistedScreen('商品不存在');
+        return panelScreen(g, p, makePricing(g.goods_id, this.priceOverrides), this.env.faults().duplicate_submit_control === true);
+      }
+    }
+  }
+
+  /** The tree a phone would show right now (no staleness): what taps and screencap see. */
+  visibleTree(): UiNode {
+    const raw = this.isLoading() ? loadingScreen() : this.buildPage(this.top());
+    const root = this.toast && !this.isLoading()
+      ? { ...raw, children: [...raw.children, { ...toastNode(this.toast.text, this.toast.pkg), index: raw.children.length }] }
+      : raw;
+    return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
+  }
+
+  currentXml(): string {
+    return renderXml(this.visibleTree());
+  }
+
+  /** One `uiautomator dump`: may be stale, consumes a loading dump, may trigger a price change. */
+  dump(): string {
+    const faults = this.env.faults();
+    if (this.navSerial !== this.lastDumpNav && this.lastDumpXml !== null) {
+      const rate = faults.stale_dump_rate ?? 0;
+      this.lastDumpNav = this.navSerial;
+      if (rate > 0 && this.env.random() < rate) return this.lastDumpXml;
+    }
+    this.lastDumpNav = this.navSerial;
+    const xml = this.currentXml();
+    const loading = this.isLoading();
+    if (this.loadingDumpsLeft > 0) this.loadingDumpsLeft -= 1;
+    this.lastDumpXml = xml;
+    if (!loading) this.afterDumpPriceChange();
+    return xml;
+  }
+
+  private afterDumpPriceChange(): void {
+    const pc = this.env.faults().price_change;
+    const p = this.top();
+    if (!pc || this.priceChangeApplied || p.kind !== 'panel' || p.goodsId !== pc.goods_id || !isComplete(p.sel)) return;
+    p.fullDumps += 1;
+    const threshold = pc.after_full_dumps ?? (pc.after === 'gate1' ? 1 : 2);
+    if (p.fullDumps < threshold) return;
+    const g = this.goods(p.goodsId);
+    const sku = g && fixedSku(g, p.sel);
+    if (!sku) return;
+    this.priceOverrides.set(skuKey(p.goodsId, sku.options), {
+      price_cent: pc.price_cent,
+      ...(pc.tier_totals_cent ? { tier_totals_cent: pc.tier_totals_cent } : {}),
+    });
+    this.priceChangeApplied = true;
+  }
+
+  private navigate(mutate: () => void, loadingDumps = 0): void {
+    mutate();
+    this.navSerial += 1;
+    this.toast = null;
+    this.loadingDumpsLeft = loadingDumps;
+    this.settleUntil = this.env.now() + this.env.settleMs();
+  }
+
+  private defaultLoadingDumps(): number {
+    return this.env.faults().loading_dumps ?? 1;
+  }
+
+  startUrl(url: string): boolean {
+    const target = parseAppUrl(url);
+    if (!target) return false;
+    const faults = this.env.faults();
+    this.navigate(() => {
+      if (target.kind === 'goods') {
+        this.stack.push(faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId });
+      } else {
+        this.stack.push({ kind: 'orders', type: target.type, scroll: 'top' });
+      }
+    }, this.defaultLoadingDumps());
+    return true;
+  }
+
+  forceStop(pkg: string): void {
+    if (pkg !== APP_PKG) return;
+    this.navigate(() => {
+      this.stack = [{ kind: 'launcher' }];
+    });
+  }
+
+  back(): void {
+    const p = this.top();
+    if (p.kind === 'launcher') return;
+    this.navigate(() => {
+      this.stack.pop();
+      if (p.kind === 'cashier') this.stack.push({ kind: 'orders', type: 1, scroll: 'top' });
+      if (this.stack.length === 0) this.stack.push({ kind: 'launcher' });
+    });
+  }
+
+  tap(x: number, y: number): TapResult {
+    const screen = this.screenName();
+    const tree = this.visibleTree();
+    const { deepest, clickable } = hitTest(tree, x, y);
+    if (this.toast) this.toast = null;
+    if (clickable && clickable.enabled && clickable.action && !this.isLoading()) this.perform(clickable.action);
+    return { deepest, target: clickable, screen };
+  }
+
+  swipe(x1: number, y1: number, x2: number, y2: number): void {
+    if (this.isLoading() || Math.abs(y1 - y2) < 100) return;
+    const p = this.top();
+    const dir = y1 > y2 ? 'end' : 'top';
+    if (p.kind === 'panel') {
+      const [l, t, r, b] = PANEL_VIEWPORT;
+      if (x1 >= l && x1 < r && y1 >= t && y1 < b) p.scroll = dir;
+    } else if (p.kind === 'orders') {
+      if (y1 >= 336 && ordersMaxScroll(this.orders.length) > 0) p.scroll = dir;
+    }
+  }
+
+  private perform(a: TapAction): void {
+    const p = this.top();
+    switch (a.kind) {
+      case 'none': return;
+      case 'back': return this.back();
+      case 'open_home': return this.navigate(() => this.stack.push({ kind: 'home' }));
+      case 'open_panel': {
+        if (p.kind !== 'goods') return;
+        const g = this.goods(p.goodsId);
+        const captcha = this.env.faults().captcha_on === 'panel';
+        return this.navigate(() => this.stack.push(captcha
+          ? { kind: 'captcha' }
+          : { kind: 'panel', goodsId: p.goodsId, sel: (g?.dimensions ?? []).map(() => null), qty: 1, scroll: 'top', fullDumps: 0 }));
+      }
+      case 'select_option': {
+        if (p.kind !== 'panel') return;
+        const g = this.goods(p.goodsId);
+        p.sel[a.dim] = p.sel[a.dim] === a.value ? null : a.value;
+        if (g) p.qty = Math.min(p.qty, maxQuantity(g, p.sel));
+        return;
+      }
+      case 'qty': {
+        if (p.kind !== 'panel') return;
+        const g = this.goods(p.goodsId);
+        const max = g ? maxQuantity(g, p.sel) : 1;
+        p.qty = Math.max(1, Math.min(max, p.qty + a.delta));
+        return;
+      }
+      case 'submit': return this.submit(p);
+      case 'pay': {
+        if (p.kind !== 'cashier' && p.kind !== 'payment') return;
+        const o = this.orders.find((x) => x.order_no === p.orderNo);
+        if (o) o.status = 'payment_started';
+        return;
+      }
+      case 'order_tab': {
+        if (p.kind === 'orders') {
+          p.type = a.type;
+          p.scroll = 'top';
+        }
+        return;
+      }
+    }
+  }
+
+  private submit(p: Page): void {
+    if (p.kind !== 'panel') return;
+    const g = this.goods(p.goodsId);
+    if (!g) return;
+    const sku = fixedSku(g, p.sel);
+    if (!sku || !isComplete(p.sel)) {
+      const missing = g.dimensions.filter((_, d) => p.sel[d] === null).map((d) => d.name).join(' ');
+      this.toast = { text: `请选择 ${missing || '规格'}`, pkg: APP_PKG };
+      return;
+    }
+    const faults = this.env.faults();
+    const outcome = faults.captcha_on === 'submit' ? 'captcha' : faults.submit_outcome ?? 'created';
+    if (outcome === 'not_created') {
+      this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
+      return;
+    }
+    const total = makePricing(g.goods_id, this.priceOverrides).total(sku, p.qty);
+    let order: Order | null = null;
+    if (outcome !== 'captcha') {
+      order = {
+        order_no: this.nextOrderNo(),
+        goods_id: g.goods_id,
+        options: [...p.sel],
+        quantity: p.qty,
+        total_cent: total,
+        placed_at: new Date(this.env.now()).toISOString(),
+        status: 'unpaid',
+        title: g.title,
+        shop_name: g.shop_name,
+      };
+      this.orders.push(order);
+    }
+    const orderNo = order?.order_no ?? '';
+    this.navigate(() => {
+      this.stack.pop();
+      switch (outcome) {
+        case 'created': this.stack.push({ kind: 'cashier', orderNo, totalCent: total }); break;
+        case 'created_then_hang': this.stack.push({ kind: 'hang' }); break;
+        case 'payment_handoff': this.stack.push({ kind: 'payment', orderNo, totalCent: total }); break;
+        case 'captcha': this.stack.push({ kind: 'captcha' }); break;
+      }
+    }, this.defaultLoadingDumps());
+  }
+
+  private nextOrderNo(): string {
+    this.orderSeq += 1;
+    const d = new Date(this.env.now() + 8 * 3600_000).toISOString();
+    const ymd = d.slice(2, 4) + d.slice(5, 7) + d.slice(8, 10);
+    let digits = '';
+    for (let i = 0; i < 11; i++) digits += Math.floor(this.env.random() * 10);
+    return `${ymd}-${digits}${String(this.orderSeq).padStart(4, '0')}`;
+  }
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export const latencyProfileSchema = z.enum(['zero', 'realistic']);
+export type LatencyProfile = z.infer<typeof latencyProfileSchema>;
+
+export const submitOutcomeSchema = z.enum(['created', 'created_then_hang', 'not_created', 'payment_handoff', 'captcha']);
+export type SubmitOutcome = z.infer<typeof submitOutcomeSchema>;
+
+export const faultsSchema = z
+  .object({
+    latency: latencyProfileSchema.optional(),
+    app_version: z.string().regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0').optional(),
+    disconnect_after_commands: z.number().int().nonnegative().optional(),
+    stale_dump_rate: z.number().min(0).max(1).optional(),
+    captcha_on: z.enum(['open', 'panel', 'submit']).optional(),
+    price_change: z
+      .object({
+        goods_id: z.string().regex(/^[0-9]+$/),
+        after: z.enum(['gate1', 'gate2']),
+        price_cent: z.number().int().positive(),
+        tier_totals_cent: z.record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().positive()).optional(),
+        after_full_dumps: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    submit_outcome: submitOutcomeSchema.optional(),
+    duplicate_submit_control: z.boolean().optional(),
+    loading_dumps: z.number().int().min(0).max(10).optional(),
+    seed: z.number().int().optional(),
+  })
+  .strict();
+
+export type Faults = z.infer<typeof faultsSchema>;

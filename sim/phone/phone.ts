@@ -1,0 +1,123 @@
+import { EventEmitter } from 'node:events';
+import type { Catalog } from './catalog/schema';
+import { PddApp } from './app/model';
+import type { UiNode } from './app/node';
+import { faultsSchema, type Faults, type LatencyProfile } from './faults';
+import { latencyMs, makeRng, sleep, type LatencyKind } from './latency';
+
+export interface NodeInfo {
+  text: string;
+  resource_id: string;
+  class: string;
+  content_desc: string;
+}
+
+export interface TapRecord {
+  at: string;
+  x: number;
+  y: number;
+  node: NodeInfo | null;
+  target: NodeInfo | null;
+  screen: string;
+}
+
+export interface SimFile {
+  data: Buffer;
+  mtime: number;
+}
+
+function info(n: UiNode | null): NodeInfo | null {
+  return n ? { text: n.text, resource_id: n.id, class: n.cls, content_desc: n.desc } : null;
+}
+
+let seedCounter = 1;
+
+/** One simulated phone: its own serial, app state, files, order book, tap log and faults. */
+export class Phone extends EventEmitter {
+  readonly app: PddApp;
+  readonly files = new Map<string, SimFile>();
+  readonly taps: TapRecord[] = [];
+  faults: Faults = {};
+  online = true;
+  private commandsSinceFaults = 0;
+  private random: () => number;
+  readonly transportId: number;
+
+  constructor(
+    readonly serial: string,
+    private baseAppVersion: string,
+    private readonly catalogRef: () => Catalog,
+    private readonly defaultLatency: LatencyProfile,
+    transportId: number,
+  ) {
+    super();
+    this.transportId = transportId;
+    this.random = makeRng(seedCounter++ * 7919);
+    this.app = new PddApp({
+      catalog: () => this.catalogRef(),
+      faults: () => this.faults,
+      now: () => Date.now(),
+      random: () => this.random(),
+      settleMs: () => this.latency('settle'),
+    });
+  }
+
+  get appVersion(): string {
+    return this.faults.app_version ?? this.baseAppVersion;
+  }
+
+  get latencyProfile(): LatencyProfile {
+    return this.faults.latency ?? this.defaultLatency;
+  }
+
+  latency(kind: LatencyKind): number {
+    return latencyMs(this.latencyProfile, kind, () => this.random());
+  }
+
+  delay(kind: LatencyKind): Promise<void> {
+    return sleep(this.latency(kind));
+  }
+
+  setFaults(input: unknown): Faults {
+    const faults = faultsSchema.parse(input);
+    this.faults = faults;
+    this.commandsSinceFaults = 0;
+    if (faults.seed !== undefined) this.random = makeRng(faults.seed);
+    this.app.resetFaultState();
+    this.setOnline(faults.disconnect_after_commands !== 0);
+    return faults;
+  }
+
+  clearFaults(): void {
+    this.faults = {};
+    this.commandsSinceFaults = 0;
+    this.app.resetFaultState();
+    this.setOnline(true);
+  }
+
+  reset(): void {
+    this.app.reset();
+    this.taps.length = 0;
+    this.files.clear();
+    this.clearFaults();
+  }
+
+  private setOnline(v: boolean): void {
+    if (this.online === v) return;
+    this.online = v;
+    this.emit('online', v);
+  }
+
+  /** Counts a shell/sync command towards `disconnect_after_commands`; the phone drops after it. */
+  countCommand(): void {
+    const limit = this.faults.disconnect_after_commands;
+    if (limit === undefined) return;
+    this.commandsSinceFaults += 1;
+    if (this.commandsSinceFaults >= limit) this.setOnline(false);
+  }
+
+  tap(x: number, y: number): void {
+    const r = this.app.tap(x, y);
+    this.taps.push({ at: new Date().toISOString(), x, y, node: info(r.deepest), target: info(r.target), screen: r.screen });
+  }
+}
