@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { dataPaths, parseEnv } from '../admin/config/env';
+import { startDevServer } from './dev-server';
+
+/** `npm run temporal`: the embedded dev server alone, on the data dir's SQLite file. */
+async function main(): Promise<void> {
+  const env = parseEnv();
+  const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
+  const server = await startDevServer({
+    dbFile: paths.temporalDb,
+    namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
+    port: env.CMAUTOBUY_TEMPORAL_PORT,
+    uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
+    logFile: path.join(paths.logs, 'temporal.log'),
+    say: (l) => console.log(l),
+  });
+  console.log(`TEMPORAL READY ${server.address} ui=${server.uiUrl ?? 'none'}`);
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
