@@ -1,5 +1,6 @@
 import type { AuditTables } from './tables/audit';
 import type { AuthTables } from './tables/auth';
+import type { CatalogTables } from './tables/catalog';
 import type { DeviceTables } from './tables/devices';
 import type { EvidenceTables } from './tables/evidence';
 import type { SettingsTables } from './tables/settings';
@@ -9,7 +10,7 @@ import type { SettingsTables } from './tables/settings';
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
  * the startup self-check refuses a database the code does not match (seed 004 §2.4).
  */
-export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables;
+export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'app_settings',
@@ -19,4 +20,10 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'devices',
   'evidence_assets',
   'audit_log',
+  'shopee_products',
+  'shopee_skus',
+  'pdd_products',
+  'sku_mappings',
+  'tasks',
+  'task_claims',
 ];

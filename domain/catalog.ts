@@ -1,0 +1,27 @@
+/**
+ * Catalog rules shared by the admin and the collect workflow (seed 004 §4.1).
+ *
+ * A collect that has been `collecting` for longer than this may be started again, and the
+ * collect workflow's run timeout is this long, so a stuck collect ends by itself. Collecting is
+ * read-only: a second collect costs nothing, a stuck one costs the goods. Never write 15
+ * minutes anywhere else.
+ */
+export const CollectStaleAfterMs = 15 * 60 * 1000;
+/** The same, as a Temporal duration string. */
+export const CollectStaleAfter = '15 minutes';
+
+export const COLLECT_STATUSES = ['pending', 'collecting', 'collected', 'failed'] as const;
+export type CollectStatus = (typeof COLLECT_STATUSES)[number];
+
+/** The five states an operator filters Shopee products by (seed 004 §4.1). */
+export const PRODUCT_STATES = ['unlinked', 'pending', 'collecting', 'collected', 'failed'] as const;
+export type ProductState = (typeof PRODUCT_STATES)[number];
+
+export function collectWorkflowId(pddGoodsId: string): string {
+  return `collect/${pddGoodsId}`;
+}
+
+/** Stale `collecting` is computed at read time (seed 004 §4.1), never by a sweeper. */
+export function staleBefore(nowMs: number): string {
+  return `${new Date(nowMs - CollectStaleAfterMs).toISOString().slice(0, 19)}Z`;
+}
