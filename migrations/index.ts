@@ -5,6 +5,7 @@ import * as m0003 from './0003_devices';
 import * as m0004 from './0004_evidence_assets';
 import * as m0005 from './0005_audit_log';
 import * as m0010 from './0010_catalog';
+import * as m0020 from './0020_purchase';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0004_evidence_assets': m0004,
   '0005_audit_log': m0005,
   '0010_catalog': m0010,
+  '0020_purchase': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {

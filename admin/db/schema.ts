@@ -3,6 +3,7 @@ import type { AuthTables } from './tables/auth';
 import type { CatalogTables } from './tables/catalog';
 import type { DeviceTables } from './tables/devices';
 import type { EvidenceTables } from './tables/evidence';
+import type { PurchaseTables } from './tables/purchase';
 import type { SettingsTables } from './tables/settings';
 
 /**
@@ -10,7 +11,7 @@ import type { SettingsTables } from './tables/settings';
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
  * the startup self-check refuses a database the code does not match (seed 004 §2.4).
  */
-export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables;
+export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables & PurchaseTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'app_settings',
@@ -26,4 +27,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'sku_mappings',
   'tasks',
   'task_claims',
+  'order_authorizations',
+  'purchase_attempts',
+  'order_submissions',
 ];

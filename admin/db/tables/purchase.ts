@@ -1,0 +1,91 @@
+import type { ExecutionMode, PurchaseStatus } from '../../../domain/purchase/status';
+
+/** Columns the purchase part adds to `tasks` (migration 0020); null on collect rows. */
+export interface PurchaseTaskColumns {
+  title: string | null;
+  shop_name: string | null;
+  source: 'manual' | 'syb' | null;
+  source_ref: string | null;
+  pdd_options: string | null;
+  quantity: number | null;
+  max_total_price_cent: number | null;
+  execution_mode: ExecutionMode | null;
+  authorization_id: string | null;
+  reason_code: string | null;
+  order_no: string | null;
+  started_at: string | null;
+  created_by: string | null;
+}
+
+export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';
+
+export interface OrderAuthorizationsTable {
+  id: string;
+  task_id: string;
+  task_version: number;
+  start_key: string;
+  goods_id: string;
+  pdd_options: string;
+  quantity: number;
+  total_price_cap_cent: number;
+  execution_mode: ExecutionMode;
+  status: AuthorizationStatus;
+  workflow_id: string;
+  workflow_started_at: string | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  closed_at: string | null;
+}
+
+export type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
+
+export interface PurchaseAttemptsTable {
+  id: string;
+  task_id: string;
+  authorization_id: string;
+  device_id: string;
+  workflow_id: string;
+  status: AttemptStatus;
+  step: string | null;
+  gate1_unit_price_cent: number | null;
+  gate2_panel_total_cent: number | null;
+  quantity_read: number | null;
+  gate3_submit_amount_cent: number | null;
+  confirmed_options: string | null;
+  failure_code: string | null;
+  failure_detail: string | null;
+  artifact_ref: string | null;
+  purchase_json: string | null;
+  timeline_json: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
+
+export interface OrderSubmissionsTable {
+  id: string;
+  task_id: string;
+  authorization_id: string;
+  attempt_id: string;
+  status: SubmissionStatus;
+  gate1_unit_price_cent: number;
+  gate2_panel_total_cent: number;
+  quantity_read: number;
+  gate3_submit_amount_cent: number;
+  order_submitted_at: string | null;
+  order_no: string | null;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface PurchaseTables {
+  /** joined with the collect columns of CatalogTables['tasks'] by the schema's intersection */
+  tasks: PurchaseTaskColumns;
+  order_authorizations: OrderAuthorizationsTable;
+  purchase_attempts: PurchaseAttemptsTable;
+  order_submissions: OrderSubmissionsTable;
+}
+
+export type { PurchaseStatus };

@@ -1,0 +1,51 @@
+/**
+ * Why a purchase stopped. Every stop before the fence has a code, a Chinese message for the
+ * operator and the safe next step (issue 7 §6). Codes are stable: the UI and tests key on them.
+ */
+export interface ReasonInfo {
+  zh: string;
+  next: string;
+}
+
+const RESET = '核查后「重置为草稿」并重新开始采购，或取消任务';
+
+export const REASONS = {
+  GATE1_OVER_CAP: { zh: '闸门一：单价 × 数量超过授权最高总价', next: `确认价格后提高最高总价再试；${RESET}` },
+  GATE2_OVER_CAP: { zh: '闸门二：设置数量后的面板总额超过授权最高总价', next: `多件价格不是线性的，按面板总额调整最高总价；${RESET}` },
+  GATE3_MISMATCH: { zh: '闸门三：提交按钮金额与面板总额不一致或超过上限', next: RESET },
+  PRICE_UNREADABLE: { zh: '价格无法唯一读取（缺失、区间或有歧义）', next: RESET },
+  PRICE_CHANGED: { zh: '下单过程中价格发生变化', next: `确认新价格；${RESET}` },
+  OPTION_NOT_FOUND: { zh: '页面上找不到要求的规格', next: '核对任务规格与商品当前规格，修改后重置为草稿' },
+  OPTION_AMBIGUOUS: { zh: '规格在页面上不唯一', next: '人工在手机上核对规格，修改任务后重置为草稿' },
+  OPTION_UNAVAILABLE: { zh: '所选规格缺货或不可选', next: '换规格或等待补货后重置为草稿' },
+  OPTION_READBACK_MISMATCH: { zh: '规格选中后读回不一致', next: RESET },
+  QUANTITY_READBACK_MISMATCH: { zh: '数量设置后读回不一致', next: RESET },
+  QUANTITY_OVER_STOCK: { zh: '库存不足，无法设置到要求的数量', next: '减少数量或换商品后重置为草稿' },
+  QUANTITY_OVER_LIMIT: { zh: '数量超过安全上限 safety.max_quantity', next: '拆分任务，或由管理员调整安全上限' },
+  SUBMIT_CONTROL_NOT_UNIQUE: { zh: '提交订单按钮不唯一或不可用', next: RESET },
+  APP_VERSION_UNSUPPORTED: { zh: '手机上的拼多多版本未经验证', next: '换用已验证版本（8.17.0）的手机，或等待工程师适配新版本' },
+  GOODS_DELISTED: { zh: '商品已下架', next: '换一个商品链接后新建任务' },
+  GOODS_MISMATCH: { zh: '打开的商品与任务的 goods_id 不一致', next: '核对商品链接后重置为草稿' },
+  CAPTCHA: { zh: '出现验证码/风控页面，已停止（不会绕过）', next: '人工在手机上处理验证后重置为草稿' },
+  PAGE_UNRECOGNIZED: { zh: '页面结构无法识别', next: `查看失败截图与日志；${RESET}` },
+  DEVICE_ERROR: { zh: '手机连接或操作失败（提交前）', next: `检查手机连接；${RESET}` },
+  FENCE_REFUSED: { zh: '服务端提交围栏拒绝（授权无效或复核不通过），未点击提交', next: RESET },
+  FENCE_UNAVAILABLE: { zh: '提交围栏没有明确答复，未点击提交', next: RESET },
+  AUTHORIZATION_EXPIRED: { zh: '授权已过期，未领取到手机', next: '重新勾选并开始采购' },
+  CANCELED_BY_OPERATOR: { zh: '操作员取消', next: '无' },
+  // after the fence: never retried, only reconciled
+  SUBMIT_OUTCOME_UNKNOWN: { zh: '已点击提交，但结果不明确', next: '在拼多多待付款订单中核对同一提交' },
+  PAYMENT_HANDOFF: { zh: '提交后跳转到支付页面，已停止（绝不付款）', next: '在拼多多待付款订单中核对同一提交' },
+  CAPTCHA_AFTER_SUBMIT: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
+  SUBMIT_NOT_CONFIRMED: { zh: '提交动作未得到确认', next: '在拼多多待付款订单中核对同一提交' },
+} as const satisfies Record<string, ReasonInfo>;
+
+export type ReasonCode = keyof typeof REASONS;
+
+export function isReasonCode(code: string): code is ReasonCode {
+  return Object.prototype.hasOwnProperty.call(REASONS, code);
+}
+
+export function reasonInfo(code: string): ReasonInfo {
+  return isReasonCode(code) ? REASONS[code] : { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { parsePddGoodsId } from '../pdd-url';
+import { EXECUTION_MODES } from './status';
+
+const cent = z.number().int().positive();
+/** dimension name as the PDD panel shows it → option text; any number of dimensions */
+export const purchaseOptionsSchema = z
+  .record(z.string().trim().min(1, 'dimension name is empty'), z.string().trim().min(1, 'option value is empty'))
+  .refine((o) => Object.keys(o).length > 0, 'give an option for every dimension');
+
+/** `POST /api/tasks` (docs/API.md). `execution_mode` is dry_run unless live is given explicitly. */
+export const createPurchaseDraftSchema = z
+  .object({
+    type: z.literal('purchase'),
+    pdd_goods_url: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((url) => parsePddGoodsId(url).ok, 'no single goods_id in the URL: paste the full PDD goods link'),
+    pdd_options: purchaseOptionsSchema,
+    quantity: z.number().int().positive(),
+    max_total_price_cent: cent,
+    execution_mode: z.enum(EXECUTION_MODES).default('dry_run'),
+    title: z.string().trim().max(200).optional(),
+  })
+  .strict();
+export type CreatePurchaseDraft = z.infer<typeof createPurchaseDraftSchema>;
+
+const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+const optionsObject = z.record(z.string(), z.string());
+
+/**
+ * The `purchase` object of seed 000 §8.2, validated before it is stored. Confirmed options,
+ * quantity and amounts come from the final confirmation recorded before the tap.
+ */
+export const purchaseResultSchema = z
+  .object({
+    mode: z.enum(EXECUTION_MODES),
+    requested: z.object({ options: optionsObject, quantity: z.number().int().positive(), max_price_cent: cent }).passthrough(),
+    confirmed: z
+      .object({
+        options: optionsObject,
+        quantity: z.number().int().positive(),
+        unit_price_cent: z.number().int().nonnegative().nullable(),
+        total_price_cent: z.number().int().nonnegative().nullable(),
+      })
+      .passthrough()
+      .nullable(),
+    confirmation_reached: z.boolean(),
+    order_submitted: z.boolean(),
+    payment_attempted: z.literal(false),
+    payment_status: z.enum(['unpaid', 'paid']).nullable(),
+    order_no: z.string().min(1).nullable(),
+    ordered_at: utc.nullable(),
+    ordered_at_raw: z.string().nullable(),
+    match_status: z.enum(['not_submitted', 'matched', 'unmatched', 'pending', 'manual']),
+  })
+  .passthrough()
+  .superRefine((p, ctx) => {
+    if (p.mode === 'dry_run' && (p.order_submitted || p.match_status !== 'not_submitted')) {
+      ctx.addIssue({ code: 'custom', message: 'a dry run never submits: order_submitted=false and match_status=not_submitted' });
+    }
+    if (p.match_status === 'matched' && (p.order_no === null || p.payment_status === null)) {
+      ctx.addIssue({ code: 'custom', message: 'a matched order needs order_no and payment_status' });
+    }
+  });
+export type PurchaseResult = z.infer<typeof purchaseResultSchema>;
