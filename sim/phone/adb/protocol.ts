@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 
-/** 4 hex digits, uppercase, as adb and adbkit write lengths. */
+/** 4 hex digits; the adb server writes them lowercase (`%04x`), adbkit reads either case. */
 export function hex4(n: number): string {
-  return n.toString(16).toUpperCase().padStart(4, '0');
+  return n.toString(16).padStart(4, '0');
 }
 
 export function encodeValue(payload: string | Buffer): Buffer {
