@@ -1,5 +1,6 @@
 import { ConfigError, dataPaths, parseEnv, temporalTarget } from './config/env';
 import { createLogger } from './config/logger';
+import { adminListen, temporalTls } from './config/tls';
 import { startAdmin } from './server';
 import { installTemporalRuntime } from './temporal/runtime';
 
@@ -10,11 +11,15 @@ async function main(): Promise<void> {
   const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
   installTemporalRuntime(log);
   const target = temporalTarget(env);
+  const listen = adminListen(env);
   const admin = await startAdmin({
     dataDir: paths.root,
-    host: env.CMAUTOBUY_ADMIN_HOST,
-    port: env.CMAUTOBUY_ADMIN_PORT,
-    temporal: { address: target.address, namespace: target.namespace },
+    host: listen.host,
+    port: listen.port,
+    tls: listen.tls,
+    allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
+    initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
+    temporal: { address: target.address, namespace: target.namespace, tls: temporalTls(env, target.address) },
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
   });

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import type { Logger } from './config/logger';
 import { openMigratedAdminDb, type AdminDb } from './db/database';
@@ -7,6 +9,9 @@ import { createApp } from './http/app';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runAdminWorker, type AdminWorkerHandle } from './temporal/worker';
 import { dataPaths } from './config/env';
+import { assertAdminListenIsSafe, type AdminTls } from './config/tls';
+import { createSecurity, type Security, type SecurityOptions } from './auth/security';
+import { ensureInitialAdmin } from './auth/users';
 
 export interface AdminOptions {
   dataDir: string;
@@ -18,6 +23,15 @@ export interface AdminOptions {
   workflowBundlePath?: string;
   /** tests that only exercise HTTP can skip the worker */
   runWorker?: boolean;
+  /** HTTPS with this certificate; without it the admin only listens on loopback (admin/config/tls.ts) */
+  tls?: AdminTls;
+  /** CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: a TLS proxy fronts a non-loopback plain listener */
+  allowPlaintextNonLoopback?: boolean;
+  /** CMAUTOBUY_ADMIN_PASSWORD; without it the first start generates one and announces it once */
+  initialAdminPassword?: string;
+  /** where a generated first-start password is shown; defaults to the terminal, never the logger */
+  announce?: (line: string) => void;
+  security?: SecurityOptions;
 }
 
 export interface AdminHandle {
@@ -26,6 +40,7 @@ export interface AdminHandle {
   db: AdminDb;
   temporal: TemporalGateway;
   worker: AdminWorkerHandle | undefined;
+  security: Security;
   close(): Promise<void>;
 }
 
@@ -33,11 +48,14 @@ export const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
 
 /** Everything the admin process runs, in one place, so `main.ts` and the tests start it the same way. */
 export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
+  assertAdminListenIsSafe({ host: opts.host, tls: opts.tls, allowPlaintextNonLoopback: opts.allowPlaintextNonLoopback ?? false });
   const paths = dataPaths(opts.dataDir);
   const db = await openMigratedAdminDb(paths.adminDb);
+  await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
-  const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST });
-  const server = http.createServer(app.callback());
+  const security = createSecurity(db, paths.evidence, opts.security);
+  const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security });
+  const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : http.createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -49,11 +67,12 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       : runAdminWorker({ temporal: opts.temporal, db, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
 
   return {
-    url: `http://${opts.host}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${opts.host}:${port}`,
     port,
     db,
     temporal,
     worker,
+    security,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -64,4 +83,21 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       await db.destroy();
     },
   };
+}
+
+/**
+ * The generated first-start password goes straight to the operator's terminal when there is
+ * one, so a supervisor that copies stdout into data/logs never sees it; stdout otherwise.
+ */
+function announceOnTerminal(line: string): void {
+  try {
+    const fd = fs.openSync('/dev/tty', 'w');
+    try {
+      fs.writeSync(fd, `${line}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    console.log(line);
+  }
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import { issueDeviceCredential } from '../admin/auth/device-credentials';
+import { INITIAL_ADMIN_USERNAME } from '../admin/auth/users';
 import type { Logger } from '../admin/config/logger';
 import { startAdmin, type AdminHandle, type AdminOptions } from '../admin/server';
 import { installTemporalRuntime } from '../admin/temporal/runtime';
@@ -47,6 +49,7 @@ export async function startTestAdmin(overrides: Partial<AdminOptions> = {}): Pro
     temporal: { address, namespace },
     log: testLogger('admin'),
     workflowBundlePath,
+    initialAdminPassword: TEST_ADMIN_PASSWORD,
     ...overrides,
   });
   if (admin.worker) await admin.worker.ready;
@@ -67,4 +70,102 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+/** The password of operator `admin` in every admin started by `startTestAdmin`. */
+export const TEST_ADMIN_PASSWORD = 'test-admin-password-0123';
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+/**
+ * An operator's browser, reduced to what the API needs: a cookie jar for the session cookie
+ * and the X-CSRF-Token header on every mutating call (pass `{ csrf: false }` to leave it off).
+ */
+export class OperatorClient {
+  private cookie: string | undefined;
+  csrfToken: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  /** Logs in; resolves to the login response so tests can also check failures. */
+  async login(username: string, password: string): Promise<HttpResult> {
+    const res = await this.request('POST', '/api/session', { username, password }, { csrf: false });
+    if (res.status === 200) this.csrfToken = (res.body as { csrf_token: string }).csrf_token;
+    return res;
+  }
+
+  /** The session cookie as the browser would send it, e.g. to try it on a device route. */
+  get sessionCookie(): string | undefined {
+    return this.cookie;
+  }
+
+  async request(method: string, urlPath: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (method !== 'GET' && method !== 'HEAD' && opts.csrf !== false && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await getJson(`${this.baseUrl}${urlPath}`, { method, headers, body: payload });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = (pair ?? '').split('=');
+      if (name !== 'cmautobuy_session') continue;
+      this.cookie = value ? `${name}=${value}` : undefined;
+    }
+    return res;
+  }
+
+  get(urlPath: string, opts?: { headers?: Record<string, string> }) {
+    return this.request('GET', urlPath, undefined, opts);
+  }
+  post(urlPath: string, body?: unknown, opts?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.request('POST', urlPath, body ?? {}, opts);
+  }
+  put(urlPath: string, body?: unknown, opts?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.request('PUT', urlPath, body ?? {}, opts);
+  }
+  del(urlPath: string, opts?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.request('DELETE', urlPath, undefined, opts);
+  }
+}
+
+/** A logged-in operator client for `admin` (or another user created in the test). */
+export async function loginOperator(admin: { url: string }, username = INITIAL_ADMIN_USERNAME, password = TEST_ADMIN_PASSWORD): Promise<OperatorClient> {
+  const client = new OperatorClient(admin.url);
+  const res = await client.login(username, password);
+  if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return client;
+}
+
+export interface TestDevice {
+  deviceId: string;
+  token: string;
+  /** the value of the Authorization header */
+  authorization: string;
+}
+
+/** Issues a device credential straight in the admin DB (what `npm run cli -- device issue` does). */
+export async function issueTestDevice(admin: Pick<AdminHandle, 'db'>, name = 'test phone'): Promise<TestDevice> {
+  const issued = await issueDeviceCredential(admin.db, { kind: 'system', name: 'test' }, name);
+  return { ...issued, authorization: `Bearer ${issued.deviceId}.${issued.token}` };
+}
+
+/** A request as a device: `Authorization: Bearer <device_id>.<token>`. */
+export function deviceRequest(admin: { url: string }, device: Pick<TestDevice, 'authorization'>, method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { authorization: device.authorization, ...(init.headers ?? {}) };
+  let body: string | FormData | undefined;
+  if (init.body instanceof FormData) body = init.body;
+  else if (init.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.body);
+  }
+  return getJson(`${admin.url}${urlPath}`, { method, headers, body });
 }

@@ -25,6 +25,16 @@ const envSchema = z.object({
   CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
   CMAUTOBUY_SYB_SIM_PORT: port.default(8090),
   CMAUTOBUY_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  // Transport security (admin/config/tls.ts, docs/security.md). File paths, never the PEM itself.
+  CMAUTOBUY_ADMIN_TLS_CERT: z.string().min(1).optional(),
+  CMAUTOBUY_ADMIN_TLS_KEY: z.string().min(1).optional(),
+  CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
+  CMAUTOBUY_TEMPORAL_TLS: z.enum(['0', '1']).optional(),
+  CMAUTOBUY_TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  CMAUTOBUY_TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  CMAUTOBUY_TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
   CMAUTOBUY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -1,5 +1,8 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import { auditFallback } from '../audit/fallback';
+import { identityGate } from '../auth/gate';
+import type { Security } from '../auth/security';
 import type { Logger } from '../config/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
@@ -12,6 +15,7 @@ export interface AppDeps {
   temporal: TemporalGateway;
   log: Logger;
   uiDist: string;
+  security: Security;
 }
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
@@ -25,6 +29,10 @@ export function createApp(deps: AppDeps): Koa {
     await next();
     deps.log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'http');
   });
+  // Identity before any body is read, so every /api route is protected by default
+  // (admin/auth/zones.ts); the audit fallback sits inside it, around every router.
+  app.use(identityGate({ db: deps.db, sessions: deps.security.sessions, deviceAuth: deps.security.deviceAuth, log: deps.log }));
+  app.use(auditFallback(deps.db, deps.log));
   app.use(
     bodyParser({
       enableTypes: ['json'],

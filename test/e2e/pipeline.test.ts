@@ -1,16 +1,18 @@
-import { postJson, getJson, startTestAdmin, type TestAdmin } from '../harness';
+import { getJson, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
 
 describe('admin → Temporal → admin worker → admin DB', () => {
   let admin: TestAdmin;
+  let operator: OperatorClient;
   beforeAll(async () => {
     admin = await startTestAdmin();
+    operator = await loginOperator(admin);
   });
   afterAll(async () => {
     await admin?.close();
   });
 
   it('runs a workflow started by an API call on the real server and returns its result', async () => {
-    const res = await postJson(`${admin.url}/api/system/checks`, {});
+    const res = await operator.post('/api/system/checks', {});
     expect(res.status).toBe(200);
     const body = res.body as { workflow_id: string; db: string; tables: number };
     expect(body.workflow_id).toMatch(/^system-check\//);
@@ -33,21 +35,25 @@ describe('admin → Temporal → admin worker → admin DB', () => {
   });
 
   it('rejects bad input with a 400 naming the field and runs nothing', async () => {
-    const res = await postJson(`${admin.url}/api/system/checks`, { hold_seconds: 'soon' });
+    const res = await operator.post('/api/system/checks', { hold_seconds: 'soon' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
     expect(JSON.stringify(res.body)).toContain('hold_seconds');
   });
 
   it('answers malformed JSON with a 400, never a 500 or a stack trace', async () => {
-    const res = await getJson(`${admin.url}/api/system/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hold_' });
+    const res = await getJson(`${admin.url}/api/system/checks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: operator.sessionCookie ?? '', 'x-csrf-token': operator.csrfToken ?? '' },
+      body: '{"hold_',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { code: 'INVALID_JSON' } });
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
   });
 
   it('answers an unknown /api route with a JSON 404', async () => {
-    const res = await getJson(`${admin.url}/api/nope`);
+    const res = await operator.get('/api/nope');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });

@@ -1,6 +1,11 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../app';
+import { deviceEvidenceRoutes } from './device-evidence';
+import { deviceRegisterRoutes } from './device-register';
+import { deviceRoutes } from './devices';
+import { evidenceRoutes } from './evidence';
 import { healthRoutes } from './health';
+import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
 
 /**
@@ -8,5 +13,13 @@ import { systemRoutes } from './system';
  * Add a router here; never `app.use` one elsewhere.
  */
 export function allRouters(deps: AppDeps): Router[] {
-  return [healthRoutes(deps), systemRoutes(deps)];
+  return [
+    healthRoutes(deps),
+    systemRoutes(deps),
+    sessionRoutes(deps),
+    deviceRoutes(deps),
+    evidenceRoutes(deps),
+    deviceRegisterRoutes(deps),
+    deviceEvidenceRoutes(deps),
+  ];
 }

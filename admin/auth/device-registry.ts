@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { nowUtc, toUtcTimestamp } from '../../domain/time';
+import type { AdminDb } from '../db/database';
+
+/** Seed 004 §9: online is computed, never stored: seen within the last 10 minutes. */
+export const ONLINE_WITHIN_MS = 10 * 60_000;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** `POST /api/device/register`; unknown fields are accepted and ignored, for newer workers. */
+export const deviceRegistrationSchema = z.object({
+  serial: text(128),
+  model: text(128),
+  app_version: text(64),
+  capabilities: z.union([z.array(text(64)).max(64), z.record(z.string().max(64), z.unknown())]).default([]),
+});
+export type DeviceRegistration = z.infer<typeof deviceRegistrationSchema>;
+
+export interface DeviceView {
+  device_id: string;
+  display_name: string;
+  online: boolean;
+  app_version: string | null;
+  current_task_id: string | null;
+  serial: string | null;
+  model: string | null;
+  last_seen_at: string | null;
+}
+
+/** Idempotent: the same device registering again updates what it reported. */
+export async function registerDevice(db: AdminDb, deviceId: string, reg: DeviceRegistration): Promise<{ device_id: string; registered_at: string }> {
+  const now = nowUtc();
+  const capabilities = JSON.stringify(reg.capabilities);
+  await db
+    .insertInto('devices')
+    .values({
+      device_id: deviceId,
+      serial: reg.serial,
+      model: reg.model,
+      app_version: reg.app_version,
+      capabilities_json: capabilities,
+      last_seen_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc.column('device_id').doUpdateSet({ serial: reg.serial, model: reg.model, app_version: reg.app_version, capabilities_json: capabilities, last_seen_at: now, updated_at: now }),
+    )
+    .execute();
+  return { device_id: deviceId, registered_at: now };
+}
+
+/** Any authenticated device call counts as a sign of life; at most one write a minute. */
+export async function touchDevice(db: AdminDb, deviceId: string, now = new Date()): Promise<void> {
+  const cutoff = toUtcTimestamp(new Date(now.getTime() - 60_000));
+  await db.updateTable('devices').set({ last_seen_at: toUtcTimestamp(now) }).where('device_id', '=', deviceId).where('last_seen_at', '<', cutoff).execute();
+}
+
+/**
+ * Every active credential, registered or not, so a phone that was issued a token but never
+ * came up shows as offline instead of being missing. `current_task_id` is filled in by the
+ * purchase area once tasks exist.
+ */
+export async function listDevices(db: AdminDb, now = new Date()): Promise<DeviceView[]> {
+  const rows = await db
+    .selectFrom('device_credentials as c')
+    .leftJoin('devices as d', 'd.device_id', 'c.device_id')
+    .select(['c.device_id', 'c.display_name', 'd.app_version', 'd.serial', 'd.model', 'd.last_seen_at'])
+    .where('c.status', '=', 'ACTIVE')
+    .orderBy('c.display_name')
+    .orderBy('c.device_id')
+    .execute();
+  return rows.map((r) => ({
+    device_id: r.device_id,
+    display_name: r.display_name,
+    online: r.last_seen_at !== null && now.getTime() - Date.parse(r.last_seen_at) <= ONLINE_WITHIN_MS,
+    app_version: r.app_version,
+    current_task_id: null,
+    serial: r.serial,
+    model: r.model,
+    last_seen_at: r.last_seen_at,
+  }));
+}

@@ -1,0 +1,54 @@
+import type { Context } from 'koa';
+import type { AuditActor } from '../audit/audit';
+import { HttpError } from '../http/errors';
+
+/** The operator behind a session; set only by the identity gate. */
+export interface Operator {
+  userId: number;
+  username: string;
+  /** the CSRF token of this session, derived from the cookie, never stored */
+  csrfToken: string;
+  sessionIdSha256: Buffer;
+}
+
+/** The device behind a Bearer token; set only by the identity gate. */
+export interface DevicePrincipal {
+  deviceId: string;
+}
+
+// WeakMaps rather than ctx.state: nothing but the gate can set them, and they are typed.
+const operators = new WeakMap<Context, Operator>();
+const devices = new WeakMap<Context, DevicePrincipal>();
+
+export function setOperator(ctx: Context, operator: Operator): void {
+  operators.set(ctx, operator);
+}
+
+export function setDevice(ctx: Context, device: DevicePrincipal): void {
+  devices.set(ctx, device);
+}
+
+/**
+ * The operator of this request. The gate has already refused requests without one; handlers
+ * call this anyway so a mis-mounted route fails closed instead of running anonymously.
+ */
+export function operatorOf(ctx: Context): Operator {
+  const operator = operators.get(ctx);
+  if (!operator || devices.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
+  return operator;
+}
+
+/** The device of this request; same fail-closed rule as `operatorOf`. */
+export function deviceOf(ctx: Context): DevicePrincipal {
+  const device = devices.get(ctx);
+  if (!device || operators.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'device credentials required');
+  return device;
+}
+
+export function actorOf(ctx: Context): AuditActor {
+  const operator = operators.get(ctx);
+  if (operator) return { kind: 'operator', name: operator.username, sourceIp: ctx.ip };
+  const device = devices.get(ctx);
+  if (device) return { kind: 'device', name: device.deviceId, sourceIp: ctx.ip };
+  throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
+}

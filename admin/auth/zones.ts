@@ -1,0 +1,24 @@
+/**
+ * Which identity a request needs, decided from the method and path alone, before any route or
+ * body parser runs. Everything under /api is protected unless listed here, so a router added
+ * later is protected without doing anything.
+ */
+export type Zone = 'public' | 'login' | 'device' | 'operator';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isMutating(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
+export function zoneOf(method: string, rawPath: string): Zone {
+  // The router matches case-insensitively and tolerates a trailing slash; so must we.
+  const p = rawPath.replace(/\/{2,}/g, '/').toLowerCase();
+  const m = method.toUpperCase();
+  const api = p === '/api' || p.startsWith('/api/');
+  // Outside /api only reads are public (the UI shell, /healthz); a stray write route is not.
+  if (!api) return m === 'GET' || m === 'HEAD' ? 'public' : 'operator';
+  if (p === '/api/device' || p.startsWith('/api/device/')) return 'device';
+  if ((p === '/api/session' || p === '/api/session/') && m === 'POST') return 'login';
+  return 'operator';
+}

@@ -1,0 +1,46 @@
+import { ConfigError, dataPaths, parseEnv } from './config/env';
+import { runCli } from './auth/cli-commands';
+import { openMigratedAdminDb } from './db/database';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password (input is shown; prefer piping it in): ');
+  const chunks: Buffer[] = [];
+  if (process.stdin.isTTY) {
+    // One line from a terminal, not until EOF.
+    return new Promise((resolve) => {
+      process.stdin.once('data', (chunk: Buffer) => {
+        process.stdin.pause();
+        resolve(chunk.toString('utf8'));
+      });
+    });
+  }
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `npm run cli -- …`: user and device administration on the admin DB (CMAUTOBUY_DATA_DIR).
+ * Safe beside a running admin: the DB is in WAL mode with a busy timeout, and every write is a
+ * short BEGIN IMMEDIATE transaction.
+ */
+async function main(): Promise<number> {
+  const env = parseEnv();
+  const db = await openMigratedAdminDb(dataPaths(env.CMAUTOBUY_DATA_DIR).adminDb);
+  try {
+    return await runCli(db, process.argv.slice(2), {
+      readStdin,
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : `cli failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,115 @@
+import zlib from 'node:zlib';
+import { PNG } from 'pngjs';
+import { HttpError } from '../http/errors';
+import { EVIDENCE_LIMITS } from './limits';
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** signature + the IHDR chunk (length, type, 13 data bytes, CRC) */
+export const PNG_HEADER_BYTES = 33;
+
+export interface PngHeader {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+}
+
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+const notPng = (message: string) => new HttpError(400, 'EVIDENCE_NOT_PNG', message);
+const invalid = (message: string) => new HttpError(400, 'EVIDENCE_PNG_INVALID', message);
+
+/** Throws as soon as the first 8 bytes are not the PNG signature. */
+export function checkSignature(head: Buffer): void {
+  const n = Math.min(head.length, PNG_SIGNATURE.length);
+  if (!head.subarray(0, n).equals(PNG_SIGNATURE.subarray(0, n))) throw notPng('the file does not start with the PNG signature');
+}
+
+/**
+ * Reads the size from IHDR before anything is decoded, so a bomb declaring huge dimensions is
+ * refused after 33 bytes. Interlaced and 16-bit images are refused too: no phone screenshot is
+ * either, and both would need more memory per pixel than the limits are sized for.
+ */
+export function inspectHeader(head: Buffer): PngHeader {
+  checkSignature(head);
+  if (head.length < PNG_HEADER_BYTES) throw invalid('the PNG ends before its IHDR header');
+  if (head.readUInt32BE(8) !== 13 || head.toString('latin1', 12, 16) !== 'IHDR') throw invalid('the PNG does not start with an IHDR chunk');
+  const width = head.readUInt32BE(16);
+  const height = head.readUInt32BE(20);
+  const bitDepth = head[24]!;
+  const colorType = head[25]!;
+  const interlace = head[28]!;
+  const { maxSidePx, maxPixels } = EVIDENCE_LIMITS;
+  if (width < 1 || height < 1) throw invalid('the PNG declares an empty image');
+  if (width > maxSidePx || height > maxSidePx || width * height > maxPixels) {
+    throw new HttpError(400, 'EVIDENCE_DIMENSIONS_TOO_LARGE', `a screenshot may be at most ${maxSidePx} px a side and ${maxPixels} px in all`, {
+      width,
+      height,
+    });
+  }
+  if (CHANNELS[colorType] === undefined) throw invalid(`unknown PNG colour type ${colorType}`);
+  if (bitDepth > 8) throw invalid('16-bit PNGs are not accepted; screenshots are 8-bit');
+  if (interlace !== 0) throw invalid('interlaced PNGs are not accepted; screenshots are not interlaced');
+  return { width, height, bitDepth, colorType };
+}
+
+/** Bytes the image data must inflate to: one filter byte plus the packed pixels, per row. */
+function inflatedSize(h: PngHeader): number {
+  const bitsPerPixel = h.bitDepth * CHANNELS[h.colorType]!;
+  return (Math.ceil((h.width * bitsPerPixel) / 8) + 1) * h.height;
+}
+
+function concatenatedIdat(file: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let offset = PNG_SIGNATURE.length;
+  let sawEnd = false;
+  while (offset < file.length) {
+    if (offset + 12 > file.length) throw invalid('the PNG is truncated inside a chunk header');
+    const length = file.readUInt32BE(offset);
+    const type = file.toString('latin1', offset + 4, offset + 8);
+    const end = offset + 12 + length;
+    if (end > file.length) throw invalid(`the PNG is truncated inside its ${type} chunk`);
+    if (type === 'IDAT') parts.push(file.subarray(offset + 8, offset + 8 + length));
+    offset = end;
+    if (type === 'IEND') {
+      sawEnd = true;
+      break;
+    }
+  }
+  if (!sawEnd) throw invalid('the PNG is truncated: no IEND chunk');
+  if (parts.length === 0) throw invalid('the PNG has no image data');
+  return Buffer.concat(parts);
+}
+
+function inflateBounded(data: Buffer, maxOutputLength: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    zlib.inflate(data, { maxOutputLength }, (err, out) => (err ? reject(err) : resolve(out)));
+  });
+}
+
+/**
+ * A full decode under a hard output bound. The image data is first inflated off the event loop
+ * with `maxOutputLength` one byte over what IHDR allows, so a decompression bomb stops there;
+ * then pngjs decodes everything (CRCs, filters, palette) to prove the file is a real image.
+ */
+export async function decodeFully(file: Buffer, header: PngHeader): Promise<void> {
+  const expected = inflatedSize(header);
+  const idat = concatenatedIdat(file);
+  let inflated: Buffer;
+  try {
+    inflated = await inflateBounded(idat, expected + 1);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
+    }
+    throw invalid('the PNG image data is not valid zlib data');
+  }
+  if (inflated.length > expected) throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
+  if (inflated.length < expected) throw invalid('the PNG image data is shorter than its declared size');
+  try {
+    const decoded = PNG.sync.read(file);
+    if (decoded.width !== header.width || decoded.height !== header.height) throw new Error('size changed while decoding');
+  } catch (err) {
+    throw invalid(`the PNG does not decode: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,168 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { HttpError } from '../http/errors';
+import { EVIDENCE_LIMITS } from './limits';
+import { checkSignature, inspectHeader, PNG_HEADER_BYTES, type PngHeader } from './png';
+
+export interface ReceivedFile {
+  /** a private temp file in the evidence directory, fsynced; the caller renames or removes it */
+  tmpPath: string;
+  byteSize: number;
+  sha256: string;
+  header: PngHeader;
+}
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file: ReceivedFile | undefined;
+}
+
+const tooLarge = () => new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
+
+export async function removeQuietly(file: string | undefined): Promise<void> {
+  if (file) await fs.promises.rm(file, { force: true }).catch(() => undefined);
+}
+
+/**
+ * Reads (and drops) what the client is still sending, up to a cap, so it gets to see our
+ * answer; past the cap the connection is cut instead.
+ */
+function discardRest(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > EVIDENCE_LIMITS.maxDiscardBytes) req.destroy();
+  });
+  req.resume();
+}
+
+/** Hashes and counts as it goes, and refuses a non-PNG or an oversized image from its first bytes. */
+function pngSniffer(): { transform: Transform; result: () => { byteSize: number; sha256: string; header: PngHeader | undefined } } {
+  const hash = crypto.createHash('sha256');
+  let byteSize = 0;
+  let head = Buffer.alloc(0);
+  let header: PngHeader | undefined;
+  const transform = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      byteSize += chunk.length;
+      if (byteSize > EVIDENCE_LIMITS.maxBytes) return cb(tooLarge());
+      hash.update(chunk);
+      if (!header) {
+        head = Buffer.concat([head, chunk.subarray(0, PNG_HEADER_BYTES)]).subarray(0, PNG_HEADER_BYTES);
+        try {
+          if (head.length >= PNG_HEADER_BYTES) header = inspectHeader(head);
+          else checkSignature(head);
+        } catch (err) {
+          return cb(err as Error);
+        }
+      }
+      cb(null, chunk);
+    },
+    flush(cb) {
+      if (!header) {
+        try {
+          inspectHeader(head); // throws the precise reason: not a PNG, or truncated
+        } catch (err) {
+          return cb(err as Error);
+        }
+      }
+      cb();
+    },
+  });
+  return { transform, result: () => ({ byteSize, sha256: hash.digest('hex'), header }) };
+}
+
+async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
+  const tmpPath = path.join(dir, `.upload-${crypto.randomUUID()}.tmp`);
+  const sniffer = pngSniffer();
+  try {
+    await pipeline(stream, sniffer.transform, fs.createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 }));
+    // The DB must never point at a file that a crash could leave half-written.
+    const handle = await fs.promises.open(tmpPath, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const { byteSize, sha256, header } = sniffer.result();
+    if (!header) throw new HttpError(400, 'EVIDENCE_NOT_PNG', 'the file is not a PNG');
+    return { tmpPath, byteSize, sha256, header };
+  } catch (err) {
+    await removeQuietly(tmpPath);
+    throw err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete');
+  }
+}
+
+/**
+ * Streams one multipart upload: text fields into memory (small, bounded), the `file` part
+ * through a sniffer into a temp file in the evidence directory. Stops reading as soon as any
+ * limit is crossed. On failure nothing is left on disk.
+ */
+export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promise<ReceivedUpload> {
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: EVIDENCE_LIMITS.maxBytes + 1, fields: 16, fieldSize: 1024, fieldNameSize: 64, parts: 20 },
+      });
+    } catch {
+      reject(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with a boundary'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let fileStream: Readable | undefined;
+    let written: Promise<ReceivedFile> | undefined;
+    let failed = false;
+
+    const fail = (err: HttpError) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      discardRest(req);
+      fileStream?.destroy(err);
+      void (written ?? Promise.resolve(undefined)).then(
+        (file) => removeQuietly(file?.tmpPath),
+        () => undefined, // writeTemp cleaned up after itself
+      ).then(() => reject(err));
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return fail(new HttpError(400, 'EVIDENCE_FIELD_TOO_LONG', `field ${name.slice(0, 64)} is too long`));
+      if (Object.prototype.hasOwnProperty.call(fields, name)) return fail(new HttpError(400, 'EVIDENCE_DUPLICATE_FIELD', `field ${name} is sent twice`));
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file' || written) {
+        stream.resume();
+        return fail(new HttpError(400, 'EVIDENCE_UNEXPECTED_FILE', 'send exactly one file, in the field "file"'));
+      }
+      if (info.mimeType !== 'image/png') {
+        stream.resume();
+        return fail(new HttpError(415, 'EVIDENCE_NOT_PNG', `the file is declared as ${info.mimeType}; only image/png is accepted`));
+      }
+      fileStream = stream;
+      stream.on('limit', () => fail(tooLarge()));
+      written = writeTemp(stream, dir);
+      written.catch((err: unknown) => fail(err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload failed')));
+    });
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      parser.on(limit, () => fail(new HttpError(400, 'EVIDENCE_TOO_MANY_PARTS', 'too many parts in the upload')));
+    }
+    parser.on('error', () => fail(new HttpError(400, 'EVIDENCE_MALFORMED_MULTIPART', 'the multipart body is malformed or incomplete')));
+    parser.on('close', () => {
+      if (failed) return;
+      (written ?? Promise.resolve(undefined)).then(
+        (file) => (failed ? removeQuietly(file?.tmpPath) : resolve({ fields, file })),
+        () => undefined, // fail() already answered
+      );
+    });
+    req.on('aborted', () => fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the client went away mid-upload')));
+    req.pipe(parser);
+  });
+}

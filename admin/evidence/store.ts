@@ -1,0 +1,179 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { isUtcTimestamp, nowUtc } from '../../domain/time';
+import { writeTransaction, type AdminDb } from '../db/database';
+import type { EvidenceAssetsTable } from '../db/tables/evidence';
+import { conflict, HttpError, validationError } from '../http/errors';
+import { EVIDENCE_KINDS } from './limits';
+import { decodeFully } from './png';
+import type { ReceivedFile } from './receive';
+import { removeQuietly } from './receive';
+import { Semaphore } from './semaphore';
+
+const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
+
+/** The text fields of `POST /api/device/evidence` (docs/API.md). */
+export const evidenceFieldsSchema = z.object({
+  upload_key: idText,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'),
+  task_id: idText,
+  attempt_id: idText,
+  kind: z.enum(EVIDENCE_KINDS),
+  captured_at: z.string().refine(isUtcTimestamp, 'UTC, YYYY-MM-DDTHH:MM:SSZ'),
+  /** optional: when sent, must equal the bytes received */
+  byte_size: z.coerce.number().int().positive().optional(),
+});
+export type EvidenceFields = z.infer<typeof evidenceFieldsSchema>;
+
+export interface EvidenceAssetView {
+  evidence_id: string;
+  upload_key: string;
+  task_id: string;
+  attempt_id: string;
+  kind: string;
+  sha256: string;
+  byte_size: number;
+  width_px: number;
+  height_px: number;
+  captured_at: string;
+  created_at: string;
+}
+
+export function toView(row: EvidenceAssetsTable): EvidenceAssetView {
+  return {
+    evidence_id: row.id,
+    upload_key: row.upload_key,
+    task_id: row.task_id,
+    attempt_id: row.attempt_id,
+    kind: row.kind,
+    sha256: row.sha256,
+    byte_size: row.byte_size,
+    width_px: row.width_px,
+    height_px: row.height_px,
+    captured_at: row.captured_at,
+    created_at: row.created_at,
+  };
+}
+
+const STORAGE_KEY_RE = /^[0-9a-f]{64}\.png$/;
+
+/** Same device + upload_key is the same asset only if every canonical field is the same too. */
+function sameUpload(row: EvidenceAssetsTable, f: EvidenceFields): boolean {
+  return row.sha256 === f.sha256 && row.task_id === f.task_id && row.attempt_id === f.attempt_id && row.kind === f.kind && row.captured_at === f.captured_at;
+}
+
+function replayOrConflict(row: EvidenceAssetsTable, f: EvidenceFields): { asset: EvidenceAssetView; created: false } {
+  if (!sameUpload(row, f)) {
+    throw conflict('EVIDENCE_UPLOAD_KEY_CONFLICT', `upload_key ${f.upload_key} was already used by this device for different evidence`, {
+      evidence_id: row.id,
+    });
+  }
+  return { asset: toView(row), created: false };
+}
+
+/**
+ * The private screenshot store (seed 002 §5.4): content-addressed files in one directory that
+ * nothing serves statically, and a DB row written only after the file is complete and in place.
+ */
+export class EvidenceStore {
+  // Two full decodes at a time bound memory (a 16 MP image is ~64 MiB decoded) on a 2-core host.
+  private readonly decodes = new Semaphore(2);
+
+  constructor(
+    private readonly db: AdminDb,
+    readonly dir: string,
+  ) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  parseFields(raw: Record<string, string>): EvidenceFields {
+    const result = evidenceFieldsSchema.safeParse(raw);
+    if (!result.success) throw validationError(result.error);
+    return result.data;
+  }
+
+  /**
+   * Verifies a received file against the declared fields, moves it to its content address and
+   * records it. Temp file → hash (done while streaming) → verify → decode → rename → DB row.
+   */
+  async commit(deviceId: string, fields: EvidenceFields, file: ReceivedFile): Promise<{ asset: EvidenceAssetView; created: boolean }> {
+    try {
+      if (file.sha256 !== fields.sha256) {
+        throw new HttpError(400, 'EVIDENCE_SHA256_MISMATCH', 'the file does not match the declared sha256', { declared: fields.sha256, received: file.sha256 });
+      }
+      if (fields.byte_size !== undefined && fields.byte_size !== file.byteSize) {
+        throw new HttpError(400, 'EVIDENCE_SIZE_MISMATCH', 'the file does not match the declared byte_size', { declared: fields.byte_size, received: file.byteSize });
+      }
+      const existing = await this.find(deviceId, fields.upload_key);
+      if (existing) return replayOrConflict(existing, fields);
+
+      const bytes = await fs.promises.readFile(file.tmpPath);
+      await this.decodes.run(() => decodeFully(bytes, file.header));
+
+      const storageKey = `${file.sha256}.png`;
+      // rename is atomic; when the content is already there, the same bytes replace the same bytes.
+      await fs.promises.rename(file.tmpPath, path.join(this.dir, storageKey));
+      await this.syncDir();
+
+      return await writeTransaction(this.db, async (trx) => {
+        const raced = await trx
+          .selectFrom('evidence_assets')
+          .selectAll()
+          .where('uploaded_by_device_id', '=', deviceId)
+          .where('upload_key', '=', fields.upload_key)
+          .executeTakeFirst();
+        if (raced) return replayOrConflict(raced, fields);
+        const row: EvidenceAssetsTable = {
+          id: crypto.randomUUID(),
+          upload_key: fields.upload_key,
+          task_id: fields.task_id,
+          attempt_id: fields.attempt_id,
+          kind: fields.kind,
+          privacy_tier: 'INTERNAL_RAW',
+          sha256: file.sha256,
+          byte_size: file.byteSize,
+          content_type: 'image/png',
+          width_px: file.header.width,
+          height_px: file.header.height,
+          storage_key: storageKey,
+          uploaded_by_device_id: deviceId,
+          captured_at: fields.captured_at,
+          created_at: nowUtc(),
+        };
+        await trx.insertInto('evidence_assets').values(row).execute();
+        return { asset: toView(row), created: true };
+      });
+    } finally {
+      await removeQuietly(file.tmpPath); // gone already when renamed
+    }
+  }
+
+  async find(deviceId: string, uploadKey: string): Promise<EvidenceAssetsTable | undefined> {
+    return this.db
+      .selectFrom('evidence_assets')
+      .selectAll()
+      .where('uploaded_by_device_id', '=', deviceId)
+      .where('upload_key', '=', uploadKey)
+      .executeTakeFirst();
+  }
+
+  /** For operators: the row and an open stream of its file, or undefined. */
+  async open(id: string): Promise<{ row: EvidenceAssetsTable; stream: fs.ReadStream } | undefined> {
+    const row = await this.db.selectFrom('evidence_assets').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    if (!STORAGE_KEY_RE.test(row.storage_key)) throw new Error(`evidence ${id} has an invalid storage key`);
+    const handle = await fs.promises.open(path.join(this.dir, row.storage_key), 'r');
+    return { row, stream: handle.createReadStream() };
+  }
+
+  private async syncDir(): Promise<void> {
+    const handle = await fs.promises.open(this.dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}

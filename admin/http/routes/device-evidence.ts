@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import { auditRequest, markAudited } from '../../audit/audit';
+import { actorOf, deviceOf } from '../../auth/principal';
+import { EVIDENCE_LIMITS } from '../../evidence/limits';
+import { receiveEvidenceUpload, removeQuietly } from '../../evidence/receive';
+import type { AppDeps } from '../app';
+import { HttpError } from '../errors';
+
+/**
+ * `POST /api/device/evidence` (device Bearer, multipart: `file` + text fields). The identity
+ * gate has authenticated the device before this runs; nothing of the body is read before.
+ */
+export function deviceEvidenceRoutes(deps: AppDeps): Router {
+  const store = deps.security.evidence;
+  const router = new Router({ prefix: '/api/device' });
+  router.post('/evidence', async (ctx) => {
+    const device = deviceOf(ctx);
+    if (!ctx.is('multipart/form-data')) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > EVIDENCE_LIMITS.maxBytes + EVIDENCE_LIMITS.maxEnvelopeBytes) {
+      // Not one byte of that body is wanted: answer and drop the connection.
+      ctx.set('Connection', 'close');
+      throw new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
+    }
+    const upload = await receiveEvidenceUpload(ctx.req, store.dir);
+    try {
+      const fields = store.parseFields(upload.fields);
+      if (!upload.file) throw new HttpError(400, 'EVIDENCE_FILE_MISSING', 'send the PNG in the field "file"');
+      const result = await store.commit(device.deviceId, fields, upload.file);
+      if (result.created) {
+        await auditRequest(ctx, deps.db, actorOf(ctx), {
+          action: 'evidence.upload',
+          target: { kind: 'evidence', id: result.asset.evidence_id },
+          details: { task_id: result.asset.task_id, attempt_id: result.asset.attempt_id, kind: result.asset.kind },
+        });
+      } else {
+        markAudited(ctx);
+      }
+      ctx.status = result.created ? 201 : 200;
+      ctx.body = result.asset;
+    } finally {
+      await removeQuietly(upload.file?.tmpPath);
+    }
+  });
+  return router;
+}
