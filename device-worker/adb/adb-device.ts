@@ -1,0 +1,205 @@
+import type { Duplex } from 'node:stream';
+import Adb, { type Device } from '@devicefarmer/adbkit';
+import { DeviceError } from '../errors';
+import { amStartError, isInjectEventsDenied, parseVersionName, parseWmSize, splitUiDump, type UiDumpOutput } from './output';
+import { withPhoneLock } from './serial-lock';
+
+export interface AdbTarget {
+  host: string;
+  port: number;
+  serial: string;
+}
+
+export interface AdbTimeouts {
+  /** any plain shell command (getprop, input, dumpsys) */
+  shellMs: number;
+  /** uiautomator waits for 1 s of idle and gives up after 10 s on a real phone */
+  dumpMs: number;
+  screencapMs: number;
+  /** how long a command waits for a phone that dropped off ADB to come back */
+  reconnectMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: AdbTimeouts = { shellMs: 10_000, dumpMs: 20_000, screencapMs: 15_000, reconnectMs: 10_000 };
+
+/** Called once per ADB round trip (every new TCP conversation with the ADB server). */
+export type RoundTripObserver = () => void;
+
+type AdbClient = ReturnType<typeof Adb.createClient>;
+
+const SERIAL_RE = /^[A-Za-z0-9._:-]+$/;
+
+/**
+ * A thin wrapper over adbkit for exactly one phone. The serial is always explicit: there is
+ * no `transport-any` and a serial the server lists zero or several times is refused, so a
+ * command can never land on the wrong phone. Commands are serialised per phone, each has its
+ * own timeout, and a phone that drops off ADB is waited for (bounded) before the next one.
+ */
+export class AdbDevice {
+  private readonly client: AdbClient;
+  private readonly lockKey: string;
+  private online = false;
+  readonly timeouts: AdbTimeouts;
+
+  constructor(
+    readonly target: AdbTarget,
+    timeouts: Partial<AdbTimeouts> = {},
+    private observer: RoundTripObserver = () => {},
+  ) {
+    if (!target.serial || !SERIAL_RE.test(target.serial)) {
+      throw new DeviceError('ADB_SERIAL_INVALID', `an explicit ADB serial is required (got ${JSON.stringify(target.serial ?? '')})`);
+    }
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.client = Adb.createClient({ host: target.host, port: target.port });
+    this.lockKey = `${target.host}:${target.port}/${target.serial}`;
+  }
+
+  get serial(): string {
+    return this.target.serial;
+  }
+
+  /** Counts the round trips of one activity into its own counters. */
+  observe(observer: RoundTripObserver): void {
+    this.observer = observer;
+  }
+
+  /**
+   * Waits (bounded) until the server lists the serial exactly once in state `device`.
+   * Zero times → ADB_DISCONNECTED (retryable: cables and Wi-Fi come back); twice → refused.
+   */
+  async ensureOnline(waitMs = this.timeouts.reconnectMs): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    let last = 'not listed';
+    for (;;) {
+      try {
+        this.observer();
+        const devices: Device[] = await withTimeout(Promise.resolve(this.client.listDevices()), this.timeouts.shellMs, 'host:devices');
+        const mine = devices.filter((d) => d.id === this.serial);
+        if (mine.length > 1) throw new DeviceError('ADB_SERIAL_INVALID', `serial ${this.serial} is listed ${mine.length} times by the ADB server: ambiguous, refusing`);
+        if (mine[0]?.type === 'device') {
+          this.online = true;
+          return;
+        }
+        last = mine[0] ? `state ${mine[0].type}` : 'not listed';
+      } catch (err) {
+        if (err instanceof DeviceError && err.code === 'ADB_SERIAL_INVALID') throw err;
+        last = (err as Error).message;
+      }
+      if (Date.now() >= deadline) {
+        this.online = false;
+        throw new DeviceError('ADB_DISCONNECTED', `phone ${this.serial} is not available on ADB ${this.target.host}:${this.target.port} (${last})`);
+      }
+      await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
+    }
+  }
+
+  /** One shell command, its output as text (stdout and stderr merged, no exit code). */
+  async shell(command: string, timeoutMs = this.timeouts.shellMs): Promise<string> {
+    const buf = await this.run(command, timeoutMs, async (device) => device.shell(command));
+    return buf.toString('utf8');
+  }
+
+  async dumpUi(): Promise<UiDumpOutput> {
+    return splitUiDump(await this.shell('uiautomator dump /dev/tty', this.timeouts.dumpMs));
+  }
+
+  async screencap(): Promise<Buffer> {
+    return this.run('screencap', this.timeouts.screencapMs, (device) => device.screencap());
+  }
+
+  async tap(x: number, y: number): Promise<void> {
+    await this.input(`input tap ${int(x)} ${int(y)}`);
+  }
+
+  async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
+    await this.input(`input swipe ${int(x1)} ${int(y1)} ${int(x2)} ${int(y2)} ${int(durationMs)}`);
+  }
+
+  async keyevent(code: number): Promise<void> {
+    await this.input(`input keyevent ${int(code)}`);
+  }
+
+  async startView(url: string): Promise<void> {
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`$\\;&|<>()]+$/.test(url)) throw new DeviceError('INVALID_INPUT', `refusing to open ${JSON.stringify(url)}`);
+    const out = await this.shell(`am start -a android.intent.action.VIEW -d '${url}'`);
+    const err = amStartError(out);
+    if (err) throw new DeviceError('APP_NOT_INSTALLED', `the phone could not open ${url}: ${err}`);
+  }
+
+  async versionName(pkg: string): Promise<string | null> {
+    return parseVersionName(await this.shell(`dumpsys package ${pkg}`), pkg);
+  }
+
+  async screenSize(): Promise<{ width: number; height: number } | null> {
+    return parseWmSize(await this.shell('wm size'));
+  }
+
+  async getprop(key: string): Promise<string> {
+    return (await this.shell(`getprop ${key}`)).trim();
+  }
+
+  private async input(command: string): Promise<void> {
+    const out = await this.shell(command);
+    if (isInjectEventsDenied(out)) {
+      throw new DeviceError('INJECT_EVENTS_DENIED', `the phone refused injected input (SecurityException … INJECT_EVENTS) for "${command}"; enable USB debugging (Security settings) on the phone`);
+    }
+  }
+
+  private run(label: string, timeoutMs: number, call: (device: ReturnType<AdbClient['getDevice']>) => PromiseLike<Duplex>): Promise<Buffer> {
+    return withPhoneLock(this.lockKey, async () => {
+      if (!this.online) await this.ensureOnline();
+      this.observer();
+      let stream: Duplex | undefined;
+      try {
+        return await withTimeout(
+          (async () => {
+            stream = await call(this.client.getDevice(this.serial));
+            return Promise.resolve(Adb.util.readAll(stream));
+          })(),
+          timeoutMs,
+          label,
+        );
+      } catch (err) {
+        stream?.destroy();
+        throw this.classify(err, label);
+      }
+    });
+  }
+
+  private classify(err: unknown, label: string): DeviceError {
+    if (err instanceof DeviceError) {
+      if (err.code === 'ADB_TIMEOUT') this.online = false;
+      return err;
+    }
+    const message = (err as Error)?.message ?? String(err);
+    if (/not found|offline|ECONNREFUSED|ECONNRESET|EPIPE|closed|no devices/i.test(message)) {
+      this.online = false;
+      return new DeviceError('ADB_DISCONNECTED', `phone ${this.serial}: ${label} failed: ${message}`);
+    }
+    if (/more than one/i.test(message)) return new DeviceError('ADB_SERIAL_INVALID', message);
+    return new DeviceError('ADB_FAILED', `phone ${this.serial}: ${label} failed: ${message}`);
+  }
+}
+
+function int(n: number): number {
+  if (!Number.isFinite(n)) throw new DeviceError('INVALID_INPUT', `not a coordinate: ${n}`);
+  return Math.round(n);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, label: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DeviceError('ADB_TIMEOUT', `${label} took longer than ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,62 @@
+import type { PddProfile } from '../profile';
+
+const PKG = 'com.xunmeng.pinduoduo';
+const id = (name: string) => `${PKG}:id/${name}`;
+
+/** PDD 8.17.0 on a 1080×2376 screen, from the field notes (sim/phone/SCREENS.md, seed 002 §三). */
+export const PDD_8_17_0: PddProfile = {
+  appVersion: '8.17.0',
+  pkg: PKG,
+  screen: { width: 1080, height: 2376 },
+  launcherPkg: 'com.android.launcher3',
+  alipayPkg: 'com.eg.android.AlipayGphone',
+  id: {
+    loadingView: id('pdd_loading_view'),
+    loadingText: id('tv_loading'),
+    goodsList: id('goods_detail_list'),
+    goodsTitle: id('tv_goods_title'),
+    mallName: id('tv_mall_name'),
+    bottomBar: id('ll_bottom_bar'),
+    bottomBuy: id('ll_bottom_buy'),
+    bottomBuyPrice: id('tv_bottom_buy_price'),
+    bottomBuyDesc: id('tv_bottom_buy_desc'),
+    goodsOffline: id('tv_goods_offline'),
+    bottomOffline: id('ll_bottom_offline'),
+    skuPanel: id('ll_sku_panel'),
+    skuPrice: id('tv_sku_price'),
+    skuListPrice: id('tv_sku_list_price'),
+    skuSelected: id('tv_sku_selected'),
+    skuClose: id('iv_sku_close'),
+    skuScroll: id('sv_sku_content'),
+    skuContent: id('ll_sku_content'),
+    skuDimTitle: id('tv_sku_dim_title'),
+    skuOptions: id('ll_sku_options'),
+    skuCard: id('fl_sku_card'),
+    skuOption: id('tv_sku_option'),
+    skuQuantity: id('ll_sku_quantity'),
+    skuCount: id('tv_sku_count'),
+    skuConfirm: id('ll_sku_confirm'),
+    captchaTitle: id('tv_captcha_title'),
+    cashierPanel: id('ll_cashier_panel'),
+    orderTabs: id('ll_order_tabs'),
+    searchHint: id('tv_search_hint'),
+  },
+  cls: {
+    textView: 'android.widget.TextView',
+    linearLayout: 'android.widget.LinearLayout',
+    frameLayout: 'android.widget.FrameLayout',
+    scrollView: 'android.widget.ScrollView',
+  },
+  text: {
+    loading: '加载中...',
+    offline: '商品已下架',
+    entryLabel: '快要抢光',
+    entrySibling: '免拼购买',
+    summaryPending: '请选择：',
+    summaryDone: '已选：',
+    captchaTitle: '安全验证',
+  },
+  goodsUrl: (goodsId) => `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
+  keyBack: 4,
+  reveal: { laneXs: [368, 712], startAboveBottom: 276, distance: 600, durationMs: 300 },
+};

@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import type { AdbDevice } from '../adb/adb-device';
+import type { CounterClock } from '../counters';
+import { DeviceError } from '../errors';
+import type { StepLog } from '../step-log';
+import type { PddProfile } from './profile';
+import { structure } from './match';
+import { optionTapPoint, tappable } from './panel-view';
+import { dimensionNamesFromSummary, laterDimensionsHidden, laterDimensionsVisible, optionIn, readPanelState, type PanelState } from './panel-state';
+import { classify, screenError, type GoodsView, type Screen } from './screens';
+import { parseUiDump, type UiDump } from './ui-xml';
+
+export interface SessionTiming {
+  /** pause after a navigation (am start, entry, back) before the first dump: a dump is dearer than a wait */
+  navigationSettleMs: number;
+  /** pause after an option tap before the dump that proves it */
+  tapSettleMs: number;
+  swipeSettleMs: number;
+  /** pause before re-dumping a loading or stale screen */
+  loadingPollMs: number;
+  /** most dumps one wait may take before it gives up */
+  maxDumpsPerWait: number;
+  waitTimeoutMs: number;
+}
+
+export const DEFAULT_TIMING: SessionTiming = {
+  navigationSettleMs: 1500,
+  tapSettleMs: 250,
+  swipeSettleMs: 600,
+  loadingPollMs: 700,
+  maxDumpsPerWait: 8,
+  waitTimeoutMs: 60_000,
+};
+
+/** Remembers the hash of the phone's last dump across sessions, so a stale first dump is seen. */
+export interface DumpMemory {
+  get(): string | null;
+  set(hash: string): void;
+}
+
+export function memoryDumpMemory(): DumpMemory {
+  let last: string | null = null;
+  return { get: () => last, set: (h) => (last = h) };
+}
+
+const WAIT = Symbol('wait');
+type Judged<T> = T | typeof WAIT;
+
+/** A panel the session opened, with its dimension names (page order) and reveal bookkeeping. */
+export interface OpenPanel {
+  serial: number;
+  names: string[];
+  state: PanelState;
+}
+
+/**
+ * The narrow action vocabulary of seed 002 §三 on one phone: open goods, open the spec panel
+ * through the profiled entry, select an option, reveal the sizes, back. Each action is one
+ * input followed by one dump that proves the expected state; only loading and stale dumps
+ * are re-dumped, within a bound. No coordinate ever comes from a caller.
+ */
+export class PddSession {
+  private panelSerial = 0;
+  private readonly revealed = new Set<number>();
+  private last: UiDump | null = null;
+
+  constructor(
+    private readonly adb: AdbDevice,
+    readonly profile: PddProfile,
+    private readonly clock: CounterClock,
+    readonly steps: StepLog,
+    private readonly timing: SessionTiming = DEFAULT_TIMING,
+    private readonly memory: DumpMemory = memoryDumpMemory(),
+  ) {}
+
+  /** The last dump's XML, for artifacts. */
+  lastXml(): string | null {
+    return this.last?.xml ?? null;
+  }
+
+  async openGoods(goodsId: string): Promise<GoodsView> {
+    if (!/^\d+$/.test(goodsId)) throw new DeviceError('INVALID_INPUT', `goods id ${JSON.stringify(goodsId)} is not digits`);
+    const url = this.profile.goodsUrl(goodsId);
+    this.steps.add('open_goods', { goods_id: goodsId, url });
+    await this.adb.startView(url);
+    await sleep(this.timing.navigationSettleMs);
+    return this.waitFor('the goods page', true, (s) => {
+      if (s.kind === 'goods_detail') return s.goods;
+      if (s.kind === 'goods_delisted') throw new DeviceError('GOODS_DELISTED', `goods ${goodsId} is delisted (${this.profile.text.offline})`, { goods_id: goodsId, title: s.title });
+      return WAIT;
+    });
+  }
+
+  /** Taps the profiled entry once; the new panel must show nothing selected. */
+  async openSpecPanel(goods: GoodsView): Promise<OpenPanel> {
+    this.steps.add('open_spec_panel', { tap: goods.entry });
+    await this.tapAt(goods.entry.x, goods.entry.y);
+    await sleep(this.timing.navigationSettleMs);
+    const view = await this.waitFor('the spec panel', true, (s) => (s.kind === 'sku_panel' ? s.panel : s.kind === 'goods_detail' ? WAIT : undefined));
+    const names = dimensionNamesFromSummary(view.summary, this.profile);
+    const state = readPanelState(view, names, this.profile);
+    if (state.selection.some((v) => v !== null)) throw structure('spec panel: a fresh panel already has a selection');
+    this.panelSerial += 1;
+    return { serial: this.panelSerial, names, state };
+  }
+
+  /**
+   * Taps one option, found by exact equality in its own dimension's section, and proves the
+   * result: that value selected, every other dimension as `expect` says, the summary agreeing.
+   */
+  async selectOption(panel: OpenPanel, dim: number, value: string, expect: (string | null)[]): Promise<PanelState> {
+    const option = optionIn(panel.state, dim, value);
+    if (!option) throw new DeviceError('UNEXPECTED_SCREEN', `option ${JSON.stringify(value)} of ${panel.names[dim]} is not in view`);
+    if (!option.enabled || !tappable(option)) throw new DeviceError('UNEXPECTED_SCREEN', `option ${JSON.stringify(value)} of ${panel.names[dim]} cannot be tapped`);
+    const point = optionTapPoint(option);
+    this.steps.add('select_option', { dimension: panel.names[dim], value, toggles: option.selected ? 'off' : 'on', tap: point });
+    await this.tapAt(point.x, point.y);
+    await sleep(this.timing.tapSettleMs);
+    panel.state = await this.waitForPanel(panel, `${panel.names[dim]} = ${value}`, expect);
+    return panel.state;
+  }
+
+  /**
+   * The one swipe of a panel (seed 002 §三 reveal_size_options): only from the proven state
+   * "target first-dimension value selected, nothing else selected, later dimensions hidden",
+   * once per panel, never retried, started in a gap between option columns inside the scroll
+   * container and never near the submit control.
+   */
+  async revealSizes(panel: OpenPanel, target: string): Promise<PanelState> {
+    const st = panel.state;
+    if (this.revealed.has(panel.serial)) throw new DeviceError('UNEXPECTED_SCREEN', 'reveal-sizes already ran on this panel');
+    const proven = st.selection[0] === target && st.selection.every((v, d) => d === 0 || v === null) && laterDimensionsHidden(st) && panel.names.length > 1;
+    if (!proven) throw new DeviceError('UNEXPECTED_SCREEN', `reveal-sizes needs "${target} selected, nothing else, sizes hidden"; the panel shows ${st.view.summary}`);
+    this.revealed.add(panel.serial);
+    const { x, y1, y2 } = this.revealLane(st);
+    this.steps.add('reveal_sizes', { from: { x, y: y1 }, to: { x, y: y2 } });
+    await this.adb.swipe(x, y1, x, y2, this.profile.reveal.durationMs);
+    this.clock.counters.swipes += 1;
+    await sleep(this.timing.swipeSettleMs);
+    const expect = panel.names.map((_, d) => (d === 0 ? target : null));
+    panel.state = await this.waitForPanel(panel, 'sizes in view', expect, (s) => laterDimensionsVisible(s));
+    return panel.state;
+  }
+
+  /**
+   * One back, sealed before it is sent and never repeated. With `expectGoods` the goods page
+   * must come back (proven by a dump); otherwise nothing is read afterwards.
+   */
+  async back(expectGoods: boolean): Promise<GoodsView | null> {
+    this.steps.add('back', { expect: expectGoods ? 'goods page' : 'nothing' });
+    await this.adb.keyevent(this.profile.keyBack);
+    this.clock.counters.keyevents += 1;
+    if (!expectGoods) return null;
+    await sleep(this.timing.navigationSettleMs);
+    return this.waitFor('the goods page after back', true, (s) => (s.kind === 'goods_detail' ? s.goods : s.kind === 'sku_panel' ? WAIT : undefined));
+  }
+
+  private revealLane(st: PanelState): { x: number; y1: number; y2: number } {
+    const sc = st.view.scroll;
+    const y1 = sc.bottom - this.profile.reveal.startAboveBottom;
+    const y2 = y1 - this.profile.reveal.distance;
+    if (y2 <= sc.top || y1 >= st.view.confirmTop) throw structure('spec panel: the scroll container is too small for the profiled reveal swipe');
+    for (const x of this.profile.reveal.laneXs) {
+      const clear = x > sc.left && x < sc.right && st.view.clickables.every((b) => !(x >= b.left && x < b.right && b.bottom > y2 && b.top <= y1));
+      if (clear) return { x, y1, y2 };
+    }
+    throw structure('spec panel: no profiled lane between option columns is clear for the reveal swipe');
+  }
+
+  private async waitForPanel(panel: OpenPanel, what: string, expect: (string | null)[], extra: (s: PanelState) => boolean = () => true): Promise<PanelState> {
+    return this.waitFor(what, true, (s) => {
+      if (s.kind !== 'sku_panel') return undefined;
+      const st = readPanelState(s.panel, panel.names, this.profile, panel.state.selection);
+      const ok = expect.every((v, d) => st.selection[d] === v) && extra(st);
+      if (!ok) throw new DeviceError('UNEXPECTED_SCREEN', `expected ${what}; the panel shows ${s.panel.summary}`, { selection: st.selection });
+      return st;
+    });
+  }
+
+  private async tapAt(x: number, y: number): Promise<void> {
+    await this.adb.tap(x, y);
+    this.clock.counters.taps += 1;
+  }
+
+  /**
+   * Dumps until `judge` accepts the screen. Loading screens, failed dumps and a dump identical
+   * to the previous one (stale) are re-dumped after a pause; `undefined` from judge is a wrong
+   * screen and ends the wait at once; every dump is counted.
+   */
+  private async waitFor<T>(what: string, changeExpected: boolean, judge: (s: Screen) => Judged<T> | undefined): Promise<T> {
+    const deadline = Date.now() + this.timing.waitTimeoutMs;
+    let last = 'nothing';
+    for (let n = 1; n <= this.timing.maxDumpsPerWait; n++) {
+      const got = await this.dump();
+      if (got === 'failed') {
+        last = 'a failed dump';
+      } else if (got.stale && changeExpected) {
+        last = 'a stale dump';
+        this.steps.add('stale_dump', { waiting_for: what });
+      } else {
+        const screen = classify(got.dump, this.profile);
+        if (screen.kind === 'loading') {
+          last = 'the loading screen';
+        } else {
+          const verdict = judge(screen);
+          if (verdict === undefined) throw screenError(screen, what);
+          if (verdict !== WAIT) return verdict;
+          last = `still ${screen.kind}`;
+        }
+      }
+      if (Date.now() >= deadline) break;
+      await sleep(this.timing.loadingPollMs);
+    }
+    throw new DeviceError('SCREEN_TIMEOUT', `waited for ${what}: ${last} after ${this.timing.maxDumpsPerWait} dumps`);
+  }
+
+  private async dump(): Promise<{ dump: UiDump; stale: boolean } | 'failed'> {
+    this.clock.counters.dumps += 1;
+    const out = await this.adb.dumpUi();
+    if (out.kind === 'error') {
+      this.steps.add('dump_failed', { message: out.message });
+      return 'failed';
+    }
+    const hash = createHash('sha1').update(out.xml).digest('hex');
+    const stale = hash === this.memory.get();
+    this.memory.set(hash);
+    const dump = parseUiDump(out.xml);
+    this.last = dump;
+    return { dump, stale };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}

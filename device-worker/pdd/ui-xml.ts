@@ -1,0 +1,136 @@
+import { XMLParser } from 'fast-xml-parser';
+import { DeviceError } from '../errors';
+
+export interface Bounds {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** One uiautomator node, attributes read by name (their order differs between Android builds). */
+export interface UiNode {
+  text: string;
+  resourceId: string;
+  className: string;
+  packageName: string;
+  contentDesc: string;
+  clickable: boolean;
+  enabled: boolean;
+  selected: boolean;
+  scrollable: boolean;
+  bounds: Bounds;
+  children: UiNode[];
+  parent: UiNode | null;
+  /** every attribute as dumped, including ones a newer Android adds (`hint`, `NAF`) */
+  attrs: Readonly<Record<string, string>>;
+}
+
+export interface UiDump {
+  root: UiNode;
+  /** the XML as dumped: kept for artifacts and for recognising a stale (repeated) dump */
+  xml: string;
+  /** depth-first, document order */
+  nodes: readonly UiNode[];
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  preserveOrder: true,
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+});
+
+type Ordered = Record<string, unknown>;
+
+const BOUNDS_RE = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/;
+
+function parseBounds(value: string | undefined): Bounds {
+  const m = BOUNDS_RE.exec(value ?? '');
+  if (!m) throw new DeviceError('PAGE_UNRECOGNIZED', `node bounds ${JSON.stringify(value)} are not [l,t][r,b]`);
+  return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
+}
+
+function attributesOf(entry: Ordered): Record<string, string> {
+  const raw = entry[':@'];
+  const out: Record<string, string> = {};
+  if (raw && typeof raw === 'object') {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = typeof v === 'string' ? v : String(v);
+  }
+  return out;
+}
+
+function childrenOf(entry: Ordered, tag: string): Ordered[] {
+  const c = entry[tag];
+  return Array.isArray(c) ? (c as Ordered[]) : [];
+}
+
+function build(entry: Ordered, parent: UiNode | null, out: UiNode[]): UiNode {
+  const a = attributesOf(entry);
+  const node: UiNode = {
+    text: a['text'] ?? '',
+    resourceId: a['resource-id'] ?? '',
+    className: a['class'] ?? '',
+    packageName: a['package'] ?? '',
+    contentDesc: a['content-desc'] ?? '',
+    clickable: a['clickable'] === 'true',
+    enabled: a['enabled'] === 'true',
+    selected: a['selected'] === 'true',
+    scrollable: a['scrollable'] === 'true',
+    bounds: parseBounds(a['bounds']),
+    children: [],
+    parent,
+    attrs: a,
+  };
+  out.push(node);
+  for (const child of childrenOf(entry, 'node')) {
+    if ('node' in child) node.children.push(build(child, node, out));
+  }
+  return node;
+}
+
+/** Parses one `uiautomator dump`; anything that is not a `hierarchy` with one root node is refused. */
+export function parseUiDump(xml: string): UiDump {
+  let doc: Ordered[];
+  try {
+    doc = parser.parse(xml) as Ordered[];
+  } catch (err) {
+    throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump is not XML: ${(err as Error).message}`);
+  }
+  const hierarchy = doc.find((e) => 'hierarchy' in e);
+  const roots = hierarchy ? childrenOf(hierarchy, 'hierarchy').filter((e) => 'node' in e) : [];
+  if (roots.length !== 1 || !roots[0]) throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump has ${roots.length} root nodes, expected 1`);
+  const nodes: UiNode[] = [];
+  const root = build(roots[0], null, nodes);
+  return { root, xml, nodes };
+}
+
+export function centre(b: Bounds): { x: number; y: number } {
+  return { x: Math.floor((b.left + b.right) / 2), y: Math.floor((b.top + b.bottom) / 2) };
+}
+
+export function contains(outer: Bounds, inner: Bounds): boolean {
+  return inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom;
+}
+
+export function area(b: Bounds): number {
+  return Math.max(0, b.right - b.left) * Math.max(0, b.bottom - b.top);
+}
+
+/** Descendants of `node` in document order (not the node itself). */
+export function descendants(node: UiNode): UiNode[] {
+  const out: UiNode[] = [];
+  const walk = (n: UiNode) => {
+    for (const c of n.children) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(node);
+  return out;
+}
