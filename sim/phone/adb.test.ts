@@ -44,7 +44,7 @@ describe('host services', () => {
     const list = await client.listDevices();
     expect(list).toEqual([{ id: 'sim-phone-1', type: 'device' }, { id: 'sim-phone-2', type: 'device' }]);
     const long = await client.listDevicesWithPaths();
-    expect(long.map((d) => [d.id, d.type])).toEqual([['sim-phone-1', 'device'], ['sim-phone-2', 'device']]);
+    expect(long.map((d: { id: string; type: string }) => [d.id, d.type])).toEqual([['sim-phone-1', 'device'], ['sim-phone-2', 'device']]);
     expect(long[0]?.path).toMatch(/^usb:/);
     expect(long[0]?.transportId).toMatch(/^transport_id:\d+$/);
     expect((await raw(sim.adbPort, 'host:devices')).toString()).toBe('OKAY0026sim-phone-1\tdevice\nsim-phone-2\tdevice\n');
