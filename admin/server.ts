@@ -8,6 +8,7 @@ import { openMigratedAdminDb, type AdminDb } from './db/database';
 import { createApp } from './http/app';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runAdminWorker, type AdminWorkerHandle } from './temporal/worker';
+import { runPurchaseSweep } from './purchase/sweep';
 import { dataPaths } from './config/env';
 import { assertAdminListenIsSafe, type AdminTls } from './config/tls';
 import { createSecurity, type Security, type SecurityOptions } from './auth/security';
@@ -65,6 +66,8 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
     opts.runWorker === false
       ? undefined
       : runAdminWorker({ temporal: opts.temporal, db, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
+  // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
+  const sweep = opts.runWorker === false ? undefined : runPurchaseSweep({ db, temporal, log: opts.log });
 
   return {
     url: `${opts.tls ? 'https' : 'http'}://${opts.host}:${port}`,
@@ -78,6 +81,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      sweep?.stop();
       await worker?.stop();
       await temporal.close();
       await db.destroy();

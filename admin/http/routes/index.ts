@@ -5,8 +5,12 @@ import { deviceRegisterRoutes } from './device-register';
 import { deviceRoutes } from './devices';
 import { evidenceRoutes } from './evidence';
 import { healthRoutes } from './health';
+import { mappingRoutes } from './mappings';
+import { pddRoutes } from './pdd';
 import { sessionRoutes } from './session';
+import { shopeeRoutes } from './shopee';
 import { systemRoutes } from './system';
+import { taskRoutes } from './tasks';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -16,10 +20,14 @@ export function allRouters(deps: AppDeps): Router[] {
   return [
     healthRoutes(deps),
     systemRoutes(deps),
+    taskRoutes(deps),
     sessionRoutes(deps),
     deviceRoutes(deps),
     evidenceRoutes(deps),
     deviceRegisterRoutes(deps),
     deviceEvidenceRoutes(deps),
+    shopeeRoutes(deps),
+    pddRoutes(deps),
+    mappingRoutes(deps),
   ];
 }

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { recordAudit } from '../../admin/audit/audit';
+import { writeTransaction, type AdminDb } from '../../admin/db/database';
+import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import { sameOptions } from '../../domain/option-key';
+import { allGates, type GateReadings } from '../../domain/purchase/gates';
+import { purchaseResultSchema, type PurchaseResult } from '../../domain/purchase/schemas';
+import type { PurchaseStatus } from '../../domain/purchase/status';
+import { canTransition } from '../../domain/purchase/transitions';
+import { nowUtc } from '../../domain/time';
+
+export interface RecordStatusInput {
+  taskId: string;
+  authorizationId: string;
+  to: PurchaseStatus;
+  reasonCode?: string | null;
+  detail?: string;
+  deviceId?: string;
+  orderNo?: string;
+  /** set when an operator asked for the change (audit log) */
+  actor?: string;
+}
+
+/** What the phone showed on the final panel, recorded before any tap. */
+export interface FinalConfirmation extends GateReadings {
+  options: Record<string, string>;
+}
+
+export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
+
+/** How an authorization moves with its task (seed 002 §5.1 status column). */
+const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
+  CLAIMED: 'CLAIMED',
+  DRAFT: 'EXPIRED',
+  NEEDS_MANUAL: 'ABANDONED',
+  CANCELED: 'ABANDONED',
+  DRY_RUN_PASSED: 'CONSUMED',
+  WAITING_PAYMENT: 'CONSUMED',
+  RECONCILIATION_REQUIRED: 'CONSUMED',
+};
+
+const nonRetryable = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
+
+/**
+ * The admin side of the purchase workflow. Each activity is idempotent (a retry after a lost
+ * response changes nothing) and refuses to act for an authorization that is not the task's
+ * current one, so a stale workflow can never move a task it no longer owns.
+ */
+export function purchaseActivities(db: AdminDb) {
+  return {
+    async recordPurchaseStatus(input: RecordStatusInput): Promise<void> {
+      await writeTransaction(db, async (trx) => {
+        const task = await trx.selectFrom('tasks').selectAll().where('task_id', '=', input.taskId).executeTakeFirst();
+        if (!task || task.task_type !== 'purchase') throw nonRetryable(`task ${input.taskId} not found`, 'TASK_NOT_FOUND');
+        if (task.authorization_id !== input.authorizationId) {
+          throw nonRetryable(`task ${input.taskId} belongs to another authorization now`, 'STALE_AUTHORIZATION');
+        }
+        const from = task.status as PurchaseStatus;
+        if (from === input.to) return; // a replayed write
+        if (!canTransition(from, input.to)) throw nonRetryable(`task ${input.taskId}: ${from} → ${input.to} is not allowed`, 'ILLEGAL_TRANSITION');
+        const now = nowUtc();
+        await trx
+          .updateTable('tasks')
+          .set({
+            status: input.to,
+            version: task.version + 1,
+            updated_at: now,
+            ...(input.reasonCode !== undefined ? { reason_code: input.reasonCode } : {}),
+            ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
+            ...(input.orderNo !== undefined ? { order_no: input.orderNo } : {}),
+            ...(['SUCCEEDED', 'FAILED', 'CANCELED', 'DRY_RUN_PASSED'].includes(input.to) ? { finished_at: now } : {}),
+            // a task back in DRAFT needs a new authorization: the old one is never revived
+            ...(input.to === 'DRAFT' ? { authorization_id: null } : {}),
+          })
+          .where('task_id', '=', input.taskId)
+          .execute();
+        const authStatus = AUTHORIZATION_FOR[input.to];
+        if (authStatus) {
+          await trx
+            .updateTable('order_authorizations')
+            .set({ status: authStatus, ...(authStatus === 'CLAIMED' ? {} : { closed_at: now }) })
+            .where('id', '=', input.authorizationId)
+            .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
+            .execute();
+        }
+        await appendTimeline(trx, input.authorizationId, { at: now, status: input.to, reason: input.reasonCode ?? null, detail: input.detail ?? null, actor: input.actor ?? null });
+        if (input.actor) {
+          await recordAudit(trx, { kind: 'operator', name: input.actor }, {
+            action: `task.${input.to.toLowerCase()}`,
+            target: { kind: 'task', id: input.taskId },
+            details: { from, to: input.to, authorization_id: input.authorizationId, ...(input.orderNo ? { order_no: input.orderNo } : {}) },
+          });
+        }
+      });
+    },
+
+    async beginPurchaseAttempt(input: { taskId: string; authorizationId: string; deviceId: string; workflowId: string }): Promise<{ attemptId: string }> {
+      return writeTransaction(db, async (trx) => {
+        const existing = await trx.selectFrom('purchase_attempts').select('id').where('authorization_id', '=', input.authorizationId).executeTakeFirst();
+        if (existing) return { attemptId: existing.id };
+        const attemptId = randomUUID();
+        await trx
+          .insertInto('purchase_attempts')
+          .values({
+            id: attemptId,
+            task_id: input.taskId,
+            authorization_id: input.authorizationId,
+            device_id: input.deviceId,
+            workflow_id: input.workflowId,
+            status: 'RUNNING',
+            step: 'claimed',
+            started_at: nowUtc(),
+            timeline_json: '[]',
+          })
+          .execute();
+        await trx.insertInto('task_claims').values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() }).onConflict((oc) => oc.doNothing()).execute();
+        return { attemptId };
+      });
+    },
+
+    async recordAttemptProgress(input: {
+      attemptId: string;
+      step: string;
+      readings?: Partial<GateReadings>;
+      confirmedOptions?: Record<string, string>;
+      failure?: { code: string; detail: string; artifactRef?: string | null };
+      status?: 'RUNNING' | 'STOPPED' | 'PASSED';
+    }): Promise<void> {
+      const r = input.readings ?? {};
+      await db
+        .updateTable('purchase_attempts')
+        .set({
+          step: input.step,
+          ...(r.gate1UnitPriceCent !== undefined ? { gate1_unit_price_cent: r.gate1UnitPriceCent } : {}),
+          ...(r.gate2PanelTotalCent !== undefined ? { gate2_panel_total_cent: r.gate2PanelTotalCent } : {}),
+          ...(r.gate3SubmitAmountCent !== undefined ? { gate3_submit_amount_cent: r.gate3SubmitAmountCent } : {}),
+          ...(r.quantityRead !== undefined ? { quantity_read: r.quantityRead } : {}),
+          ...(input.confirmedOptions ? { confirmed_options: JSON.stringify(input.confirmedOptions) } : {}),
+          ...(input.failure
+            ? { failure_code: input.failure.code, failure_detail: input.failure.detail, artifact_ref: input.failure.artifactRef ?? null }
+            : {}),
+          ...(input.status ? { status: input.status } : {}),
+          ...(input.status === 'STOPPED' || input.status === 'PASSED' ? { finished_at: nowUtc() } : {}),
+        })
+        .where('id', '=', input.attemptId)
+        .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
+        .execute();
+    },
+
+    /**
+     * The server-side fence (ARCHITECTURE §4.2 step 7): in ONE write transaction, re-check the
+     * authorization, the task, the read-back and all three gates, then insert the only
+     * submission row this authorization can ever have. Anything short of an explicit
+     * `clickPermitted: true` means: do not tap.
+     */
+    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalConfirmation }): Promise<FenceDecision> {
+      return writeTransaction(db, async (trx) => {
+        const refuse = (reason: string, detail: string): FenceDecision => ({ clickPermitted: false, reason, detail });
+        const auth = await trx.selectFrom('order_authorizations').selectAll().where('id', '=', input.authorizationId).executeTakeFirst();
+        if (!auth || auth.task_id !== input.taskId) return refuse('FENCE_REFUSED', 'unknown authorization');
+        const existing = await trx.selectFrom('order_submissions').select(['id', 'attempt_id']).where('authorization_id', '=', auth.id).executeTakeFirst();
+        if (existing) return refuse('FENCE_REFUSED', `authorization already has submission ${existing.id}`);
+        if (auth.execution_mode !== 'live') return refuse('FENCE_REFUSED', 'a dry run never gets a fence');
+        if (auth.status !== 'CLAIMED') return refuse('FENCE_REFUSED', `authorization is ${auth.status}`);
+        const now = nowUtc();
+        if (now >= auth.expires_at) return refuse('FENCE_REFUSED', `authorization expired at ${auth.expires_at}`);
+        const task = await trx.selectFrom('tasks').select(['status', 'authorization_id']).where('task_id', '=', input.taskId).executeTakeFirst();
+        if (!task || task.authorization_id !== auth.id || task.status !== 'ORDERING') return refuse('FENCE_REFUSED', `task is ${task?.status ?? 'missing'}`);
+        const attempt = await trx.selectFrom('purchase_attempts').select(['authorization_id', 'status']).where('id', '=', input.attemptId).executeTakeFirst();
+        if (!attempt || attempt.authorization_id !== auth.id || attempt.status !== 'RUNNING') return refuse('FENCE_REFUSED', 'attempt does not match');
+
+        const c = input.confirmation;
+        if (!sameOptions(c.options, JSON.parse(auth.pdd_options) as Record<string, string>)) return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
+        const verdict = allGates(c, auth.quantity, auth.total_price_cap_cent);
+        if (!verdict.pass) return refuse('FENCE_REFUSED', `${verdict.reason}: ${verdict.detail}`);
+
+        const submissionId = randomUUID();
+        await trx
+          .insertInto('order_submissions')
+          .values({
+            id: submissionId,
+            task_id: input.taskId,
+            authorization_id: auth.id,
+            attempt_id: input.attemptId,
+            status: 'FENCED',
+            gate1_unit_price_cent: c.gate1UnitPriceCent!,
+            gate2_panel_total_cent: c.gate2PanelTotalCent!,
+            quantity_read: c.quantityRead!,
+            gate3_submit_amount_cent: c.gate3SubmitAmountCent!,
+            created_at: now,
+          })
+          .execute();
+        await trx.updateTable('order_authorizations').set({ status: 'FENCED' }).where('id', '=', auth.id).execute();
+        await trx.updateTable('purchase_attempts').set({ status: 'FENCED', step: 'fenced' }).where('id', '=', input.attemptId).execute();
+        await appendTimeline(trx, auth.id, { at: now, status: 'FENCED', reason: null, detail: `submission ${submissionId}`, actor: null });
+        return { clickPermitted: true, submissionId };
+      });
+    },
+
+    async recordSubmissionTapped(input: { submissionId: string; tappedAt: string }): Promise<void> {
+      await db.updateTable('order_submissions').set({ order_submitted_at: input.tappedAt }).where('id', '=', input.submissionId).where('order_submitted_at', 'is', null).execute();
+    },
+
+    async recordSubmissionOutcome(input: { submissionId: string; status: 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED'; orderNo?: string | null }): Promise<void> {
+      await writeTransaction(db, async (trx) => {
+        const sub = await trx.selectFrom('order_submissions').select(['status', 'attempt_id']).where('id', '=', input.submissionId).executeTakeFirstOrThrow();
+        if (sub.status === 'MANUAL_RESOLVED') return;
+        const now = nowUtc();
+        await trx
+          .updateTable('order_submissions')
+          .set({ status: input.status, ...(input.orderNo ? { order_no: input.orderNo } : {}), ...(input.status === 'MANUAL_RESOLVED' ? { resolved_at: now } : {}) })
+          .where('id', '=', input.submissionId)
+          .execute();
+        const attemptStatus = input.status === 'SUBMITTED' ? 'SUBMITTED' : input.status === 'MANUAL_RESOLVED' ? 'RESOLVED' : 'RECONCILIATION_REQUIRED';
+        await trx.updateTable('purchase_attempts').set({ status: attemptStatus, finished_at: now }).where('id', '=', sub.attempt_id).execute();
+      });
+    },
+
+    /** The `purchase` object of seed 000 §8.2, validated before it is stored. */
+    async savePurchaseResult(input: { taskId: string; attemptId: string; purchase: PurchaseResult }): Promise<void> {
+      const parsed = purchaseResultSchema.safeParse(input.purchase);
+      if (!parsed.success) throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');
+      const json = JSON.stringify(parsed.data);
+      await writeTransaction(db, async (trx) => {
+        await trx.updateTable('purchase_attempts').set({ purchase_json: json }).where('id', '=', input.attemptId).execute();
+        await trx
+          .updateTable('tasks')
+          .set({ result_data: JSON.stringify({ schema_version: 1, purchase: parsed.data }), updated_at: nowUtc() })
+          .where('task_id', '=', input.taskId)
+          .execute();
+      });
+    },
+  };
+}
+
+interface TimelineEntry {
+  at: string;
+  status: string;
+  reason: string | null;
+  detail: string | null;
+  actor: string | null;
+}
+
+async function appendTimeline(trx: AdminDb, authorizationId: string, entry: TimelineEntry): Promise<void> {
+  const attempt = await trx.selectFrom('purchase_attempts').select(['id', 'timeline_json']).where('authorization_id', '=', authorizationId).executeTakeFirst();
+  if (!attempt) return;
+  const timeline = JSON.parse(attempt.timeline_json) as TimelineEntry[];
+  timeline.push(entry);
+  await trx.updateTable('purchase_attempts').set({ timeline_json: JSON.stringify(timeline) }).where('id', '=', attempt.id).execute();
+}
+
+export type PurchaseAdminActivities = ReturnType<typeof purchaseActivities>;

@@ -1,0 +1,73 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { createPurchaseDraftSchema } from '../../../domain/purchase/schemas';
+import { actorOf } from '../../auth/principal';
+import { markAudited } from '../../audit/audit';
+import { actOnTask } from '../../purchase/actions';
+import { createPurchaseDraft } from '../../purchase/drafts';
+import { getPurchaseTask, listTasks } from '../../purchase/queries';
+import { startPurchases } from '../../purchase/start';
+import type { AppDeps } from '../app';
+import { parseBody, parseParams, parseQuery } from '../validate';
+
+const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
+const startBody = z.object({ tasks: z.array(z.object({ task_id: z.string().min(1), version: z.number().int().positive() }).strict()).min(1).max(500) }).strict();
+const resolveBody = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('created'), order_no: z.string().trim().min(1).max(64) }).strict(),
+  z.object({ outcome: z.literal('not_created') }).strict(),
+]);
+const listQuery = z.object({
+  status: z.string().regex(/^[A-Za-z_]{1,32}$/).optional(),
+  q: z.string().trim().max(100).optional(),
+  cursor: z.string().max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** 采购任务 (docs/API.md): drafts, the all-or-nothing start, reads, and the operator actions. */
+export function taskRoutes(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/api/tasks' });
+
+  router.post('/', async (ctx) => {
+    const body = parseBody(ctx, createPurchaseDraftSchema);
+    ctx.status = 201;
+    ctx.body = await createPurchaseDraft(deps.db, actorOf(ctx), body);
+    markAudited(ctx);
+  });
+
+  router.post('/start', async (ctx) => {
+    const body = parseBody(ctx, startBody);
+    const started = await startPurchases(deps, actorOf(ctx), body.tasks);
+    markAudited(ctx);
+    ctx.body = { tasks: started };
+  });
+
+  router.get('/', async (ctx) => {
+    ctx.body = await listTasks(deps.db, parseQuery(ctx, listQuery));
+  });
+
+  router.get('/:taskId', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    ctx.body = await getPurchaseTask(deps.db, taskId);
+  });
+
+  const action = (path: string, name: 'cancel' | 'reset' | 'markPaid') =>
+    router.post(`/:taskId/${path}`, async (ctx) => {
+      const { taskId } = parseParams(ctx, taskParams);
+      await actOnTask(deps, actorOf(ctx), taskId, name);
+      markAudited(ctx); // written with the change, by the workflow's admin activity
+      ctx.body = await getPurchaseTask(deps.db, taskId);
+    });
+  action('cancel', 'cancel');
+  action('reset', 'reset');
+  action('mark-paid', 'markPaid');
+
+  router.post('/:taskId/resolve', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    const body = parseBody(ctx, resolveBody);
+    await actOnTask(deps, actorOf(ctx), taskId, 'resolveReconciliation', body.outcome === 'created' ? { outcome: 'created', orderNo: body.order_no } : { outcome: 'not_created' });
+    markAudited(ctx);
+    ctx.body = await getPurchaseTask(deps.db, taskId);
+  });
+
+  return router;
+}

@@ -1,0 +1,170 @@
+import { reasonInfo } from '../../domain/purchase/reasons';
+import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
+import { parseUtcTimestamp } from '../../domain/time';
+import type { AdminDb } from '../db/database';
+import { notFound } from '../http/errors';
+
+export interface TaskView {
+  task_id: string;
+  type: 'purchase';
+  status: PurchaseStatus;
+  status_zh: string;
+  next_step_zh: string;
+  version: number;
+  execution_mode: string;
+  title: string | null;
+  shop_name: string | null;
+  pdd_goods_id: string | null;
+  pdd_goods_url: string;
+  pdd_options: Record<string, string>;
+  quantity: number;
+  max_total_price_cent: number;
+  reason_code: string | null;
+  reason_zh: string | null;
+  reason_next_zh: string | null;
+  device_id: string | null;
+  order_no: string | null;
+  workflow_id: string | null;
+  authorization: { id: string; status: string; expires_at: string } | null;
+  gates: { gate1_unit_price_cent: number | null; gate2_panel_total_cent: number | null; gate3_submit_amount_cent: number | null; quantity_read: number | null };
+  attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
+  submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null } | null;
+  evidence: Array<{ id: string; kind: string; captured_at: string }>;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<TaskView> {
+  const task = await db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+  if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
+  // The latest authorization of the task, even after a reset cleared tasks.authorization_id.
+  const auth = await db.selectFrom('order_authorizations').selectAll().where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+  const attempt = auth ? await db.selectFrom('purchase_attempts').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
+  const submission = auth ? await db.selectFrom('order_submissions').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
+  const evidence = attempt
+    ? await db.selectFrom('evidence_assets').select(['id', 'kind', 'captured_at']).where('task_id', '=', taskId).where('attempt_id', '=', attempt.id).orderBy('captured_at').execute()
+    : [];
+  const status = task.status as PurchaseStatus;
+  const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
+  return {
+    task_id: task.task_id,
+    type: 'purchase',
+    status,
+    status_zh: STATUS_ZH[status],
+    next_step_zh: NEXT_STEP_ZH[status],
+    version: task.version,
+    execution_mode: task.execution_mode ?? 'dry_run',
+    title: task.title,
+    shop_name: task.shop_name,
+    pdd_goods_id: task.pdd_goods_id,
+    pdd_goods_url: task.pdd_goods_url,
+    pdd_options: JSON.parse(task.pdd_options ?? '{}') as Record<string, string>,
+    quantity: task.quantity ?? 0,
+    max_total_price_cent: task.max_total_price_cent ?? 0,
+    reason_code: task.reason_code,
+    reason_zh: reason?.zh ?? null,
+    reason_next_zh: reason?.next ?? null,
+    device_id: task.device_id,
+    order_no: task.order_no,
+    workflow_id: auth?.workflow_id ?? null,
+    authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
+    gates: {
+      gate1_unit_price_cent: attempt?.gate1_unit_price_cent ?? null,
+      gate2_panel_total_cent: attempt?.gate2_panel_total_cent ?? null,
+      gate3_submit_amount_cent: attempt?.gate3_submit_amount_cent ?? null,
+      quantity_read: attempt?.quantity_read ?? null,
+    },
+    attempt: attempt
+      ? {
+          id: attempt.id,
+          step: attempt.step,
+          status: attempt.status,
+          artifact_ref: attempt.artifact_ref,
+          failure_detail: attempt.failure_detail,
+          timeline: JSON.parse(attempt.timeline_json) as unknown[],
+          purchase: attempt.purchase_json ? (JSON.parse(attempt.purchase_json) as unknown) : null,
+        }
+      : null,
+    submission: submission ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no } : null,
+    evidence,
+    created_at: task.created_at,
+    updated_at: task.updated_at,
+  };
+}
+
+export interface TaskListItem {
+  task_id: string;
+  type: 'purchase' | 'collect';
+  status: string;
+  status_zh: string | null;
+  title: string | null;
+  shop_name: string | null;
+  execution_mode: string | null;
+  quantity: number | null;
+  max_total_price_cent: number | null;
+  reason_code: string | null;
+  version: number;
+  duration_seconds: number | null;
+  updated_at: string;
+}
+
+export interface ListQuery {
+  status?: string;
+  q?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/** Keyset pagination on (updated_at desc, task_id desc): stable while tasks change. */
+export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items: TaskListItem[]; next_cursor: string | null }> {
+  let q = db.selectFrom('tasks').selectAll();
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('task_id', 'like', like), eb('title', 'like', like), eb('pdd_goods_id', 'like', like), eb('order_no', 'like', like)]));
+  }
+  if (query.cursor) {
+    const [updatedAt, taskId] = decodeCursor(query.cursor);
+    q = q.where((eb) => eb.or([eb('updated_at', '<', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('task_id', '<', taskId)])]));
+  }
+  const rows = await q.orderBy('updated_at', 'desc').orderBy('task_id', 'desc').limit(query.limit + 1).execute();
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((t) => ({
+      task_id: t.task_id,
+      type: t.task_type,
+      status: t.status,
+      status_zh: t.task_type === 'purchase' ? (STATUS_ZH[t.status as PurchaseStatus] ?? null) : null,
+      title: t.title,
+      shop_name: t.shop_name,
+      execution_mode: t.execution_mode,
+      quantity: t.quantity,
+      max_total_price_cent: t.max_total_price_cent,
+      reason_code: t.reason_code,
+      version: t.version,
+      duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
+      updated_at: t.updated_at,
+    })),
+    next_cursor: rows.length > query.limit && last ? encodeCursor(last.updated_at, last.task_id) : null,
+  };
+}
+
+function durationSeconds(from: string, to: string | null): number | null {
+  if (!to) return null;
+  return Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
+}
+
+function encodeCursor(updatedAt: string, taskId: string): string {
+  return Buffer.from(JSON.stringify([updatedAt, taskId])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
+  } catch {
+    // fall through
+  }
+  throw Object.assign(new Error('bad cursor'), { status: 400, expose: true });
+}
