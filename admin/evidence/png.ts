@@ -31,6 +31,7 @@ export function checkSignature(head: Buffer): void {
  * either, and both would need more memory per pixel than the limits are sized for.
  */
 export function inspectHeader(head: Buffer): PngHeader {
+  if (head.length < PNG_SIGNATURE.length) throw notPng('the file is too short to be a PNG');
   checkSignature(head);
   if (head.length < PNG_HEADER_BYTES) throw invalid('the PNG ends before its IHDR header');
   if (head.readUInt32BE(8) !== 13 || head.toString('latin1', 12, 16) !== 'IHDR') throw invalid('the PNG does not start with an IHDR chunk');
