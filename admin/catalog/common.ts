@@ -1,0 +1,32 @@
+import type { AuditEntry } from '../audit/audit';
+import type { AdminDb } from '../db/database';
+import { badRequest } from '../http/errors';
+import { CatalogErrors } from './errors';
+
+/**
+ * Writes the audit row of an operator action inside the same transaction as the change.
+ * Routes pass one built from the request (`auditRequest(ctx, trx, actorOf(ctx), entry)`),
+ * tests may pass a no-op.
+ */
+export type AuditHook = (trx: AdminDb, entry: AuditEntry) => Promise<void>;
+
+/** Keyset cursors are opaque to clients: base64url of the last key. */
+export function encodeCursor(key: string): string {
+  return Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof parsed === 'object' && parsed !== null && 'k' in parsed && typeof parsed.k === 'string') return parsed.k;
+  } catch {
+    // fall through
+  }
+  throw badRequest(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
+}
+
+/** `%` and `_` in an operator's search text are literal. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+}

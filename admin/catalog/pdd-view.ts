@@ -1,0 +1,53 @@
+import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
+import { CollectStaleAfterMs, staleBefore, type ProductState } from '../../domain/catalog';
+import type { PddProductsTable } from '../db/tables/catalog';
+import type { Selectable } from 'kysely';
+
+export type PddRow = Selectable<PddProductsTable>;
+
+/** Stale `collecting` is worked out now, from updated_at, never stored (seed 004 §4.1). */
+export function isStale(row: Pick<PddRow, 'collect_status' | 'updated_at'>, nowMs = Date.now()): boolean {
+  return row.collect_status === 'collecting' && row.updated_at < staleBefore(nowMs);
+}
+
+/** One of the five operator states, for a product whose PDD goods is this row (or none). */
+export function productState(row: Pick<PddRow, 'collect_status' | 'updated_at' | 'deleted_at'> | undefined, nowMs = Date.now()): ProductState {
+  if (!row || row.deleted_at !== null) return 'unlinked';
+  if (isStale(row, nowMs)) return 'failed';
+  return row.collect_status;
+}
+
+export function parseSkusJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export function pddView(row: PddRow, nowMs = Date.now()) {
+  const stale = isStale(row, nowMs);
+  return {
+    goods_id: row.goods_id,
+    url: row.url,
+    canonical_url: canonicalPddGoodsUrl(row.goods_id),
+    title: row.title,
+    shop_name: row.shop_name,
+    collect_status: row.collect_status,
+    /** `collecting` for longer than CollectStaleAfter: shown as failed, may be collected again */
+    collect_stale: stale,
+    state: productState(row, nowMs),
+    collect_code: stale ? 'COLLECT_STALE' : row.collect_code,
+    collect_msg: stale ? `采集超过 ${CollectStaleAfterMs / 60_000} 分钟没有结果，可以重新采集` : row.collect_msg,
+    artifact_ref: row.artifact_ref,
+    collect_device_id: row.collect_device_id,
+    collect_workflow_id: row.collect_workflow_id,
+    collected_at: row.collected_at,
+    skus_json: parseSkusJson(row.skus_json),
+    deleted: row.deleted_at !== null,
+    deleted_at: row.deleted_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
