@@ -1,4 +1,7 @@
+import type { PendingOrder } from '../../domain/purchase/orders';
 import type { ReasonCode } from '../../domain/purchase/reasons';
+
+export type { PendingOrder };
 
 /**
  * The phone side of a purchase (ARCHITECTURE §4.2 steps 3–10), as the purchase workflow calls it
@@ -55,20 +58,6 @@ export type PrepareOutcome =
 
 export type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
 
-export interface PendingOrder {
-  orderNo: string;
-  goodsId: string | null;
-  title: string | null;
-  /** dimension name → option text when the list shows them; empty when it does not */
-  options: Record<string, string>;
-  optionsText: string | null;
-  quantity: number | null;
-  amountCent: number | null;
-  placedAtRaw: string | null;
-  /** UTC, or null when the raw text could not be read as a time */
-  placedAt: string | null;
-  status: string;
-}
 
 export interface DevicePurchaseActivities {
   /**
