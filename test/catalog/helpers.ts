@@ -41,7 +41,7 @@ export function skusJson(goodsId: string, skus: Array<{ color: string; size: str
       price_cent: s.price_cent,
       raw_price: s.price_cent === null ? null : `¥${(s.price_cent / 100).toFixed(2)}`,
       available: s.available ?? true,
-      price_observed_at: i === 0 ? { color: s.color, size: s.size } : {},
+      price_observed_at: i === 0 ? { color: s.color, size: s.size } : ({} as Record<string, string>),
     })),
     ...extra,
   };
