@@ -1,3 +1,4 @@
 // Every workflow the admin worker runs. The bundler starts here, so nothing with I/O may be
 // imported (directly or not) from this file.
 export { systemCheck } from './system-check';
+export { purchase } from './purchase';

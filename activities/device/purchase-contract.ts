@@ -1,5 +1,6 @@
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { ReasonCode } from '../../domain/purchase/reasons';
+import type { DeviceActivityInput } from './types';
 
 export type { PendingOrder };
 
@@ -68,7 +69,7 @@ export interface DevicePurchaseActivities {
    * retry from the start (it reopens the goods). A stop before the fence is `ok: false` with a
    * reason code, never an exception (exceptions mean the phone itself failed).
    */
-  preparePurchase(target: PurchaseTarget): Promise<PrepareOutcome>;
+  preparePurchase(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<PrepareOutcome>;
 
   /**
    * The one irreversible step. Refuses forever once the ledger holds a submission for this
@@ -76,10 +77,10 @@ export interface DevicePurchaseActivities {
    * the `提交订单 ¥X` amount still equal `expected`; writes `irreversible_action_at` durably;
    * then taps the unique enabled control exactly once. Run with `maximumAttempts: 1`.
    */
-  submitOnce(input: { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: ActivityCounters }>;
+  submitOnce(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: ActivityCounters }>;
 
   /** Read-only: what the phone shows after the tap. No tap of any kind. */
-  observeAfterSubmit(input: { target: PurchaseTarget; submissionId: string }): Promise<{
+  observeAfterSubmit(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string }): Promise<{
     outcome: ObservedOutcome;
     orderNo: string | null;
     orderedAtRaw: string | null;
@@ -88,5 +89,5 @@ export interface DevicePurchaseActivities {
   }>;
 
   /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
-  readPendingOrders(input: { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: ActivityCounters }>;
+  readPendingOrders(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: ActivityCounters }>;
 }
