@@ -12,9 +12,10 @@ export async function claimPhone(waitMs: number): Promise<DeviceClaim> {
   // No idle phone before the authorization expires → the claim times out → expiry.
   const { claimDevice } = proxyActivities<ClaimDeviceActivities>({
     taskQueue: DEVICES_TASK_QUEUE,
-    scheduleToStartTimeout: Math.max(1_000, waitMs),
+    scheduleToCloseTimeout: Math.max(1_000, waitMs),
     startToCloseTimeout: '30 seconds',
-    retry: { maximumAttempts: 1 },
+    // DEVICE_BUSY (a phone that was just claimed) sends the task back for the next idle one
+    retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
   });
   return claimDevice();
 }
