@@ -63,7 +63,7 @@ describe('route table: every /api route needs the right identity', () => {
 
   it('answers 403 to every mutating operator route with a session but no X-CSRF-Token, and with a wrong one', async () => {
     for (const r of guarded().filter((x) => isMutating(x.method) && !isDeviceRoute(x.path))) {
-      for (const headers of [{}, { 'x-csrf-token': 'f'.repeat(64) }]) {
+      for (const headers of [{}, { 'x-csrf-token': 'f'.repeat(64) }] as Array<Record<string, string>>) {
         const res = await operator.request(r.method, r.url, {}, { csrf: false, headers });
         expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({ route: `${r.method} ${r.path}`, status: 403 });
         expect(res.body).toMatchObject({ error: { code: 'CSRF_TOKEN_INVALID' } });
