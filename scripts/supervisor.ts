@@ -74,12 +74,13 @@ async function main(): Promise<void> {
       env: childEnv,
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
+      terminalOnly: /^Initial password for operator/,
     });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
     if (stopping) return;
 
-    for (const device of await provisionSimDevices(paths.root, SIM_PHONES)) {
+    for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
       const worker = await startChild({
         name: `device-${device.deviceId}`,
         command: node,

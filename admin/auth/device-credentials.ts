@@ -103,3 +103,23 @@ export class DeviceAuthenticator {
     return { ok: true, deviceId };
   }
 }
+
+/**
+ * A new token for an existing, active device (the old one stops working when this commits).
+ * `npm start` uses it for the simulated phones so their device ids — and with them each phone's
+ * ledger and claims — survive a restart, while no token ever has to be stored.
+ */
+export async function rotateDeviceCredential(db: AdminDb, actor: AuditActor, deviceId: string): Promise<IssuedDeviceCredential> {
+  const raw = crypto.randomBytes(32);
+  await writeTransaction(db, async (trx) => {
+    const r = await trx
+      .updateTable('device_credentials')
+      .set({ token_sha256: tokenHash(raw) })
+      .where('device_id', '=', deviceId)
+      .where('status', '=', 'ACTIVE')
+      .executeTakeFirst();
+    if (r.numUpdatedRows !== 1n) throw new DeviceCredentialError(`no active device ${deviceId}; "device list" shows them`);
+    await recordAudit(trx, actor, { action: 'device.rotate', target: { kind: 'device', id: deviceId } });
+  });
+  return { deviceId, token: raw.toString('hex') };
+}

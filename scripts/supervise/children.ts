@@ -12,6 +12,8 @@ export interface ChildSpec {
   readyLine: RegExp;
   readyTimeoutMs?: number;
   logFile: string;
+  /** lines shown on the terminal and never written to the log (the one-time admin password) */
+  terminalOnly?: RegExp;
 }
 
 export interface RunningChild {
@@ -41,6 +43,10 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
     const lines = readline.createInterface({ input: child.stdout! });
     let ready = false;
     lines.on('line', (line) => {
+      if (spec.terminalOnly?.test(line)) {
+        console.log(line);
+        return;
+      }
       log.write(`${line}\n`);
       const m = ready ? null : spec.readyLine.exec(line);
       if (m) {

@@ -1,6 +1,10 @@
+import { issueDeviceCredential, rotateDeviceCredential } from '../../admin/auth/device-credentials';
+import { openMigratedAdminDb } from '../../admin/db/database';
+
 /**
- * The simulated phones `npm start` runs, and a device token for each. Tokens are handed to the
- * device worker through its environment only — never written under the data dir.
+ * The simulated phones `npm start` runs, and a device credential for each. A phone keeps its
+ * device id across restarts (found by its display name) and gets a fresh token each start; the
+ * token reaches the device worker through its environment only — never the data dir.
  */
 export const SIM_PHONES = ['sim-phone-1', 'sim-phone-2'] as const;
 
@@ -10,7 +14,26 @@ export interface ProvisionedDevice {
   token: string;
 }
 
-export async function provisionSimDevices(_dataDir: string, serials: readonly string[]): Promise<ProvisionedDevice[]> {
-  // Wired to the device credential store once it exists (issue 3).
-  return serials.map((serial) => ({ deviceId: serial, serial, token: '' }));
+const actor = { kind: 'system' as const, name: 'npm-start' };
+
+export async function provisionSimDevices(adminDbFile: string, serials: readonly string[]): Promise<ProvisionedDevice[]> {
+  const db = await openMigratedAdminDb(adminDbFile);
+  try {
+    const out: ProvisionedDevice[] = [];
+    for (const serial of serials) {
+      const name = `sim:${serial}`;
+      const existing = await db
+        .selectFrom('device_credentials')
+        .select('device_id')
+        .where('display_name', '=', name)
+        .where('status', '=', 'ACTIVE')
+        .orderBy('created_at')
+        .executeTakeFirst();
+      const issued = existing ? await rotateDeviceCredential(db, actor, existing.device_id) : await issueDeviceCredential(db, actor, name);
+      out.push({ deviceId: issued.deviceId, serial, token: issued.token });
+    }
+    return out;
+  } finally {
+    await db.destroy();
+  }
 }
