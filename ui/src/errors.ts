@@ -39,6 +39,24 @@ const MESSAGES: Readonly<Record<string, string>> = {
   // Domain
   MISSING_COLUMNS: '导入文件缺少必需的列',
   COLLECT_GOODS_MISMATCH: '采集到的商品与请求的 PDD 商品不一致，已保留原数据',
+
+  // Catalog (admin/catalog/errors.ts)
+  INVALID_XLSX: '文件不是可读取的 xlsx，请上传虾皮后台导出的 .xlsx 文件',
+  EMPTY_WORKBOOK: '文件里没有任何行，请重新从虾皮后台导出',
+  EXPECTED_MULTIPART: '请选择文件后再上传',
+  MISSING_FILE: '请选择要导入的文件',
+  FILE_TOO_LARGE: '文件太大',
+  PDD_URL_NO_GOODS_ID: '链接里找不到 goods_id，请粘贴完整的拼多多商品链接',
+  PDD_URL_AMBIGUOUS: '粘贴的内容里有多个拼多多商品，请只粘贴一个商品的链接',
+  SHOPEE_PRODUCT_NOT_FOUND: '找不到这个虾皮商品，请先导入',
+  SHOPEE_SKU_NOT_FOUND: '找不到这个虾皮 SKU',
+  SHOPEE_SKU_EXISTS: '这个商品規格ID 已经存在，请直接修改它',
+  PDD_PRODUCT_NOT_FOUND: '找不到这个拼多多商品（可能已删除），请重新粘贴链接',
+  PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
+  PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',
+  PDD_OPTION_UNKNOWN: '拼多多商品没有这个规格组合，请从列表里选择',
+  COLLECT_NO_SKUS: '采集到 0 个规格，已记为采集失败',
+  INVALID_CURSOR: '分页参数已失效，请刷新页面',
 };
 
 /** Used only when the server sent neither a known code nor a message. */

@@ -1,17 +1,126 @@
-import type { JSX } from 'solid-js';
-import Placeholder from '../components/Placeholder';
+import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
+import { api, query } from '../api';
+import StateBadge from '../components/catalog/StateBadge';
+import '../components/catalog/catalog.css';
+import { localTime, STATE_LABELS, type Page, type PddItem, type ProductState } from '../components/catalog/types';
+import { errorText } from '../errors';
 
+const POLL_MS = 3_000;
+
+/** PDD 商品: the linked PDD goods, their collect state, collect / re-collect and soft delete. */
 export default function PddPage(): JSX.Element {
+  const [q, setQ] = createSignal('');
+  const [state, setState] = createSignal<Exclude<ProductState, 'unlinked'> | ''>('');
+  const [items, setItems] = createSignal<PddItem[]>([]);
+  const [cursor, setCursor] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const [page, { refetch }] = createResource(
+    () => ({ q: q(), state: state() }),
+    async (p) => {
+      const res = await api.get<Page<PddItem>>(`/api/pdd/products${query({ q: p.q, state: p.state, limit: 50 })}`);
+      setItems(res.items);
+      setCursor(res.next_cursor);
+      return res;
+    },
+  );
+  const timer = window.setInterval(() => {
+    if (items().some((i) => i.state === 'collecting')) void refetch();
+  }, POLL_MS);
+  onCleanup(() => window.clearInterval(timer));
+
+  const loadMore = async (): Promise<void> => {
+    const c = cursor();
+    if (!c) return;
+    const res = await api.get<Page<PddItem>>(`/api/pdd/products${query({ q: q(), state: state(), limit: 50, cursor: c })}`);
+    setItems([...items(), ...res.items]);
+    setCursor(res.next_cursor);
+  };
+  const act = async (fn: () => Promise<unknown>): Promise<void> => {
+    setError(null);
+    try {
+      await fn();
+      await refetch();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
   return (
-    <Placeholder
-      title="PDD 商品"
-      summary="已关联的拼多多商品，以及手机采集到的规格和价格。"
-      planned={[
-        '拼多多商品列表与采集状态（未采集、采集中、已采集、失败）',
-        '发起采集或重新采集，查看采集进度',
-        '查看采集到的规格组合与单价',
-        '采集失败的原因，例如商品不一致（COLLECT_GOODS_MISMATCH）',
-      ]}
-    />
+    <section data-testid="page-pdd">
+      <h2>PDD 商品</h2>
+      <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
+      <div class="cat-toolbar">
+        <input class="input" placeholder="搜索 goods_id、标题、店铺" data-testid="pdd-search" onChange={(e) => setQ(e.currentTarget.value)} />
+        <select class="input" data-testid="pdd-state" onChange={(e) => setState(e.currentTarget.value as Exclude<ProductState, 'unlinked'> | '')}>
+          <option value="">全部状态</option>
+          <For each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}>{([v, l]) => <option value={v}>{l}</option>}</For>
+        </select>
+      </div>
+      <Show when={error() ?? (page.error ? errorText(page.error) : null)}>
+        {(msg) => (
+          <p class="form-error" role="alert" data-testid="pdd-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+      <table class="cat-table" data-testid="pdd-table">
+        <thead>
+          <tr>
+            <th>goods_id</th>
+            <th>标题 / 店铺</th>
+            <th>状态</th>
+            <th>规格数</th>
+            <th>关联虾皮商品</th>
+            <th>采集时间</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          <For each={items()} fallback={<tr><td colSpan={7} class="muted">{page.loading ? '正在加载…' : '没有拼多多商品'}</td></tr>}>
+            {(p) => (
+              <tr data-testid="pdd-row" data-goods-id={p.goods_id}>
+                <td>{p.goods_id}</td>
+                <td>
+                  {p.title ?? <span class="muted">未采集</span>}
+                  <Show when={p.shop_name}>
+                    <span class="muted"> · {p.shop_name}</span>
+                  </Show>
+                </td>
+                <td>
+                  <StateBadge state={p.state} />
+                  <Show when={p.state === 'failed' && p.collect_msg}>
+                    <div class="form-error">{p.collect_msg}</div>
+                  </Show>
+                </td>
+                <td>{p.sku_count ?? '—'}</td>
+                <td>{p.linked_products}</td>
+                <td>{localTime(p.collected_at)}</td>
+                <td>
+                  <button type="button" class="btn" disabled={p.state === 'collecting'} data-testid="pdd-collect" onClick={() => void act(() => api.post(`/api/pdd/products/${p.goods_id}/collect`))}>
+                    {p.collect_status === 'pending' ? '采集' : '重新采集'}
+                  </button>{' '}
+                  <button
+                    type="button"
+                    class="btn btn-ghost"
+                    data-testid="pdd-delete"
+                    onClick={() => {
+                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`)) void act(() => api.del(`/api/pdd/products/${p.goods_id}`));
+                    }}
+                  >
+                    删除
+                  </button>
+                </td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <Show when={cursor()}>
+        <button type="button" class="btn" data-testid="pdd-more" onClick={() => void loadMore()}>
+          加载更多
+        </button>
+      </Show>
+    </section>
   );
 }

@@ -1,0 +1,126 @@
+import { createSignal, For, Show, type JSX } from 'solid-js';
+import { ApiError, getCsrfToken, requireLogin } from '../../api';
+import { errorText } from '../../errors';
+import type { ImportResult } from './types';
+
+/**
+ * 导入虾皮商品: an XHR (fetch reports no upload progress) so the operator sees the upload
+ * advance, then an indeterminate bar while the admin reads and writes the workbook.
+ */
+function uploadXlsx(file: File, onProgress: (fraction: number | null) => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/shopee/imports');
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = getCsrfToken();
+    if (token !== null) xhr.setRequestHeader('X-CSRF-Token', token);
+    xhr.upload.onprogress = (e) => onProgress(e.lengthComputable ? e.loaded / e.total : null);
+    xhr.upload.onload = () => onProgress(null);
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', '网络错误'));
+    xhr.ontimeout = () => reject(new ApiError(0, 'TIMEOUT', '请求超时'));
+    xhr.timeout = 10 * 60_000;
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = xhr.responseText ? (JSON.parse(xhr.responseText) as unknown) : null;
+      } catch {
+        reject(new ApiError(xhr.status, 'BAD_RESPONSE', '服务返回了非 JSON 内容'));
+        return;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body as ImportResult);
+        return;
+      }
+      const e = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+      if (xhr.status === 401) requireLogin();
+      reject(new ApiError(xhr.status, e?.code ?? `HTTP_${xhr.status}`, e?.message ?? '', e?.details));
+    };
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+export default function ImportPanel(props: { onDone: () => void }): JSX.Element {
+  const [file, setFile] = createSignal<File | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [progress, setProgress] = createSignal<number | null>(0);
+  const [result, setResult] = createSignal<ImportResult | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const start = async (): Promise<void> => {
+    const f = file();
+    if (!f) return;
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    setProgress(0);
+    try {
+      setResult(await uploadXlsx(f, setProgress));
+      props.onDone();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="card" data-testid="import-panel">
+      <h3>导入虾皮商品</h3>
+      <p class="muted">选择虾皮后台导出的商品 xlsx。重复导入只会更新商品名称、状态和规格，不会覆盖已填的拼多多链接、规格映射和手工新增的 SKU。</p>
+      <div class="inline-form">
+        <input type="file" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" data-testid="import-file" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <button type="button" class="btn btn-primary" disabled={!file() || busy()} onClick={() => void start()} data-testid="import-start">
+          {busy() ? '导入中…' : '开始导入'}
+        </button>
+      </div>
+      <Show when={busy()}>
+        <div data-testid="import-progress">
+          <p class="muted">{progress() === null ? '正在解析并写入…' : `正在上传 ${Math.round((progress() ?? 0) * 100)}%`}</p>
+          <div class={`progress ${progress() === null ? 'indeterminate' : ''}`}>
+            <div style={{ width: progress() === null ? undefined : `${Math.round((progress() ?? 0) * 100)}%` }} />
+          </div>
+        </div>
+      </Show>
+      <Show when={error()}>
+        {(msg) => (
+          <p class="form-error" role="alert" data-testid="import-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+      <Show when={result()}>
+        {(r) => (
+          <div data-testid="import-result">
+            <p>
+              导入完成：商品 <strong data-testid="import-products">{r().products}</strong> 个，SKU <strong data-testid="import-skus">{r().skus}</strong> 个
+              <Show when={r().manual_kept > 0}>，{r().manual_kept} 个手工维护的 SKU 保持不变</Show>。
+            </p>
+            <Show when={r().failed_rows.length > 0} fallback={<p class="muted">没有失败的行。</p>}>
+              <p class="form-error">有 {r().failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：</p>
+              <table class="cat-table" data-testid="import-failed-rows">
+                <thead>
+                  <tr>
+                    <th>Excel 行号</th>
+                    <th>原因</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <For each={r().failed_rows}>
+                    {(f) => (
+                      <tr>
+                        <td>{f.row}</td>
+                        <td>{f.reason}</td>
+                      </tr>
+                    )}
+                  </For>
+                </tbody>
+              </table>
+            </Show>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}

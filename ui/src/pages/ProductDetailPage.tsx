@@ -1,0 +1,253 @@
+import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
+import { api } from '../api';
+import MappingDialog from '../components/catalog/MappingDialog';
+import StateBadge from '../components/catalog/StateBadge';
+import '../components/catalog/catalog.css';
+import { localTime, type ProductDetail, type Sku } from '../components/catalog/types';
+import { errorText } from '../errors';
+import { navigate } from '../router';
+
+const POLL_MS = 2_000;
+
+/** 商品详情: SKUs (parse failures marked for completion), the PDD link, collect with live status. */
+export default function ProductDetailPage(props: { goodsId: string }): JSX.Element {
+  const [product, { refetch, mutate }] = createResource(() => props.goodsId, (id) => api.get<ProductDetail>(`/api/shopee/products/${id}`));
+  const [message, setMessage] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const [mapping, setMapping] = createSignal(false);
+
+  // Live status: poll while a collect is running.
+  const timer = window.setInterval(() => {
+    const p = product.state === 'ready' ? product() : undefined;
+    if (p?.pdd?.collect_status === 'collecting' && !p.pdd.collect_stale) {
+      void api.get<ProductDetail>(`/api/shopee/products/${props.goodsId}`).then(mutate, () => undefined);
+    }
+  }, POLL_MS);
+  onCleanup(() => window.clearInterval(timer));
+
+  const act = async (fn: () => Promise<unknown>, ok: string): Promise<void> => {
+    setError(null);
+    setMessage(null);
+    try {
+      await fn();
+      setMessage(ok);
+      await refetch();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  const [url, setUrl] = createSignal('');
+  const saveLink = (): Promise<void> =>
+    act(async () => {
+      await api.put(`/api/shopee/products/${props.goodsId}/pdd-link`, { url: url() });
+      setUrl('');
+    }, '已保存拼多多链接');
+  const collect = (pddId: string): Promise<void> => act(() => api.post(`/api/pdd/products/${pddId}/collect`), '已开始采集，等待手机领取');
+
+  return (
+    <section data-testid="page-product-detail">
+      <button type="button" class="btn btn-ghost" onClick={() => navigate('/products')}>
+        ← 返回商品列表
+      </button>
+      <Show when={product.error as unknown}>
+        <p class="form-error" role="alert">
+          {errorText(product.error)}
+        </p>
+      </Show>
+      <Show when={product.state === 'ready' || product.state === 'refreshing' ? product.latest : undefined}>
+        {(p) => (
+          <>
+            <h2 data-testid="product-title">{p().title}</h2>
+            <p class="muted">
+              商品ID {p().goods_id}
+              <Show when={p().main_sku_code}> · 主商品货号 {p().main_sku_code}</Show>
+              <Show when={p().shopee_status}> · {p().shopee_status}</Show> · <StateBadge state={p().state} />
+            </p>
+            <Show when={message()}>
+              <p data-testid="detail-message">{message()}</p>
+            </Show>
+            <Show when={error()}>
+              <p class="form-error" role="alert" data-testid="detail-error">
+                {error()}
+              </p>
+            </Show>
+
+            <div class="card" data-testid="pdd-link-card">
+              <h3>拼多多商品</h3>
+              <Show when={p().pdd} fallback={<p class="muted">还没有填写拼多多链接。</p>}>
+                {(pdd) => (
+                  <div data-testid="pdd-status" data-status={pdd().collect_status}>
+                    <p>
+                      goods_id <strong data-testid="pdd-goods-id">{pdd().goods_id}</strong> {pdd().title ? `· ${pdd().title}` : ''}
+                      {pdd().shop_name ? ` · ${pdd().shop_name}` : ''} <StateBadge state={pdd().state} />
+                    </p>
+                    <Show when={pdd().collected_at}>
+                      <p class="muted">采集时间 {localTime(pdd().collected_at)}，{pdd().skus_json?.skus?.length ?? 0} 个规格</p>
+                    </Show>
+                    <Show when={pdd().state === 'collecting'}>
+                      <p class="muted" data-testid="collect-live">
+                        采集中{pdd().collect_device_id ? `（设备 ${pdd().collect_device_id}）` : '（等待手机领取）'}…
+                      </p>
+                    </Show>
+                    <Show when={pdd().state === 'failed'}>
+                      <p class="form-error" data-testid="collect-failure">
+                        采集失败：{pdd().collect_msg ?? pdd().collect_code ?? '原因未知'}
+                        <Show when={pdd().artifact_ref}>
+                          <br />
+                          诊断文件位置：<code data-testid="artifact-ref">{pdd().artifact_ref}</code>
+                        </Show>
+                      </p>
+                    </Show>
+                    <button type="button" class="btn btn-primary" data-testid="collect-start" disabled={pdd().state === 'collecting'} onClick={() => void collect(pdd().goods_id)}>
+                      {pdd().collect_status === 'pending' ? '开始采集' : '重新采集'}
+                    </button>{' '}
+                    <button type="button" class="btn" data-testid="mapping-open" disabled={!pdd().skus_json} onClick={() => setMapping(true)}>
+                      规格映射
+                    </button>
+                  </div>
+                )}
+              </Show>
+              <div class="inline-form" style={{ 'margin-top': '8px' }}>
+                <input class="input" style={{ width: '420px' }} placeholder="粘贴拼多多商品链接或分享文字" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} data-testid="pdd-url" />
+                <button type="button" class="btn" disabled={url().trim() === ''} onClick={() => void saveLink()} data-testid="pdd-url-save">
+                  {p().pdd ? '更换链接' : '保存链接'}
+                </button>
+              </div>
+            </div>
+
+            <div class="card">
+              <h3>SKU</h3>
+              <SkuTable skus={p().skus} act={act} />
+              <AddSku goodsId={p().goods_id} act={act} />
+            </div>
+
+            <Show when={mapping()}>
+              <MappingDialog
+                goodsId={p().goods_id}
+                onClose={() => {
+                  setMapping(false);
+                  void refetch();
+                }}
+              />
+            </Show>
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+type Act = (fn: () => Promise<unknown>, ok: string) => Promise<void>;
+
+function SkuTable(props: { skus: Sku[]; act: Act }): JSX.Element {
+  return (
+    <table class="cat-table" data-testid="sku-table">
+      <thead>
+        <tr>
+          <th>SKU ID</th>
+          <th>规格原文</th>
+          <th>颜色</th>
+          <th>尺码</th>
+          <th>建议</th>
+          <th>映射</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        <For each={props.skus} fallback={<tr><td colSpan={7} class="muted">没有 SKU</td></tr>}>
+          {(s) => <SkuRow sku={s} act={props.act} />}
+        </For>
+      </tbody>
+    </table>
+  );
+}
+
+function SkuRow(props: { sku: Sku; act: Act }): JSX.Element {
+  const [editing, setEditing] = createSignal(false);
+  const [color, setColor] = createSignal(props.sku.color ?? '');
+  const [size, setSize] = createSignal(props.sku.size ?? '');
+  const [advice, setAdvice] = createSignal(props.sku.advice ?? '');
+  const save = (): Promise<void> =>
+    props.act(async () => {
+      await api.put(`/api/shopee/skus/${props.sku.sku_id}`, { color: color(), size: size(), advice: advice() || null });
+      setEditing(false);
+    }, `已保存 SKU ${props.sku.sku_id}`);
+  return (
+    <tr class={props.sku.parse_ok === 0 ? 'parse-failed' : ''} data-testid="sku-row" data-sku-id={props.sku.sku_id} data-parse-ok={props.sku.parse_ok}>
+      <td>
+        {props.sku.sku_id}
+        <Show when={props.sku.is_manual === 1}>
+          <span class="badge"> 手工</span>
+        </Show>
+      </td>
+      <td>{props.sku.spec_raw}</td>
+      <Show
+        when={editing()}
+        fallback={
+          <>
+            <td>{props.sku.color ?? <span class="badge badge-warn">待补全</span>}</td>
+            <td>{props.sku.size ?? <span class="badge badge-warn">待补全</span>}</td>
+            <td>{props.sku.advice ?? '—'}</td>
+          </>
+        }
+      >
+        <td>
+          <input class="input" value={color()} onInput={(e) => setColor(e.currentTarget.value)} data-testid="sku-color" />
+        </td>
+        <td>
+          <input class="input" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-size" />
+        </td>
+        <td>
+          <input class="input" value={advice()} onInput={(e) => setAdvice(e.currentTarget.value)} data-testid="sku-advice" />
+        </td>
+      </Show>
+      <td>{props.sku.mapping ? Object.values(props.sku.mapping.pdd_options).join(' / ') : <span class="muted">待匹配</span>}</td>
+      <td>
+        <Show
+          when={editing()}
+          fallback={
+            <button type="button" class="btn btn-ghost" data-testid="sku-edit" onClick={() => setEditing(true)}>
+              {props.sku.parse_ok === 0 ? '补全' : '修改'}
+            </button>
+          }
+        >
+          <button type="button" class="btn btn-primary" disabled={color().trim() === '' || size().trim() === ''} data-testid="sku-save" onClick={() => void save()}>
+            保存
+          </button>
+          <button type="button" class="btn btn-ghost" onClick={() => setEditing(false)}>
+            取消
+          </button>
+        </Show>
+      </td>
+    </tr>
+  );
+}
+
+function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
+  const [skuId, setSkuId] = createSignal('');
+  const [color, setColor] = createSignal('');
+  const [size, setSize] = createSignal('');
+  const [advice, setAdvice] = createSignal('');
+  const valid = (): boolean => /^\d+$/.test(skuId().trim()) && color().trim() !== '' && size().trim() !== '';
+  const add = (): Promise<void> =>
+    props.act(async () => {
+      await api.post(`/api/shopee/products/${props.goodsId}/skus`, { sku_id: skuId().trim(), color: color(), size: size(), advice: advice() || null });
+      setSkuId('');
+      setColor('');
+      setSize('');
+      setAdvice('');
+    }, '已手工新增 SKU');
+  return (
+    <div class="inline-form" style={{ 'margin-top': '8px' }} data-testid="sku-add">
+      <span class="muted">手工新增 SKU：</span>
+      <input class="input" placeholder="商品規格ID" value={skuId()} onInput={(e) => setSkuId(e.currentTarget.value)} data-testid="sku-add-id" />
+      <input class="input" placeholder="颜色" value={color()} onInput={(e) => setColor(e.currentTarget.value)} data-testid="sku-add-color" />
+      <input class="input" placeholder="尺码" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-add-size" />
+      <input class="input" placeholder="建议（可空）" value={advice()} onInput={(e) => setAdvice(e.currentTarget.value)} />
+      <button type="button" class="btn" disabled={!valid()} onClick={() => void add()} data-testid="sku-add-save">
+        新增
+      </button>
+    </div>
+  );
+}
