@@ -1,16 +1,53 @@
-import type { JSX } from 'solid-js';
-import Placeholder from '../components/Placeholder';
+import { createSignal, onMount, Show, type JSX } from 'solid-js';
+import { api } from '../api';
+import DeviceTable from '../components/devices/DeviceTable';
+import type { DeviceView } from '../components/devices/types';
+import { createPoll } from '../components/tasks/poll';
+import '../components/tasks/tasks.css';
+import { formatTime } from '../components/tasks/time';
+import { errorText } from '../errors';
+
+const DEVICE_POLL_MS = 10_000;
 
 export default function DevicesPage(): JSX.Element {
+  const [devices, setDevices] = createSignal<DeviceView[] | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const [loadedAt, setLoadedAt] = createSignal<string | null>(null);
+
+  const load = async (): Promise<void> => {
+    try {
+      setDevices(await api.get<DeviceView[]>('/api/devices'));
+      setLoadedAt(new Date().toISOString());
+      setError(null);
+    } catch (err) {
+      // Keep the last good table on screen: a blip should not blank what the operator reads.
+      setError(errorText(err));
+    }
+  };
+  onMount(() => void load());
+  createPoll(DEVICE_POLL_MS, () => true, load);
+
   return (
-    <Placeholder
-      title="设备"
-      summary="执行采集和下单的安卓手机。"
-      planned={[
-        '设备列表：是否在线、拼多多 App 版本、正在执行的任务',
-        '设备凭据的发放与吊销说明',
-        '设备上传的截图证据',
-      ]}
-    />
+    <section class="page" data-testid="page-devices">
+      <div class="tk-head">
+        <div>
+          <h1 class="page-title">设备</h1>
+          <p class="page-summary">执行采集和下单的安卓手机；每 10 秒自动刷新。</p>
+        </div>
+        <span class="muted" data-testid="devices-loaded-at">
+          {loadedAt() ? `更新于 ${formatTime(loadedAt())}` : ''}
+        </span>
+      </div>
+      <Show when={error()}>
+        {(msg) => (
+          <p class="form-error" role="alert" data-testid="devices-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+      <Show when={devices()} fallback={<p class="muted">正在加载…</p>}>
+        {(list) => <DeviceTable devices={list()} />}
+      </Show>
+    </section>
   );
 }

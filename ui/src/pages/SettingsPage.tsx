@@ -1,17 +1,70 @@
-import type { JSX } from 'solid-js';
-import Placeholder from '../components/Placeholder';
+import { createSignal, Show, type JSX } from 'solid-js';
+import { api } from '../api';
+import '../components/tasks/tasks.css';
+import { formatTime } from '../components/tasks/time';
+import { errorText } from '../errors';
+
+interface SystemCheck {
+  workflow_id: string;
+  db: string;
+  tables: number;
+  checked_at: string;
+}
 
 export default function SettingsPage(): JSX.Element {
+  const [busy, setBusy] = createSignal(false);
+  const [result, setResult] = createSignal<SystemCheck | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const check = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      setResult(await api.post<SystemCheck>('/api/system/checks', {}));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Placeholder
-      title="设置"
-      summary="采购台的账号和运行参数。"
-      planned={[
-        '修改当前账号的密码',
-        '顺运宝账号与自动同步频率',
-        '授权有效期、采集超时等运行参数',
-        '服务状态：管理服务、Temporal、各台设备',
-      ]}
-    />
+    <section class="page" data-testid="page-settings">
+      <h1 class="page-title">设置</h1>
+      <p class="page-summary">采购台的运行状态。</p>
+      <div class="card tk-section">
+        <h2 class="tk-section-title">系统自检</h2>
+        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的 worker 读取数据库，证明 管理服务 → Temporal → worker → 数据库 整条链路可用。</p>
+        <button type="button" class="btn btn-primary" data-testid="system-check" disabled={busy()} onClick={() => void check()}>
+          {busy() ? '正在自检…' : '系统自检'}
+        </button>
+        <Show when={result()}>
+          {(r) => (
+            <dl class="tk-facts tk-check-result" data-testid="system-check-result">
+              <dt>结果</dt>
+              <dd class="tk-ok">正常</dd>
+              <dt>Temporal 工作流</dt>
+              <dd class="tk-mono" data-testid="system-check-workflow">
+                {r().workflow_id}
+              </dd>
+              <dt>数据库</dt>
+              <dd data-testid="system-check-db">
+                {r().db === 'ok' ? `正常（${r().tables} 张表）` : r().db}
+              </dd>
+              <dt>检查时间</dt>
+              <dd>{formatTime(r().checked_at)}</dd>
+            </dl>
+          )}
+        </Show>
+        <Show when={error()}>
+          {(msg) => (
+            <p class="form-error" role="alert" data-testid="system-check-error">
+              自检失败：{msg()}
+            </p>
+          )}
+        </Show>
+      </div>
+    </section>
   );
 }

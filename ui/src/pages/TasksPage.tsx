@@ -1,17 +1,218 @@
-import type { JSX } from 'solid-js';
-import Placeholder from '../components/Placeholder';
+import { batch, createEffect, createSignal, Match, on, Show, Switch, type JSX } from 'solid-js';
+import { api, ApiError, query } from '../api';
+import SelectionBar from '../components/tasks/SelectionBar';
+import StartConfirmDialog from '../components/tasks/StartConfirmDialog';
+import StatusTabs from '../components/tasks/StatusTabs';
+import TaskTable from '../components/tasks/TaskTable';
+import '../components/tasks/tasks.css';
+import { sumCents } from '../components/tasks/money';
+import { startRefusals, type StartRefusal, type TaskListItem, type TaskPage } from '../components/tasks/types';
+import { errorText } from '../errors';
+import { currentPath, currentRoute, hrefFor, navigate } from '../router';
+import TaskCreatePage from './TaskCreatePage';
+import TaskDetailPage from './TaskDetailPage';
 
+const PAGE_SIZE = 50;
+
+/** `/tasks` is the list, `/tasks/new` the form, `/tasks/<id>` one task. */
 export default function TasksPage(): JSX.Element {
+  const detailId = (): string | null => {
+    const m = /^\/tasks\/([^/]+)$/.exec(currentPath());
+    return m?.[1] !== undefined && m[1] !== 'new' ? decodeURIComponent(m[1]) : null;
+  };
   return (
-    <Placeholder
-      title="采购任务"
-      summary="每个采购任务从草稿到下单、付款的全过程。"
-      planned={[
-        '按状态筛选任务：草稿、等待中、下单中、待付款、需人工处理、需核对等',
-        '选择草稿任务并设定总价上限后批量启动（试运行或正式下单）',
-        '查看三道价格闸门的读数、设备、订单号和失败原因',
-        '对每个未结束的任务给出下一步：取消、重置为草稿、标记已付款、核对下单结果',
-      ]}
-    />
+    <Switch fallback={<TaskList />}>
+      <Match when={currentPath() === '/tasks/new'}>
+        <TaskCreatePage />
+      </Match>
+      <Match when={detailId()} keyed>
+        {(id) => <TaskDetailPage taskId={id} />}
+      </Match>
+    </Switch>
+  );
+}
+
+/** Filters live in the hash, so a reload or a trip through login lands on the same view. */
+function routeParams(): { status: string; q: string; created: string } {
+  const full = currentRoute();
+  const i = full.indexOf('?');
+  const p = new URLSearchParams(i === -1 ? '' : full.slice(i + 1));
+  return { status: p.get('status') ?? '', q: p.get('q') ?? '', created: p.get('created') ?? '' };
+}
+
+function TaskList(): JSX.Element {
+  const status = (): string => routeParams().status;
+  const q = (): string => routeParams().q;
+  const [search, setSearch] = createSignal(q());
+  const [items, setItems] = createSignal<TaskListItem[]>([]);
+  const [cursor, setCursor] = createSignal<string | null>(null);
+  const [loading, setLoading] = createSignal(false);
+  const [loadError, setLoadError] = createSignal<string | null>(null);
+  const [selected, setSelected] = createSignal<ReadonlyMap<string, TaskListItem>>(new Map());
+  const [dialogOpen, setDialogOpen] = createSignal(false);
+  const [starting, setStarting] = createSignal(false);
+  const [startError, setStartError] = createSignal<string | null>(null);
+  const [refusals, setRefusals] = createSignal<StartRefusal[]>([]);
+  // The form sends the operator here after saving, so say what was saved.
+  const created = routeParams().created;
+  const [notice, setNotice] = createSignal<string | null>(created !== '' ? `已保存草稿 ${created}` : null);
+
+  // Each load is numbered; a response to a superseded filter is dropped, not shown.
+  let generation = 0;
+  const load = async (append: boolean): Promise<void> => {
+    const gen = append ? generation : ++generation;
+    setLoading(true);
+    setLoadError(null);
+    try {
+      const page = await api.get<TaskPage>(`/api/tasks${query({ status: status(), q: q(), limit: PAGE_SIZE, cursor: append ? cursor() : null })}`);
+      if (gen !== generation) return;
+      batch(() => {
+        setItems((prev) => (append ? [...prev, ...page.items] : page.items));
+        setCursor(page.next_cursor);
+      });
+    } catch (err) {
+      if (gen === generation) setLoadError(errorText(err));
+    } finally {
+      if (gen === generation) setLoading(false);
+    }
+  };
+
+  createEffect(
+    on([status, q], () => {
+      setSearch(q());
+      void load(false);
+    }),
+  );
+
+  const setFilter = (next: { status?: string; q?: string }): void => {
+    const cur = routeParams();
+    navigate(`/tasks${query({ status: next.status ?? cur.status, q: next.q ?? cur.q })}`);
+  };
+
+  const toggle = (task: TaskListItem, on: boolean): void => {
+    const next = new Map(selected());
+    if (on) next.set(task.task_id, task);
+    else next.delete(task.task_id);
+    setSelected(next);
+  };
+  const picked = (): TaskListItem[] => [...selected().values()];
+  const capSum = (): number => sumCents(picked().map((t) => t.max_total_price_cent ?? 0));
+  const liveCount = (): number => picked().filter((t) => t.execution_mode === 'live').length;
+
+  const openDialog = (): void => {
+    batch(() => {
+      setStartError(null);
+      setRefusals([]);
+      setDialogOpen(true);
+    });
+  };
+
+  const start = async (): Promise<void> => {
+    if (starting()) return;
+    setStarting(true);
+    setStartError(null);
+    setRefusals([]);
+    const tasks = picked().map((t) => ({ task_id: t.task_id, version: t.version }));
+    try {
+      await api.post('/api/tasks/start', { tasks });
+      batch(() => {
+        setDialogOpen(false);
+        setSelected(new Map());
+        setNotice(`已开始 ${tasks.length} 个任务，等待手机领取`);
+      });
+      await load(false);
+    } catch (err) {
+      const list = err instanceof ApiError ? startRefusals(err.details) : [];
+      batch(() => {
+        setRefusals(list);
+        setStartError(list.length > 0 ? '没有任何任务被开始，请处理以下任务后重试：' : errorText(err));
+      });
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <section class="page" data-testid="page-tasks">
+      <div class="tk-head">
+        <div>
+          <h1 class="page-title">采购任务</h1>
+          <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多 App 完成。</p>
+        </div>
+        <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
+          新建采购任务
+        </a>
+      </div>
+
+      <StatusTabs value={status()} onChange={(s) => setFilter({ status: s })} />
+
+      <form
+        class="tk-toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter({ q: search().trim() });
+        }}
+      >
+        <input
+          class="input tk-search"
+          type="search"
+          placeholder="任务号、标题、商品 ID 或订单号"
+          data-testid="task-search"
+          value={search()}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        <button type="submit" class="btn" data-testid="task-search-submit">
+          搜索
+        </button>
+        <button type="button" class="btn btn-ghost" data-testid="task-refresh" disabled={loading()} onClick={() => void load(false)}>
+          刷新
+        </button>
+      </form>
+
+      <Show when={notice()}>
+        {(msg) => (
+          <p class="tk-notice" role="status" data-testid="task-notice">
+            {msg()}
+          </p>
+        )}
+      </Show>
+
+      <SelectionBar count={selected().size} capSumCents={capSum()} busy={starting()} onStart={openDialog} onClear={() => setSelected(new Map())} />
+
+      <Show when={loadError()}>
+        {(msg) => (
+          <p class="form-error" role="alert" data-testid="task-load-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+
+      <TaskTable tasks={items()} isSelected={(id) => selected().has(id)} onToggle={toggle} />
+
+      <div class="tk-more">
+        <Show when={cursor() !== null}>
+          <button type="button" class="btn" data-testid="task-load-more" disabled={loading()} onClick={() => void load(true)}>
+            {loading() ? '正在加载…' : '加载更多'}
+          </button>
+        </Show>
+        <Show when={loading() && cursor() === null}>
+          <span class="muted">正在加载…</span>
+        </Show>
+      </div>
+
+      <Show when={dialogOpen()}>
+        <StartConfirmDialog
+          count={selected().size}
+          capSumCents={capSum()}
+          liveCount={liveCount()}
+          dryRunCount={selected().size - liveCount()}
+          busy={starting()}
+          error={startError()}
+          refusals={refusals()}
+          onConfirm={() => void start()}
+          onClose={() => setDialogOpen(false)}
+        />
+      </Show>
+    </section>
   );
 }

@@ -1,0 +1,52 @@
+import { createSignal, For, Show, type JSX } from 'solid-js';
+import Modal from './Modal';
+import { formatTime } from './time';
+
+interface Evidence {
+  id: string;
+  kind: string;
+  captured_at: string;
+}
+
+function evidenceUrl(id: string): string {
+  return `/api/evidence/${encodeURIComponent(id)}`;
+}
+
+export default function EvidenceGallery(props: { evidence: readonly Evidence[] }): JSX.Element {
+  const [open, setOpen] = createSignal<Evidence | null>(null);
+  return (
+    <div class="card tk-section" data-testid="evidence">
+      <h2 class="tk-section-title">证据截图</h2>
+      <Show when={props.evidence.length > 0} fallback={<p class="muted">暂无截图</p>}>
+        <div class="tk-thumbs">
+          <For each={props.evidence}>
+            {(ev) => (
+              <button type="button" class="tk-thumb" data-testid="evidence-thumb" data-evidence-id={ev.id} onClick={() => setOpen(ev)}>
+                <img src={evidenceUrl(ev.id)} alt={`${ev.kind} 截图`} loading="lazy" />
+                <span class="muted">
+                  {ev.kind} · {formatTime(ev.captured_at)}
+                </span>
+              </button>
+            )}
+          </For>
+        </div>
+      </Show>
+      <Show when={open()}>
+        {(ev) => (
+          <Modal
+            title={`${ev().kind} · ${formatTime(ev().captured_at)}`}
+            testid="evidence-dialog"
+            onClose={() => setOpen(null)}
+            footer={
+              <button type="button" class="btn" data-testid="evidence-close" onClick={() => setOpen(null)}>
+                关闭
+              </button>
+            }
+          >
+            <img class="tk-evidence-large" src={evidenceUrl(ev().id)} alt={`${ev().kind} 截图`} />
+          </Modal>
+        )}
+      </Show>
+    </div>
+  );
+}

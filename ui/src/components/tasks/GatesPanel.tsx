@@ -1,0 +1,89 @@
+import { For, type JSX } from 'solid-js';
+import { formatYuan } from './money';
+import type { Gates } from './types';
+
+interface Props {
+  gates: Gates;
+  quantity: number;
+  capCents: number;
+}
+
+type Verdict = 'pass' | 'fail' | 'pending';
+
+interface GateLine {
+  key: string;
+  label: string;
+  reading: string;
+  rule: string;
+  verdict: Verdict;
+}
+
+const VERDICT_ZH: Readonly<Record<Verdict, string>> = { pass: '通过', fail: '未通过', pending: '未读取' };
+
+/** The phone's readings against the authorised cap, recomputed here only to explain them. */
+function lines(p: Props): GateLine[] {
+  const g = p.gates;
+  const cap = formatYuan(p.capCents);
+  const g1Total = g.gate1_unit_price_cent === null ? null : g.gate1_unit_price_cent * p.quantity;
+  return [
+    {
+      key: 'gate1',
+      label: '闸门一 单价',
+      reading: g.gate1_unit_price_cent === null ? '—' : `${formatYuan(g.gate1_unit_price_cent)} × ${p.quantity} = ${formatYuan(g1Total)}`,
+      rule: `单价 × 数量 ≤ ${cap}`,
+      verdict: g1Total === null ? 'pending' : g1Total <= p.capCents ? 'pass' : 'fail',
+    },
+    {
+      key: 'gate2',
+      label: '闸门二 面板总额',
+      reading: formatYuan(g.gate2_panel_total_cent),
+      rule: `面板总额 ≤ ${cap}`,
+      verdict: g.gate2_panel_total_cent === null ? 'pending' : g.gate2_panel_total_cent <= p.capCents ? 'pass' : 'fail',
+    },
+    {
+      key: 'gate3',
+      label: '闸门三 提交金额',
+      reading: formatYuan(g.gate3_submit_amount_cent),
+      rule: `等于闸门二且 ≤ ${cap}`,
+      verdict:
+        g.gate3_submit_amount_cent === null
+          ? 'pending'
+          : g.gate3_submit_amount_cent === g.gate2_panel_total_cent && g.gate3_submit_amount_cent <= p.capCents
+            ? 'pass'
+            : 'fail',
+    },
+    {
+      key: 'quantity',
+      label: '数量读回',
+      reading: g.quantity_read === null ? '—' : String(g.quantity_read),
+      rule: `等于 ${p.quantity}`,
+      verdict: g.quantity_read === null ? 'pending' : g.quantity_read === p.quantity ? 'pass' : 'fail',
+    },
+  ];
+}
+
+export default function GatesPanel(props: Props): JSX.Element {
+  return (
+    <div class="card tk-section" data-testid="gates">
+      <h2 class="tk-section-title">
+        价格闸门 <span class="muted">最高总价 {formatYuan(props.capCents)}</span>
+      </h2>
+      <table class="tk-table tk-gates">
+        <tbody>
+          <For each={lines(props)}>
+            {(l) => (
+              <tr data-testid={`gate-${l.key}`} data-verdict={l.verdict}>
+                <th>{l.label}</th>
+                <td class="tk-num">{l.reading}</td>
+                <td class="muted">{l.rule}</td>
+                <td>
+                  <span class={`tk-verdict tk-verdict-${l.verdict}`}>{VERDICT_ZH[l.verdict]}</span>
+                </td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+    </div>
+  );
+}

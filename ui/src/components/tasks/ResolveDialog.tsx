@@ -1,0 +1,56 @@
+import { createSignal, Show, type JSX } from 'solid-js';
+import Modal from './Modal';
+
+interface Props {
+  busy: boolean;
+  onCreated: (orderNo: string) => void;
+  onClose: () => void;
+}
+
+/** 核对结果 → 已创建: the operator found the order in PDD and copies its number here. */
+export default function ResolveDialog(props: Props): JSX.Element {
+  const [orderNo, setOrderNo] = createSignal('');
+  const [error, setError] = createSignal<string | null>(null);
+  const submit = (): void => {
+    const v = orderNo().trim();
+    if (v === '') {
+      setError('请填写拼多多订单号');
+      return;
+    }
+    if (v.length > 64) {
+      setError('订单号过长');
+      return;
+    }
+    props.onCreated(v);
+  };
+  return (
+    <Modal
+      title="核对结果：订单已创建"
+      testid="resolve-dialog"
+      onClose={() => props.onClose()}
+      footer={
+        <>
+          <button type="button" class="btn" data-testid="resolve-back" onClick={() => props.onClose()}>
+            返回
+          </button>
+          <button type="button" class="btn btn-primary" data-testid="resolve-confirm" disabled={props.busy} onClick={submit}>
+            确认已创建
+          </button>
+        </>
+      }
+    >
+      <p>请在拼多多 App「待付款」中找到这次提交创建的订单，填写它的订单号。</p>
+      <label class="field">
+        <span class="field-label">拼多多订单号</span>
+        <input class="input" data-testid="resolve-order-no" value={orderNo()} onInput={(e) => setOrderNo(e.currentTarget.value)} />
+      </label>
+      <Show when={error()}>
+        {(msg) => (
+          <p class="form-error" data-testid="resolve-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+    </Modal>
+  );
+}

@@ -1,0 +1,67 @@
+import { createSignal, For, Show, type JSX } from 'solid-js';
+import { ACTION_LABEL, allowedActions, CONFIRM_TEXT, type TaskAction } from './actions';
+import ConfirmDialog from './ConfirmDialog';
+import ResolveDialog from './ResolveDialog';
+import type { PurchaseStatus } from './types';
+
+interface Props {
+  status: PurchaseStatus;
+  busy: boolean;
+  error: string | null;
+  /** Resolves once the server has answered; the dialog closes either way. */
+  onAction: (action: TaskAction, orderNo?: string) => Promise<void>;
+}
+
+export default function TaskActions(props: Props): JSX.Element {
+  const [pending, setPending] = createSignal<TaskAction | null>(null);
+  const run = async (action: TaskAction, orderNo?: string): Promise<void> => {
+    await props.onAction(action, orderNo);
+    setPending(null);
+  };
+  const confirmable = (): Exclude<TaskAction, 'resolve-created'> | null => {
+    const p = pending();
+    return p !== null && p !== 'resolve-created' ? p : null;
+  };
+  return (
+    <div class="tk-actions" data-testid="task-actions">
+      <For each={allowedActions(props.status)}>
+        {(action) => (
+          <button
+            type="button"
+            class="btn"
+            classList={{ 'btn-primary': action === 'mark-paid' || action === 'resolve-created' }}
+            data-testid={`action-${action}`}
+            disabled={props.busy}
+            onClick={() => setPending(action)}
+          >
+            {ACTION_LABEL[action]}
+          </button>
+        )}
+      </For>
+      <Show when={props.error}>
+        {(msg) => (
+          <p class="form-error tk-action-error" role="alert" data-testid="action-error">
+            {msg()}
+          </p>
+        )}
+      </Show>
+      <Show when={confirmable()} keyed>
+        {(action) => (
+          <ConfirmDialog
+            title={CONFIRM_TEXT[action].title}
+            message={CONFIRM_TEXT[action].message}
+            confirmLabel={`确认${ACTION_LABEL[action]}`}
+            danger={CONFIRM_TEXT[action].danger}
+            testid="confirm-dialog"
+            busy={props.busy}
+            onConfirm={() => void run(action)}
+            onClose={() => setPending(null)}
+          />
+        )}
+      </Show>
+      <Show when={pending() === 'resolve-created'}>
+        <ResolveDialog busy={props.busy} onCreated={(no) => void run('resolve-created', no)} onClose={() => setPending(null)} />
+      </Show>
+    </div>
+  );
+}

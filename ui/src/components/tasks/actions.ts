@@ -1,0 +1,45 @@
+import type { PurchaseStatus } from './types';
+
+export type TaskAction = 'cancel' | 'reset' | 'mark-paid' | 'resolve-created' | 'resolve-not-created';
+
+/**
+ * Buttons per state (seed 002 §5.2). Cancel is offered up to ORDERING because only the server
+ * knows whether the fence has been passed; when it has, its refusal is shown as is.
+ */
+const ALLOWED: Readonly<Record<PurchaseStatus, readonly TaskAction[]>> = {
+  DRAFT: ['cancel'],
+  PENDING: ['cancel'],
+  CLAIMED: ['cancel'],
+  ORDERING: ['cancel'],
+  NEEDS_MANUAL: ['reset', 'cancel'],
+  WAITING_PAYMENT: ['mark-paid'],
+  RECONCILIATION_REQUIRED: ['resolve-created', 'resolve-not-created'],
+  DRY_RUN_PASSED: [],
+  SUCCEEDED: [],
+  FAILED: [],
+  CANCELED: [],
+};
+
+export function allowedActions(status: PurchaseStatus): readonly TaskAction[] {
+  return ALLOWED[status] ?? [];
+}
+
+export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
+  cancel: '取消',
+  reset: '重置为草稿',
+  'mark-paid': '标记已付款',
+  'resolve-created': '已创建（填订单号）',
+  'resolve-not-created': '未创建',
+};
+
+/** What each confirmation says; resolve-created has its own dialog with the order number. */
+export const CONFIRM_TEXT: Readonly<Record<Exclude<TaskAction, 'resolve-created'>, { title: string; message: string; danger: boolean }>> = {
+  cancel: { title: '取消任务', message: '取消后任务不再执行。已经点击提交的任务，服务端会拒绝取消。', danger: true },
+  reset: { title: '重置为草稿', message: '任务回到草稿，旧的授权作废；需要再次勾选并开始采购。', danger: false },
+  'mark-paid': { title: '标记已付款', message: '请确认已在拼多多 App 完成付款。', danger: false },
+  'resolve-not-created': {
+    title: '核对结果：未创建',
+    message: '确认在拼多多「待付款」和全部订单中都没有这次提交创建的订单？任务将标记为失败，不会重试。',
+    danger: true,
+  },
+};

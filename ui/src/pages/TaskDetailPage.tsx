@@ -1,0 +1,171 @@
+import { createSignal, onMount, Show, type JSX } from 'solid-js';
+import { api } from '../api';
+import type { TaskAction } from '../components/tasks/actions';
+import EvidenceGallery from '../components/tasks/EvidenceGallery';
+import GatesPanel from '../components/tasks/GatesPanel';
+import { formatYuan } from '../components/tasks/money';
+import { createPoll } from '../components/tasks/poll';
+import StatusBadge from '../components/tasks/StatusBadge';
+import TaskActions from '../components/tasks/TaskActions';
+import '../components/tasks/tasks.css';
+import { temporalWorkflowUrl } from '../components/tasks/temporal';
+import { formatTime } from '../components/tasks/time';
+import Timeline from '../components/tasks/Timeline';
+import { modeZh, optionsText, TERMINAL_STATES, type TaskView } from '../components/tasks/types';
+import { errorText } from '../errors';
+import { hrefFor } from '../router';
+
+const TASK_POLL_MS = 3_000;
+
+const ACTION_PATH: Readonly<Record<TaskAction, string>> = {
+  cancel: 'cancel',
+  reset: 'reset',
+  'mark-paid': 'mark-paid',
+  'resolve-created': 'resolve',
+  'resolve-not-created': 'resolve',
+};
+
+/** Reasons matter most where the operator has to decide something. */
+const SHOW_REASON: ReadonlySet<string> = new Set(['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED', 'FAILED', 'CANCELED']);
+
+export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
+  const [task, setTask] = createSignal<TaskView | null>(null);
+  const [loadError, setLoadError] = createSignal<string | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [actionError, setActionError] = createSignal<string | null>(null);
+
+  const path = (): string => `/api/tasks/${encodeURIComponent(props.taskId)}`;
+  const load = async (): Promise<void> => {
+    try {
+      setTask(await api.get<TaskView>(path()));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(errorText(err));
+    }
+  };
+  onMount(() => void load());
+  createPoll(TASK_POLL_MS, () => !busy() && (task() === null || !TERMINAL_STATES.has(task()?.status ?? '')), load);
+
+  const act = async (action: TaskAction, orderNo?: string): Promise<void> => {
+    setBusy(true);
+    setActionError(null);
+    const body = action === 'resolve-created' ? { outcome: 'created', order_no: orderNo } : action === 'resolve-not-created' ? { outcome: 'not_created' } : {};
+    try {
+      setTask(await api.post<TaskView>(`${path()}/${ACTION_PATH[action]}`, body));
+    } catch (err) {
+      // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced).
+      setActionError(errorText(err));
+      await load();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="page" data-testid="page-task-detail" data-task-id={props.taskId}>
+      <p>
+        <a href={hrefFor('/tasks')} data-testid="back-to-tasks">
+          ← 返回采购任务
+        </a>
+      </p>
+      <Show when={loadError() !== null && task() === null}>
+        <div class="card error-card" role="alert" data-testid="task-load-error">
+          <p>无法加载任务 {props.taskId}：{loadError()}</p>
+          <button type="button" class="btn" onClick={() => void load()}>
+            重试
+          </button>
+        </div>
+      </Show>
+      <Show when={task()} fallback={<Show when={loadError() === null}><p class="muted">正在加载…</p></Show>}>
+        {(t) => (
+          <>
+            <div class="tk-head">
+              <div>
+                <h1 class="page-title">
+                  采购任务 <span class="tk-mono" data-testid="task-id">{t().task_id}</span>
+                </h1>
+                <p class="page-summary">{t().title ?? t().pdd_goods_url}</p>
+              </div>
+              <StatusBadge status={t().status} label={t().status_zh} />
+            </div>
+
+            <div class={`card tk-next tk-next-${t().status}`} data-testid="next-step">
+              <div class="tk-next-label">当前状态：{t().status_zh} · 下一步</div>
+              <div class="tk-next-text" data-testid="next-step-text">
+                {t().next_step_zh}
+              </div>
+              <Show when={SHOW_REASON.has(t().status) && t().reason_zh !== null}>
+                <div class="tk-reason-box" data-testid="task-reason" data-reason={t().reason_code ?? ''}>
+                  <div>
+                    <strong>原因：</strong>
+                    {t().reason_zh}
+                    <span class="tk-mono muted"> （{t().reason_code}）</span>
+                  </div>
+                  <Show when={t().reason_next_zh}>{(n) => <div><strong>处理建议：</strong>{n()}</div>}</Show>
+                </div>
+              </Show>
+              <TaskActions status={t().status} busy={busy()} error={actionError()} onAction={act} />
+            </div>
+
+            <div class="card tk-section">
+              <dl class="tk-facts" data-testid="task-facts">
+                <dt>商品链接</dt>
+                <dd>
+                  <a href={t().pdd_goods_url} target="_blank" rel="noopener noreferrer">
+                    {t().pdd_goods_url}
+                  </a>
+                </dd>
+                <dt>规格</dt>
+                <dd data-testid="task-options">{optionsText(t().pdd_options)}</dd>
+                <dt>数量</dt>
+                <dd>{t().quantity}</dd>
+                <dt>最高总价</dt>
+                <dd data-testid="task-cap">{formatYuan(t().max_total_price_cent)}</dd>
+                <dt>执行模式</dt>
+                <dd data-testid="task-mode" classList={{ 'tk-live': t().execution_mode === 'live' }}>
+                  {modeZh(t().execution_mode)}
+                </dd>
+                <dt>订单号</dt>
+                <dd data-testid="task-order-no">{t().order_no ?? t().submission?.order_no ?? '—'}</dd>
+                <dt>设备</dt>
+                <dd data-testid="task-device">
+                  <Show when={t().device_id} fallback="—">
+                    {(d) => <a href={hrefFor('/devices')}>{d()}</a>}
+                  </Show>
+                </dd>
+                <dt>授权</dt>
+                <dd>
+                  <Show when={t().authorization} fallback="—">
+                    {(a) => (
+                      <span>
+                        {a().status} · 到期 {formatTime(a().expires_at)}
+                      </span>
+                    )}
+                  </Show>
+                </dd>
+                <dt>工作流</dt>
+                <dd>
+                  <Show when={t().workflow_id} fallback="—">
+                    {(w) => (
+                      <a href={temporalWorkflowUrl(w())} target="_blank" rel="noopener noreferrer" data-testid="workflow-link" class="tk-mono">
+                        {w()}
+                      </a>
+                    )}
+                  </Show>
+                </dd>
+                <dt>创建 / 更新</dt>
+                <dd>
+                  {formatTime(t().created_at)} / {formatTime(t().updated_at)}
+                </dd>
+              </dl>
+            </div>
+
+            <GatesPanel gates={t().gates} quantity={t().quantity} capCents={t().max_total_price_cent} />
+            <EvidenceGallery evidence={t().evidence} />
+            <Timeline entries={t().attempt?.timeline ?? []} />
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
