@@ -69,7 +69,7 @@ export class AdbDevice {
    */
   async ensureOnline(waitMs = this.timeouts.reconnectMs): Promise<void> {
     const deadline = Date.now() + waitMs;
-    let last = 'not listed';
+    let last: string;
     for (;;) {
       try {
         this.observer();

@@ -43,8 +43,8 @@ export function memoryDumpMemory(): DumpMemory {
   return { get: () => last, set: (h) => (last = h) };
 }
 
-const WAIT = Symbol('wait');
-type Judged<T> = T | typeof WAIT;
+export const WAIT = Symbol('wait');
+export type Judged<T> = T | typeof WAIT;
 
 /** A panel the session opened, with its dimension names (page order) and reveal bookkeeping. */
 export interface OpenPanel {
@@ -167,7 +167,7 @@ export class PddSession {
     throw structure('spec panel: no profiled lane between option columns is clear for the reveal swipe');
   }
 
-  private async waitForPanel(panel: OpenPanel, what: string, expect: (string | null)[], extra: (s: PanelState) => boolean = () => true): Promise<PanelState> {
+  protected async waitForPanel(panel: OpenPanel, what: string, expect: (string | null)[], extra: (s: PanelState) => boolean = () => true): Promise<PanelState> {
     return this.waitFor(what, true, (s) => {
       if (s.kind !== 'sku_panel') return undefined;
       const st = readPanelState(s.panel, panel.names, this.profile, panel.state.selection);
@@ -177,7 +177,7 @@ export class PddSession {
     });
   }
 
-  private async tapAt(x: number, y: number): Promise<void> {
+  protected async tapAt(x: number, y: number): Promise<void> {
     await this.adb.tap(x, y);
     this.clock.counters.taps += 1;
   }
@@ -187,7 +187,7 @@ export class PddSession {
    * to the previous one (stale) are re-dumped after a pause; `undefined` from judge is a wrong
    * screen and ends the wait at once; every dump is counted.
    */
-  private async waitFor<T>(what: string, changeExpected: boolean, judge: (s: Screen) => Judged<T> | undefined): Promise<T> {
+  protected async waitFor<T>(what: string, changeExpected: boolean, judge: (s: Screen) => Judged<T> | undefined): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
     for (let n = 1; n <= this.timing.maxDumpsPerWait; n++) {

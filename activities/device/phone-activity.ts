@@ -1,0 +1,76 @@
+import { Context } from '@temporalio/activity';
+import { CounterClock, type DeviceCounters } from '../../device-worker/counters';
+import { DeviceError, isDeviceError } from '../../device-worker/errors';
+import { profileForVersion, type PddProfile } from '../../device-worker/pdd/profile';
+import { PddSession } from '../../device-worker/pdd/session';
+import { StepLog } from '../../device-worker/step-log';
+import type { DeviceContext } from './context';
+import { toFailure } from './failure';
+import type { DeviceActivityInput } from './types';
+
+const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
+const LAST_DUMP_KEY = 'last_dump_sha1';
+
+export interface PhoneRun {
+  /** null when the PDD app is not installed */
+  appVersion: string | null;
+  clock: CounterClock;
+  /** the profile of this app version, refused (APP_VERSION_UNSUPPORTED) before any tap */
+  openSession(): { session: PddSession; profile: PddProfile };
+}
+
+/**
+ * The frame of every activity that touches the phone: the caller must own the open claim;
+ * the app version must have a profile before anything is tapped; every ADB round trip,
+ * dump and tap is counted; a failure leaves a screenshot, the XML and the step log behind.
+ */
+export async function onPhone<T>(ctx: DeviceContext, name: string, input: DeviceActivityInput, fn: (run: PhoneRun) => Promise<T>): Promise<T> {
+  const info = Context.current().info;
+  const workflowId = info.workflowExecution?.workflowId ?? '';
+  const clock = new CounterClock();
+  const steps = new StepLog();
+  let session: PddSession | null = null;
+  try {
+    if (input.claim?.device_id !== ctx.deviceId) throw new DeviceError('DEVICE_NOT_CLAIMED', `the claim is for device ${input.claim?.device_id}, this is ${ctx.deviceId}`);
+    ctx.ledger.requireOwner(input.claim.claim_id, workflowId);
+    ctx.adb.observe(() => clock.roundTrip());
+    steps.add(name, { workflow_id: workflowId, attempt: info.attempt });
+    await ctx.adb.ensureOnline();
+    const appVersion = await ctx.adb.versionName(PDD_PACKAGE);
+    const openSession = () => {
+      const profile = profileForVersion(appVersion);
+      session = new PddSession(ctx.adb, profile, clock, steps, ctx.timing, {
+        get: () => ctx.ledger.getState(LAST_DUMP_KEY),
+        set: (h) => ctx.ledger.setState(LAST_DUMP_KEY, h),
+      });
+      return { session, profile };
+    };
+    const result = await fn({ appVersion, clock, openSession });
+    ctx.log.info({ activity: name, workflowId, counters: clock.snapshot() }, 'device activity done');
+    return result;
+  } catch (err) {
+    const counters = clock.snapshot();
+    const artifactPath = await saveArtifacts(ctx, workflowId, name, err, session, steps);
+    ctx.log.warn({ activity: name, workflowId, err: (err as Error).message, counters, artifactPath }, 'device activity failed');
+    throw toFailure(err, artifactPath, counters);
+  }
+}
+
+async function saveArtifacts(ctx: DeviceContext, workflowId: string, name: string, err: unknown, session: PddSession | null, steps: StepLog): Promise<string | null> {
+  if (isDeviceError(err) && (err.code === 'DEVICE_NOT_CLAIMED' || err.code === 'INVALID_INPUT')) return null;
+  let screenshot: Buffer | null = null;
+  try {
+    screenshot = await ctx.adb.screencap();
+  } catch {
+    // the phone may be gone (that may be the failure): keep the rest
+  }
+  try {
+    const code = isDeviceError(err) ? err.code : 'ADB_FAILED';
+    return ctx.artifacts.save(workflowId, name, { screenshot, xml: session?.lastXml() ?? null, steps, error: { code, message: (err as Error)?.message ?? String(err) } });
+  } catch (e) {
+    ctx.log.warn({ err: (e as Error).message }, 'could not save failure artifacts');
+    return null;
+  }
+}
+
+export type { DeviceCounters };

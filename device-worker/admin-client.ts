@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+
+export interface DeviceRegistration {
+  serial: string;
+  model: string;
+  app_version: string;
+  capabilities: string[];
+}
+
+export interface AdminClientOptions {
+  adminUrl: string;
+  deviceId: string;
+  /** the device token (hex); never logged */
+  token: string;
+  log: Logger;
+  /** first retry delay; doubles up to maxBackoffMs */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export type RegisterOutcome = 'registered' | 'unauthorized' | 'stopped';
+
+/**
+ * Reports this phone to the admin (POST /api/device/register, idempotent). The admin may be
+ * down when the worker starts: retry with backoff. A 401 means the token is wrong: say so
+ * clearly and keep working without registration instead of crash-looping.
+ */
+export class AdminClient {
+  private unauthorized = false;
+  private stopped = false;
+  private pending: Promise<RegisterOutcome> | null = null;
+  private latest: DeviceRegistration | null = null;
+
+  constructor(private readonly opts: AdminClientOptions) {}
+
+  /** Fire and forget: the newest registration wins; concurrent calls share one retry loop. */
+  register(reg: DeviceRegistration): Promise<RegisterOutcome> {
+    this.latest = reg;
+    if (this.unauthorized) return Promise.resolve('unauthorized');
+    if (!this.pending) {
+      this.pending = this.loop().finally(() => {
+        this.pending = null;
+      });
+    }
+    return this.pending;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async loop(): Promise<RegisterOutcome> {
+    let delay = this.opts.backoffMs ?? 1_000;
+    const max = this.opts.maxBackoffMs ?? 60_000;
+    for (;;) {
+      if (this.stopped) return 'stopped';
+      const reg = this.latest as DeviceRegistration;
+      const result = await this.post(reg);
+      if (result === 'ok') {
+        this.opts.log.info({ deviceId: this.opts.deviceId, serial: reg.serial, app_version: reg.app_version }, 'registered with the admin');
+        if (this.latest === reg) return 'registered';
+        continue;
+      }
+      if (result === 'unauthorized') {
+        this.unauthorized = true;
+        this.opts.log.error(
+          { deviceId: this.opts.deviceId, adminUrl: this.opts.adminUrl },
+          'the admin refused the device token (401): issue a new one with `npm run cli -- device issue <name>`; this worker keeps running without registration',
+        );
+        return 'unauthorized';
+      }
+      this.opts.log.warn({ adminUrl: this.opts.adminUrl, reason: result, retryInMs: delay }, 'admin not reachable for registration; retrying');
+      await new Promise((r) => setTimeout(r, delay).unref());
+      delay = Math.min(max, delay * 2);
+    }
+  }
+
+  private async post(reg: DeviceRegistration): Promise<'ok' | 'unauthorized' | string> {
+    try {
+      const res = await fetch(new URL('/api/device/register', this.opts.adminUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.deviceId}.${this.opts.token}` },
+        body: JSON.stringify(reg),
+        signal: AbortSignal.timeout(this.opts.requestTimeoutMs ?? 10_000),
+      });
+      await res.text().catch(() => '');
+      if (res.ok) return 'ok';
+      if (res.status === 401) return 'unauthorized';
+      return `HTTP ${res.status}`;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+}

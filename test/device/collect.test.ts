@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../sim/phone/index';
+import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import { allocateNamespace } from '../namespaces';
+import { sharedTemporal, tempDataDir } from '../harness';
+import { diffCollect, onSale } from './catalog-expect';
+import { deviceWorker, fakeCatalog, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
+
+/**
+ * The collect workflow end to end on the real Temporal server: device worker + real adbkit +
+ * the phone simulator over TCP; only the admin's catalog activities are an in-memory fake.
+ */
+describe('collect on the phone simulator', () => {
+  const catalog = defaultCatalog();
+  const fake = fakeCatalog();
+  let sim: PhoneSim;
+  let client: Client;
+  let wfWorker: { stop(): Promise<void> };
+  let dev: DeviceWorkerHandle;
+  let namespace: string;
+  const control = () => `http://127.0.0.1:${sim.controlPort}`;
+  const faults = (serial: string, body: unknown) =>
+    fetch(`${control()}/devices/${serial}/faults`, { method: body === null ? 'DELETE' : 'PUT', headers: { 'content-type': 'application/json' }, body: body === null ? undefined : JSON.stringify(body) });
+  const taps = async (serial: string) => (await (await fetch(`${control()}/devices/${serial}/taps`)).json()) as unknown[];
+
+  beforeAll(async () => {
+    const { address, workflowBundlePath } = sharedTemporal();
+    namespace = allocateNamespace();
+    sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['sim-c1', 'sim-c2'] });
+    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    wfWorker = await startWorkflowWorker(address, namespace, workflowBundlePath, fake.activities);
+    dev = await deviceWorker({
+      deviceId: 'dev-c1',
+      serial: 'sim-c1',
+      adb: { host: '127.0.0.1', port: sim.adbPort, timeouts: { reconnectMs: 1_500 } },
+      dataDir: tempDataDir('device'),
+      temporal: { address, namespace },
+      timing: FAST_TIMING,
+    });
+  });
+
+  afterAll(async () => {
+    await dev?.stop();
+    await wfWorker?.stop();
+    await client?.connection.close();
+    await sim?.close();
+  });
+
+  const runCollect = (goodsId: string) =>
+    client.workflow.execute('collect', {
+      taskQueue: 'admin',
+      workflowId: `collect/${goodsId}/${Date.now()}`,
+      args: [{ pddGoodsId: goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}` }],
+      workflowExecutionTimeout: '3 minutes',
+    });
+  const saved = (goodsId: string) => [...fake.record.saved].reverse().find((s) => s.pddGoodsId === goodsId);
+
+  it('collects every default-catalog goods exactly as the catalog says', async () => {
+    for (const goods of onSale(catalog)) {
+      const outcome = await runCollect(goods.goods_id);
+      expect(outcome.status).toBe('collected');
+      const s = saved(goods.goods_id);
+      expect(s).toBeDefined();
+      expect({ goods: goods.goods_id, diff: diffCollect(goods, s!.result) }).toEqual({ goods: goods.goods_id, diff: [] });
+      expect(s!.counters).toMatchObject({ dumps: expect.any(Number), taps: expect.any(Number), adb_round_trips: expect.any(Number), wall_ms: expect.any(Number) });
+    }
+    // the spec panel was opened through the bottom buy area only, never through the promo text
+    const log = (await taps('sim-c1')) as { target: { resource_id: string } | null; node: { resource_id: string } | null }[];
+    const entries = log.filter((t) => t.target?.resource_id.endsWith('/ll_bottom_buy'));
+    expect(entries.length).toBeGreaterThanOrEqual(onSale(catalog).length);
+    expect(log.some((t) => t.node?.resource_id.endsWith('/tv_goods_promo'))).toBe(false);
+    expect(log.some((t) => t.target?.resource_id.endsWith('/ll_sku_confirm'))).toBe(false);
+  });
+
+  it('stops at once on a delisted goods with GOODS_DELISTED and says where the artifacts are', async () => {
+    const err = await runCollect('600000000105').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const failed = fake.record.failed.find((f) => f.pddGoodsId === '600000000105');
+    expect(failed).toMatchObject({ code: 'GOODS_DELISTED' });
+    expect(failed!.artifactPath).toContain('artifacts');
+    expect(fs.readdirSync(failed!.artifactPath!).sort()).toEqual(['error.json', 'screen.png', 'steps.jsonl', 'window.xml']);
+  });
+
+  it('survives stale and late screens', async () => {
+    await faults('sim-c1', { stale_dump_rate: 1, loading_dumps: 3 });
+    try {
+      await runCollect('937122477375');
+      expect(diffCollect(catalog.goods[0]!, saved('937122477375')!.result)).toEqual([]);
+    } finally {
+      await faults('sim-c1', null);
+    }
+  });
+
+  it('refuses an unknown app version with zero taps', async () => {
+    await fetch(`${control()}/devices/sim-c1/reset`, { method: 'POST' });
+    await faults('sim-c1', { app_version: '8.18.0' });
+    try {
+      await expect(runCollect('937122477375')).rejects.toBeInstanceOf(WorkflowFailedError);
+      expect(fake.record.failed.at(-1)).toMatchObject({ code: 'APP_VERSION_UNSUPPORTED' });
+      expect(await taps('sim-c1')).toEqual([]);
+    } finally {
+      await faults('sim-c1', null);
+    }
+  });
+
+  it('retries a collect whose phone disconnects mid-way and succeeds once it is back', async () => {
+    await faults('sim-c1', { disconnect_after_commands: 8 });
+    const handle = await client.workflow.start('collect', {
+      taskQueue: 'admin',
+      workflowId: `collect/600000000101/disconnect-${Date.now()}`,
+      args: [{ pddGoodsId: '600000000101', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=600000000101' }],
+    });
+    await until('the phone to drop off', async () => {
+      const list = (await (await fetch(`${control()}/devices`)).json()) as { serial: string; online: boolean }[];
+      return list.find((d) => d.serial === 'sim-c1')?.online === false;
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    await faults('sim-c1', null);
+    await handle.result();
+    expect(diffCollect(catalog.goods.find((g) => g.goods_id === '600000000101')!, saved('600000000101')!.result)).toEqual([]);
+    const history = await handle.fetchHistory();
+    const attempts = (history.events ?? []).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
+    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('on the realistic profile, a goods with one price per colour costs at most colours + 4 dumps', async () => {
+    // a phone with real-world latency and a worker with its default (real-phone) settle times
+    await dev.stop();
+    await faults('sim-c2', { latency: 'realistic' });
+    dev = await deviceWorker({
+      deviceId: 'dev-c2',
+      serial: 'sim-c2',
+      adb: { host: '127.0.0.1', port: sim.adbPort },
+      dataDir: tempDataDir('device'),
+      temporal: { address: sharedTemporal().address, namespace },
+    });
+    try {
+      const goods = catalog.goods.find((g) => g.goods_id === '600000000101')!;
+      await runCollect(goods.goods_id);
+      const s = saved(goods.goods_id)!;
+      expect(diffCollect(goods, s.result)).toEqual([]);
+      expect(s.counters!['dumps']).toBeLessThanOrEqual(goods.dimensions[0]!.values.length + 4);
+    } finally {
+      await faults('sim-c2', null);
+    }
+  }, 180_000);
+});

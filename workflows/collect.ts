@@ -1,0 +1,55 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
+import type { DeviceFailureDetails } from '../activities/device/types';
+import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
+import { withDevice } from './device-claim';
+
+export interface CollectInput {
+  pddGoodsId: string;
+  goodsUrl: string;
+}
+
+const GoodsId = defineSearchAttributeKey('GoodsId', SearchAttributeType.KEYWORD);
+const TaskStatus = defineSearchAttributeKey('TaskStatus', SearchAttributeType.KEYWORD);
+
+const admin = proxyActivities<CatalogCollectActivities>({
+  taskQueue: ADMIN_TASK_QUEUE,
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['COLLECT_GOODS_MISMATCH', 'COLLECT_EMPTY'] },
+});
+
+/**
+ * `collect/<pddGoodsId>` (ARCHITECTURE §4.1): claim a phone, read every option and price of the
+ * goods (read-only, so transient failures retry with backoff), store the result in the admin,
+ * release the phone. Any failure is recorded with its code and where the artifacts are.
+ */
+export async function collect(input: CollectInput): Promise<{ status: 'collected'; skus: number }> {
+  const { workflowId } = workflowInfo();
+  const { pddGoodsId } = input;
+  upsertSearchAttributes([{ key: GoodsId, value: pddGoodsId }, { key: TaskStatus, value: 'collecting' }]);
+  try {
+    const outcome = await withDevice({ waitForDevice: '14 minutes' }, async ({ claim, activities }) => {
+      await admin.markCollecting({ pddGoodsId, workflowId, deviceId: claim.device_id });
+      const { skus_json, counters } = await activities.collectSkus({ claim, pddGoodsId });
+      return admin.saveCollectResult({ pddGoodsId, workflowId, deviceId: claim.device_id, result: skus_json, counters: { ...counters } });
+    });
+    upsertSearchAttributes([{ key: TaskStatus, value: 'collected' }]);
+    return outcome;
+  } catch (err) {
+    const failure = describe(err);
+    await admin.markCollectFailed({ pddGoodsId, workflowId, ...failure });
+    upsertSearchAttributes([{ key: TaskStatus, value: 'failed' }]);
+    throw ApplicationFailure.nonRetryable(failure.message, failure.code);
+  }
+}
+
+function describe(err: unknown): { code: string; message: string; artifactPath: string | null } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const details = cause.details?.[0] as Partial<DeviceFailureDetails> | undefined;
+    return { code: cause.type ?? 'COLLECT_FAILED', message: cause.message, artifactPath: details?.artifact_path ?? null };
+  }
+  if (cause instanceof TimeoutFailure) return { code: 'DEVICE_TIMEOUT', message: `no phone answered in time (${cause.timeoutType})`, artifactPath: null };
+  return { code: 'COLLECT_FAILED', message: (cause as Error)?.message ?? String(cause), artifactPath: null };
+}

@@ -1,0 +1,62 @@
+import type { Duration } from '@temporalio/common';
+import { CancellationScope, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../activities/device/types';
+import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
+
+export interface WithDeviceOptions {
+  /** how long to wait for an idle phone before giving up */
+  waitForDevice: Duration;
+  /** defaults for the phone's activities (a purchase step overrides them with `proxy`) */
+  activity?: Omit<ActivityOptions, 'taskQueue'>;
+}
+
+export interface ClaimedDevice {
+  claim: DeviceClaim;
+  /** the device activities on this phone's own queue, with the default options */
+  activities: DeviceActivities;
+  /** the same activities with other options (e.g. `maximumAttempts: 1` for an irreversible step) */
+  proxy(options: Omit<ActivityOptions, 'taskQueue'>): DeviceActivities;
+}
+
+const DEFAULT_ACTIVITY: Omit<ActivityOptions, 'taskQueue'> = {
+  // a dead phone host is noticed here, not after the start-to-close timeout
+  scheduleToStartTimeout: '1 minute',
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '3 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+};
+
+/**
+ * Claim a phone, run `fn` with activities pinned to it, release it (ARCHITECTURE §3). The
+ * release runs even when the workflow is cancelled; if the phone host is gone it gives up
+ * after a while, and the host closes the claim itself once it sees this workflow closed.
+ */
+export async function withDevice<T>(options: WithDeviceOptions, fn: (device: ClaimedDevice) => Promise<T>): Promise<T> {
+  const { claimDevice } = proxyActivities<ClaimDeviceActivities>({
+    taskQueue: DEVICES_TASK_QUEUE,
+    scheduleToCloseTimeout: options.waitForDevice,
+    startToCloseTimeout: '30 seconds',
+    // DEVICE_BUSY (a phone that just got claimed) sends the task back for the next idle one
+    retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
+  });
+  const claim = await claimDevice();
+  const proxy = (o: Omit<ActivityOptions, 'taskQueue'>) => proxyActivities<DeviceActivities>({ ...o, taskQueue: claim.task_queue });
+  try {
+    return await fn({ claim, activities: proxy(options.activity ?? DEFAULT_ACTIVITY), proxy });
+  } finally {
+    await CancellationScope.nonCancellable(() => release(claim));
+  }
+}
+
+async function release(claim: DeviceClaim): Promise<void> {
+  const { releaseDevice } = proxyActivities<DeviceActivities>({
+    taskQueue: claim.task_queue,
+    scheduleToStartTimeout: '2 minutes',
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 3 },
+  });
+  try {
+    await releaseDevice({ claim });
+  } catch (err) {
+    log.warn('device release failed; the phone host closes the claim when it sees this workflow closed', { deviceId: claim.device_id, error: (err as Error).message });
+  }
+}
