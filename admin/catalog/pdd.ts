@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { GoodsIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { sql } from 'kysely';
 import { CollectStaleAfter, collectWorkflowId, staleBefore, type ProductState } from '../../domain/catalog';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
@@ -10,9 +10,6 @@ import type { TemporalGateway } from '../temporal/gateway';
 import { decodeCursor, encodeCursor, likeContains, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { pddView } from './pdd-view';
-
-export const GoodsIdAttribute = defineSearchAttributeKey('GoodsId', SearchAttributeType.KEYWORD);
-export const TaskStatusAttribute = defineSearchAttributeKey('TaskStatus', SearchAttributeType.KEYWORD);
 
 /** The task row of one collect run (workflow `collect/<goods>` has one run id per start). */
 export function collectTaskId(workflowId: string, runId: string): string {
@@ -130,8 +127,8 @@ export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGo
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowExecutionTimeout: CollectStaleAfter,
     typedSearchAttributes: [
-      { key: GoodsIdAttribute, value: pddGoodsId },
-      { key: TaskStatusAttribute, value: 'queued' },
+      { key: GoodsIdAttr, value: pddGoodsId },
+      { key: TaskStatusAttr, value: 'queued' },
     ],
   });
   const runId = handle.firstExecutionRunId;
