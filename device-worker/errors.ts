@@ -16,6 +16,9 @@ export const DEVICE_ERROR_CODES = {
   ADB_SERIAL_INVALID: false,
   DEVICE_NOT_CLAIMED: false,
   INVALID_INPUT: false,
+  // a purchase input the guard or the submission ledger refused: nothing was tapped
+  TAP_REFUSED: false,
+  SUBMIT_REFUSED: false,
   // transient
   ADB_DISCONNECTED: true,
   ADB_TIMEOUT: true,

@@ -87,6 +87,8 @@ export class PddSession {
     return this.waitFor('the goods page', true, (s) => {
       if (s.kind === 'goods_detail') return s.goods;
       if (s.kind === 'goods_delisted') throw new DeviceError('GOODS_DELISTED', `goods ${goodsId} is delisted (${this.profile.text.offline})`, { goods_id: goodsId, title: s.title });
+      // a security check does not go away by waiting: stop at once (CAPTCHA_REQUIRED)
+      if (s.kind === 'captcha') return undefined;
       return WAIT;
     });
   }

@@ -1,0 +1,51 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+
+export interface EvidenceMeta {
+  taskId: string;
+  attemptId: string;
+  kind: string;
+  capturedAt: string;
+}
+
+export interface EvidenceUploader {
+  /** the admin's evidence id, or null when the upload failed (logged, never thrown) */
+  upload(png: Buffer, meta: EvidenceMeta): Promise<string | null>;
+}
+
+/**
+ * Screenshots to the admin evidence store (`POST /api/device/evidence`, device Bearer). A
+ * failed upload is logged and answered with null: evidence must never stop a purchase before
+ * the fence, nor make anything after it repeat.
+ */
+export function httpEvidenceUploader(opts: { adminUrl: string; deviceId: string; token: string; log: Logger; timeoutMs?: number }): EvidenceUploader {
+  return {
+    async upload(png, meta) {
+      try {
+        const form = new FormData();
+        form.append('upload_key', `${meta.attemptId}:${meta.kind}:${randomUUID().slice(0, 8)}`.slice(0, 128));
+        form.append('sha256', createHash('sha256').update(png).digest('hex'));
+        form.append('task_id', meta.taskId);
+        form.append('attempt_id', meta.attemptId);
+        form.append('kind', meta.kind);
+        form.append('captured_at', meta.capturedAt);
+        form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screen.png');
+        const res = await fetch(new URL('/api/device/evidence', opts.adminUrl), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+          body: form,
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+        });
+        const body = (await res.json().catch(() => null)) as { evidence_id?: unknown } | null;
+        if (!res.ok || typeof body?.evidence_id !== 'string') {
+          opts.log.warn({ status: res.status, kind: meta.kind, taskId: meta.taskId }, 'evidence upload refused');
+          return null;
+        }
+        return body.evidence_id;
+      } catch (err) {
+        opts.log.warn({ err: (err as Error).message, kind: meta.kind, taskId: meta.taskId }, 'evidence upload failed');
+        return null;
+      }
+    },
+  };
+}

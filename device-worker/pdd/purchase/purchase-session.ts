@@ -1,0 +1,85 @@
+import { DeviceError } from '../../errors';
+import { readPanelState, type PanelState } from '../panel-state';
+import type { AdbDevice } from '../../adb/adb-device';
+import type { CounterClock } from '../../counters';
+import type { StepLog } from '../../step-log';
+import type { PddProfile } from '../profile';
+import { PddSession, WAIT, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
+import { parseUiDump, type UiDump } from '../ui-xml';
+import { readStepper } from './final-panel';
+import type { PurchaseProfile } from './profile';
+import type { Screen } from '../screens';
+
+/**
+ * The collect session's vocabulary plus the three actions a purchase adds: one quantity step,
+ * a read-only re-read of the final panel, and the one submit tap (which the guard lets through
+ * only with submitOnce's permit). Still no coordinate from a caller: every point comes from a
+ * node this session read.
+ */
+export class PurchaseSession extends PddSession {
+  private purchaseProfile: PurchaseProfile | null = null;
+
+  constructor(
+    private readonly phone: AdbDevice,
+    profile: PddProfile,
+    clock: CounterClock,
+    steps: StepLog,
+    timing?: SessionTiming,
+    memory?: DumpMemory,
+  ) {
+    super(phone, profile, clock, steps, timing, memory);
+  }
+
+  /** Read-only navigation by intent (no tap): the orders list, 待付款 tab. */
+  async openPendingOrders(): Promise<{ screen: Screen; dump: UiDump }> {
+    this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
+    await this.phone.startView(this.pp.pendingOrdersUrl);
+    return this.readScreen('the orders list', (s) => s.kind === 'orders');
+  }
+
+  setPurchaseProfile(pp: PurchaseProfile): void {
+    this.purchaseProfile = pp;
+  }
+
+  private get pp(): PurchaseProfile {
+    if (!this.purchaseProfile) throw new DeviceError('APP_VERSION_UNSUPPORTED', 'no purchase profile');
+    return this.purchaseProfile;
+  }
+
+  /** The last dump, parsed again (no ADB round trip). */
+  lastDump(): UiDump {
+    const xml = this.lastXml();
+    if (xml === null) throw new DeviceError('UNEXPECTED_SCREEN', 'nothing dumped yet');
+    return parseUiDump(xml);
+  }
+
+  /** One tap on `+`/`-` as the last dump shows it; the selection must not move. 'disabled' = not tapped. */
+  async stepQuantity(panel: OpenPanel, which: 'plus' | 'minus'): Promise<PanelState | 'disabled' | 'missing'> {
+    const stepper = readStepper(this.lastDump(), this.profile, this.pp, which);
+    if (!stepper) return 'missing';
+    if (!stepper.enabled) return 'disabled';
+    this.steps.add('quantity', { which, tap: stepper.point });
+    await this.tapAt(stepper.point.x, stepper.point.y);
+    panel.state = await this.waitForPanel(panel, `quantity ${which}`, [...panel.state.selection]);
+    return panel.state;
+  }
+
+  /** Read-only: a fresh dump of the same panel, no input before it. */
+  async rereadPanel(panel: OpenPanel): Promise<PanelState> {
+    this.steps.add('reread_panel');
+    panel.state = await this.waitFor('the final panel', false, (s) => (s.kind === 'sku_panel' ? readPanelState(s.panel, panel.names, this.profile, panel.state.selection) : undefined));
+    return panel.state;
+  }
+
+  /** The one irreversible tap. The guard refuses it unless submitOnce armed its permit for this point. */
+  async tapSubmit(point: { x: number; y: number }): Promise<void> {
+    this.steps.add('submit_tap', { tap: point });
+    await this.tapAt(point.x, point.y);
+  }
+
+  /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */
+  async readScreen(what: string, accept: (s: Screen) => boolean = () => true): Promise<{ screen: Screen; dump: UiDump }> {
+    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT));
+    return { screen, dump: this.lastDump() };
+  }
+}
