@@ -74,8 +74,15 @@ describe('collect on the phone simulator', () => {
   });
 
   it('stops at once on a delisted goods with GOODS_DELISTED and says where the artifacts are', async () => {
-    const err = await runCollect('600000000105').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const handle = await client.workflow.start('collect', {
+      taskQueue: 'admin',
+      workflowId: `collect/600000000105/${Date.now()}`,
+      args: [{ pddGoodsId: '600000000105', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=600000000105' }],
+    });
+    await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    // non-retryable: the phone was asked exactly once
+    const history = await handle.fetchHistory();
+    expect((history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt)).not.toContain(2);
     const failed = fake.record.failed.find((f) => f.pddGoodsId === '600000000105');
     expect(failed).toMatchObject({ code: 'GOODS_DELISTED' });
     expect(failed!.artifactPath).toContain('artifacts');
