@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { startPhoneSim, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
+import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
+import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
+import type { TaskView } from '../../admin/purchase/queries';
+import { issueTestDevice, loginOperator, startTestAdmin, tempDataDir, testLogger, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
+
+/**
+ * One operator, one admin (own Temporal namespace), one simulated phone and the real device
+ * worker for it — the whole purchase path, driven only through the HTTP API as an operator.
+ */
+export interface PurchaseRig {
+  admin: TestAdmin;
+  op: OperatorClient;
+  sim: PhoneSim;
+  serial: string;
+  device: TestDevice;
+  worker: DeviceWorkerHandle | null;
+  dataDir: string;
+  startWorker(): Promise<DeviceWorkerHandle>;
+  stopWorker(): Promise<void>;
+  /** creates a DRAFT and starts it; returns the task id */
+  purchase(t: TaskSpec): Promise<string>;
+  draft(t: TaskSpec): Promise<{ task_id: string; version: number }>;
+  task(id: string): Promise<TaskView>;
+  waitFor(id: string, statuses: string[], timeoutMs?: number): Promise<TaskView>;
+  orders(): Order[];
+  taps(): TapRecord[];
+  /** taps whose target is the 提交订单 control (either copy) */
+  submitTaps(): TapRecord[];
+  /** taps on anything that moves money */
+  paymentTaps(): TapRecord[];
+  submissionRows(): SubmissionRow[];
+  resetPhone(): void;
+  close(): Promise<void>;
+}
+
+export interface TaskSpec {
+  goodsId: string;
+  options: Record<string, string>;
+  quantity: number;
+  capCent: number;
+  mode?: 'dry_run' | 'live';
+}
+
+export const BLACK_M = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' } };
+
+export const FAST_TIMING = { navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 50, maxDumpsPerWait: 8 };
+
+export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Promise<PurchaseRig> {
+  const admin = await startTestAdmin();
+  const op = await loginOperator(admin);
+  const serial = 'purchase-phone';
+  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial] });
+  const device = await issueTestDevice(admin, 'purchase phone');
+  const dataDir = tempDataDir('device');
+  const ledgerFile = path.join(dataDir, 'device', device.deviceId, 'ledger.db');
+  const phone = () => sim.phone(serial);
+  const isSubmit = (t: TapRecord) => [t.target, t.node].some((n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'));
+  const isPayment = (t: TapRecord) =>
+    t.screen === 'cashier' || t.screen === 'payment_handoff' || [t.target, t.node].some((n) => /支付|付款|先用后付/.test(`${n?.text ?? ''}${n?.content_desc ?? ''}`) || (n?.resource_id ?? '').includes('ll_pay'));
+
+  const rig: PurchaseRig = {
+    admin,
+    op,
+    sim,
+    serial,
+    device,
+    worker: null,
+    dataDir,
+    async startWorker() {
+      const w = await startDeviceWorker({
+        deviceId: device.deviceId,
+        serial,
+        adb: { host: '127.0.0.1', port: sim.adbPort },
+        dataDir,
+        temporal: { address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string, namespace: admin.namespace },
+        admin: { url: admin.url, token: device.token },
+        log: testLogger('device-worker'),
+        timing: FAST_TIMING,
+        claimCheckIntervalMs: 1_000,
+      });
+      await w.ready;
+      rig.worker = w;
+      return w;
+    },
+    async stopWorker() {
+      const w = rig.worker;
+      rig.worker = null;
+      await w?.stop();
+    },
+    async draft(t) {
+      const res = await op.post('/api/tasks', {
+        type: 'purchase',
+        pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${t.goodsId}`,
+        pdd_options: t.options,
+        quantity: t.quantity,
+        max_total_price_cent: t.capCent,
+        execution_mode: t.mode ?? 'live',
+      });
+      if (res.status !== 201) throw new Error(`draft: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body as { task_id: string; version: number };
+    },
+    async purchase(t) {
+      const d = await rig.draft(t);
+      const res = await op.post('/api/tasks/start', { tasks: [{ task_id: d.task_id, version: d.version }] });
+      if (res.status !== 200) throw new Error(`start: ${res.status} ${JSON.stringify(res.body)}`);
+      return d.task_id;
+    },
+    async task(id) {
+      const res = await op.get(`/api/tasks/${id}`);
+      if (res.status !== 200) throw new Error(`task ${id}: ${res.status}`);
+      return res.body as TaskView;
+    },
+    async waitFor(id, statuses, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: TaskView | null = null;
+      while (Date.now() < deadline) {
+        last = await rig.task(id);
+        if (statuses.includes(last.status)) return last;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      throw new Error(`task ${id} did not reach ${statuses.join('/')}: ${last?.status} ${last?.reason_code} ${JSON.stringify(last?.attempt?.failure_detail)}`);
+    },
+    orders: () => phone().app.orders,
+    taps: () => phone().taps,
+    submitTaps: () => phone().taps.filter(isSubmit),
+    paymentTaps: () => phone().taps.filter(isPayment),
+    submissionRows() {
+      const l = new SubmissionLedger(ledgerFile);
+      try {
+        return l.all();
+      } finally {
+        l.close();
+      }
+    },
+    resetPhone: () => phone().reset(),
+    async close() {
+      await rig.stopWorker().catch(() => undefined);
+      await sim.close();
+      await admin.close();
+    },
+  };
+  if (opts.withWorker !== false) await rig.startWorker();
+  return rig;
+}
