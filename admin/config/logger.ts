@@ -37,12 +37,13 @@ export interface LoggerOptions {
 
 export function createLogger(opts: LoggerOptions): Logger {
   const out = opts.stdout ?? process.stdout;
+  // Each stream takes everything; the logger's own level decides (a stream's default is info).
   const streams: pino.StreamEntry[] = [
-    { stream: out.isTTY ? pretty({ colorize: true, destination: out as NodeJS.WritableStream }) : out },
+    { level: 'trace', stream: out.isTTY ? pretty({ colorize: true, destination: out as NodeJS.WritableStream }) : out },
   ];
   if (opts.logDir) {
     fs.mkdirSync(opts.logDir, { recursive: true });
-    streams.push({ stream: pino.destination({ dest: path.join(opts.logDir, `${opts.name}.log`), sync: false }) });
+    streams.push({ level: 'trace', stream: pino.destination({ dest: path.join(opts.logDir, `${opts.name}.log`), sync: false }) });
   }
   return pino(
     {

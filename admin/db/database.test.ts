@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrations } from '../../migrations';
-import { checkSchema, openAdminDb, openMigratedAdminDb, SchemaError, writeTransaction } from './database';
+import { checkSchema, openMigratedAdminDb, SchemaError, writeTransaction } from './database';
 
 function tempFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-db-')), 'admin.db');
@@ -50,13 +51,16 @@ describe('admin database', () => {
     ).rejects.toThrow('boom');
     expect(await db.selectFrom('app_settings').selectAll().execute()).toEqual([]);
 
-    // While one connection holds BEGIN IMMEDIATE, a second writer cannot even begin.
-    const other = openAdminDb(file);
-    await sql`pragma busy_timeout = 0`.execute(other);
+    // While we hold BEGIN IMMEDIATE, another process (the CLI beside the admin, say) cannot
+    // even begin a write. A separate process, because SQLite's locks are per process.
+    const tryBegin = `const D = require('better-sqlite3'); const d = new D(${JSON.stringify(file)});
+      d.pragma('busy_timeout = 0'); try { d.exec('begin immediate'); console.log('began'); } catch (e) { console.log(e.code); }`;
     await writeTransaction(db, async () => {
-      await expect(sql`begin immediate`.execute(other)).rejects.toThrow(/locked|busy/i);
+      const r = spawnSync(process.execPath, ['-e', tryBegin], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') });
+      expect(r.stdout.trim()).toBe('SQLITE_BUSY');
     });
-    await other.destroy();
+    const after = spawnSync(process.execPath, ['-e', tryBegin], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') });
+    expect(after.stdout.trim()).toBe('began');
     await db.destroy();
   });
 });
