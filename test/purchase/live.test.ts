@@ -43,4 +43,81 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.orders()).toHaveLength(0);
     expect(t.submission).toBeNull();
   });
+
+  const timeline = (t: { attempt: { timeline: unknown[] } | null }) => (t.attempt?.timeline ?? []) as { status: string; reason: string | null }[];
+
+  it('payment hand-off: RECONCILIATION_REQUIRED (PAYMENT_HANDOFF), no payment tap, then the read-only orders list matches the one order → WAITING_PAYMENT', async () => {
+    rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'payment_handoff' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
+    expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'PAYMENT_HANDOFF' })]));
+    expect(t.status).toBe('WAITING_PAYMENT');
+    expect(rig.orders()).toHaveLength(1);
+    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(rig.orders()[0]?.status).toBe('unpaid');
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.paymentTaps()).toHaveLength(0);
+    // after the tap: reads only — the one submit tap is the last tap of the run
+    expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
+  });
+
+  it('created_then_hang: the result never shows; reconciliation by the orders list finds exactly one order → WAITING_PAYMENT with its number', async () => {
+    rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'created_then_hang' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
+    expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'SUBMIT_OUTCOME_UNKNOWN' })]));
+    expect(rig.orders()).toHaveLength(1);
+    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
+  });
+
+  it('not_created: no order to match → stays RECONCILIATION_REQUIRED; cancel is refused (409) after the fence; resolve not_created → FAILED', async () => {
+    rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'not_created' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const t = await rig.waitFor(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL']);
+    expect(t.status).toBe('RECONCILIATION_REQUIRED');
+    // the workflow reads the orders list before it waits for a person; give it the moment to finish
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await rig.task(id)).status).toBe('RECONCILIATION_REQUIRED');
+    expect(rig.orders()).toHaveLength(0);
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
+
+    const cancel = await rig.op.post(`/api/tasks/${id}/cancel`);
+    expect(cancel.status).toBe(409);
+    const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'not_created' });
+    expect(resolved.status).toBe(200);
+    expect((await rig.waitFor(id, ['FAILED'])).status).toBe('FAILED');
+    expect(rig.submitTaps()).toHaveLength(1);
+  });
+
+  it('captcha after the submit with the order not created: resolve created with the order number a person found → WAITING_PAYMENT', async () => {
+    rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const t = await rig.waitFor(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL']);
+    expect(t.status).toBe('RECONCILIATION_REQUIRED');
+    expect(t.reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
+    const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: '260807-000000000000001' });
+    expect(resolved.status).toBe(200);
+    const after = await rig.waitFor(id, ['WAITING_PAYMENT']);
+    expect(after.order_no).toBe('260807-000000000000001');
+    expect(rig.submitTaps()).toHaveLength(1);
+  });
+
+  it('the device worker is stopped right after the tap and started again: still one order, one submission row, one tap', async () => {
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const deadline = Date.now() + 30_000;
+    while (rig.submitTaps().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(rig.submitTaps()).toHaveLength(1);
+    await rig.stopWorker();
+    await rig.startWorker();
+    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
+    expect(['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']).toContain(t.status);
+    if (t.status === 'WAITING_PAYMENT') expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(rig.orders()).toHaveLength(1);
+    expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.paymentTaps()).toHaveLength(0);
+  });
 });
