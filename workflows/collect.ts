@@ -1,7 +1,7 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
 import type { DeviceFailureDetails } from '../activities/device/types';
+import { GoodsIdAttr as GoodsId, TaskStatusAttr as TaskStatus } from '../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
 import { withDevice } from './device-claim';
 
@@ -10,13 +10,10 @@ export interface CollectInput {
   goodsUrl: string;
 }
 
-const GoodsId = defineSearchAttributeKey('GoodsId', SearchAttributeType.KEYWORD);
-const TaskStatus = defineSearchAttributeKey('TaskStatus', SearchAttributeType.KEYWORD);
-
 const admin = proxyActivities<CatalogCollectActivities>({
   taskQueue: ADMIN_TASK_QUEUE,
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['COLLECT_GOODS_MISMATCH', 'COLLECT_EMPTY'] },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['COLLECT_GOODS_MISMATCH', 'COLLECT_NO_SKUS'] },
 });
 
 /**
