@@ -69,6 +69,12 @@ function TaskList(): JSX.Element {
       batch(() => {
         setItems((prev) => (append ? [...prev, ...page.items] : page.items));
         setCursor(page.next_cursor);
+        // A fresh first page is the truth: keep only picks that are still drafts, at their
+        // current version, so a start never carries a stale version or a task that moved on.
+        if (!append) {
+          const fresh = new Map(page.items.filter((t) => t.status === 'DRAFT' && selected().has(t.task_id)).map((t) => [t.task_id, t]));
+          setSelected(fresh);
+        }
       });
     } catch (err) {
       if (gen === generation) setLoadError(errorText(err));
@@ -210,7 +216,11 @@ function TaskList(): JSX.Element {
           error={startError()}
           refusals={refusals()}
           onConfirm={() => void start()}
-          onClose={() => setDialogOpen(false)}
+          onClose={() => {
+            setDialogOpen(false);
+            // A refused start means some task moved on; show the operator where things stand.
+            if (startError() !== null) void load(false);
+          }}
         />
       </Show>
     </section>

@@ -1,6 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import { hrefFor } from '../../router';
 import { formatYuan } from './money';
+import { reasonZh } from './reasons';
 import StatusBadge from './StatusBadge';
 import { formatTime } from './time';
 import { modeZh, optionsText, type TaskListItem } from './types';
@@ -44,7 +45,9 @@ export default function TaskRow(props: Props): JSX.Element {
       <td>
         <StatusBadge status={t().status} label={t().status_zh} />
       </td>
-      <td class="tk-reason">{t().reason_code ?? ''}</td>
+      <td class="tk-reason" data-testid="task-row-reason" title={t().reason_code ?? ''}>
+        {reasonZh(t().reason_code)}
+      </td>
       <td class="tk-time">{formatTime(t().updated_at)}</td>
     </tr>
   );
