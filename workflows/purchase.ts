@@ -134,7 +134,17 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     state.step = 'preparing';
 
     // 3–6. Open, select, Gate 1, quantity, Gate 2, Gate 3 — nothing irreversible.
-    const prepared = await phoneScope.run(() => phone.prepare.preparePurchase({ claim: claim!, target }));
+    let prepared: Awaited<ReturnType<typeof phone.prepare.preparePurchase>>;
+    try {
+      prepared = await phoneScope.run(() => phone.prepare.preparePurchase({ claim: claim!, target }));
+    } catch (err) {
+      // The phone failed (retries spent) before the fence: nothing irreversible happened, so
+      // this is a stop with a reason like any other, not a failed workflow stuck in ORDERING.
+      if (canceledBy) return 'CANCELED';
+      const code = deviceFailureType(err);
+      await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: state.gates, failure: { code, detail: describe(err) }, status: 'STOPPED' });
+      return await needsManual(prepareFailureReason(code), describe(err));
+    }
     const reading = prepared.reading;
     recordReadings(state, reading);
     if (!prepared.ok) {
@@ -253,6 +263,27 @@ function recordReadings(state: PurchaseState, r: Partial<FinalPanelReading>): vo
     gate3SubmitAmountCent: r.gate3SubmitAmountCent ?? null,
     quantityRead: r.quantityRead ?? null,
   };
+}
+
+function deviceFailureType(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type ? cause.type : 'DEVICE_ERROR';
+}
+
+/** A device failure code as the operator's reason; anything without its own reason is DEVICE_ERROR. */
+function prepareFailureReason(code: string): ReasonCode {
+  switch (code) {
+    case 'APP_VERSION_UNSUPPORTED':
+    case 'GOODS_DELISTED':
+    case 'PAGE_UNRECOGNIZED':
+      return code;
+    case 'CAPTCHA_REQUIRED':
+      return 'CAPTCHA';
+    case 'PAGE_STRUCTURE_CHANGED':
+      return 'PAGE_UNRECOGNIZED';
+    default:
+      return 'DEVICE_ERROR';
+  }
 }
 
 function isClaimTimeout(err: unknown): boolean {

@@ -72,7 +72,8 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
       const w = await startDeviceWorker({
         deviceId: device.deviceId,
         serial,
-        adb: { host: '127.0.0.1', port: sim.adbPort },
+        // a phone that left ADB is given up on quickly, so a disconnect test is short
+        adb: { host: '127.0.0.1', port: sim.adbPort, timeouts: { reconnectMs: 1_500 } },
         dataDir,
         temporal: { address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string, namespace: admin.namespace },
         admin: { url: admin.url, token: device.token },
