@@ -3,11 +3,14 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createClaimActivities, createDeviceActivities, type DeviceContext } from '../activities/device';
+import { createPurchaseActivities } from '../activities/device/purchase';
 import { DEVICES_TASK_QUEUE, deviceTaskQueue } from '../domain/task-queues';
 import { AdbDevice, type AdbTimeouts } from './adb/adb-device';
 import { AdminClient, type DeviceRegistration } from './admin-client';
 import { ArtifactStore } from './artifacts';
 import { DeviceLedger } from './ledger/ledger';
+import { SubmissionLedger } from './ledger/submissions';
+import { httpEvidenceUploader } from './pdd/purchase/evidence';
 import { DEFAULT_TIMING, type SessionTiming } from './pdd/session';
 
 export interface DeviceWorkerOptions {
@@ -36,7 +39,7 @@ export interface DeviceWorkerHandle {
   stop(): Promise<void>;
 }
 
-const CAPABILITIES = ['collect', 'device-check'];
+const CAPABILITIES = ['collect', 'device-check', 'purchase'];
 const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
 
 /**
@@ -51,6 +54,8 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   if (!/^[A-Za-z0-9._-]+$/.test(opts.deviceId)) throw new Error(`device id ${JSON.stringify(opts.deviceId)} is not a safe folder name`);
   const root = path.join(path.resolve(opts.dataDir), 'device', opts.deviceId);
   const ledger = new DeviceLedger(path.join(root, 'ledger.db'), opts.deviceId);
+  // the purchase submissions live in the same file, in their own table and connection
+  const submissions = new SubmissionLedger(path.join(root, 'ledger.db'));
   const artifacts = new ArtifactStore(path.join(root, 'artifacts'), opts.artifactRetentionDays ?? 14);
   const cleanArtifacts = () => {
     const removed = artifacts.cleanup();
@@ -159,7 +164,10 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
           connection,
           namespace: opts.temporal.namespace,
           taskQueue,
-          activities: createDeviceActivities(ctx),
+          activities: {
+            ...createDeviceActivities(ctx),
+            ...createPurchaseActivities(ctx, { submissions, evidence: opts.admin ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log }) : null }),
+          },
           maxConcurrentActivityTaskExecutions: 1,
           shutdownGraceTime: '10 seconds',
         });
@@ -200,6 +208,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       await loop;
       await temporalClient?.connection.close().catch(() => undefined);
       ledger.close();
+      submissions.close();
     },
   };
 }
