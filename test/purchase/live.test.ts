@@ -131,4 +131,15 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.orders()).toHaveLength(0);
     expect(rig.submitTaps()).toHaveLength(0);
   });
+
+  it('stale dumps and extra loading screens on the way: still exactly one order and one tap', async () => {
+    rig.sim.phone(rig.serial).setFaults({ stale_dump_rate: 0.5, loading_dumps: 2, seed: 7 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
+    expect(t.status).toBe('WAITING_PAYMENT');
+    expect(rig.orders()).toHaveLength(1);
+    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.paymentTaps()).toHaveLength(0);
+  });
 });

@@ -164,6 +164,25 @@ describe('submit once, the ledger and the guard', () => {
     expect(submitTaps()).toHaveLength(0);
   });
 
+  it('the phone drops off ADB exactly at the tap: irreversible_action_at was already durable, the outcome is unknown, and never a second try', async () => {
+    const t = target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000);
+    const { result, p } = await prepare(t);
+    // one more command succeeds (the read-only re-read), then the phone is gone: the tap fails
+    sim.phone(SERIAL).setFaults({ disconnect_after_commands: 1 });
+    const fast = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL }, { reconnectMs: 300 });
+    const profile = profileForVersion('8.17.0');
+    const session = new PurchaseSession(p.guard.wrap(fast), profile, new CounterClock(), new StepLog(), FAST);
+    session.setPurchaseProfile(PURCHASE_8_17_0);
+    await expect(submitFinalPanel(session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 's', expected: result as FinalPanelReading, workflowId: 'wf' })).rejects.toThrow(/ADB|not found|not available/i);
+    const row = ledger.get(t.authorizationId);
+    expect(row?.irreversible_action_at).toBeTruthy();
+    expect(row?.tap_error).toBeTruthy();
+    sim.phone(SERIAL).clearFaults();
+    await expect(submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 's', expected: result as FinalPanelReading, workflowId: 'wf' })).rejects.toBeInstanceOf(SubmitRefused);
+    expect(submitTaps()).toHaveLength(0);
+    expect(sim.phone(SERIAL).app.orders).toHaveLength(0);
+  });
+
   it('the guard refuses payment controls, 提交订单 without the permit, foreign apps and raw input', async () => {
     const t = target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000);
     const { p } = await prepare(t);
