@@ -142,4 +142,20 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.paymentTaps()).toHaveLength(0);
   });
+
+  it('evidence uploads all fail (wrong device token): the purchase still completes once, without evidence', async () => {
+    await rig.stopWorker();
+    await rig.startWorker({ token: '0'.repeat(64) });
+    try {
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
+      expect(t.status).toBe('WAITING_PAYMENT');
+      expect(t.evidence).toEqual([]);
+      expect(rig.orders()).toHaveLength(1);
+      expect(rig.submitTaps()).toHaveLength(1);
+    } finally {
+      await rig.stopWorker();
+      await rig.startWorker();
+    }
+  });
 });

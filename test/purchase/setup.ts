@@ -17,7 +17,8 @@ export interface PurchaseRig {
   device: TestDevice;
   worker: DeviceWorkerHandle | null;
   dataDir: string;
-  startWorker(): Promise<DeviceWorkerHandle>;
+  /** `token` overrides the device token (a wrong one makes every evidence upload fail) */
+  startWorker(opts?: { token?: string }): Promise<DeviceWorkerHandle>;
   stopWorker(): Promise<void>;
   /** creates a DRAFT and starts it; returns the task id */
   purchase(t: TaskSpec): Promise<string>;
@@ -68,7 +69,7 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
     device,
     worker: null,
     dataDir,
-    async startWorker() {
+    async startWorker(o = {}) {
       const w = await startDeviceWorker({
         deviceId: device.deviceId,
         serial,
@@ -76,7 +77,7 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
         adb: { host: '127.0.0.1', port: sim.adbPort, timeouts: { reconnectMs: 1_500 } },
         dataDir,
         temporal: { address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string, namespace: admin.namespace },
-        admin: { url: admin.url, token: device.token },
+        admin: { url: admin.url, token: o.token ?? device.token },
         log: testLogger('device-worker'),
         timing: FAST_TIMING,
         claimCheckIntervalMs: 1_000,
