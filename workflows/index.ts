@@ -2,3 +2,5 @@
 // imported (directly or not) from this file.
 export { systemCheck } from './system-check';
 export { purchase } from './purchase';
+export { collect } from './collect';
+export { deviceCheck } from './device-check';

@@ -1,5 +1,6 @@
 import {
   ActivityFailure,
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -58,6 +59,8 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   let released = false;
 
   const moveTo = async (to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; orderNo?: string } = {}) => {
+    // A cancel accepted meanwhile wins: no later step may move the task on.
+    if (canceledBy && to !== 'CANCELED') throw new CanceledByOperator();
     await admin.recordPurchaseStatus({
       taskId: input.taskId,
       authorizationId: input.authorizationId,
@@ -116,7 +119,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   }
   if (canceledBy) {
     if (claim) await releasePhone(claim);
-    return 'CANCELED';
+    return await endCanceled();
   }
   if (!claim) {
     await moveTo('DRAFT', { reasonCode: 'AUTHORIZATION_EXPIRED' });
@@ -140,7 +143,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     } catch (err) {
       // The phone failed (retries spent) before the fence: nothing irreversible happened, so
       // this is a stop with a reason like any other, not a failed workflow stuck in ORDERING.
-      if (canceledBy) return 'CANCELED';
+      if (canceledBy) return await endCanceled();
       const code = deviceFailureType(err);
       await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: state.gates, failure: { code, detail: describe(err) }, status: 'STOPPED' });
       return await needsManual(prepareFailureReason(code), describe(err));
@@ -156,7 +159,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     const verdict = allGates(full, input.quantity, input.capCent);
     await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'final_panel', readings: state.gates, confirmedOptions: full.options, status: verdict.pass ? 'RUNNING' : 'STOPPED' });
     if (!verdict.pass) return await needsManual(verdict.reason, verdict.detail);
-    if (canceledBy) return 'CANCELED';
+    if (canceledBy) return await endCanceled();
 
     if (input.mode === 'dry_run') {
       await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'dry_run_passed', status: 'PASSED' });
@@ -198,6 +201,9 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
       const reason: ReasonCode = seen?.outcome === 'payment_handoff' ? 'PAYMENT_HANDOFF' : seen?.outcome === 'captcha' ? 'CAPTCHA_AFTER_SUBMIT' : 'SUBMIT_OUTCOME_UNKNOWN';
       return await reconcile(decision.submissionId, full, tappedAt, reason, seen ? `observed ${seen.outcome}` : 'observation failed');
     }
+  } catch (err) {
+    if (err instanceof CanceledByOperator) return await endCanceled();
+    throw err;
   } finally {
     await releaseNow();
   }
@@ -206,11 +212,11 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   // ——— the endings, each waiting for the operator's safe next step ———
 
   async function needsManual(reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
-    if (canceledBy) return 'CANCELED';
+    if (canceledBy) return await endCanceled();
     await moveTo('NEEDS_MANUAL', { reasonCode: reason, detail });
     await releaseNow();
     await condition(() => resetBy !== null || canceledBy !== null);
-    if (canceledBy) return 'CANCELED';
+    if (canceledBy) return await endCanceled();
     await moveTo('DRAFT', { actor: resetBy!, reasonCode: null });
     return 'DRAFT';
   }
@@ -241,6 +247,12 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     return await waitForPayment();
   }
 
+  /** The cancel update writes CANCELED itself; the workflow must not close before it has. */
+  async function endCanceled(): Promise<PurchaseStatus> {
+    await condition(allHandlersFinished);
+    return 'CANCELED';
+  }
+
   async function waitForPayment(): Promise<PurchaseStatus> {
     await releaseNow();
     await condition(() => paidBy !== null);
@@ -255,6 +267,8 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     }
   }
 }
+
+class CanceledByOperator extends Error {}
 
 function recordReadings(state: PurchaseState, r: Partial<FinalPanelReading>): void {
   state.gates = {
