@@ -1,3 +1,4 @@
+import { DeviceError } from '../errors';
 import type { PddProfile } from './profile';
 import { structure } from './match';
 import type { OptionView, PanelView, SectionView } from './panel-view';
@@ -42,7 +43,7 @@ export function readPanelState(view: PanelView, names: readonly string[], p: Pdd
     }
     if (d < 0 || sections[d]) throw structure(`spec panel: option group ${JSON.stringify(s.title)} does not match the dimensions ${names.join('/')}`);
     const texts = s.options.map((o) => o.text);
-    if (new Set(texts).size !== texts.length) throw structure(`spec panel: dimension ${names[d]} shows the same option twice`);
+    if (new Set(texts).size !== texts.length) throw ambiguous(`spec panel: dimension ${names[d]} shows the same option twice`);
     if (s.options.filter((o) => o.selected).length > 1) throw structure(`spec panel: two options of ${names[d]} are selected`);
     sections[d] = s;
   });
@@ -82,7 +83,7 @@ function parseMissing(summary: string, names: readonly string[], p: PddProfile):
 
 export function optionIn(state: PanelState, dim: number, value: string): OptionView | null {
   const matches = state.sections[dim]?.options.filter((o) => o.text === value) ?? [];
-  if (matches.length > 1) throw structure(`spec panel: option ${JSON.stringify(value)} occurs twice`);
+  if (matches.length > 1) throw ambiguous(`spec panel: option ${JSON.stringify(value)} occurs twice`);
   return matches[0] ?? null;
 }
 
@@ -93,4 +94,9 @@ export function laterDimensionsVisible(state: PanelState): boolean {
 
 export function laterDimensionsHidden(state: PanelState): boolean {
   return state.sections.every((s, d) => d === 0 || s === null);
+}
+
+/** Still structure drift for collect, but flagged so a purchase can stop as OPTION_AMBIGUOUS. */
+function ambiguous(message: string): DeviceError {
+  return new DeviceError('PAGE_STRUCTURE_CHANGED', message, { ambiguous_option: true });
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../activities/device/purchase-contract';
 import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
@@ -121,6 +121,21 @@ describe('prepare: to the final panel, nothing irreversible', () => {
     ph.clearFaults();
     expect(await stopOf(target('600000000105', { 颜色分类: '黑色', 尺码: 'M' }, 1, 9000))).toBe('GOODS_DELISTED');
     expect(submitTaps()).toHaveLength(0);
+  });
+});
+
+describe('an option shown twice', () => {
+  afterAll(() => sim.setCatalog(defaultCatalog()));
+  it('the same text twice in a dimension → OPTION_AMBIGUOUS before any option tap', async () => {
+    const catalog = defaultCatalog();
+    catalog.goods.push({
+      goods_id: '600000000999', title: '重复规格测试', shop_name: '测试店', status: 'on_sale',
+      dimensions: [{ name: '颜色', values: ['红', '红'] }, { name: '尺码', values: ['S'] }],
+      skus: [{ options: ['红', 'S'], price_cent: 990, stock: 5 }],
+    });
+    sim.setCatalog(catalog);
+    expect(await stopOf(target('600000000999', { 颜色: '红', 尺码: 'S' }, 1, 2000))).toBe('OPTION_AMBIGUOUS');
+    expect(taps().filter((t) => (t.target?.resource_id ?? '').endsWith('tv_sku_option'))).toHaveLength(0);
   });
 });
 

@@ -151,6 +151,7 @@ export async function mapScreenErrors<T>(fn: () => Promise<T>): Promise<T> {
     if (code === 'CAPTCHA_REQUIRED') throw new PurchaseStop('CAPTCHA', err.message);
     if (code === 'GOODS_DELISTED') throw new PurchaseStop('GOODS_DELISTED', err.message);
     if (code === 'APP_VERSION_UNSUPPORTED') throw new PurchaseStop('APP_VERSION_UNSUPPORTED', err.message);
+    if (code === 'PAGE_STRUCTURE_CHANGED' && err.details['ambiguous_option'] === true) throw new PurchaseStop('OPTION_AMBIGUOUS', err.message);
     if (code === 'PAGE_STRUCTURE_CHANGED' || code === 'PAGE_UNRECOGNIZED') throw new PurchaseStop('PAGE_UNRECOGNIZED', err.message);
     throw err instanceof DeviceError ? err : new DeviceError('ADB_FAILED', String(err));
   }
