@@ -28,6 +28,17 @@ describe('purchase authorization', () => {
     expect(await rig.admin.db.selectFrom('order_authorizations').selectAll().where('task_id', '=', d.task_id).execute()).toHaveLength(1);
   });
 
+  it('cancel before the fence (still waiting for a phone) is accepted → CANCELED, the authorization abandoned', async () => {
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    expect((await rig.task(id)).status).toBe('PENDING');
+    const res = await rig.op.post(`/api/tasks/${id}/cancel`);
+    expect(res.status).toBe(200);
+    const t = await rig.waitFor(id, ['CANCELED']);
+    expect(t.reason_code).toBe('CANCELED_BY_OPERATOR');
+    expect(t.authorization?.status).toBe('ABANDONED');
+    expect((await rig.op.post(`/api/tasks/${id}/cancel`)).status).toBe(409);
+  });
+
   it(
     'no free phone until the authorization expires (TTL 1 minute, the production minimum) → back to DRAFT, AUTHORIZATION_EXPIRED',
     async () => {
