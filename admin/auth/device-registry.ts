@@ -58,8 +58,8 @@ export async function touchDevice(db: AdminDb, deviceId: string, now = new Date(
 
 /**
  * Every active credential, registered or not, so a phone that was issued a token but never
- * came up shows as offline instead of being missing. `current_task_id` is filled in by the
- * purchase area once tasks exist.
+ * came up shows as offline instead of being missing. `current_task_id` is the purchase task the
+ * phone is working on (claimed or ordering).
  */
 export async function listDevices(db: AdminDb, now = new Date()): Promise<DeviceView[]> {
   const rows = await db
@@ -70,12 +70,21 @@ export async function listDevices(db: AdminDb, now = new Date()): Promise<Device
     .orderBy('c.display_name')
     .orderBy('c.device_id')
     .execute();
+  // A phone is busy with the purchase task it has claimed and not yet let go of.
+  const busy = await db
+    .selectFrom('tasks')
+    .select(['device_id', 'task_id'])
+    .where('task_type', '=', 'purchase')
+    .where('status', 'in', ['CLAIMED', 'ORDERING'])
+    .where('device_id', 'is not', null)
+    .execute();
+  const taskOf = new Map(busy.map((t) => [t.device_id, t.task_id]));
   return rows.map((r) => ({
     device_id: r.device_id,
     display_name: r.display_name,
     online: r.last_seen_at !== null && now.getTime() - Date.parse(r.last_seen_at) <= ONLINE_WITHIN_MS,
     app_version: r.app_version,
-    current_task_id: null,
+    current_task_id: taskOf.get(r.device_id) ?? null,
     serial: r.serial,
     model: r.model,
     last_seen_at: r.last_seen_at,

@@ -100,6 +100,7 @@ export interface TaskListItem {
   title: string | null;
   shop_name: string | null;
   execution_mode: string | null;
+  pdd_options: Record<string, string> | null;
   quantity: number | null;
   max_total_price_cent: number | null;
   reason_code: string | null;
@@ -139,6 +140,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
       title: t.title,
       shop_name: t.shop_name,
       execution_mode: t.execution_mode,
+      pdd_options: t.pdd_options ? (JSON.parse(t.pdd_options) as Record<string, string>) : null,
       quantity: t.quantity,
       max_total_price_cent: t.max_total_price_cent,
       reason_code: t.reason_code,
