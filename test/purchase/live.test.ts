@@ -158,4 +158,22 @@ describe('purchase, live and dry run, through the operator API', () => {
       await rig.startWorker();
     }
   });
+
+  it('the device worker is stopped the moment the fence row exists and started again: one tap, one order, one row', async () => {
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const deadline = Date.now() + 30_000;
+    const fenced = () => rig.admin.db.selectFrom('order_submissions').select('id').where('task_id', '=', id).executeTakeFirst();
+    while (!(await fenced()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(await fenced()).toBeTruthy();
+    await rig.stopWorker();
+    const tapsWhileStopped = rig.submitTaps().length;
+    expect(tapsWhileStopped).toBeLessThanOrEqual(1);
+    await rig.startWorker();
+    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
+    expect(['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']).toContain(t.status);
+    expect(rig.orders()).toHaveLength(1);
+    expect(rig.submitTaps()).toHaveLength(1);
+    expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
+    expect(await rig.admin.db.selectFrom('order_submissions').selectAll().where('task_id', '=', id).execute()).toHaveLength(1);
+  });
 });
