@@ -2,7 +2,8 @@ import { reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import { parseUtcTimestamp } from '../../domain/time';
 import type { AdminDb } from '../db/database';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
+import { decodeCursor, encodeCursor, likeContains } from '../catalog/common';
 
 export interface TaskView {
   task_id: string;
@@ -121,11 +122,12 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
   let q = db.selectFrom('tasks').selectAll();
   if (query.status) q = q.where('status', '=', query.status);
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeContains(query.q);
     q = q.where((eb) => eb.or([eb('task_id', 'like', like), eb('title', 'like', like), eb('pdd_goods_id', 'like', like), eb('order_no', 'like', like)]));
   }
-  if (query.cursor) {
-    const [updatedAt, taskId] = decodeCursor(query.cursor);
+  const key = decodeCursor(query.cursor);
+  if (key !== undefined) {
+    const [updatedAt, taskId] = parseKey(key);
     q = q.where((eb) => eb.or([eb('updated_at', '<', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('task_id', '<', taskId)])]));
   }
   const rows = await q.orderBy('updated_at', 'desc').orderBy('task_id', 'desc').limit(query.limit + 1).execute();
@@ -148,7 +150,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
       duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
       updated_at: t.updated_at,
     })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(last.updated_at, last.task_id) : null,
+    next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,
   };
 }
 
@@ -157,16 +159,9 @@ function durationSeconds(from: string, to: string | null): number | null {
   return Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
 }
 
-function encodeCursor(updatedAt: string, taskId: string): string {
-  return Buffer.from(JSON.stringify([updatedAt, taskId])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
-  } catch {
-    // fall through
-  }
-  throw Object.assign(new Error('bad cursor'), { status: 400, expose: true });
+/** The keyset of a task page: (updated_at, task_id), as the cursor carries it. */
+function parseKey(key: string): [string, string] {
+  const v: unknown = JSON.parse(key);
+  if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
+  throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
 }
