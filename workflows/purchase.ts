@@ -61,6 +61,12 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   const moveTo = async (to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; orderNo?: string } = {}) => {
     // A cancel accepted meanwhile wins: no later step may move the task on.
     if (canceledBy && to !== 'CANCELED') throw new CanceledByOperator();
+    // The workflow's own state moves first: the operator sees the new status as soon as the
+    // activity has written it, and an update sent at that moment (mark-paid on 待付款, resolve
+    // on 待核对) must find the validator already agreeing, not one workflow task behind.
+    state.status = to;
+    if (extra.reasonCode !== undefined) state.reasonCode = extra.reasonCode;
+    if (extra.orderNo !== undefined) state.orderNo = extra.orderNo;
     await admin.recordPurchaseStatus({
       taskId: input.taskId,
       authorizationId: input.authorizationId,
@@ -71,9 +77,6 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
       ...(extra.orderNo !== undefined ? { orderNo: extra.orderNo } : {}),
       ...(state.deviceId ? { deviceId: state.deviceId } : {}),
     });
-    state.status = to;
-    if (extra.reasonCode !== undefined) state.reasonCode = extra.reasonCode;
-    if (extra.orderNo !== undefined) state.orderNo = extra.orderNo;
     upsertSearchAttributes([{ key: TaskStatusAttr, value: to }]);
   };
 

@@ -34,6 +34,17 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect((await rig.waitFor(id, ['SUCCEEDED'])).status).toBe('SUCCEEDED');
   });
 
+  it('mark-paid sent the moment 待付款 shows is accepted (the workflow is never a step behind the list)', async () => {
+    for (let i = 0; i < 3; i++) {
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      expect(await rig.waitForRow(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'])).toBe('WAITING_PAYMENT');
+      const paid = await rig.op.post(`/api/tasks/${id}/mark-paid`);
+      expect({ status: paid.status, body: paid.status === 200 ? null : paid.body }).toEqual({ status: 200, body: null });
+      expect((await rig.waitFor(id, ['SUCCEEDED'])).status).toBe('SUCCEEDED');
+      rig.resetPhone();
+    }
+  });
+
   it('dry run: DRY_RUN_PASSED with the three readings, no tap on 提交订单, no order', async () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
     const t = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
@@ -92,14 +103,13 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.submitTaps()).toHaveLength(1);
   });
 
-  it('captcha after the submit with the order not created: resolve created with the order number a person found → WAITING_PAYMENT', async () => {
+  it('captcha after the submit with the order not created: resolve created, sent the moment 待核对 shows, with the order number a person found → WAITING_PAYMENT', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-    const t = await rig.waitFor(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL']);
-    expect(t.status).toBe('RECONCILIATION_REQUIRED');
-    expect(t.reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
+    expect(await rig.waitForRow(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL'])).toBe('RECONCILIATION_REQUIRED');
     const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: '260807-000000000000001' });
     expect(resolved.status).toBe(200);
+    expect((await rig.task(id)).reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
     const after = await rig.waitFor(id, ['WAITING_PAYMENT']);
     expect(after.order_no).toBe('260807-000000000000001');
     expect(rig.submitTaps()).toHaveLength(1);

@@ -24,6 +24,8 @@ export interface PurchaseRig {
   purchase(t: TaskSpec): Promise<string>;
   draft(t: TaskSpec): Promise<{ task_id: string; version: number }>;
   task(id: string): Promise<TaskView>;
+  /** polls the admin DB tightly: returns the moment the row shows one of `statuses` (to race an operator click against the workflow) */
+  waitForRow(id: string, statuses: string[], timeoutMs?: number): Promise<string>;
   waitFor(id: string, statuses: string[], timeoutMs?: number): Promise<TaskView>;
   orders(): Order[];
   taps(): TapRecord[];
@@ -123,6 +125,15 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
         await new Promise((r) => setTimeout(r, 150));
       }
       throw new Error(`task ${id} did not reach ${statuses.join('/')}: ${last?.status} ${last?.reason_code} ${JSON.stringify(last?.attempt?.failure_detail)}`);
+    },
+    async waitForRow(id, statuses, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const row = await admin.db.selectFrom('tasks').select('status').where('task_id', '=', id).executeTakeFirst();
+        if (row && statuses.includes(row.status)) return row.status;
+        if (Date.now() > deadline) throw new Error(`task ${id} row did not reach ${statuses.join('/')}: ${row?.status}`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
     },
     orders: () => phone().app.orders,
     taps: () => phone().taps,
