@@ -1,7 +1,7 @@
 import path from 'node:path';
-import fs from 'node:fs';
-import pino from 'pino';
+import { parseEnv } from '../admin/config/env';
 import { createLogger } from '../admin/config/logger';
+import { temporalTls } from '../admin/config/tls';
 import { installTemporalRuntime } from '../admin/temporal/runtime';
 import { parseFlags, portOf } from './args';
 import { readDeviceToken } from './token';
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     serial,
     adb: { host: flags['adb-host'] ?? '127.0.0.1', port: portOf(flags['adb-port'], 5037, '--adb-port') },
     dataDir,
-    temporal: { address, namespace: env['CMAUTOBUY_TEMPORAL_NAMESPACE'] || 'cmautobuy', tls: temporalTls(env, address) },
+    // One rule for every process: plain gRPC only on loopback (admin/config/tls.ts).
+    temporal: { address, namespace: env['CMAUTOBUY_TEMPORAL_NAMESPACE'] || 'cmautobuy', tls: temporalTls(parseEnv(env), address) },
     admin: token && adminUrl ? { url: adminUrl, token } : undefined,
     log,
     artifactRetentionDays: flags['artifact-retention-days'] ? Number(flags['artifact-retention-days']) : undefined,
@@ -57,23 +58,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-/** TLS (mTLS when a client cert is given) for a Temporal server that is not on loopback. */
-function temporalTls(env: NodeJS.ProcessEnv, address: string) {
-  const ca = env['CMAUTOBUY_TEMPORAL_TLS_CA'];
-  const cert = env['CMAUTOBUY_TEMPORAL_TLS_CERT'];
-  const key = env['CMAUTOBUY_TEMPORAL_TLS_KEY'];
-  const serverName = env['CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME'];
-  if (!ca && !cert && !serverName) {
-    if (!/^(127\.|localhost:|\[::1\])/.test(address)) pino().warn({ address }, 'Temporal is not on loopback and no TLS is configured');
-    return undefined;
-  }
-  return {
-    serverNameOverride: serverName,
-    serverRootCACertificate: ca ? fs.readFileSync(ca) : undefined,
-    clientCertPair: cert && key ? { crt: fs.readFileSync(cert), key: fs.readFileSync(key) } : undefined,
-  };
 }
 
 main().catch((err: unknown) => {
