@@ -25,8 +25,3 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   }
   throw badRequest(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
 }
-
-/** `%` and `_` in an operator's search text are literal. */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
-}

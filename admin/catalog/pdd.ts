@@ -1,5 +1,4 @@
 import { GoodsIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
-import { sql } from 'kysely';
 import { CollectStaleAfter, collectWorkflowId, staleBefore, type ProductState } from '../../domain/catalog';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
@@ -7,7 +6,8 @@ import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../http/errors';
 import type { TemporalGateway } from '../temporal/gateway';
-import { decodeCursor, encodeCursor, likeContains, type AuditHook } from './common';
+import { containsText } from '../db/like';
+import { decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { pddView } from './pdd-view';
 
@@ -38,10 +38,7 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
   if (after !== undefined && Number.isSafeInteger(after)) qb = qb.where('p.id', '<', after);
   const q = query.q?.trim();
   if (q) {
-    const like = likeContains(q);
-    qb = qb.where((eb) =>
-      eb.or([eb('p.goods_id', '=', q), sql<boolean>`p.title LIKE ${like} ESCAPE '\\'`, sql<boolean>`p.shop_name LIKE ${like} ESCAPE '\\'`]),
-    );
+    qb = qb.where((eb) => eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q)]));
   }
   switch (query.state) {
     case 'pending':

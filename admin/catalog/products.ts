@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import { staleBefore, type ProductState } from '../../domain/catalog';
 import { parsePddGoodsId } from '../../domain/pdd-url';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { decodeCursor, encodeCursor, likeContains, type AuditHook } from './common';
+import { containsText } from '../db/like';
+import { decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { pddView, productState } from './pdd-view';
 
@@ -54,13 +54,12 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
   if (after !== undefined) qb = qb.where('sp.goods_id', '>', after);
   const q = query.q?.trim();
   if (q) {
-    const like = likeContains(q);
     qb = qb.where((eb) =>
       eb.or([
         eb('sp.goods_id', '=', q),
         eb('sp.pdd_goods_id', '=', q),
-        sql<boolean>`sp.title LIKE ${like} ESCAPE '\\'`,
-        sql<boolean>`sp.main_sku_code LIKE ${like} ESCAPE '\\'`,
+        containsText(eb, 'sp.title', q),
+        containsText(eb, 'sp.main_sku_code', q),
         eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.sku_id', '=', q).select('k.sku_id')),
       ]),
     );

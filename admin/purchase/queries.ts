@@ -3,7 +3,8 @@ import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purch
 import { parseUtcTimestamp } from '../../domain/time';
 import type { AdminDb } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
-import { decodeCursor, encodeCursor, likeContains } from '../catalog/common';
+import { decodeCursor, encodeCursor } from '../catalog/common';
+import { containsText } from '../db/like';
 
 export interface TaskView {
   task_id: string;
@@ -122,8 +123,8 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
   let q = db.selectFrom('tasks').selectAll();
   if (query.status) q = q.where('status', '=', query.status);
   if (query.q) {
-    const like = likeContains(query.q);
-    q = q.where((eb) => eb.or([eb('task_id', 'like', like), eb('title', 'like', like), eb('pdd_goods_id', 'like', like), eb('order_no', 'like', like)]));
+    const text = query.q;
+    q = q.where((eb) => eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]));
   }
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
