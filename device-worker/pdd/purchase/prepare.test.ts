@@ -10,7 +10,8 @@ import { StepLog } from '../../step-log';
 import { profileForVersion } from '../profile';
 import { DEFAULT_TIMING } from '../session';
 import { TapGuard, TapRefused } from './guard';
-import { prepareFinalPanel } from './prepare';
+import { prepareFinalPanel, readFinal } from './prepare';
+import { readPanelState } from '../panel-state';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { PurchaseStop } from './stop';
@@ -120,6 +121,22 @@ describe('prepare: to the final panel, nothing irreversible', () => {
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA');
     ph.clearFaults();
     expect(await stopOf(target('600000000105', { 颜色分类: '黑色', 尺码: 'M' }, 1, 9000))).toBe('GOODS_DELISTED');
+    expect(submitTaps()).toHaveLength(0);
+  });
+});
+
+describe('quantity read-back', () => {
+  it('the final panel reading a different count than the task wants → QUANTITY_READBACK_MISMATCH (read, never assumed)', async () => {
+    const t = target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 4000);
+    const { result, p } = await prepare(t);
+    const names = ['颜色分类', '尺码'];
+    const values = ['黑色', 'M'];
+    const st = await p.session.readScreen('the final panel');
+    if (st.screen.kind !== 'sku_panel') throw new Error('not on the panel');
+    const state = readPanelState(st.screen.panel, names, p.session.profile, values);
+    expect(() => readFinal(p.session, PURCHASE_8_17_0, state, names, values, { ...t, quantity: 3 }, (result as FinalPanelReading).gate2PanelTotalCent!)).toThrow(
+      expect.objectContaining({ reason: 'QUANTITY_READBACK_MISMATCH' }),
+    );
     expect(submitTaps()).toHaveLength(0);
   });
 });
