@@ -53,7 +53,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     return { session, pp, guard };
   };
 
-  const evidenceTaker = (target: PurchaseTarget, ids: string[]) => async (kind: EvidenceKind | 'ORDER_RESULT' | 'ORDER_LIST') => {
+  const evidenceTaker = (target: PurchaseTarget, ids: string[]) => async (kind: EvidenceKind) => {
     if (!deps.evidence) return;
     try {
       const png = await ctx.adb.screencap();
