@@ -79,7 +79,7 @@ export default function PddPage(): JSX.Element {
         <tbody>
           <For each={items()} fallback={<tr><td colSpan={7} class="muted">{page.loading ? '正在加载…' : '没有拼多多商品'}</td></tr>}>
             {(p) => (
-              <tr data-testid="pdd-row" data-goods-id={p.goods_id}>
+              <tr data-testid="pdd-row" data-goods-id={p.goods_id} data-state={p.state}>
                 <td>{p.goods_id}</td>
                 <td>
                   {p.title ?? <span class="muted">未采集</span>}

@@ -116,7 +116,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
               </div>
             </div>
 
-            <div class="card">
+            <div class="card" style={{ 'margin-top': '12px' }}>
               <h3>SKU</h3>
               <SkuTable skus={p().skus} act={act} />
               <AddSku goodsId={p().goods_id} act={act} />
@@ -174,11 +174,13 @@ function SkuRow(props: { sku: Sku; act: Act }): JSX.Element {
       setEditing(false);
     }, `已保存 SKU ${props.sku.sku_id}`);
   return (
-    <tr class={props.sku.parse_ok === 0 ? 'parse-failed' : ''} data-testid="sku-row" data-sku-id={props.sku.sku_id} data-parse-ok={props.sku.parse_ok}>
+    <tr class={props.sku.parse_ok === 0 ? 'parse-failed' : ''} data-testid="sku-row" data-sku-id={props.sku.sku_id} data-parse-ok={props.sku.parse_ok} data-is-manual={props.sku.is_manual}>
       <td>
         {props.sku.sku_id}
         <Show when={props.sku.is_manual === 1}>
-          <span class="badge"> 手工</span>
+          <span class="badge after-text" data-testid="sku-manual" title="手工维护：重新导入不会覆盖">
+            手工
+          </span>
         </Show>
       </td>
       <td>{props.sku.spec_raw}</td>

@@ -111,7 +111,7 @@ function ProductList(): JSX.Element {
             <tbody>
               <For each={items()} fallback={<tr><td colSpan={6} class="muted">{page.loading ? '正在加载…' : '没有商品'}</td></tr>}>
                 {(p) => (
-                  <tr class={`clickable ${p.parse_failed_count > 0 ? 'parse-failed' : ''}`} data-testid="product-row" data-goods-id={p.goods_id} onClick={() => navigate(`/products/${p.goods_id}`)}>
+                  <tr class={`clickable ${p.parse_failed_count > 0 ? 'parse-failed' : ''}`} data-testid="product-row" data-goods-id={p.goods_id} data-state={p.state} data-parse-failed={p.parse_failed_count} onClick={() => navigate(`/products/${p.goods_id}`)}>
                     <td>{p.goods_id}</td>
                     <td>
                       {p.title}
@@ -125,8 +125,7 @@ function ProductList(): JSX.Element {
                     <td>
                       {p.sku_count}
                       <Show when={p.parse_failed_count > 0}>
-                        <span class="badge badge-warn" data-testid="parse-failed-count">
-                          {' '}
+                        <span class="badge badge-warn after-text" data-testid="parse-failed-count">
                           {p.parse_failed_count} 个待补全
                         </span>
                       </Show>

@@ -109,9 +109,16 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
                 <tbody>
                   <For each={r().failed_rows}>
                     {(f) => (
-                      <tr>
+                      <tr class={f.sku_id ? 'parse-failed' : ''} data-testid="import-failed-row" data-row={f.row} data-sku-id={f.sku_id}>
                         <td>{f.row}</td>
-                        <td>{f.reason}</td>
+                        <td>
+                          {f.reason}
+                          <Show when={f.sku_id}>
+                            <span class="badge badge-warn after-text" data-testid="import-failed-parse">
+                              SKU {f.sku_id} 待补全
+                            </span>
+                          </Show>
+                        </td>
                       </tr>
                     )}
                   </For>

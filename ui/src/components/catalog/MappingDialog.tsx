@@ -42,7 +42,7 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
   return (
     <div class="dialog-backdrop" data-testid="mapping-dialog" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
       <div class="dialog" role="dialog" aria-label="规格映射">
-        <div style={{ display: 'flex', 'justify-content': 'space-between' }}>
+        <div class="dialog-head">
           <h3>规格映射</h3>
           <button type="button" class="btn btn-ghost" onClick={() => props.onClose()} data-testid="mapping-close">
             关闭
@@ -67,6 +67,13 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                 <div>
                   <h4>虾皮 SKU（先选一个）</h4>
                   <table class="cat-table" data-testid="mapping-shopee">
+                    <thead>
+                      <tr>
+                        <th>SKU ID</th>
+                        <th>颜色 / 尺码</th>
+                        <th>映射到</th>
+                      </tr>
+                    </thead>
                     <tbody>
                       <For each={b().shopee_skus}>
                         {(s) => (
