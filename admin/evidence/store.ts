@@ -108,6 +108,7 @@ export class EvidenceStore {
       }
       const existing = await this.find(deviceId, fields.upload_key);
       if (existing) return replayOrConflict(existing, fields);
+      await this.assertOwnAttempt(deviceId, fields);
 
       const bytes = await fs.promises.readFile(file.tmpPath);
       await this.decodes.run(() => decodeFully(bytes, file.header));
@@ -147,6 +148,26 @@ export class EvidenceStore {
       });
     } finally {
       await removeQuietly(file.tmpPath); // gone already when renamed
+    }
+  }
+
+  /**
+   * A phone attaches evidence only to a purchase attempt it runs itself: a token for phone A
+   * can never add pictures to phone B's task, nor invent a task.
+   */
+  private async assertOwnAttempt(deviceId: string, fields: EvidenceFields): Promise<void> {
+    const attempt = await this.db
+      .selectFrom('purchase_attempts')
+      .select('id')
+      .where('id', '=', fields.attempt_id)
+      .where('task_id', '=', fields.task_id)
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
+    if (!attempt) {
+      throw new HttpError(409, 'EVIDENCE_ATTEMPT_UNKNOWN', 'no purchase attempt with this task_id and attempt_id runs on this device', {
+        task_id: fields.task_id,
+        attempt_id: fields.attempt_id,
+      });
     }
   }
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AdminDb } from '../../admin/db/database';
 import { deviceRequest, type HttpResult, type TestDevice } from '../harness';
 import { sha256Hex } from './png-fixtures';
 
@@ -21,8 +22,8 @@ export function evidenceForm(u: EvidenceUpload): FormData {
   const fields: Record<string, string> = {
     upload_key: u.upload_key ?? `key-${process.pid}-${++counter}`,
     sha256: u.sha256 ?? sha256Hex(u.file),
-    task_id: u.task_id ?? 'task-1',
-    attempt_id: u.attempt_id ?? 'attempt-1',
+    task_id: u.task_id ?? 'task-unknown',
+    attempt_id: u.attempt_id ?? 'attempt-unknown',
     kind: u.kind ?? 'SKU_PANEL_GATE_1',
     captured_at: u.captured_at ?? '2025-01-02T03:04:05Z',
   };
@@ -32,8 +33,39 @@ export function evidenceForm(u: EvidenceUpload): FormData {
   return form;
 }
 
-export function uploadEvidence(admin: { url: string }, device: TestDevice, u: EvidenceUpload): Promise<HttpResult> {
-  return deviceRequest(admin, device, 'POST', '/api/device/evidence', { body: evidenceForm(u) });
+/** The attempt a test phone uploads for by default: `attempt-<device id>` of `task-<device id>`. */
+export function defaultAttempt(deviceId: string): { task_id: string; attempt_id: string } {
+  return { task_id: `task-${deviceId}`, attempt_id: `attempt-${deviceId}` };
+}
+
+/**
+ * A real purchase attempt for the phone (task, authorization, attempt rows), because the admin
+ * accepts evidence only for an attempt that runs on the uploading device. Idempotent.
+ */
+export async function seedAttempt(db: AdminDb, deviceId: string): Promise<void> {
+  const { task_id: taskId, attempt_id: attemptId } = defaultAttempt(deviceId);
+  const at = '2025-01-02T03:04:05Z';
+  await db
+    .insertInto('tasks')
+    .values({ task_id: taskId, task_type: 'purchase', status: 'ORDERING', version: 1, pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=1', pdd_goods_id: '1', pdd_options: '{"颜色":"黑"}', quantity: 1, max_total_price_cent: 100, execution_mode: 'dry_run', created_at: at, updated_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const authId = `auth-${attemptId}`;
+  await db
+    .insertInto('order_authorizations')
+    .values({ id: authId, task_id: taskId, task_version: 1, start_key: authId, goods_id: '1', pdd_options: '{"颜色":"黑"}', quantity: 1, total_price_cap_cent: 100, execution_mode: 'dry_run', status: 'CLAIMED', workflow_id: `purchase/${taskId}/${authId}`, workflow_started_at: at, created_by: 'test', created_at: at, expires_at: '2099-01-01T00:00:00Z', closed_at: null })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('purchase_attempts')
+    .values({ id: attemptId, task_id: taskId, authorization_id: authId, device_id: deviceId, workflow_id: `purchase/${taskId}/${authId}`, status: 'RUNNING', step: 'preparing', timeline_json: '[]', started_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export async function uploadEvidence(admin: { url: string; db?: AdminDb }, device: TestDevice, u: EvidenceUpload): Promise<HttpResult> {
+  if (admin.db) await seedAttempt(admin.db, device.deviceId);
+  return deviceRequest(admin, device, 'POST', '/api/device/evidence', { body: evidenceForm({ ...defaultAttempt(device.deviceId), ...u }) });
 }
 
 /**

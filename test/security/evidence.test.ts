@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataPaths } from '../../admin/config/env';
 import { getJson, issueTestDevice, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
-import { evidenceForm, headersOnly, uploadEvidence } from './evidence-client';
+import { evidenceForm, headersOnly, uploadEvidence, defaultAttempt, seedAttempt } from './evidence-client';
 import { craftedPng, decompressionBomb, hugeDimensionsPng, realPng, sha256Hex } from './png-fixtures';
 
 describe('evidence upload and viewing', () => {
@@ -130,7 +130,8 @@ describe('evidence upload and viewing', () => {
 
   it('turns 20 concurrent identical uploads into one file and one row', async () => {
     const png = realPng(200, 150, 11);
-    const form = () => evidenceForm({ file: png, upload_key: 'concurrent-key' });
+    await seedAttempt(admin.db, device.deviceId);
+    const form = () => evidenceForm({ file: png, upload_key: 'concurrent-key', ...defaultAttempt(device.deviceId) });
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
         getJson(`${admin.url}/api/device/evidence`, { method: 'POST', headers: { authorization: device.authorization }, body: form() }),
@@ -143,5 +144,33 @@ describe('evidence upload and viewing', () => {
     expect(matching).toHaveLength(1);
     expect(filesOnDisk().filter((f) => f.startsWith(sha256Hex(png)))).toEqual([`${sha256Hex(png)}.png`]);
     expect(filesOnDisk().filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('evidence belongs to the uploading phone’s own attempt', () => {
+  let admin: TestAdmin;
+  beforeAll(async () => {
+    admin = await startTestAdmin();
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('refuses an unknown attempt and another phone’s attempt with 409, writing nothing', async () => {
+    const mine = await issueTestDevice(admin, 'phone A');
+    const theirs = await issueTestDevice(admin, 'phone B');
+    await seedAttempt(admin.db, theirs.deviceId);
+    const png = realPng(64, 64, 3);
+    const before = await admin.db.selectFrom('evidence_assets').select('id').execute();
+
+    const unknown = await uploadEvidence({ url: admin.url }, mine, { file: png, task_id: 'task-x', attempt_id: 'attempt-x' });
+    expect(unknown.status).toBe(409);
+    expect(unknown.body).toMatchObject({ error: { code: 'EVIDENCE_ATTEMPT_UNKNOWN' } });
+    const foreign = await uploadEvidence({ url: admin.url }, mine, { file: png, ...defaultAttempt(theirs.deviceId) });
+    expect(foreign.status).toBe(409);
+
+    expect(await admin.db.selectFrom('evidence_assets').select('id').execute()).toEqual(before);
+    const own = await uploadEvidence(admin, theirs, { file: png });
+    expect(own.status).toBe(201);
   });
 });
