@@ -24,6 +24,8 @@ export interface AdminOptions {
   workflowBundlePath?: string;
   /** tests that only exercise HTTP can skip the worker */
   runWorker?: boolean;
+  /** how often the purchase sweep looks for authorised tasks without a workflow (default 30 s) */
+  purchaseSweepIntervalMs?: number;
   /** HTTPS with this certificate; without it the admin only listens on loopback (admin/config/tls.ts) */
   tls?: AdminTls;
   /** CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: a TLS proxy fronts a non-loopback plain listener */
@@ -67,7 +69,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       ? undefined
       : runAdminWorker({ temporal: opts.temporal, db, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
   // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
-  const sweep = opts.runWorker === false ? undefined : runPurchaseSweep({ db, temporal, log: opts.log });
+  const sweep = opts.runWorker === false ? undefined : runPurchaseSweep({ db, temporal, log: opts.log }, opts.purchaseSweepIntervalMs);
 
   return {
     url: `${opts.tls ? 'https' : 'http'}://${opts.host}:${port}`,

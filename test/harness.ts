@@ -38,10 +38,11 @@ export interface TestAdmin extends AdminHandle {
 }
 
 /** A real admin (HTTP + worker + SQLite file) on a free port, in its own Temporal namespace. */
-export async function startTestAdmin(overrides: Partial<AdminOptions> = {}): Promise<TestAdmin> {
+export async function startTestAdmin(overrides: Partial<AdminOptions> & { waitForWorker?: boolean } = {}): Promise<TestAdmin> {
+  const { waitForWorker = true, ...rest } = overrides;
   const { address, workflowBundlePath } = sharedTemporal();
-  const namespace = overrides.temporal?.namespace ?? allocateNamespace();
-  const dataDir = overrides.dataDir ?? tempDataDir('admin');
+  const namespace = rest.temporal?.namespace ?? allocateNamespace();
+  const dataDir = rest.dataDir ?? tempDataDir('admin');
   const admin = await startAdmin({
     dataDir,
     host: '127.0.0.1',
@@ -50,9 +51,9 @@ export async function startTestAdmin(overrides: Partial<AdminOptions> = {}): Pro
     log: testLogger('admin'),
     workflowBundlePath,
     initialAdminPassword: TEST_ADMIN_PASSWORD,
-    ...overrides,
+    ...rest,
   });
-  if (admin.worker) await admin.worker.ready;
+  if (admin.worker && waitForWorker) await admin.worker.ready;
   return Object.assign(admin, { namespace, dataDir });
 }
 
