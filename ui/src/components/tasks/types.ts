@@ -1,7 +1,10 @@
 /**
- * Shapes of the admin's task API (admin/purchase/queries.ts). Mirrored rather than imported:
- * the UI is built on its own and must not pull server modules into the bundle.
+ * The task API's shapes come from domain/purchase/views.ts as types only (nothing of the server
+ * reaches the bundle); the small value tables below are the UI's own.
  */
+import type { GateView, TaskListItem, TaskView } from '../../../../domain/purchase/views';
+
+export type { TaskListItem, TaskView };
 
 export const PURCHASE_STATUSES = [
   'DRAFT',
@@ -67,23 +70,6 @@ export function modeZh(mode: string | null): string {
   return mode === 'live' || mode === 'dry_run' ? MODE_ZH[mode] : '—';
 }
 
-export interface TaskListItem {
-  task_id: string;
-  type: 'purchase' | 'collect';
-  status: string;
-  status_zh: string | null;
-  title: string | null;
-  shop_name: string | null;
-  execution_mode: string | null;
-  quantity: number | null;
-  max_total_price_cent: number | null;
-  reason_code: string | null;
-  version: number;
-  duration_seconds: number | null;
-  updated_at: string;
-  /** Not in the list contract today; shown when the server offers it. */
-  pdd_options?: Record<string, string> | null;
-}
 
 export interface TaskPage {
   items: TaskListItem[];
@@ -98,50 +84,8 @@ export interface TimelineEntry {
   actor: string | null;
 }
 
-export interface Gates {
-  gate1_unit_price_cent: number | null;
-  gate2_panel_total_cent: number | null;
-  gate3_submit_amount_cent: number | null;
-  quantity_read: number | null;
-}
+export type Gates = GateView;
 
-export interface TaskView {
-  task_id: string;
-  type: 'purchase';
-  status: PurchaseStatus;
-  status_zh: string;
-  next_step_zh: string;
-  version: number;
-  execution_mode: string;
-  title: string | null;
-  shop_name: string | null;
-  pdd_goods_id: string | null;
-  pdd_goods_url: string;
-  pdd_options: Record<string, string>;
-  quantity: number;
-  max_total_price_cent: number;
-  reason_code: string | null;
-  reason_zh: string | null;
-  reason_next_zh: string | null;
-  device_id: string | null;
-  order_no: string | null;
-  workflow_id: string | null;
-  authorization: { id: string; status: string; expires_at: string } | null;
-  gates: Gates;
-  attempt: {
-    id: string;
-    step: string | null;
-    status: string;
-    artifact_ref: string | null;
-    failure_detail: string | null;
-    timeline: unknown[];
-    purchase: unknown;
-  } | null;
-  submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null } | null;
-  evidence: Array<{ id: string; kind: string; captured_at: string }>;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface StartRefusal {
   task_id: string;
