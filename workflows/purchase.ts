@@ -160,7 +160,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     const full = reading as FinalPanelReading;
     // The workflow judges the readings itself too: the phone's verdict is not taken on trust.
     const verdict = allGates(full, input.quantity, input.capCent);
-    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'final_panel', readings: state.gates, confirmedOptions: full.options, status: verdict.pass ? 'RUNNING' : 'STOPPED' });
+    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'final_panel', readings: state.gates, confirmedOptions: full.options, goods: { title: full.title, shopName: full.shopName }, status: verdict.pass ? 'RUNNING' : 'STOPPED' });
     if (!verdict.pass) return await needsManual(verdict.reason, verdict.detail);
     if (canceledBy) return await endCanceled();
 

@@ -124,6 +124,8 @@ export function purchaseActivities(db: AdminDb) {
       step: string;
       readings?: Partial<GateReadings>;
       confirmedOptions?: Record<string, string>;
+      /** what the goods page showed; fills the task's title and shop for the lists when unknown */
+      goods?: { title: string | null; shopName: string | null };
       failure?: { code: string; detail: string; artifactRef?: string | null };
       status?: 'RUNNING' | 'STOPPED' | 'PASSED';
     }): Promise<void> {
@@ -146,6 +148,13 @@ export function purchaseActivities(db: AdminDb) {
         .where('id', '=', input.attemptId)
         .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
         .execute();
+      if (input.goods) {
+        const attempt = await db.selectFrom('purchase_attempts').select('task_id').where('id', '=', input.attemptId).executeTakeFirst();
+        if (attempt) {
+          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
+          if (input.goods.shopName) await db.updateTable('tasks').set({ shop_name: input.goods.shopName }).where('task_id', '=', attempt.task_id).where('shop_name', 'is', null).execute();
+        }
+      }
     },
 
     /**

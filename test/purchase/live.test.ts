@@ -53,6 +53,8 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.submitTaps()).toHaveLength(0);
     expect(rig.orders()).toHaveLength(0);
     expect(t.submission).toBeNull();
+    // The list shows what the phone read on the goods page when the catalog had no title yet.
+    expect({ title: t.title, shop_name: t.shop_name }).toEqual({ title: '【现货】春秋款西装外套男士休闲单西', shop_name: '优衣仓男装旗舰店' });
   });
 
   const timeline = (t: { attempt: { timeline: unknown[] } | null }) => (t.attempt?.timeline ?? []) as { status: string; reason: string | null }[];
