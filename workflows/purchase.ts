@@ -134,8 +134,9 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   const phone = phoneActivities(claim.task_queue);
   const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
   try {
-    await moveTo('CLAIMED');
+    // The attempt first, so its timeline starts with the claim.
     target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
+    await moveTo('CLAIMED');
     await moveTo('ORDERING');
     state.step = 'preparing';
 

@@ -31,7 +31,12 @@ describe('purchase, live and dry run, through the operator API', () => {
 
     const paid = await rig.op.post(`/api/tasks/${id}/mark-paid`);
     expect(paid.status).toBe(200);
-    expect((await rig.waitFor(id, ['SUCCEEDED'])).status).toBe('SUCCEEDED');
+    const done = await rig.waitFor(id, ['SUCCEEDED']);
+    expect(done.status).toBe('SUCCEEDED');
+    // The timeline tells the whole story, from the claim to the operator's mark.
+    const steps = (done.attempt?.timeline ?? []) as Array<{ status: string; actor: string | null }>;
+    expect(steps.map((e) => e.status)).toEqual(['CLAIMED', 'ORDERING', 'FENCED', 'WAITING_PAYMENT', 'SUCCEEDED']);
+    expect(steps.at(-1)?.actor).toBe('admin');
   });
 
   it('mark-paid sent the moment 待付款 shows is accepted (the workflow is never a step behind the list)', async () => {
