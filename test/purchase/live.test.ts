@@ -178,7 +178,8 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('the device worker is stopped the moment the fence row exists and started again: one tap, one order, one row', async () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-    const deadline = Date.now() + 30_000;
+    // A bound, not a speed claim: on 2 busy cores the prepare before the fence can take a while.
+    const deadline = Date.now() + 120_000;
     const fenced = () => rig.admin.db.selectFrom('order_submissions').select('id').where('task_id', '=', id).executeTakeFirst();
     while (!(await fenced()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(await fenced()).toBeTruthy();
