@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAdminActivities } from '../../activities/admin';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
@@ -6,7 +5,8 @@ import type { AdminDb } from '../db/database';
 import type { Logger } from '../config/logger';
 import type { TemporalSettings } from './gateway';
 
-export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
+// Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
+export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 export interface AdminWorkerOptions {
   temporal: TemporalSettings;
