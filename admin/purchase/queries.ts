@@ -13,7 +13,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   const task = await db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   // The latest authorization of the task, even after a reset cleared tasks.authorization_id.
-  const auth = await db.selectFrom('order_authorizations').selectAll().where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+  const auth = await db.selectFrom('order_authorizations').selectAll().where('task_id', '=', taskId).orderBy('task_version', 'desc').limit(1).executeTakeFirst();
   const attempt = auth ? await db.selectFrom('purchase_attempts').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
   const submission = auth ? await db.selectFrom('order_submissions').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
   const evidence = attempt
