@@ -17,6 +17,22 @@ export interface AdminClientOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   requestTimeoutMs?: number;
+  /** the settings the admin answered with (phone-host settings kept on 设置) */
+  onSettings?: (settings: PhoneHostSettings) => void;
+}
+
+export interface PhoneHostSettings {
+  artifact_retention_days: number;
+}
+
+function parseSettings(body: string): PhoneHostSettings | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const days = (parsed as { settings?: { artifact_retention_days?: unknown } }).settings?.artifact_retention_days;
+    return typeof days === 'number' && Number.isInteger(days) && days >= 1 ? { artifact_retention_days: days } : null;
+  } catch {
+    return null;
+  }
 }
 
 export type RegisterOutcome = 'registered' | 'unauthorized' | 'stopped';
@@ -84,8 +100,12 @@ export class AdminClient {
         body: JSON.stringify(reg),
         signal: AbortSignal.timeout(this.opts.requestTimeoutMs ?? 10_000),
       });
-      await res.text().catch(() => '');
-      if (res.ok) return 'ok';
+      const body = await res.text().catch(() => '');
+      if (res.ok) {
+        const settings = parseSettings(body);
+        if (settings) this.opts.onSettings?.(settings);
+        return 'ok';
+      }
       if (res.status === 401) return 'unauthorized';
       return `HTTP ${res.status}`;
     } catch (err) {

@@ -17,7 +17,7 @@ export interface FailureArtifacts {
 export class ArtifactStore {
   constructor(
     readonly root: string,
-    readonly retentionDays: number,
+    public retentionDays: number,
   ) {}
 
   save(workflowId: string, label: string, a: FailureArtifacts): string {

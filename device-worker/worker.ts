@@ -67,7 +67,21 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
   const adb = new AdbDevice(adbTarget, opts.adb.timeouts);
-  const adminClient = opts.admin ? new AdminClient({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log }) : null;
+  const adminClient = opts.admin
+    ? new AdminClient({
+        adminUrl: opts.admin.url,
+        deviceId: opts.deviceId,
+        token: opts.admin.token,
+        log,
+        // the admin's 设置 decide the retention unless this host was given one explicitly
+        onSettings: (s) => {
+          if (opts.artifactRetentionDays !== undefined || s.artifact_retention_days === artifacts.retentionDays) return;
+          artifacts.retentionDays = s.artifact_retention_days;
+          log.info({ retentionDays: s.artifact_retention_days }, 'artifact retention from the admin');
+          cleanArtifacts();
+        },
+      })
+    : null;
   let stopping = false;
   let connection: NativeConnection | undefined;
   let claimWorker: Worker | undefined;

@@ -90,3 +90,17 @@ export async function listDevices(db: AdminDb, now = new Date()): Promise<Device
     last_seen_at: r.last_seen_at,
   }));
 }
+
+/** The setting (seed 000 §6 `diagnostics.retention_days`) phone hosts apply to failure artifacts. */
+export const ARTIFACT_RETENTION_DAYS_DEFAULT = 14;
+
+/**
+ * Settings a phone host takes from the admin with each registration, so operators change them
+ * on 设置 instead of on every phone host.
+ */
+export async function phoneHostSettings(db: AdminDb): Promise<{ artifact_retention_days: number }> {
+  const row = await db.selectFrom('app_settings').select('value_json').where('setting_key', '=', 'diagnostics.retention_days').executeTakeFirst();
+  const value: unknown = row ? JSON.parse(row.value_json) : ARTIFACT_RETENTION_DAYS_DEFAULT;
+  const days = typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3650 ? value : ARTIFACT_RETENTION_DAYS_DEFAULT;
+  return { artifact_retention_days: days };
+}

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { auditRequest } from '../../audit/audit';
-import { deviceRegistrationSchema, registerDevice } from '../../auth/device-registry';
+import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../../auth/device-registry';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
 import type { AppDeps } from '../app';
@@ -19,7 +19,7 @@ export function deviceRegisterRoutes(deps: AppDeps): Router {
         target: { kind: 'device', id: device.deviceId },
         details: { serial: reg.serial, model: reg.model, app_version: reg.app_version },
       });
-      return result;
+      return { ...result, settings: await phoneHostSettings(trx) };
     });
   });
   return router;
