@@ -20,6 +20,12 @@ export interface PurchaseRig {
   /** `token` overrides the device token (a wrong one makes every evidence upload fail) */
   startWorker(opts?: { token?: string }): Promise<DeviceWorkerHandle>;
   stopWorker(): Promise<void>;
+  /** closes the admin (HTTP, admin worker, DB) as a crash of the admin process would end it */
+  stopAdmin(): Promise<void>;
+  /** a new admin on the same data dir, namespace, Temporal address and port (sessions and device tokens carry over) */
+  startAdmin(): Promise<TestAdmin>;
+  /** runs `fn` synchronously inside the sim's 提交订单 tap, before the tap command answers; null removes it */
+  onSubmitTap(fn: (() => void) | null): void;
   /** creates a DRAFT and starts it; returns the task id */
   purchase(t: TaskSpec): Promise<string>;
   draft(t: TaskSpec): Promise<{ task_id: string; version: number }>;
@@ -50,8 +56,18 @@ export const BLACK_M = { goodsId: '937122477375', options: { 颜色分类: '黑�
 
 export const FAST_TIMING = { navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 50, maxDumpsPerWait: 8 };
 
-export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Promise<PurchaseRig> {
-  const admin = await startTestAdmin();
+/**
+ * `temporal`: a server the test owns (admin and device worker both use it); default the shared one.
+ * `adminWorker: false`: the in-process admin serves HTTP and the DB only; the test runs the admin
+ * worker elsewhere (e.g. an admin process it can SIGKILL).
+ * `claimCheckIntervalMs`: how often the device worker asks Temporal about its open claim (default 1 s).
+ */
+export async function startPurchaseRig(
+  opts: { withWorker?: boolean; temporal?: { address: string; namespace: string }; adminWorker?: boolean; claimCheckIntervalMs?: number } = {},
+): Promise<PurchaseRig> {
+  const runWorker = opts.adminWorker ?? true;
+  const admin = await startTestAdmin({ ...(opts.temporal ? { temporal: opts.temporal } : {}), runWorker });
+  const temporalAddress = opts.temporal?.address ?? (process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string);
   const op = await loginOperator(admin);
   const serial = 'purchase-phone';
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial] });
@@ -62,6 +78,14 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
   const isSubmit = (t: TapRecord) => [t.target, t.node].some((n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'));
   const isPayment = (t: TapRecord) =>
     t.screen === 'cashier' || t.screen === 'payment_handoff' || [t.target, t.node].some((n) => /支付|付款|先用后付/.test(`${n?.text ?? ''}${n?.content_desc ?? ''}`) || (n?.resource_id ?? '').includes('ll_pay'));
+  let submitTapHook: (() => void) | null = null;
+  const simPhone = phone();
+  const tap = simPhone.tap.bind(simPhone);
+  simPhone.tap = (x: number, y: number) => {
+    tap(x, y);
+    const last = simPhone.taps.at(-1);
+    if (submitTapHook && last && isSubmit(last)) submitTapHook();
+  };
 
   const rig: PurchaseRig = {
     admin,
@@ -78,11 +102,11 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
         // a phone that left ADB is given up on quickly, so a disconnect test is short
         adb: { host: '127.0.0.1', port: sim.adbPort, timeouts: { reconnectMs: 1_500 } },
         dataDir,
-        temporal: { address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string, namespace: admin.namespace },
-        admin: { url: admin.url, token: o.token ?? device.token },
+        temporal: { address: temporalAddress, namespace: rig.admin.namespace },
+        admin: { url: rig.admin.url, token: o.token ?? device.token },
         log: testLogger('device-worker'),
         timing: FAST_TIMING,
-        claimCheckIntervalMs: 1_000,
+        claimCheckIntervalMs: opts.claimCheckIntervalMs ?? 1_000,
       });
       await w.ready;
       rig.worker = w;
@@ -92,6 +116,17 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
       const w = rig.worker;
       rig.worker = null;
       await w?.stop();
+    },
+    async stopAdmin() {
+      await rig.admin.close();
+    },
+    async startAdmin() {
+      const { dataDir: adminDir, namespace, port } = rig.admin;
+      rig.admin = await startTestAdmin({ dataDir: adminDir, port, runWorker, temporal: { address: temporalAddress, namespace } });
+      return rig.admin;
+    },
+    onSubmitTap(fn) {
+      submitTapHook = fn;
     },
     async draft(t) {
       const res = await op.post('/api/tasks', {
@@ -129,7 +164,7 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
     async waitForRow(id, statuses, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const row = await admin.db.selectFrom('tasks').select('status').where('task_id', '=', id).executeTakeFirst();
+        const row = await rig.admin.db.selectFrom('tasks').select('status').where('task_id', '=', id).executeTakeFirst();
         if (row && statuses.includes(row.status)) return row.status;
         if (Date.now() > deadline) throw new Error(`task ${id} row did not reach ${statuses.join('/')}: ${row?.status}`);
         await new Promise((r) => setTimeout(r, 1));
@@ -151,7 +186,7 @@ export async function startPurchaseRig(opts: { withWorker?: boolean } = {}): Pro
     async close() {
       await rig.stopWorker().catch(() => undefined);
       await sim.close();
-      await admin.close();
+      await rig.admin.close().catch(() => undefined);
     },
   };
   if (opts.withWorker !== false) await rig.startWorker();
