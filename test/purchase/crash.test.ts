@@ -126,8 +126,15 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     rig = await startPurchaseRig({ adminWorker: false });
   });
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await rig?.close();
+  });
+  beforeEach(() => rig.resetPhone());
+  // every admin process of a case ends with it: the next case's kill must hit the only admin worker
+  afterEach(async () => {
+    for (const c of children.splice(0)) {
+      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      await killed(c);
+    }
   });
 
   /** `npm run admin` on the rig's data dir and namespace; resolves once it prints ADMIN READY */
@@ -165,7 +172,12 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
 
   const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-  it('killed once the fence is scheduled: unanswered → no tap, NEEDS_MANUAL FENCE_UNAVAILABLE on the next admin, reset to DRAFT allowed (or, answered before the kill, one tap)', async () => {
+  /**
+   * `until: 'scheduled'` kills once the server shows the fence pending; `'committed'` strobes on
+   * until the fence row is in the admin DB (the answer is then usually already on the wire: the
+   * process cannot be frozen between the commit and the send by signals alone).
+   */
+  const killAtFence = async (until: 'scheduled' | 'committed') => {
     const first = await spawnAdmin();
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     await poll(async () => (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())?.step === 'final_panel', 60_000, 1);
@@ -182,11 +194,14 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
       while (!seen && Date.now() < deadline) {
         process.kill(pid, 'SIGSTOP');
         const pending = (await handle.describe()).raw.pendingActivities ?? [];
-        if (pending.some((a) => a.activityType?.name === 'createSubmissionFence')) seen = 'fence_unanswered';
-        else if ((await submissionRows(rig, id)).length > 0) seen = 'fence_answered';
+        const fencePending = pending.some((a) => a.activityType?.name === 'createSubmissionFence');
+        const committed = (await submissionRows(rig, id)).length > 0;
+        if (fencePending && (until === 'scheduled' || committed)) seen = 'fence_unanswered';
+        else if (!fencePending && committed) seen = 'fence_answered';
         else {
           process.kill(pid, 'SIGCONT');
-          await sleep(1);
+          // a shorter run between looks once the fence is on its way, to freeze it between commit and answer
+          await (fencePending ? new Promise((r) => setImmediate(r)) : sleep(1));
         }
       }
     } finally {
@@ -197,7 +212,7 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     expect(seen).not.toBeNull();
     const rowsAtKill = (await submissionRows(rig, id)).length;
     const tapsAtKill = rig.submitTaps().length;
-    if (process.env.CRASH_DIAG) console.log('DIAG SIGKILL', seen, 'rows', rowsAtKill, 'taps', tapsAtKill);
+    if (process.env.CRASH_DIAG) console.log('DIAG SIGKILL until', until, seen, 'rows', rowsAtKill, 'taps', tapsAtKill);
     expect(rowsAtKill).toBeLessThanOrEqual(1);
 
     await spawnAdmin();
@@ -229,5 +244,13 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     expect(reset.status).toBe(200);
     expect((await rig.waitFor(id, ['DRAFT'])).status).toBe('DRAFT');
     expect(rig.submitTaps()).toHaveLength(0);
+    };
+
+  it('killed once the fence is scheduled: unanswered → no tap, NEEDS_MANUAL FENCE_UNAVAILABLE on the next admin, reset to DRAFT allowed (or, answered before the kill, one tap)', async () => {
+    await killAtFence('scheduled');
+  });
+
+  it('killed the moment the fence row is committed: the answer usually got out → one tap on the phone, admin steps resumed by the next admin; if not → no tap, FENCE_UNAVAILABLE, the row stays', async () => {
+    await killAtFence('committed');
   });
 });
