@@ -150,7 +150,9 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       }
       let closed: string | null = null;
       try {
-        const desc = await temporalClient.workflow.getHandle(open.workflow_id, open.run_id).describe();
+        // bounded, so a stop never waits long on a check against a Temporal that is away
+        const client = temporalClient;
+        const desc = await client.connection.withDeadline(Date.now() + 5_000, () => client.workflow.getHandle(open.workflow_id, open.run_id).describe());
         if (desc.status.name !== 'RUNNING') closed = desc.status.name;
       } catch (err) {
         if ((err as Error).name === 'WorkflowNotFoundError') closed = 'NOT_FOUND';
@@ -164,8 +166,14 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       log.warn({ err: (err as Error).message }, 'could not check the open claim against Temporal');
     }
   };
+  // One check at a time: while Temporal is down a check can take longer than the interval, and
+  // checks piling up would still be retrying when the worker closes the connection under them.
+  let checking: Promise<void> | null = null;
   const monitor = setInterval(() => {
-    void checkOpenClaim().then(() => reconcile());
+    if (checking || stopping) return;
+    checking = checkOpenClaim()
+      .then(() => reconcile())
+      .finally(() => (checking = null));
   }, opts.claimCheckIntervalMs ?? 10_000);
 
   let markReady: () => void = () => {};
@@ -216,6 +224,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       stopping = true;
       clearInterval(monitor);
       clearInterval(daily);
+      await checking;
       adminClient?.stop();
       await reconcile();
       if (deviceWorker && deviceWorker.getState() === 'RUNNING') deviceWorker.shutdown();

@@ -22,11 +22,9 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const port = await freePort();
     start = () => startDevServer({ dbFile, namespace: NAMESPACE, port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
     server = await start();
-    // No periodic claim checks: a describe() that is still in @temporalio/client's retry backoff
-    // when the device worker closes its connection throws "Channel has been shut down" from a timer
-    // (an uncaught error after a long outage, not a purchase matter). The worker still checks its
-    // claim each time it (re)connects.
-    rig = await startPurchaseRig({ temporal: { address: server.address, namespace: NAMESPACE }, claimCheckIntervalMs: 600_000 });
+    // Claim checks run every second right through the outages: the worker keeps one at a time,
+    // bounds it, and waits for it before closing its connection.
+    rig = await startPurchaseRig({ temporal: { address: server.address, namespace: NAMESPACE }, claimCheckIntervalMs: 1_000 });
   });
   afterAll(async () => {
     await rig?.close();

@@ -151,7 +151,7 @@ export async function startPurchaseRig(
       if (res.status !== 200) throw new Error(`task ${id}: ${res.status}`);
       return res.body as TaskView;
     },
-    async waitFor(id, statuses, timeoutMs = 60_000) {
+    async waitFor(id, statuses, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       let last: TaskView | null = null;
       while (Date.now() < deadline) {
@@ -161,7 +161,7 @@ export async function startPurchaseRig(
       }
       throw new Error(`task ${id} did not reach ${statuses.join('/')}: ${last?.status} ${last?.reason_code} ${JSON.stringify(last?.attempt?.failure_detail)}`);
     },
-    async waitForRow(id, statuses, timeoutMs = 60_000) {
+    async waitForRow(id, statuses, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const row = await rig.admin.db.selectFrom('tasks').select('status').where('task_id', '=', id).executeTakeFirst();
