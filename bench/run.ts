@@ -11,6 +11,11 @@ import { profileForVersion } from '../device-worker/pdd/profile';
 import { PddSession } from '../device-worker/pdd/session';
 import { StepLog } from '../device-worker/step-log';
 import { defaultCatalog, startPhoneSim } from '../sim/phone';
+import { TapGuard } from '../device-worker/pdd/purchase/guard';
+import { prepareFinalPanel } from '../device-worker/pdd/purchase/prepare';
+import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
+import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
+import type { FinalPanelReading } from '../activities/device/purchase-contract';
 
 /**
  * `npm run bench`: what the product spends, measured — never asserted in tests. Results go to
@@ -73,10 +78,47 @@ async function benchCollect(): Promise<void> {
   }
 }
 
+/** The phone's part of a purchase up to the final panel (three gates), read-only: what it costs. */
+async function benchPrepare(): Promise<void> {
+  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['bench-buyer'], latency: 'zero' });
+  const cases = [
+    { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1 },
+    { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 2 },
+    { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
+    { goodsId: '737116531267', options: Object.fromEntries(defaultCatalog().goods.find((g) => g.goods_id === '737116531267')!.dimensions.map((d) => [d.name, d.values[0]!])), quantity: 1 },
+  ];
+  try {
+    let n = 0;
+    for (const c of cases) {
+      sim.phone('bench-buyer').reset();
+      const authorizationId = `bench-${++n}`;
+      const clock = new CounterClock();
+      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: 'bench-buyer' }, {}, () => clock.roundTrip());
+      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+      const guard = new TapGuard({ authorizationId, irreversible: () => false, pkg: profile.pkg, submitLabel: '提交订单', readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
+      const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
+      session.setPurchaseProfile(PURCHASE_8_17_0);
+      const reading: Partial<FinalPanelReading> = {};
+      const started = performance.now();
+      const target = { taskId: 'bench', attemptId: 'bench', authorizationId, goodsId: c.goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`, options: c.options, quantity: c.quantity, capCent: 1_000_000, mode: 'dry_run' as const };
+      const result = await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, { evidence: async () => {} });
+      const ms = performance.now() - started;
+      const k = clock.snapshot();
+      rows.push(
+        `| prepare ${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims) to the final panel, gates ${result.gate1UnitPriceCent}/${result.gate2PanelTotalCent}/${result.gate3SubmitAmountCent} | ` +
+          `${k.dumps} dumps, ${k.taps} taps, ${k.adb_round_trips} ADB round trips; ${ms.toFixed(0)} ms on the zero-latency sim | ≈ ${(k.dumps * 2.0 + k.taps * 0.15).toFixed(0)} s on a real phone |`,
+      );
+    }
+  } finally {
+    await sim.close();
+  }
+}
+
 async function main(): Promise<void> {
   await benchImport(1000, 4);
   await benchImport(5000, 4);
   await benchCollect();
+  await benchPrepare();
   console.log(`## Run of ${new Date().toISOString().slice(0, 19)}Z on ${os.cpus().length} cores, ${mib(os.totalmem())} MiB, Node ${process.version}\n`);
   console.log('| what | measured | cost / memory |\n|---|---|---|');
   for (const r of rows) console.log(r);
