@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loginOperator, startTestAdmin, tempDataDir, type OperatorClient, type TestAdmin } from './harness';
 
 /**
  * Debian's Chromium driven by playwright-core (no browser download is possible here). The flags
@@ -24,4 +25,38 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+export interface BrowserRig {
+  admin: TestAdmin;
+  api: OperatorClient;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** where screenshots go; CMAUTOBUY_TEST_SHOTS keeps them after the run (the temp dir is removed) */
+  shotsDir: string;
+  close(): Promise<void>;
+}
+
+/** A real admin, an API client logged in beside the browser, and one zh-CN page. */
+export async function startBrowserRig(): Promise<BrowserRig> {
+  const admin = await startTestAdmin();
+  const api = await loginOperator(admin);
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return {
+    admin,
+    api,
+    browser,
+    context,
+    page,
+    shotsDir: process.env.CMAUTOBUY_TEST_SHOTS ?? tempDataDir('shots'),
+    async close() {
+      await context.close();
+      await browser.close();
+      await admin.close();
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser } from '../browser';
+import type { Locator, Page } from 'playwright-core';
+import { startBrowserRig, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { buildWorkbook, type ExportRow } from '../catalog/workbook';
-import { loginOperator, startTestAdmin, tempDataDir, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
+import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The catalog pages (商品, 商品详情, 规格映射, PDD 商品) in a real browser against a real admin
@@ -20,27 +20,18 @@ const A_PDD = '512345678901';
 const C_PDD = '612345678901';
 
 let admin: TestAdmin;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let api: OperatorClient;
 let shotsDir: string;
 
+let rig: BrowserRig;
 beforeAll(async () => {
-  admin = await startTestAdmin();
-  api = await loginOperator(admin);
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'zh-CN' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  // CMAUTOBUY_TEST_SHOTS keeps the screenshots after the run (the temp dir is removed).
-  shotsDir = process.env.CMAUTOBUY_TEST_SHOTS ?? tempDataDir('shots');
+  rig = await startBrowserRig();
+  ({ admin, api, page, shotsDir } = rig);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await admin?.close();
+  await rig?.close();
 });
 
 async function waitForHash(p: Page, expected: string): Promise<void> {

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser } from '../browser';
-import { issueTestDevice, loginOperator, startTestAdmin, tempDataDir, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
+import type { Locator, Page } from 'playwright-core';
+import { startBrowserRig, type BrowserRig } from '../browser';
+import { issueTestDevice, loginOperator, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The operator's purchase flow in a real browser against a real admin (ui/dist must be built:
@@ -13,8 +13,6 @@ import { issueTestDevice, loginOperator, startTestAdmin, tempDataDir, TEST_ADMIN
 const GOODS_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=123456789012';
 
 let admin: TestAdmin;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let api: OperatorClient;
 let shotsDir: string;
@@ -22,21 +20,14 @@ let shotsDir: string;
 /** Task ids the tests create, by role. */
 const ids: { form?: string; live?: string } = {};
 
+let rig: BrowserRig;
 beforeAll(async () => {
-  admin = await startTestAdmin();
-  api = await loginOperator(admin);
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'zh-CN' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  // CMAUTOBUY_TEST_SHOTS keeps the screenshots after the run (the temp dir is removed).
-  shotsDir = process.env.CMAUTOBUY_TEST_SHOTS ?? tempDataDir('shots');
+  rig = await startBrowserRig();
+  ({ admin, api, page, shotsDir } = rig);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await admin?.close();
+  await rig?.close();
 });
 
 // Expressions as strings: the tests' tsconfig has no DOM types, and they run in the page anyway.
