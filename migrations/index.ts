@@ -6,6 +6,7 @@ import * as m0004 from './0004_evidence_assets';
 import * as m0005 from './0005_audit_log';
 import * as m0010 from './0010_catalog';
 import * as m0020 from './0020_purchase';
+import * as m0021 from './0021_submission_abandoned';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005_audit_log': m0005,
   '0010_catalog': m0010,
   '0020_purchase': m0020,
+  '0021_submission_abandoned': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

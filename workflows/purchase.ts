@@ -179,6 +179,9 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     try {
       decision = await fence.createSubmissionFence({ taskId: input.taskId, authorizationId: input.authorizationId, attemptId: target.attemptId, confirmation: full });
     } catch {
+      // No answer, no tap — and submitOnce is never called for this authorization, so a row the
+      // fence may have committed is marked as never tapped.
+      await admin.abandonUntappedFence({ authorizationId: input.authorizationId });
       return await needsManual('FENCE_UNAVAILABLE', 'the fence gave no answer; nothing was tapped');
     }
     if (!decision.clickPermitted) return await needsManual('FENCE_REFUSED', decision.detail);

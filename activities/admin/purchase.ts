@@ -207,6 +207,21 @@ export function purchaseActivities(db: AdminDb) {
       });
     },
 
+    /**
+     * The workflow got no answer from the fence and will never call submitOnce for this
+     * authorization: a row the fence may have committed is marked as never tapped.
+     */
+    async abandonUntappedFence(input: { authorizationId: string }): Promise<void> {
+      await db
+        .updateTable('order_submissions')
+        .set({ abandoned_at: nowUtc() })
+        .where('authorization_id', '=', input.authorizationId)
+        .where('status', '=', 'FENCED')
+        .where('order_submitted_at', 'is', null)
+        .where('abandoned_at', 'is', null)
+        .execute();
+    },
+
     async recordSubmissionTapped(input: { submissionId: string; tappedAt: string }): Promise<void> {
       await db.updateTable('order_submissions').set({ order_submitted_at: input.tappedAt }).where('id', '=', input.submissionId).where('order_submitted_at', 'is', null).execute();
     },

@@ -60,7 +60,9 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
           purchase: attempt.purchase_json ? (JSON.parse(attempt.purchase_json) as unknown) : null,
         }
       : null,
-    submission: submission ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no } : null,
+    submission: submission
+      ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no, abandoned_at: submission.abandoned_at }
+      : null,
     evidence,
     created_at: task.created_at,
     updated_at: task.updated_at,

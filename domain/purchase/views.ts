@@ -35,7 +35,7 @@ export interface TaskView {
   authorization: { id: string; status: string; expires_at: string } | null;
   gates: GateView;
   attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
-  submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null } | null;
+  submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
   created_at: string;
   updated_at: string;

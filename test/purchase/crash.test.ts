@@ -230,7 +230,10 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
       expect(rig.submitTaps()).toHaveLength(0);
       expect(rig.orders()).toHaveLength(0);
       expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(0);
-      expect(await submissionRows(rig, id)).toHaveLength(rowsAtKill);
+      const rows = await submissionRows(rig, id);
+      expect(rows).toHaveLength(rowsAtKill);
+      // a row the killed fence had committed is marked as never tapped, not left as a submission
+      for (const r of rows) expect({ tapped: r.order_submitted_at, abandoned: r.abandoned_at !== null }).toEqual({ tapped: null, abandoned: true });
     } else {
       // the answer got out before the kill: the phone taps once, on its own worker
       expect(t.status).toBe('WAITING_PAYMENT');

@@ -78,6 +78,8 @@ export interface OrderSubmissionsTable {
   order_no: string | null;
   created_at: string;
   resolved_at: string | null;
+  /** fenced but never tapped: the workflow got no answer from the fence and stopped (0021) */
+  abandoned_at: string | null;
 }
 
 export interface PurchaseTables {
