@@ -2,7 +2,7 @@ import { createSignal, Show, type JSX } from 'solid-js';
 import { api } from '../api';
 import FieldError from '../components/tasks/FieldError';
 import ModeRadio from '../components/tasks/ModeRadio';
-import { parseYuanToCents } from '../components/tasks/money';
+import { parseYuanToCents } from '../money';
 import OptionRows, { type OptionRow } from '../components/tasks/OptionRows';
 import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';

@@ -3,7 +3,7 @@ import { api } from '../api';
 import type { TaskAction } from '../components/tasks/actions';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
 import GatesPanel from '../components/tasks/GatesPanel';
-import { formatYuan } from '../components/tasks/money';
+import { formatYuan } from '../money';
 import { createPoll } from '../components/tasks/poll';
 import StatusBadge from '../components/tasks/StatusBadge';
 import TaskActions from '../components/tasks/TaskActions';

@@ -5,7 +5,7 @@ import StartConfirmDialog from '../components/tasks/StartConfirmDialog';
 import StatusTabs from '../components/tasks/StatusTabs';
 import TaskTable from '../components/tasks/TaskTable';
 import '../components/tasks/tasks.css';
-import { sumCents } from '../components/tasks/money';
+import { sumCents } from '../money';
 import { startRefusals, type StartRefusal, type TaskListItem, type TaskPage } from '../components/tasks/types';
 import { errorText } from '../errors';
 import { currentPath, currentRoute, hrefFor, navigate } from '../router';

@@ -1,4 +1,6 @@
 /** Response shapes of the catalog API (admin/catalog/*), as the UI reads them. */
+import { centsToYuan } from '../../money';
+
 export type ProductState = 'unlinked' | 'pending' | 'collecting' | 'collected' | 'failed';
 
 export const STATE_LABELS: Record<ProductState, string> = {
@@ -123,10 +125,9 @@ export interface MappingBoard {
   shopee_skus: Array<Sku & { mapping_missing: boolean; suggestions: string[] }>;
 }
 
-/** Integer cents → `12.56`; unknown stays unknown, never 0. */
+/** Integer cents → `¥12.56`; unknown stays unknown (未知), never 0. */
 export function yuan(cent: number | null | undefined): string {
-  if (cent === null || cent === undefined) return '未知';
-  return `¥${Math.floor(cent / 100)}.${String(cent % 100).padStart(2, '0')}`;
+  return cent === null || cent === undefined ? '未知' : `¥${centsToYuan(cent)}`;
 }
 
 /** UTC `…Z` → local time for display. */

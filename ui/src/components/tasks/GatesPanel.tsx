@@ -1,5 +1,5 @@
 import { For, type JSX } from 'solid-js';
-import { formatYuan } from './money';
+import { formatYuan } from '../../money';
 import type { Gates } from './types';
 
 interface Props {

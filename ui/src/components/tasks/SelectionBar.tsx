@@ -1,5 +1,5 @@
 import type { JSX } from 'solid-js';
-import { formatYuan } from './money';
+import { formatYuan } from '../../money';
 
 interface Props {
   count: number;

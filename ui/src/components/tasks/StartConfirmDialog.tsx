@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import { formatYuan } from './money';
+import { formatYuan } from '../../money';
 import Modal from './Modal';
 import type { StartRefusal } from './types';
 

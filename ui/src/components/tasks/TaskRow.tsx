@@ -1,6 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { hrefFor } from '../../router';
-import { formatYuan } from './money';
+import { formatYuan } from '../../money';
 import { reasonZh } from './reasons';
 import StatusBadge from './StatusBadge';
 import { formatTime } from './time';
