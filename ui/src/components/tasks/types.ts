@@ -2,6 +2,7 @@
  * The task API's shapes come from domain/purchase/views.ts as types only (nothing of the server
  * reaches the bundle); the small value tables below are the UI's own.
  */
+import type { PurchaseStatus as DomainPurchaseStatus } from '../../../../domain/purchase/status';
 import type { GateView, TaskListItem, TaskView } from '../../../../domain/purchase/views';
 
 export type { TaskListItem, TaskView };
@@ -18,8 +19,12 @@ export const PURCHASE_STATUSES = [
   'SUCCEEDED',
   'FAILED',
   'CANCELED',
-] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+] as const satisfies readonly DomainPurchaseStatus[];
+// The values are the UI's own (it imports only types from domain/); this line and the
+// Record<PurchaseStatus, …> tables below make a state added to domain/ fail the UI typecheck.
+export type PurchaseStatus = DomainPurchaseStatus;
+const _everyStateListed: Exclude<PurchaseStatus, (typeof PURCHASE_STATUSES)[number]> extends never ? true : never = true;
+void _everyStateListed;
 
 /** Same words as domain/purchase/status.ts STATUS_ZH; the server sends status_zh where it can. */
 export const STATUS_ZH: Readonly<Record<PurchaseStatus, string>> = {
