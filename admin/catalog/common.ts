@@ -1,3 +1,4 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuditEntry } from '../audit/audit';
 import type { AdminDb } from '../db/database';
 import { badRequest } from '../http/errors';
@@ -24,4 +25,25 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
     // fall through
   }
   throw badRequest(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
+}
+
+export type CollectStateFilter = 'pending' | 'collecting' | 'collected' | 'failed';
+
+/**
+ * The collect state an operator sees, as SQL over the `pdd_products as p` of a list query: a
+ * collect still "collecting" after CollectStaleAfter counts as failed (seed 004 §4). One place,
+ * so the 商品 and PDD 商品 lists can never disagree about the rule.
+ */
+export function collectStateIs(state: CollectStateFilter, staleBefore: string): RawBuilder<SqlBool> {
+  const status = sql.ref('p.collect_status');
+  const updated = sql.ref('p.updated_at');
+  switch (state) {
+    case 'pending':
+    case 'collected':
+      return sql<SqlBool>`${status} = ${state}`;
+    case 'collecting':
+      return sql<SqlBool>`(${status} = 'collecting' and ${updated} >= ${staleBefore})`;
+    case 'failed':
+      return sql<SqlBool>`(${status} = 'failed' or (${status} = 'collecting' and ${updated} < ${staleBefore}))`;
+  }
 }

@@ -7,7 +7,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../http/errors';
 import type { TemporalGateway } from '../temporal/gateway';
 import { containsText } from '../db/like';
-import { decodeCursor, encodeCursor, type AuditHook } from './common';
+import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { pddView } from './pdd-view';
 
@@ -40,20 +40,7 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
   if (q) {
     qb = qb.where((eb) => eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q)]));
   }
-  switch (query.state) {
-    case 'pending':
-    case 'collected':
-      qb = qb.where('p.collect_status', '=', query.state);
-      break;
-    case 'collecting':
-      qb = qb.where('p.collect_status', '=', 'collecting').where('p.updated_at', '>=', stale);
-      break;
-    case 'failed':
-      qb = qb.where((eb) => eb.or([eb('p.collect_status', '=', 'failed'), eb.and([eb('p.collect_status', '=', 'collecting'), eb('p.updated_at', '<', stale)])]));
-      break;
-    case undefined:
-      break;
-  }
+  if (query.state !== undefined) qb = qb.where(collectStateIs(query.state, stale));
   const rows = await qb.orderBy('p.id', 'desc').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];

@@ -4,7 +4,7 @@ import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { containsText } from '../db/like';
-import { decodeCursor, encodeCursor, type AuditHook } from './common';
+import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { pddView, productState } from './pdd-view';
 
@@ -70,15 +70,9 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
       break;
     case 'pending':
     case 'collected':
-      qb = qb.where('p.collect_status', '=', query.state);
-      break;
     case 'collecting':
-      qb = qb.where('p.collect_status', '=', 'collecting').where('p.updated_at', '>=', stale);
-      break;
     case 'failed':
-      qb = qb.where((eb) =>
-        eb.or([eb('p.collect_status', '=', 'failed'), eb.and([eb('p.collect_status', '=', 'collecting'), eb('p.updated_at', '<', stale)])]),
-      );
+      qb = qb.where(collectStateIs(query.state, stale));
       break;
     case undefined:
       break;

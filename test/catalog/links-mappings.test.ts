@@ -155,8 +155,13 @@ describe('PDD links (seed 004 §4.1) and SKU mappings (seed 004 §6)', () => {
     expect(await ids('collecting')).toEqual([]);
     expect(await ids('failed')).toEqual(['1002']); // collecting for longer than CollectStaleAfter
     expect((await op.get('/api/pdd/products/300100')).body).toMatchObject({ collect_status: 'collecting', collect_stale: true, state: 'failed' });
+    // The PDD 商品 list applies the same stale rule as the 商品 list.
+    const pddIds = async (state: string) => ((await op.get(`/api/pdd/products?state=${state}`)).body as { items: Array<{ goods_id: string }> }).items.map((i) => i.goods_id);
+    expect(await pddIds('failed')).toContain('300100');
+    expect(await pddIds('collecting')).not.toContain('300100');
     await admin.db.updateTable('pdd_products').set({ updated_at: new Date().toISOString().slice(0, 19) + 'Z' }).where('goods_id', '=', '300100').execute();
     expect(await ids('collecting')).toEqual(['1002']);
+    expect(await pddIds('collecting')).toContain('300100');
     expect((await op.get('/api/shopee/products?state=bogus')).status).toBe(400);
   });
 });
