@@ -31,28 +31,38 @@ const DEFAULT_ACTIVITY: Omit<ActivityOptions, 'taskQueue'> = {
  * after a while, and the host closes the claim itself once it sees this workflow closed.
  */
 export async function withDevice<T>(options: WithDeviceOptions, fn: (device: ClaimedDevice) => Promise<T>): Promise<T> {
-  const { claimDevice } = proxyActivities<ClaimDeviceActivities>({
-    taskQueue: DEVICES_TASK_QUEUE,
-    scheduleToCloseTimeout: options.waitForDevice,
-    startToCloseTimeout: '30 seconds',
-    // DEVICE_BUSY (a phone that just got claimed) sends the task back for the next idle one
-    retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
-  });
-  const claim = await claimDevice();
+  const claim = await claimPhone(options.waitForDevice);
   const proxy = (o: Omit<ActivityOptions, 'taskQueue'>) => proxyActivities<DeviceActivities>({ ...o, taskQueue: claim.task_queue });
   try {
     return await fn({ claim, activities: proxy(options.activity ?? DEFAULT_ACTIVITY), proxy });
   } finally {
-    await CancellationScope.nonCancellable(() => release(claim));
+    await CancellationScope.nonCancellable(() => releasePhone(claim));
   }
 }
 
-async function release(claim: DeviceClaim): Promise<void> {
+/** Waits for an idle phone for at most `waitForDevice`; a timeout is an ActivityFailure. */
+export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> {
+  const { claimDevice } = proxyActivities<ClaimDeviceActivities>({
+    taskQueue: DEVICES_TASK_QUEUE,
+    scheduleToCloseTimeout: waitForDevice,
+    startToCloseTimeout: '30 seconds',
+    // DEVICE_BUSY (a phone that just got claimed) sends the task back for the next idle one
+    retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
+  });
+  return claimDevice();
+}
+
+/**
+ * Lets the phone go; never throws. It keeps trying for a while, because a workflow that stays
+ * open afterwards (a purchase waiting for its operator) would otherwise hold the phone: the host
+ * closes orphan claims only once their workflow is closed.
+ */
+export async function releasePhone(claim: DeviceClaim): Promise<void> {
   const { releaseDevice } = proxyActivities<DeviceActivities>({
     taskQueue: claim.task_queue,
-    scheduleToStartTimeout: '2 minutes',
     startToCloseTimeout: '30 seconds',
-    retry: { maximumAttempts: 3 },
+    scheduleToCloseTimeout: '10 minutes',
+    retry: { maximumAttempts: 20 },
   });
   try {
     await releaseDevice({ claim });

@@ -22,7 +22,8 @@ import type { PurchaseResult } from '../domain/purchase/schemas';
 import type { PurchaseStatus } from '../domain/purchase/status';
 import type { OperatorRef, PurchaseState, PurchaseWorkflowInput, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
 import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
-import { claimPhone, phoneActivities, releasePhone } from './phone';
+import { claimPhone, releasePhone } from './device-claim';
+import { phoneActivities } from './phone';
 
 export const cancelUpdate = defineUpdate<void, [OperatorRef]>('cancel');
 export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
@@ -116,7 +117,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   const waitMs = Math.max(0, Date.parse(input.expiresAt) - Date.now());
   let claim: DeviceClaim | null = null;
   try {
-    claim = await phoneScope.run(() => claimPhone(waitMs));
+    claim = await phoneScope.run(() => claimPhone(Math.max(1_000, waitMs)));
   } catch (err) {
     if (!isCancellation(err) && !isClaimTimeout(err)) throw err;
   }
