@@ -15,7 +15,7 @@ import { TapGuard } from '../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel } from '../device-worker/pdd/purchase/prepare';
 import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
-import type { FinalPanelReading } from '../activities/device/purchase-contract';
+import type { FinalPanelReading } from '../domain/contracts/device-activities';
 
 /**
  * `npm run bench`: what the product spends, measured — never asserted in tests. Results go to

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
-import type { DeviceFailureDetails } from '../activities/device/types';
+import type { DeviceFailureDetails } from '../domain/contracts/device-activities';
 import { GoodsIdAttr as GoodsId, TaskStatusAttr as TaskStatus } from '../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
 import { withDevice } from './device-claim';

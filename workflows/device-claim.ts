@@ -1,6 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import { CancellationScope, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../activities/device/types';
+import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 
 export interface WithDeviceOptions {

@@ -3,11 +3,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { recordAudit } from '../../admin/audit/audit';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import type { FinalPanelReading } from '../../domain/contracts/device-activities';
 import { sameOptions } from '../../domain/option-key';
 import { allGates, type GateReadings } from '../../domain/purchase/gates';
 import { purchaseResultSchema, type PurchaseResult } from '../../domain/purchase/schemas';
 import type { PurchaseStatus } from '../../domain/purchase/status';
-import { canTransition } from '../../domain/purchase/transitions';
+import { canTransition, isTerminal } from '../../domain/purchase/state-machine';
 import { nowUtc } from '../../domain/time';
 
 export interface RecordStatusInput {
@@ -20,11 +21,6 @@ export interface RecordStatusInput {
   orderNo?: string;
   /** set when an operator asked for the change (audit log) */
   actor?: string;
-}
-
-/** What the phone showed on the final panel, recorded before any tap. */
-export interface FinalConfirmation extends GateReadings {
-  options: Record<string, string>;
 }
 
 export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
@@ -69,7 +65,7 @@ export function purchaseActivities(db: AdminDb) {
             ...(input.reasonCode !== undefined ? { reason_code: input.reasonCode } : {}),
             ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
             ...(input.orderNo !== undefined ? { order_no: input.orderNo } : {}),
-            ...(['SUCCEEDED', 'FAILED', 'CANCELED', 'DRY_RUN_PASSED'].includes(input.to) ? { finished_at: now } : {}),
+            ...(isTerminal(input.to) ? { finished_at: now } : {}),
             // a task back in DRAFT needs a new authorization: the old one is never revived
             ...(input.to === 'DRAFT' ? { authorization_id: null } : {}),
           })
@@ -163,7 +159,7 @@ export function purchaseActivities(db: AdminDb) {
      * submission row this authorization can ever have. Anything short of an explicit
      * `clickPermitted: true` means: do not tap.
      */
-    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalConfirmation }): Promise<FenceDecision> {
+    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalPanelReading }): Promise<FenceDecision> {
       return writeTransaction(db, async (trx) => {
         const refuse = (reason: string, detail: string): FenceDecision => ({ clickPermitted: false, reason, detail });
         const auth = await trx.selectFrom('order_authorizations').selectAll().where('id', '=', input.authorizationId).executeTakeFirst();

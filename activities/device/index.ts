@@ -7,7 +7,7 @@ import type { DeviceContext } from './context';
 import { toFailure } from './failure';
 import { onPhone } from './phone-activity';
 import { toPddData } from './pdd-data';
-import type { CollectSkusInput, CollectSkusResult, DeviceActivities, DeviceActivityInput, DeviceHealth } from './types';
+import type { CollectSkusInput, CollectSkusResult, DeviceActivities, DeviceActivityInput, DeviceHealth } from '../../domain/contracts/device-activities';
 
 export { createClaimActivities } from './claim';
 export type { DeviceContext } from './context';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nowUtc } from '../../domain/time';
+import { DeviceError } from '../errors';
 
 /** One irreversible submit of this phone, keyed by the authorization it spent. */
 export interface SubmissionRow {
@@ -28,8 +29,12 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS submissions (
   tap_error              TEXT
 )`;
 
-export class SubmissionRefused extends Error {
-  override readonly name = 'SubmissionRefused';
+/** The ledger already holds a submission for this authorization: a second one is refused forever. */
+export class SubmissionRefused extends DeviceError {
+  override readonly name: string = 'SubmissionRefused';
+  constructor(message: string) {
+    super('SUBMIT_REFUSED', message);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { createDeviceActivities } from '../../activities/device';
-import type { DeviceClaim, DeviceHealth } from '../../activities/device/types';
+import type { DeviceClaim, DeviceHealth } from '../../domain/contracts/device-activities';
 import { AdbDevice } from '../../device-worker/adb/adb-device';
 import { ArtifactStore } from '../../device-worker/artifacts';
 import { DeviceLedger, type ClaimRow } from '../../device-worker/ledger/ledger';

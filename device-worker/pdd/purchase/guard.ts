@@ -1,10 +1,14 @@
 import type { AdbDevice } from '../../adb/adb-device';
+import { DeviceError } from '../../errors';
 import { descendants, parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { PAYMENT_DENY_TEXTS, PAYMENT_SCREEN_TEXTS } from './profile';
 
 /** A tap the purchase guard refused: never retried, the flow stops where it is. */
-export class TapRefused extends Error {
-  override readonly name = 'TapRefused';
+export class TapRefused extends DeviceError {
+  override readonly name: string = 'TapRefused';
+  constructor(message: string) {
+    super('TAP_REFUSED', message);
+  }
 }
 
 export interface TapGuardOptions {
