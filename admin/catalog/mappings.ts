@@ -1,4 +1,4 @@
-import { isMeasuredPrice, skusJsonSchema, type CollectedSku, type SkusJson } from '../../domain/collect';
+import { isMeasuredPrice, skusJsonSchema, type SkusJson } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -31,30 +31,6 @@ async function currentGoods(db: AdminDb, skuId: string) {
     .executeTakeFirst();
   if (!row) throw notFound(CatalogErrors.SHOPEE_SKU_NOT_FOUND, `no Shopee SKU ${skuId}`);
   return row;
-}
-
-export interface ResolvedMapping {
-  shopee_sku_id: string;
-  pdd_goods_id: string;
-  pdd_options: Options;
-  /** the PDD row as last collected, or null when the goods no longer offers this combination */
-  pdd_sku: CollectedSku | null;
-}
-
-/** The mapping a purchase would use for this Shopee SKU, under its product's current PDD goods. */
-export async function resolveMapping(db: AdminDb, skuId: string): Promise<ResolvedMapping | null> {
-  const cur = await currentGoods(db, skuId);
-  if (cur.pdd_goods_id === null) return null;
-  const m = await db
-    .selectFrom('sku_mappings')
-    .select(['pdd_option_key', 'pdd_options'])
-    .where('shopee_sku_id', '=', skuId)
-    .where('pdd_goods_id', '=', cur.pdd_goods_id)
-    .executeTakeFirst();
-  if (!m) return null;
-  const data = collected(cur.skus_json);
-  const pddSku = data?.skus.find((s) => optionKey(s.options) === m.pdd_option_key) ?? null;
-  return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: JSON.parse(m.pdd_options) as Options, pdd_sku: pddSku };
 }
 
 /** Everything the mapping dialog shows: Shopee SKUs beside the PDD rows, with suggestions. */

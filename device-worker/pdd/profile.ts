@@ -1,3 +1,4 @@
+import { PDD_PACKAGE } from '../../domain/pdd-app';
 import { DeviceError } from '../errors';
 import { PDD_8_17_0 } from './profiles/pdd-8.17.0';
 
@@ -73,7 +74,7 @@ export const SUPPORTED_APP_VERSIONS = PROFILES.map((p) => p.appVersion);
 
 /** The profile of exactly this version; any other version is refused before the first tap. */
 export function profileForVersion(version: string | null): PddProfile {
-  if (version === null) throw new DeviceError('APP_NOT_INSTALLED', 'the PDD app (com.xunmeng.pinduoduo) is not installed on this phone');
+  if (version === null) throw new DeviceError('APP_NOT_INSTALLED', `the PDD app (${PDD_PACKAGE}) is not installed on this phone`);
   const profile = PROFILES.find((p) => p.appVersion === version);
   if (!profile) {
     throw new DeviceError('APP_VERSION_UNSUPPORTED', `PDD app version ${version} has no page profile (supported: ${SUPPORTED_APP_VERSIONS.join(', ')}); nothing was tapped`, {

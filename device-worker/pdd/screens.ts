@@ -1,7 +1,7 @@
 import { DeviceError } from '../errors';
 import type { PddProfile } from './profile';
 import { allById, expectNode, optionalById, structure, uniqueById } from './match';
-import { centre, contains, type Bounds, type UiDump, type UiNode } from './ui-xml';
+import { centre, contains, type UiDump, type UiNode } from './ui-xml';
 import { readPanel, type PanelView } from './panel-view';
 
 export interface TapPoint {
@@ -129,10 +129,6 @@ function entryLabelMatches(text: string, p: PddProfile): boolean {
   const sep = text.indexOf(' ');
   if (sep < 0) return false;
   return text.slice(0, sep) === p.text.entryLabel && /^[¥￥]\d+\.\d{2}$/.test(text.slice(sep + 1));
-}
-
-export function boundsLabel(b: Bounds): string {
-  return `[${b.left},${b.top}][${b.right},${b.bottom}]`;
 }
 
 export function screenError(screen: Screen, expected: string): DeviceError {
