@@ -235,5 +235,3 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
     },
   };
 }
-
-export type CatalogActivities = ReturnType<typeof catalogActivities>;

@@ -269,5 +269,3 @@ async function appendTimeline(trx: AdminDb, authorizationId: string, entry: Time
   timeline.push(entry);
   await trx.updateTable('purchase_attempts').set({ timeline_json: JSON.stringify(timeline) }).where('id', '=', attempt.id).execute();
 }
-
-export type PurchaseAdminActivities = ReturnType<typeof purchaseActivities>;

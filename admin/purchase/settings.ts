@@ -1,7 +1,7 @@
 import type { AdminDb } from '../db/database';
 
 /** Purchase settings (app_settings, seed 000 §6); defaults apply until an operator sets them. */
-export const PURCHASE_SETTING_DEFAULTS = {
+const PURCHASE_SETTING_DEFAULTS = {
   'safety.max_quantity': 10,
   'purchase.authorization_ttl_minutes': 60,
 } as const;

@@ -30,7 +30,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS submissions (
 )`;
 
 /** The ledger already holds a submission for this authorization: a second one is refused forever. */
-export class SubmissionRefused extends DeviceError {
+class SubmissionRefused extends DeviceError {
   override readonly name: string = 'SubmissionRefused';
   constructor(message: string) {
     super('SUBMIT_REFUSED', message);

@@ -4,7 +4,7 @@ import { allById, expectNode, optionalById, structure, uniqueById } from './matc
 import { centre, contains, type UiDump, type UiNode } from './ui-xml';
 import { readPanel, type PanelView } from './panel-view';
 
-export interface TapPoint {
+interface TapPoint {
   x: number;
   y: number;
   /** what the point hits, for the step log */

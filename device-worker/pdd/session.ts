@@ -38,7 +38,7 @@ export interface DumpMemory {
   set(hash: string): void;
 }
 
-export function memoryDumpMemory(): DumpMemory {
+function memoryDumpMemory(): DumpMemory {
   let last: string | null = null;
   return { get: () => last, set: (h) => (last = h) };
 }

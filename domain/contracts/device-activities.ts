@@ -141,7 +141,7 @@ export interface PreparedPurchase {
   counters: ActivityCounters;
 }
 
-export type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
+type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
 
 export interface Observation {
   outcome: ObservedOutcome;

@@ -3,7 +3,7 @@ import type { DeviceFailureCode } from './failures';
 import type { ReasonCode } from './reasons';
 
 /** Why a gate fails: each is both the phone's failure code and the operator's reason. */
-export type GateFailure = Extract<DeviceFailureCode, ReasonCode> & ('GATE1_OVER_CAP' | 'GATE2_OVER_CAP' | 'GATE3_MISMATCH' | 'PRICE_UNREADABLE' | 'QUANTITY_READBACK_MISMATCH');
+type GateFailure = Extract<DeviceFailureCode, ReasonCode> & ('GATE1_OVER_CAP' | 'GATE2_OVER_CAP' | 'GATE3_MISMATCH' | 'PRICE_UNREADABLE' | 'QUANTITY_READBACK_MISMATCH');
 
 /**
  * The three price gates. Pure, so the workflow, the device flow and the fence

@@ -1,7 +1,7 @@
 import type { PendingOrder } from './orders';
 import { sameOptions } from '../option-key';
 
-export const RECONCILE_WINDOW_MS = 5 * 60_000;
+const RECONCILE_WINDOW_MS = 5 * 60_000;
 
 export interface SubmittedFacts {
   goodsId: string;

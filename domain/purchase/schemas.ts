@@ -4,7 +4,7 @@ import { EXECUTION_MODES } from './status';
 
 const cent = z.number().int().positive();
 /** dimension name as the PDD panel shows it → option text; any number of dimensions */
-export const purchaseOptionsSchema = z
+const purchaseOptionsSchema = z
   .record(z.string().trim().min(1, 'dimension name is empty'), z.string().trim().min(1, 'option value is empty'))
   .refine((o) => Object.keys(o).length > 0, 'give an option for every dimension');
 

@@ -144,7 +144,7 @@ async function readBack<T>(fn: () => Promise<T>, what: string): Promise<T> {
  * What the shared page reading reports as structure drift is, for a purchase, the more exact
  * OPTION_AMBIGUOUS when it was a duplicated option: still one DeviceError, with a sharper code.
  */
-export async function asPurchaseFailure<T>(fn: () => Promise<T>): Promise<T> {
+async function asPurchaseFailure<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
