@@ -17,7 +17,7 @@ const admin = proxyActivities<CatalogCollectActivities>({
 });
 
 /**
- * `collect/<pddGoodsId>` (ARCHITECTURE §4.1): claim a phone, read every option and price of the
+ * `collect/<pddGoodsId>`: claim a phone, read every option and price of the
  * goods (read-only, so transient failures retry with backoff), store the result in the admin,
  * release the phone. Any failure is recorded with its code and where the artifacts are.
  */

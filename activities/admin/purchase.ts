@@ -25,7 +25,7 @@ export interface RecordStatusInput {
 
 export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
 
-/** How an authorization moves with its task (seed 002 §5.1 status column). */
+/** How an authorization moves with its task. */
 const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
   CLAIMED: 'CLAIMED',
   DRAFT: 'EXPIRED',
@@ -154,7 +154,7 @@ export function purchaseActivities(db: AdminDb) {
     },
 
     /**
-     * The server-side fence (ARCHITECTURE §4.2 step 7): in ONE write transaction, re-check the
+     * The server-side fence (docs/engineering.md, step 5): in ONE write transaction, re-check the
      * authorization, the task, the read-back and all three gates, then insert the only
      * submission row this authorization can ever have. Anything short of an explicit
      * `clickPermitted: true` means: do not tap.
@@ -237,7 +237,7 @@ export function purchaseActivities(db: AdminDb) {
       });
     },
 
-    /** The `purchase` object of seed 000 §8.2, validated before it is stored. */
+    /** The `purchase` object of the task's result, validated before it is stored. */
     async savePurchaseResult(input: { taskId: string; attemptId: string; purchase: PurchaseResult }): Promise<void> {
       const parsed = purchaseResultSchema.safeParse(input.purchase);
       if (!parsed.success) throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');

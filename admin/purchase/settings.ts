@@ -1,6 +1,6 @@
 import type { AdminDb } from '../db/database';
 
-/** Purchase settings (app_settings, seed 000 §6); defaults apply until an operator sets them. */
+/** Purchase settings (app_settings); defaults apply until an operator sets them. */
 const PURCHASE_SETTING_DEFAULTS = {
   'safety.max_quantity': 10,
   'purchase.authorization_ttl_minutes': 60,

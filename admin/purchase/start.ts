@@ -28,7 +28,7 @@ export interface StartedTask {
 
 /**
  * 「开始采购」: ONE transaction checks every task's version and state and creates every one-time
- * authorization — all or nothing (seed 002 §5.2). Workflows start after the commit; one that
+ * authorization — all or nothing. Workflows start after the commit; one that
  * cannot start now (Temporal down) is started by the sweep, so nothing is lost.
  */
 export async function startPurchases(

@@ -38,7 +38,7 @@ class SubmissionRefused extends DeviceError {
 }
 
 /**
- * The phone host's record of every 提交订单 tap (ARCHITECTURE §4.2 step 8), in the same
+ * The phone host's record of every 提交订单 tap (docs/engineering.md, step 6), in the same
  * ledger.db as the claims but with its own table and connection. Opened with
  * synchronous=FULL so `irreversible_action_at` is on disk when `begin` returns; the UNIQUE
  * authorization_id makes a second submit for one authorization impossible, across restarts,

@@ -90,7 +90,7 @@ function isPddTextLeaf(n: UiNode, p: PddProfile): boolean {
 }
 
 /**
- * The goods page and its spec-panel entry (seed 002 §三 受控规格面板入口): a non-clickable text
+ * The goods page and its spec-panel entry (受控规格面板入口): a non-clickable text
  * leaf `快要抢光 ¥…` as the first row of the bottom buy area, whose direct parent is the
  * clickable PDD container inside the bottom bar, with the non-clickable `免拼购买` sibling
  * below it. Anything else — a clickable sibling, a third child, the promo text of the content

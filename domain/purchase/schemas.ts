@@ -30,7 +30,7 @@ const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 const optionsObject = z.record(z.string(), z.string());
 
 /**
- * The `purchase` object of seed 000 §8.2, validated before it is stored. Confirmed options,
+ * The `purchase` object of a task's result, validated before it is stored. Confirmed options,
  * quantity and amounts come from the final confirmation recorded before the tap.
  */
 export const purchaseResultSchema = z

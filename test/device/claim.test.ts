@@ -13,7 +13,7 @@ import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { deviceWorker, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
 
-/** The device claim of ARCHITECTURE §3 on the real Temporal server, driven by `deviceCheck`. */
+/** The device claim (workflows/device-claim.ts) on the real Temporal server, driven by `deviceCheck`. */
 describe('device claim', () => {
   let sim: PhoneSim;
   let client: Client;

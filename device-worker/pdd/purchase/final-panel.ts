@@ -35,7 +35,7 @@ export interface SubmitControl {
 const SUBMIT_RE = /^(\S+) ¥(\d+\.\d{2})$/;
 
 /**
- * Gate 3's control (seed 002 §四 提交控件唯一): exactly one node on screen whose text begins with
+ * Gate 3's control (提交控件唯一): exactly one node on screen whose text begins with
  * `提交订单`, reading exactly `提交订单 ¥<amount>`, enabled, whose nearest clickable ancestor is the
  * profiled container, holds no other text, and is what a tap at the text's centre hits. A second
  * such text anywhere → SUBMIT_CONTROL_NOT_UNIQUE; an unreadable amount → GATE3_MISMATCH.

@@ -43,7 +43,7 @@ function texts(n: UiNode): string[] {
 }
 
 /**
- * The one gate every input of a purchase passes (seed 002 §四 不付款 / 最终面板零点击): each tap
+ * The one gate every input of a purchase passes (不付款 / 最终面板零点击): each tap
  * is hit-tested against the last dump and refused when it would land on a payment control, on a
  * foreign app, on nothing, or — without the one-shot permit of submitOnce — on 提交订单. After
  * `irreversible_action_at` of the authorization no input of any kind passes, except the single

@@ -23,7 +23,7 @@ export class SubmitRefused extends DeviceError {
 }
 
 /**
- * The one irreversible step (seed 002 §四 提交订单的四个前置条件): ledger first, then a
+ * The one irreversible step (提交订单的四个前置条件): ledger first, then a
  * read-only re-check of the final panel against what the fence approved, then the durable
  * `irreversible_action_at`, then exactly one tap. Returns when the tap command returned.
  */
