@@ -47,23 +47,25 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   }
   if (!claim) return await run.expire();
 
-  let tappedAt: string | null;
   try {
     const target = await run.begin(claim);
+    // Open, select, Gate 1, quantity, Gate 2, Gate 3 on the phone; the workflow re-judges them.
     const panel = await run.prepareThroughGates(claim, target);
     if (!panel.ok) return await run.needsManual(panel.reason, panel.detail);
     if (input.mode === 'dry_run') return await run.passDryRun(target, panel.reading);
 
+    // The fence: from here on cancel is refused, and without its yes nothing is tapped.
     const fenced = await run.fence(target, panel.reading);
     if (!fenced.ok) return await run.needsManual(fenced.reason, fenced.detail);
+    const { submissionId } = fenced;
 
-    const tap = await run.tapOnce(claim, target, fenced.submissionId, panel.reading);
-    if (!tap.ok) return await run.reconcile(fenced.submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
-    tappedAt = tap.tappedAt;
+    // One tap, ever; whatever is unclear after it is reconciled, never retried.
+    const tap = await run.tapOnce(claim, target, submissionId, panel.reading);
+    if (!tap.ok) return await run.reconcile(submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
 
-    const seen = await run.observe(claim, target, fenced.submissionId);
-    if (seen?.outcome !== 'pending_payment') return await run.reconcile(fenced.submissionId, panel.reading, tappedAt, afterSubmitReason(seen), seen ? `observed ${seen.outcome}` : 'observation failed');
-    await run.recordPendingPayment(fenced.submissionId, target, panel.reading, seen);
+    const seen = await run.observe(claim, target, submissionId);
+    if (seen?.outcome !== 'pending_payment') return await run.reconcile(submissionId, panel.reading, tap.tappedAt, afterSubmitReason(seen), seen ? `observed ${seen.outcome}` : 'observation failed');
+    await run.recordPendingPayment(submissionId, target, panel.reading, seen);
   } catch (err) {
     if (err instanceof CanceledByOperator) return await run.endCanceled();
     throw err;
