@@ -1,5 +1,5 @@
 import { PDD_PACKAGE as PKG } from '../../../domain/pdd-app';
-import type { PddProfile } from '../profile';
+import type { PddProfile } from './pdd-profile';
 
 const id = (name: string) => `${PKG}:id/${name}`;
 
