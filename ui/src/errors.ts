@@ -1,5 +1,5 @@
 import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
-import { ApiError } from './api';
+import { ApiError } from './api/client';
 
 /**
  * Chinese text per error code: the server's codes from domain/api-errors.ts, plus the few the
