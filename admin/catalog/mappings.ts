@@ -1,3 +1,4 @@
+import type { MappingBoard, MappingView } from '../../domain/catalog-views';
 import { isMeasuredPrice, skusJsonSchema, type CollectedSku, type SkusJson } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
@@ -58,7 +59,7 @@ export async function resolveMapping(db: AdminDb, skuId: string): Promise<Resolv
 }
 
 /** Everything the mapping dialog shows: Shopee SKUs beside the PDD rows, with suggestions. */
-export async function mappingBoard(db: AdminDb, goodsId: string) {
+export async function mappingBoard(db: AdminDb, goodsId: string): Promise<MappingBoard> {
   const product = await db.selectFrom('shopee_products').select(['goods_id', 'title', 'pdd_goods_id']).where('goods_id', '=', goodsId).executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
   const pdd =
@@ -67,7 +68,7 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
       : await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', product.pdd_goods_id).where('deleted_at', 'is', null).executeTakeFirst();
   const skus = await db.selectFrom('shopee_skus').selectAll().where('goods_id', '=', goodsId).orderBy('sku_id').execute();
   const data = pdd ? collected(pdd.skus_json) : null;
-  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map();
+  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
   const pddSkus = (data?.skus ?? []).map((s) => ({
     options: s.options,
     option_key: optionKey(s.options),
@@ -75,7 +76,6 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
     list_price_cent: s.list_price_cent ?? null,
     raw_price: s.raw_price,
     available: s.available,
-    /** measured on this exact combination, or inferred from another one of the same colour */
     price_measured: isMeasuredPrice(s),
   }));
   return {
@@ -98,7 +98,6 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
         parse_ok: k.parse_ok,
         is_manual: k.is_manual,
         mapping,
-        /** the mapped combination is no longer in the last collect */
         mapping_missing: mapping !== null && !pddSkus.some((p) => p.option_key === mapping.pdd_option_key),
         suggestions: suggest(k.color, k.size, pddSkus),
       };

@@ -1,4 +1,4 @@
-import { ApiError } from '../../api';
+import { ApiError } from '../../api/client';
 
 /** Fields of the create form, named as the API names them so server issue paths map directly. */
 export type DraftField = 'pdd_goods_url' | 'pdd_options' | 'quantity' | 'max_total_price_cent' | 'execution_mode';

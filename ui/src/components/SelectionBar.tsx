@@ -1,5 +1,6 @@
 import type { JSX } from 'solid-js';
-import { formatYuan } from '../../money';
+import { formatYuan } from '../lib/money';
+import './components.css';
 
 interface Props {
   count: number;

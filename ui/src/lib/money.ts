@@ -1,21 +1,16 @@
+import { formatCent } from '../../../domain/money';
+
 /**
  * Money is integer cents end to end. Yuan strings are built and parsed with integer and string
  * arithmetic only: 0.1 + 0.2 must never decide whether a purchase passes its cap.
  */
 
-/** 12345 → '123.45'; negative values keep their sign. */
-export function centsToYuan(cents: number): string {
-  if (!Number.isSafeInteger(cents)) return '—';
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const yuan = Math.trunc(abs / 100);
-  const rest = abs % 100;
-  return `${sign}${yuan}.${rest < 10 ? '0' : ''}${rest}`;
-}
-
-/** '¥123.45', or '—' when there is no amount. */
+/**
+ * The one way the UI shows an amount: '¥123.45'. Null means unknown (a price the phone could not
+ * read, a reading not taken yet) and shows as '—', never as ¥0.00.
+ */
 export function formatYuan(cents: number | null | undefined): string {
-  return cents === null || cents === undefined ? '—' : `¥${centsToYuan(cents)}`;
+  return cents === null || cents === undefined || !Number.isSafeInteger(cents) ? '—' : `¥${formatCent(cents)}`;
 }
 
 export type ParsedCents = { ok: true; cents: number } | { ok: false; message: string };

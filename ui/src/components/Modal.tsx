@@ -1,4 +1,5 @@
 import { onCleanup, onMount, type JSX } from 'solid-js';
+import './components.css';
 
 interface Props {
   title: string;

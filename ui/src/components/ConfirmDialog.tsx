@@ -1,4 +1,5 @@
 import type { JSX } from 'solid-js';
+import './components.css';
 import Modal from './Modal';
 
 interface Props {

@@ -1,8 +1,10 @@
-import { LOGIN_ROUTE, currentRoute, navigate } from './router';
+import { LOGIN_ROUTE, currentRoute, navigate } from '../router';
 
 const CSRF_KEY = 'cmautobuy.csrf';
 const RETURN_KEY = 'cmautobuy.returnTo';
 const TIMEOUT_MS = 30_000;
+// An upload is read and written whole by the admin before it answers; large workbooks take a while.
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /** Every failure of an API call, server-side or not, arrives as one of these. */
 export class ApiError extends Error {
@@ -21,6 +23,8 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Defaults to 30 s, so a hung admin never hangs the UI. */
+  timeoutMs?: number;
   /**
    * Leave a 401 to the caller instead of redirecting to login. Login itself needs this: a 401
    * there means wrong credentials, not an expired session.
@@ -89,13 +93,13 @@ function toApiError(status: number, body: unknown): ApiError {
 }
 
 /** Merge the caller's signal with our own timeout, so a hung admin never hangs the UI. */
-function withTimeout(outer: AbortSignal | undefined): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
+function withTimeout(outer: AbortSignal | undefined, ms: number): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
   const ctrl = new AbortController();
   let expired = false;
   const timer = window.setTimeout(() => {
     expired = true;
     ctrl.abort();
-  }, TIMEOUT_MS);
+  }, ms);
   const onAbort = (): void => ctrl.abort();
   if (outer?.aborted) ctrl.abort();
   outer?.addEventListener('abort', onAbort, { once: true });
@@ -127,12 +131,9 @@ async function request<T>(method: Method, path: string, body: unknown, opts: Req
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  if (method !== 'GET') {
-    const token = getCsrfToken();
-    if (token !== null) headers['X-CSRF-Token'] = token;
-  }
+  if (method !== 'GET') Object.assign(headers, csrfHeader());
 
-  const t = withTimeout(opts.signal);
+  const t = withTimeout(opts.signal, opts.timeoutMs ?? TIMEOUT_MS);
   let res: Response;
   let text: string;
   try {
@@ -146,29 +147,84 @@ async function request<T>(method: Method, path: string, body: unknown, opts: Req
     t.done();
   }
 
+  return decode<T>(res.status, text, opts);
+}
+
+/** One answer of the admin, fetch or XHR alike: the JSON body, or the ApiError it stands for. */
+function decode<T>(status: number, text: string, opts: RequestOptions): T {
+  const ok = status >= 200 && status < 300;
   let parsed: unknown = undefined;
   if (text !== '') {
     try {
       parsed = JSON.parse(text);
     } catch {
       // A proxy error page or a misrouted SPA fallback; the status still tells us something.
-      if (res.ok) throw new ApiError(res.status, 'BAD_RESPONSE', '服务返回了非 JSON 内容');
+      if (ok) throw new ApiError(status, 'BAD_RESPONSE', '服务返回了非 JSON 内容');
     }
   }
 
-  if (res.ok) return parsed as T;
+  if (ok) return parsed as T;
 
-  const err = toApiError(res.status, parsed);
-  if (!opts.noAuthRedirect && (res.status === 401 || isCsrfRejection(err))) requireLogin();
+  const err = toApiError(status, parsed);
+  if (!opts.noAuthRedirect && (status === 401 || isCsrfRejection(err))) requireLogin();
   throw err;
 }
 
+function csrfHeader(): Record<string, string> {
+  const token = getCsrfToken();
+  return token === null ? {} : { 'X-CSRF-Token': token };
+}
+
 /**
- * JSON client for the admin API. Paths are absolute ('/api/...'); the UI is always served by
- * the admin (or the Vite proxy in dev), so same-origin cookies carry the session.
- * The type parameter is the caller's promise about the response shape; nothing checks it.
+ * POST a multipart form with upload progress, which fetch cannot report: `onProgress` gets the
+ * uploaded fraction, then null while the admin works on the file.
  */
-export const api = {
+function upload<T>(path: string, form: FormData, onProgress: (fraction: number | null) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [k, v] of Object.entries(csrfHeader())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => onProgress(e.lengthComputable ? e.loaded / e.total : null);
+    xhr.upload.onload = () => onProgress(null);
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', '网络错误'));
+    xhr.ontimeout = () => reject(new ApiError(0, 'TIMEOUT', '请求超时'));
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.onload = () => {
+      try {
+        resolve(decode<T>(xhr.status, xhr.responseText, {}));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
+    xhr.send(form);
+  });
+}
+
+/**
+ * GET a route that needs no session and answers with a JSON body whatever its status (a 503
+ * still says which part is down). Never redirects to login; any failure is null.
+ */
+async function probe<T>(path: string, timeoutMs: number): Promise<T | null> {
+  const t = withTimeout(undefined, timeoutMs);
+  try {
+    const res = await fetch(path, { cache: 'no-store', signal: t.signal, headers: { Accept: 'application/json' } });
+    const body: unknown = await res.json();
+    return typeof body === 'object' && body !== null ? (body as T) : null;
+  } catch {
+    return null;
+  } finally {
+    t.done();
+  }
+}
+
+/**
+ * The transport for ./endpoints.ts, the only module that names API paths. Paths are absolute;
+ * the UI is always served by the admin (or the Vite proxy in dev), so same-origin cookies carry
+ * the session. The type parameter is the caller's promise about the response
+ * shape; nothing checks it.
+ */
+export const http = {
   get<T = unknown>(path: string, opts?: RequestOptions): Promise<T> {
     return request<T>('GET', path, undefined, opts);
   },
@@ -181,6 +237,8 @@ export const api = {
   del<T = unknown>(path: string, opts?: RequestOptions): Promise<T> {
     return request<T>('DELETE', path, undefined, opts);
   },
+  upload,
+  probe,
 };
 
 /** Build '?a=1&b=2' from the defined, non-empty entries; '' when there are none. */

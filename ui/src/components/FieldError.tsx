@@ -1,4 +1,5 @@
 import { Show, type JSX } from 'solid-js';
+import './components.css';
 
 export default function FieldError(props: { field: string; message: string | null | undefined }): JSX.Element {
   return (

@@ -1,5 +1,6 @@
 import type { JSX } from 'solid-js';
-import { isPurchaseStatus, STATUS_TONE, statusZh } from './types';
+import './components.css';
+import { isPurchaseStatus, STATUS_TONE, statusZh } from './tasks/types';
 
 export default function StatusBadge(props: { status: string; label?: string | null | undefined }): JSX.Element {
   const tone = (): string => (isPurchaseStatus(props.status) ? STATUS_TONE[props.status] : 'neutral');
