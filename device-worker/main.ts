@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseEnv } from '../admin/config/env';
-import { createLogger } from '../admin/config/logger';
-import { temporalTls } from '../admin/config/tls';
-import { installTemporalRuntime } from '../admin/temporal/runtime';
+import { createLogger } from '../platform/logger';
+import { temporalTls } from '../temporal/connection';
+import { installTemporalRuntime } from '../temporal/runtime';
 import { parseFlags, portOf } from './args';
 import { readDeviceToken } from './token';
 import { startDeviceWorker } from './worker';

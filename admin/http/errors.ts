@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 
 /**
  * The error every route throws on purpose. `code` is UPPER_SNAKE and stable (the UI maps it

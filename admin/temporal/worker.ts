@@ -2,7 +2,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createAdminActivities } from '../../activities/admin';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { AdminDb } from '../db/database';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { TemporalSettings } from './gateway';
 
 // Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
