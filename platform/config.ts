@@ -44,7 +44,8 @@ export function parseConfig<S extends z.ZodType>(
 
 /**
  * Splits `--name value` / `--name=value` flags from positional arguments; an unknown flag or
- * one without a value is refused with the flag named. Values are checked by the caller's schema.
+ * one without a value is refused with the flag named. Flags are keyed `--name`, so a schema's
+ * error names the flag as the user typed it; values are checked by that schema.
  */
 export function parseFlags(argv: readonly string[], known: readonly string[]): { positional: string[]; flags: Record<string, string> } {
   const positional: string[] = [];
@@ -60,7 +61,7 @@ export function parseFlags(argv: readonly string[], known: readonly string[]): {
     if (!known.includes(name)) throw new ConfigError(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
     const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`);
-    flags[name] = value;
+    flags[`--${name}`] = value;
   }
   return { positional, flags };
 }
