@@ -5,7 +5,7 @@ import { SAFE_DEVICE_ID } from '../platform/data-dir';
 import { temporalConnection, temporalEnvShape, type TemporalConnectionSettings } from '../temporal/connection';
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
-export const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'] as const;
+const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'] as const;
 
 /** The ADB server's own port when the phone is attached to this host. */
 export const ADB_DEFAULT = { host: '127.0.0.1', port: 5037 } as const;
