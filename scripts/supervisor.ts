@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { ConfigError, dataPaths, parseEnv, temporalTarget } from '../admin/config/env';
+import { parseEnv } from '../admin/config/env';
+import { ConfigError } from '../platform/config';
+import { dataPaths } from '../platform/data-dir';
+import { temporalTarget } from '../temporal/connection';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { startChild, stopChild, type RunningChild } from './supervise/children';

@@ -36,6 +36,8 @@ results.push(step('build ui', process.execPath, [path.join(ROOT, 'node_modules',
 results.push(step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
 results.push(step('typecheck ui', bin('tsc'), ['-p', 'ui/tsconfig.json', '--noEmit']));
 results.push(step('lint', bin('eslint'), ['.']));
+// the folder rules and no cycles (.dependency-cruiser.cjs), as `npm run depcruise` runs them
+results.push(step('dependency rules', 'npm', ['run', '--silent', 'depcruise']));
 
 const report = path.join(os.tmpdir(), `cmautobuy-jest-${process.pid}.json`);
 const jestOk = step('jest', bin('jest'), ['--ci', '--json', `--outputFile=${report}`, ...process.argv.slice(2)]);

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { auditFallback } from '../audit/fallback';
 import { identityGate } from '../auth/gate';
 import type { Security } from '../auth/security';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
 import { errorMiddleware, HttpError } from './errors';

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import type { ApiErrorCode } from '../../domain/api-errors';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 
 /**
  * The error every route throws on purpose. `code` is UPPER_SNAKE, stable and one of

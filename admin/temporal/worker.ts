@@ -2,7 +2,8 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createAdminActivities } from '../../activities/admin';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { AdminDb } from '../db/database';
-import type { Logger } from '../config/logger';
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import type { TemporalSettings } from './gateway';
 
 // Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
@@ -55,7 +56,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
         markReady();
         await running;
       } catch (err) {
-        if (!stopping) opts.log.warn({ err: (err as Error).message }, 'admin worker stopped; reconnecting in 2 s');
+        if (!stopping) opts.log.warn({ err: describeError(err) }, 'admin worker stopped; reconnecting in 2 s');
       } finally {
         current = undefined;
         await connection?.close().catch(() => undefined);

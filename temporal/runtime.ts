@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../platform/logger';
 
 let installed = false;
 
