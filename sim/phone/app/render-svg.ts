@@ -4,7 +4,7 @@ import type { UiNode } from './node';
 import { BORDER_PX, PALETTE, textColour, walkPainted, type RGB } from './palette';
 import { SCREEN_H, SCREEN_W } from './screens/common';
 
-/** Debian's fonts-noto-cjk; `npm start` installs the package when it is missing and it runs as root. */
+/** Debian's fonts-noto-cjk; `npm start` and `npm test` install it as root when missing (ensureCjkFont in scripts/bootstrap.mjs, which names the same file). */
 export const CJK_FONT_FILE = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
 export const CJK_FONT_PACKAGE = 'fonts-noto-cjk';
 /** The simplified-Chinese face of the collection: PDD's shapes for 黑色, 提交订单, … */
