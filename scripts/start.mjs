@@ -1,8 +1,9 @@
 // `npm start`: install what is missing, then run the embedded system (scripts/supervisor.ts).
 import { spawn } from 'node:child_process';
-import { ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
+import { ensureCjkFont, ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
 
 ensureNodeModules();
+ensureCjkFont();
 const child = spawn(process.execPath, tsxArgs('scripts/supervisor.ts', process.argv.slice(2)), { cwd: ROOT, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureNodeModules, ROOT } from './bootstrap.mjs';
+import { ensureCjkFont, ensureNodeModules, ROOT } from './bootstrap.mjs';
 
 const say = (line) => console.log(`[test] ${line}`);
 
@@ -29,6 +29,7 @@ function ensureChromium() {
 
 ensureNodeModules();
 ensureChromium();
+ensureCjkFont();
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 const results = [];
