@@ -75,3 +75,25 @@ export const LIVE_LINE_TASK_STATES = ['DRAFT', 'PENDING', 'CLAIMED', 'ORDERING',
 /** One workflow id per manual trigger kind, so a second click finds the running one. */
 export const SYB_SYNC_SCHEDULE_ID = 'syb-sync';
 export const SYB_SYNC_MANUAL_WORKFLOW_ID = 'syb-sync/manual';
+
+/** What a sync reports (and all its workflow ever sees): counts, never order data. */
+export interface SybSyncCounts {
+  pages: number;
+  lines: number;
+  new_lines: number;
+  from_day: string;
+  to_day: string;
+}
+
+/** Why no purchase draft was made from an order line (POST /api/tasks/from-orders). */
+export const DRAFT_REFUSALS = {
+  SYB_ORDER_NOT_FOUND: '没有这条订单明细，请先同步顺运宝',
+  ALREADY_DRAFTED: '这条订单明细已有进行中的采购任务',
+  SKU_UNKNOWN: '未匹配蝦皮规格：请先为这条明细设置蝦皮 SKU',
+  NO_PDD_LINK: '商品还没有关联拼多多链接',
+  NO_MAPPING: '这个蝦皮规格在当前拼多多商品下还没有规格映射',
+  OPTION_UNAVAILABLE: '映射的拼多多规格已不可选（缺货或已下架），请重新采集或重新映射',
+  PRICE_UNKNOWN: '映射的拼多多规格没有采集到价格，请重新采集',
+  OVER_MAX_QUANTITY: '数量超过安全上限 safety.max_quantity',
+} as const;
+export type DraftRefusal = keyof typeof DRAFT_REFUSALS;

@@ -14,7 +14,7 @@ export interface SybAccount {
   password: string;
 }
 
-export type SybErrorCode = 'SYB_LOGIN_REFUSED' | 'SYB_UNAVAILABLE' | 'SYB_SESSION_LOST' | 'SYB_BAD_ANSWER';
+export type SybErrorCode = 'SYB_NOT_CONFIGURED' | 'SYB_LOGIN_REFUSED' | 'SYB_UNAVAILABLE' | 'SYB_SESSION_LOST' | 'SYB_BAD_ANSWER';
 
 export class SybError extends Error {
   override readonly name = 'SybError';
@@ -24,9 +24,9 @@ export class SybError extends Error {
   ) {
     super(message);
   }
-  /** a wrong account does not heal by retrying; everything else may */
+  /** a missing or wrong account does not heal by retrying; everything else may */
   get retryable(): boolean {
-    return this.code !== 'SYB_LOGIN_REFUSED';
+    return this.code !== 'SYB_LOGIN_REFUSED' && this.code !== 'SYB_NOT_CONFIGURED';
   }
 }
 
