@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     tls: listen.tls,
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
+    syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
     temporal,
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,

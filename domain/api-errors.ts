@@ -76,6 +76,24 @@ export const API_ERROR_CODES = {
   EVIDENCE_UNEXPECTED_FILE: '截图上传只能包含一个文件',
   EVIDENCE_TOO_MANY_PARTS: '截图上传的内容分段过多',
   EVIDENCE_MALFORMED_MULTIPART: '截图上传的内容格式有误',
+
+  // 顺运宝 orders (admin/syb): the sync's last_error and the orders routes
+  SYB_NOT_CONFIGURED: '尚未设置顺运宝账号：请在设置中填写地址、用户名和密码',
+  SYB_LOGIN_REFUSED: '顺运宝拒绝登录：请检查用户名和密码',
+  SYB_UNAVAILABLE: '顺运宝暂时无法访问，稍后会自动重试',
+  SYB_SESSION_LOST: '顺运宝登录已失效且重新登录未成功，稍后会自动重试',
+  SYB_BAD_ANSWER: '顺运宝返回了无法识别的内容，请联系工程师',
+  SYB_ORDER_NOT_FOUND: '找不到这条顺运宝订单明细',
+  SHOPEE_SKU_OTHER_GOODS: '该 Shopee 规格不属于这条订单的商品',
+
+  // Purchase drafts from order lines (POST /api/tasks/from-orders, per line)
+  SKU_UNKNOWN: '订单明细未匹配 Shopee 规格：请先匹配或在商品中添加该规格',
+  NO_PDD_LINK: '该商品未填写拼多多链接',
+  NO_MAPPING: '该规格在当前拼多多商品下没有映射：请先完成规格映射',
+  OPTION_UNAVAILABLE: '映射的拼多多规格已下架或缺货',
+  PRICE_UNKNOWN: '映射的拼多多规格价格未知：请重新采集',
+  OVER_MAX_QUANTITY: '数量超过单次采购上限',
+  ALREADY_DRAFTED: '这条订单明细已有采购任务',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -15,6 +15,10 @@ const envSchema = z.object({
   CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
   CMAUTOBUY_SYB_SIM_PORT: port.default(8090),
   CMAUTOBUY_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  // The 顺运宝 account's defaults (docs/syb-protocol.md); the password stays in memory only.
+  CMAUTOBUY_SYB_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CMAUTOBUY_SYB_USERNAME: z.string().min(1).optional(),
+  CMAUTOBUY_SYB_PASSWORD: z.string().min(1).optional(),
   // The admin's own listener (admin/config/tls.ts, docs/security.md). File paths, never the PEM itself.
   CMAUTOBUY_ADMIN_TLS_CERT: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_TLS_KEY: z.string().min(1).optional(),

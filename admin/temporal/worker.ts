@@ -4,6 +4,7 @@ import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { AdminDb } from '../db/database';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import type { SybService } from '../syb/account';
 import type { TemporalSettings } from './gateway';
 
 // Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
@@ -12,6 +13,7 @@ export const WORKFLOWS_PATH = require.resolve('../../workflows');
 export interface AdminWorkerOptions {
   temporal: TemporalSettings;
   db: AdminDb;
+  syb: SybService;
   log: Logger;
   /** a pre-built bundle (tests build one per run); otherwise the workflows are bundled at start */
   workflowBundlePath?: string;
@@ -47,7 +49,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           connection,
           namespace: opts.temporal.namespace,
           taskQueue: ADMIN_TASK_QUEUE,
-          activities: createAdminActivities(opts.db),
+          activities: createAdminActivities(opts.db, opts.syb),
           ...workflowSource,
         });
         if (stopping) break;
