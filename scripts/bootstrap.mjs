@@ -34,3 +34,12 @@ export function ensureNodeModules(say = (l) => console.error(l)) {
 export function tsxArgs(entry, args = []) {
   return ['--import', 'tsx', path.join(ROOT, entry), ...args];
 }
+
+/**
+ * dist/workflow-bundle.js, the workflow code the admin worker runs (docs/versioning.md);
+ * `ifStale` keeps a bundle newer than its sources.
+ */
+export function bundleWorkflows({ ifStale = false } = {}) {
+  const r = spawnSync(process.execPath, tsxArgs('scripts/bundle-workflows.ts', ifStale ? ['--if-stale'] : []), { cwd: ROOT, stdio: 'inherit' });
+  return r.status === 0;
+}
