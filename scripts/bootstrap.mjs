@@ -55,3 +55,12 @@ export function ensureCjkFont(say = (l) => console.error(l)) {
   const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null'], { stdio: 'inherit' });
   if (r.status !== 0) say('[setup] installing fonts-noto-cjk failed; screencaps will show Chinese as boxes until it is installed');
 }
+
+/**
+ * dist/workflow-bundle.js, the workflow code the admin worker runs (docs/versioning.md);
+ * `ifStale` keeps a bundle newer than its sources.
+ */
+export function bundleWorkflows({ ifStale = false } = {}) {
+  const r = spawnSync(process.execPath, tsxArgs('scripts/bundle-workflows.ts', ifStale ? ['--if-stale'] : []), { cwd: ROOT, stdio: 'inherit' });
+  return r.status === 0;
+}

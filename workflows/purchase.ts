@@ -7,6 +7,7 @@ import {
   defineQuery,
   defineUpdate,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -135,9 +136,18 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   const phone = phoneActivities(claim.task_queue);
   const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
   try {
-    // The attempt first, so its timeline starts with the claim.
-    target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
-    await moveTo('CLAIMED');
+    // The attempt first, so its timeline starts with the claim. Purchases started before that
+    // order wrote CLAIMED first and must replay that way (docs/versioning.md).
+    const beginAttempt = async () => {
+      target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
+    };
+    if (patched('attempt-before-claimed')) {
+      await beginAttempt();
+      await moveTo('CLAIMED');
+    } else {
+      await moveTo('CLAIMED');
+      await beginAttempt();
+    }
     await moveTo('ORDERING');
     state.step = 'preparing';
 
