@@ -4,7 +4,7 @@
 module.exports = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/', '/.tools/', '/ui/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/', '/.tools/', '<rootDir>/ui/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }] },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',

@@ -1,4 +1,7 @@
-import { ConfigError, dataPaths, parseEnv } from './config/env';
+import { ConfigError } from '../platform/config';
+import { dataPaths } from '../platform/data-dir';
+import { describeError } from '../platform/errors';
+import { parseEnv } from './config/env';
 import { runCli } from './auth/cli-commands';
 import { openMigratedAdminDb } from './db/database';
 
@@ -40,7 +43,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : `cli failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(err instanceof ConfigError ? err.message : `cli failed: ${describeError(err)}`);
     process.exit(1);
   },
 );

@@ -1,8 +1,12 @@
-import { ConfigError, dataPaths, parseEnv, temporalTarget } from './config/env';
-import { createLogger } from './config/logger';
-import { adminListen, temporalTls } from './config/tls';
+import { ConfigError } from '../platform/config';
+import { dataPaths } from '../platform/data-dir';
+import { describeError } from '../platform/errors';
+import { createLogger } from '../platform/logger';
+import { temporalConnection } from '../temporal/connection';
+import { installTemporalRuntime } from '../temporal/runtime';
+import { parseEnv } from './config/env';
+import { adminListen } from './config/tls';
 import { startAdmin } from './server';
-import { installTemporalRuntime } from './temporal/runtime';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
 async function main(): Promise<void> {
@@ -10,7 +14,7 @@ async function main(): Promise<void> {
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
   installTemporalRuntime(log);
-  const target = temporalTarget(env);
+  const temporal = temporalConnection(env);
   const listen = adminListen(env);
   const admin = await startAdmin({
     dataDir: paths.root,
@@ -19,11 +23,12 @@ async function main(): Promise<void> {
     tls: listen.tls,
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
-    temporal: { address: target.address, namespace: target.namespace, tls: temporalTls(env, target.address) },
+    syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
+    temporal,
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
   });
-  log.info({ url: admin.url, temporal: target.address }, 'admin listening');
+  log.info({ url: admin.url, temporal: temporal.address }, 'admin listening');
   console.log(`ADMIN READY ${admin.url}`);
 
   let closing = false;
@@ -45,6 +50,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(err.message);
-  else console.error('admin failed to start:', err instanceof Error ? err.message : err);
+  else console.error('admin failed to start:', describeError(err));
   process.exit(1);
 });

@@ -3,16 +3,19 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import type { Logger } from './config/logger';
+import type { Logger } from '../platform/logger';
 import { openMigratedAdminDb, type AdminDb } from './db/database';
 import { createApp } from './http/app';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runAdminWorker, type AdminWorkerHandle } from './temporal/worker';
 import { runPurchaseSweep } from './purchase/sweep';
-import { dataPaths } from './config/env';
+import { dataPaths } from '../platform/data-dir';
 import { assertAdminListenIsSafe, type AdminTls } from './config/tls';
 import { createSecurity, type Security, type SecurityOptions } from './auth/security';
 import { ensureInitialAdmin } from './auth/users';
+import { SybService, type SybDefaults } from './syb/account';
+import { keepSybSchedule } from './syb/schedule';
+import { clearStaleSyncFlag } from './syb/sync';
 
 export interface AdminOptions {
   dataDir: string;
@@ -35,6 +38,8 @@ export interface AdminOptions {
   /** where a generated first-start password is shown; defaults to the terminal, never the logger */
   announce?: (line: string) => void;
   security?: SecurityOptions;
+  /** the SYB account's env defaults (CMAUTOBUY_SYB_URL, _USERNAME, _PASSWORD) */
+  syb?: SybDefaults;
 }
 
 export interface AdminHandle {
@@ -44,6 +49,9 @@ export interface AdminHandle {
   temporal: TemporalGateway;
   worker: AdminWorkerHandle | undefined;
   security: Security;
+  syb: SybService;
+  /** resolves once the Schedule `syb-sync` is in place; undefined without a worker */
+  sybScheduleReady: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -57,7 +65,9 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
   const security = createSecurity(db, paths.evidence, opts.security);
-  const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security });
+  const syb = new SybService(db, opts.syb);
+  await clearStaleSyncFlag(db);
+  const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : http.createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,9 +77,10 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const worker =
     opts.runWorker === false
       ? undefined
-      : runAdminWorker({ temporal: opts.temporal, db, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
+      : runAdminWorker({ temporal: opts.temporal, db, syb, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
   // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
   const sweep = opts.runWorker === false ? undefined : runPurchaseSweep({ db, temporal, log: opts.log }, opts.purchaseSweepIntervalMs);
+  const sybSchedule = opts.runWorker === false ? undefined : keepSybSchedule(temporal, syb, opts.log);
 
   return {
     url: `${opts.tls ? 'https' : 'http'}://${opts.host}:${port}`,
@@ -78,12 +89,15 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
     temporal,
     worker,
     security,
+    syb,
+    sybScheduleReady: sybSchedule?.ready,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       sweep?.stop();
+      sybSchedule?.stop();
       await worker?.stop();
       await temporal.close();
       await db.destroy();

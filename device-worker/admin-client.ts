@@ -1,4 +1,5 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../platform/logger';
+import { describeError } from '../platform/errors';
 
 export interface DeviceRegistration {
   serial: string;
@@ -109,7 +110,7 @@ export class AdminClient {
       if (res.status === 401) return 'unauthorized';
       return `HTTP ${res.status}`;
     } catch (err) {
-      return (err as Error).message;
+      return describeError(err);
     }
   }
 }

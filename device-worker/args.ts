@@ -1,26 +1,76 @@
-/** `--name value` / `--name=value` flags; anything else is refused with the flag named. */
-export function parseFlags(argv: readonly string[], known: readonly string[]): { positional: string[]; flags: Record<string, string> } {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (!a.startsWith('--')) {
-      positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
-    const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
-    if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
-    flags[name] = value;
-  }
-  return { positional, flags };
+import path from 'node:path';
+import { z } from 'zod';
+import { logLevelEnvShape, parseConfig, parseFlags, port } from '../platform/config';
+import { SAFE_DEVICE_ID } from '../platform/data-dir';
+import { temporalConnection, temporalEnvShape, type TemporalConnectionSettings } from '../temporal/connection';
+
+/** The flags of `npm run device-worker`; each is read below through the one schema. */
+const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'] as const;
+
+/** The ADB server's own port when the phone is attached to this host. */
+export const ADB_DEFAULT = { host: '127.0.0.1', port: 5037 } as const;
+
+export const adbPort = port.min(1);
+
+/**
+ * Flags and environment of one device worker, parsed like the admin's (platform/config.ts): a
+ * flag wins over its variable, and an error names the flag. The token itself is read by
+ * `readDeviceToken` (token.ts), since it may come from a file.
+ */
+const schema = z.object({
+  '--device-id': z
+    .string({ error: 'required: the id `npm run cli -- device issue <name>` printed (or CMAUTOBUY_DEVICE_ID)' })
+    .regex(SAFE_DEVICE_ID, 'must be a safe folder name (letters, digits, . _ -)'),
+  '--serial': z.string({ error: 'required: the worker never picks a phone by itself' }),
+  '--adb-host': z.string().default(ADB_DEFAULT.host),
+  '--adb-port': adbPort.default(ADB_DEFAULT.port),
+  '--admin-url': z.url().optional(),
+  '--token-file': z.string().optional(),
+  '--data-dir': z.string().default('./data'),
+  '--artifact-retention-days': z.coerce.number().int().min(1).optional(),
+  CMAUTOBUY_DEVICE_TOKEN: z.string().optional(),
+  ...logLevelEnvShape,
+  ...temporalEnvShape,
+});
+
+export interface DeviceWorkerConfig {
+  deviceId: string;
+  serial: string;
+  adb: { host: string; port: number };
+  /** absolute */
+  dataDir: string;
+  adminUrl: string | undefined;
+  tokenFile: string | undefined;
+  tokenEnv: string | undefined;
+  artifactRetentionDays: number | undefined;
+  logLevel: string;
+  temporal: TemporalConnectionSettings;
 }
 
-export function portOf(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number, got ${JSON.stringify(value)}`);
-  return n;
+export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.ProcessEnv): DeviceWorkerConfig {
+  const { flags } = parseFlags(argv, DEVICE_WORKER_FLAGS);
+  const c = parseConfig(
+    schema,
+    {
+      ...env,
+      ...flags,
+      '--device-id': flags['--device-id'] ?? env['CMAUTOBUY_DEVICE_ID'],
+      '--admin-url': flags['--admin-url'] ?? env['CMAUTOBUY_ADMIN_URL'],
+      '--data-dir': flags['--data-dir'] ?? env['CMAUTOBUY_DATA_DIR'],
+    },
+    { what: 'device worker options', hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …]' },
+  );
+  return {
+    deviceId: c['--device-id'],
+    serial: c['--serial'],
+    adb: { host: c['--adb-host'], port: c['--adb-port'] },
+    dataDir: path.resolve(c['--data-dir']),
+    adminUrl: c['--admin-url'],
+    tokenFile: c['--token-file'],
+    tokenEnv: c.CMAUTOBUY_DEVICE_TOKEN,
+    artifactRetentionDays: c['--artifact-retention-days'],
+    logLevel: c.CMAUTOBUY_LOG_LEVEL,
+    // One rule for every process: plain gRPC only on loopback (temporal/connection.ts).
+    temporal: temporalConnection(c),
+  };
 }

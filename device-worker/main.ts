@@ -1,13 +1,10 @@
-import path from 'node:path';
-import { parseEnv } from '../admin/config/env';
-import { createLogger } from '../admin/config/logger';
-import { temporalTls } from '../admin/config/tls';
-import { installTemporalRuntime } from '../admin/temporal/runtime';
-import { parseFlags, portOf } from './args';
+import { dataPaths } from '../platform/data-dir';
+import { describeError } from '../platform/errors';
+import { createLogger } from '../platform/logger';
+import { installTemporalRuntime } from '../temporal/runtime';
+import { parseDeviceWorkerArgs } from './args';
 import { readDeviceToken } from './token';
 import { startDeviceWorker } from './worker';
-
-const KNOWN = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'];
 
 /**
  * `npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …]
@@ -16,35 +13,29 @@ const KNOWN = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'toke
  * CMAUTOBUY_TEMPORAL_NAMESPACE (cmautobuy); TLS from CMAUTOBUY_TEMPORAL_TLS_CA/_CERT/_KEY/_SERVER_NAME.
  */
 async function main(): Promise<void> {
-  const env = process.env;
-  const { flags } = parseFlags(process.argv.slice(2), KNOWN);
-  const deviceId = flags['device-id'] ?? env['CMAUTOBUY_DEVICE_ID'];
-  const serial = flags['serial'];
-  if (!deviceId) throw new Error('--device-id is required (the id `npm run cli -- device issue <name>` printed)');
-  if (!serial) throw new Error('--serial is required: the worker never picks a phone by itself');
-  const dataDir = path.resolve(flags['data-dir'] ?? env['CMAUTOBUY_DATA_DIR'] ?? './data');
-  const logDir = path.join(dataDir, 'device', deviceId, 'logs');
-  const log = createLogger({ name: `device-worker-${deviceId}`, level: env['CMAUTOBUY_LOG_LEVEL'] ?? 'info', logDir });
+  const config = parseDeviceWorkerArgs(process.argv.slice(2), process.env);
+  const log = createLogger({
+    name: `device-worker-${config.deviceId}`,
+    level: config.logLevel,
+    logDir: dataPaths(config.dataDir).device(config.deviceId).logs,
+  });
   installTemporalRuntime(log);
 
-  const token = readDeviceToken({ env: env['CMAUTOBUY_DEVICE_TOKEN'], file: flags['token-file'], dataDir });
-  const adminUrl = flags['admin-url'] ?? env['CMAUTOBUY_ADMIN_URL'];
-  if (!token || !adminUrl) log.warn('no admin URL or device token: running without registration');
+  const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });
+  if (!token || !config.adminUrl) log.warn('no admin URL or device token: running without registration');
 
-  const address = env['CMAUTOBUY_TEMPORAL_ADDRESS'] || `127.0.0.1:${portOf(env['CMAUTOBUY_TEMPORAL_PORT'], 7233, 'CMAUTOBUY_TEMPORAL_PORT')}`;
   const handle = await startDeviceWorker({
-    deviceId,
-    serial,
-    adb: { host: flags['adb-host'] ?? '127.0.0.1', port: portOf(flags['adb-port'], 5037, '--adb-port') },
-    dataDir,
-    // One rule for every process: plain gRPC only on loopback (admin/config/tls.ts).
-    temporal: { address, namespace: env['CMAUTOBUY_TEMPORAL_NAMESPACE'] || 'cmautobuy', tls: temporalTls(parseEnv(env), address) },
-    admin: token && adminUrl ? { url: adminUrl, token } : undefined,
+    deviceId: config.deviceId,
+    serial: config.serial,
+    adb: config.adb,
+    dataDir: config.dataDir,
+    temporal: config.temporal,
+    admin: token && config.adminUrl ? { url: config.adminUrl, token } : undefined,
     log,
-    artifactRetentionDays: flags['artifact-retention-days'] ? Number(flags['artifact-retention-days']) : undefined,
+    artifactRetentionDays: config.artifactRetentionDays,
   });
   await handle.ready;
-  console.log(`DEVICE WORKER READY ${deviceId}`);
+  console.log(`DEVICE WORKER READY ${config.deviceId}`);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -61,6 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('device worker failed to start:', err instanceof Error ? err.message : err);
+  console.error('device worker failed to start:', describeError(err));
   process.exit(1);
 });

@@ -34,3 +34,33 @@ export function ensureNodeModules(say = (l) => console.error(l)) {
 export function tsxArgs(entry, args = []) {
   return ['--import', 'tsx', path.join(ROOT, entry), ...args];
 }
+
+/** Debian's fonts-noto-cjk: the phone simulator draws Chinese text in screencaps with this file (sim/phone/app/render-svg.ts). */
+export const CJK_FONT_FILE = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+
+/**
+ * Installs the CJK font when it is missing and this runs as root with apt-get, as `npm test` does
+ * for Chromium. Anything else only says what to install: the simulator then falls back to its
+ * bitmap font (Chinese as boxes) rather than failing, so this never stops the start.
+ */
+export function ensureCjkFont(say = (l) => console.error(l)) {
+  if (fs.existsSync(CJK_FONT_FILE)) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!root || !apt) {
+    say('[setup] CJK font missing: phone screencaps will show Chinese as boxes; install the Debian package "fonts-noto-cjk"');
+    return;
+  }
+  say('[setup] installing the CJK font for phone screencaps (apt-get install fonts-noto-cjk) …');
+  const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null'], { stdio: 'inherit' });
+  if (r.status !== 0) say('[setup] installing fonts-noto-cjk failed; screencaps will show Chinese as boxes until it is installed');
+}
+
+/**
+ * dist/workflow-bundle.js, the workflow code the admin worker runs (docs/versioning.md);
+ * `ifStale` keeps a bundle newer than its sources.
+ */
+export function bundleWorkflows({ ifStale = false } = {}) {
+  const r = spawnSync(process.execPath, tsxArgs('scripts/bundle-workflows.ts', ifStale ? ['--if-stale'] : []), { cwd: ROOT, stdio: 'inherit' });
+  return r.status === 0;
+}

@@ -1,14 +1,19 @@
 import path from 'node:path';
-import { ConfigError, dataPaths, parseEnv, temporalTarget } from '../admin/config/env';
+import { parseEnv } from '../admin/config/env';
+import { ConfigError } from '../platform/config';
+import { dataPaths } from '../platform/data-dir';
+import { temporalTarget } from '../temporal/connection';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { startChild, stopChild, type RunningChild } from './supervise/children';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
+import { sybAccountEnv } from './supervise/syb-sim';
 
 /**
  * `npm start`: the embedded system on one machine — Temporal dev server (SQLite under the
- * data dir), admin (API + UI + admin worker), the phone simulator with two phones, one device
+ * data dir), admin (API + UI + admin worker), the phone simulator with two phones, the 顺运宝
+ * simulator, one device
  * worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
  * every child, newest first, and nothing is left behind.
  */
@@ -54,7 +59,8 @@ async function main(): Promise<void> {
 
     const node = process.execPath;
     const ts = (entry: string, args: string[] = []) => ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args];
-    const childEnv = { CMAUTOBUY_TEMPORAL_ADDRESS: target.address, CMAUTOBUY_DATA_DIR: paths.root, CMAUTOBUY_LOG_LEVEL: env.CMAUTOBUY_LOG_LEVEL };
+    // The SYB password goes to the admin only: every other child runs without it.
+    const childEnv = { CMAUTOBUY_TEMPORAL_ADDRESS: target.address, CMAUTOBUY_DATA_DIR: paths.root, CMAUTOBUY_LOG_LEVEL: env.CMAUTOBUY_LOG_LEVEL, CMAUTOBUY_SYB_PASSWORD: undefined };
 
     const sim = await startChild({
       name: 'sim',
@@ -67,11 +73,22 @@ async function main(): Promise<void> {
     children.push(sim);
     if (stopping) return;
 
+    const sybSim = await startChild({
+      name: 'syb-sim',
+      command: node,
+      args: ts('sim/syb/main.ts'),
+      env: { ...childEnv, CMAUTOBUY_SYB_SIM_PORT: String(env.CMAUTOBUY_SYB_SIM_PORT) },
+      readyLine: /SYB SIM READY url=(\S+)/,
+      logFile: path.join(paths.logs, 'syb-sim.out'),
+    });
+    children.push(sybSim);
+    if (stopping) return;
+
     const admin = await startChild({
       name: 'admin',
       command: node,
       args: ts('admin/main.ts'),
-      env: childEnv,
+      env: { ...childEnv, ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)) },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
       terminalOnly: /^Initial password for operator/,

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureNodeModules, ROOT } from './bootstrap.mjs';
+import { ensureCjkFont, ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
 
 const say = (line) => console.log(`[test] ${line}`);
 
@@ -29,13 +29,18 @@ function ensureChromium() {
 
 ensureNodeModules();
 ensureChromium();
+ensureCjkFont();
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 const results = [];
 results.push(step('build ui', process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn']));
+// the production bundle: jest's global set-up loads this very file, and the replay test checks it
+results.push(step('bundle workflows', process.execPath, tsxArgs('scripts/bundle-workflows.ts')));
 results.push(step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
 results.push(step('typecheck ui', bin('tsc'), ['-p', 'ui/tsconfig.json', '--noEmit']));
 results.push(step('lint', bin('eslint'), ['.']));
+// the folder rules and no cycles (.dependency-cruiser.cjs), as `npm run depcruise` runs them
+results.push(step('dependency rules', 'npm', ['run', '--silent', 'depcruise']));
 
 const report = path.join(os.tmpdir(), `cmautobuy-jest-${process.pid}.json`);
 const jestOk = step('jest', bin('jest'), ['--ci', '--json', `--outputFile=${report}`, ...process.argv.slice(2)]);

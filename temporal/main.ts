@@ -1,10 +1,17 @@
 import path from 'node:path';
-import { dataPaths, parseEnv } from '../admin/config/env';
+import { z } from 'zod';
+import { dataDirEnvShape, parseConfig } from '../platform/config';
+import { dataPaths } from '../platform/data-dir';
+import { describeError } from '../platform/errors';
+import { temporalEnvShape } from './connection';
 import { startDevServer } from './dev-server';
 
 /** `npm run temporal`: the embedded dev server alone, on the data dir's SQLite file. */
 async function main(): Promise<void> {
-  const env = parseEnv();
+  const env = parseConfig(z.object({ ...dataDirEnvShape, ...temporalEnvShape }), process.env, {
+    what: 'environment',
+    hint: 'Fix or unset these variables (see docs/API.md).',
+  });
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const server = await startDevServer({
     dbFile: paths.temporalDb,
@@ -21,6 +28,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(describeError(err));
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureWorkflowBundle } from '../admin/temporal/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/binaries';
 import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
 import { TEST_NAMESPACE_POOL } from './namespaces';
@@ -38,16 +38,11 @@ export default async function globalSetup(): Promise<void> {
         say,
       }),
     ),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietLogger() }),
+    // The production bundle itself (npm test builds it first; a stale one is rebuilt here), so
+    // every test, and the replay of the recorded histories, runs the code the admin would run.
+    ensureWorkflowBundle({ info: (fields, message) => say(`${message} ${JSON.stringify(fields)}`) }),
   ]);
   globalThis.__cmautobuyTemporal = server;
-  const bundlePath = path.join(tmp, 'workflow-bundle.js');
-  fs.writeFileSync(bundlePath, bundle.code);
   process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS = server.address;
-  process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE = bundlePath;
-}
-
-function quietLogger() {
-  const noop = () => {};
-  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => process.stderr.write(`[bundler] ${m}\n`), log: noop };
+  process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE = bundle.codePath;
 }

@@ -3,9 +3,9 @@ import path from 'node:path';
 import pino from 'pino';
 import { issueDeviceCredential } from '../admin/auth/device-credentials';
 import { INITIAL_ADMIN_USERNAME } from '../admin/auth/users';
-import type { Logger } from '../admin/config/logger';
+import type { Logger } from '../platform/logger';
 import { startAdmin, type AdminHandle, type AdminOptions } from '../admin/server';
-import { installTemporalRuntime } from '../admin/temporal/runtime';
+import { installTemporalRuntime } from '../temporal/runtime';
 import { allocateNamespace } from './namespaces';
 
 installTemporalRuntime(testLogger('temporal-sdk'));

@@ -4,3 +4,4 @@ export { systemCheck } from './system-check';
 export { purchase } from './purchase';
 export { collect } from './collect';
 export { deviceCheck } from './device-check';
+export { sybSync } from './syb-sync';

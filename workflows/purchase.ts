@@ -5,6 +5,7 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -234,9 +235,18 @@ class PurchaseRun {
     state.deviceId = claim.device_id;
     upsertSearchAttributes([{ key: DeviceIdAttr, value: claim.device_id }]);
     const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
-    target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
     this.target = target;
-    await this.moveTo('CLAIMED');
+    const beginAttempt = async () => {
+      target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
+    };
+    // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
+    if (patched('attempt-before-claimed')) {
+      await beginAttempt();
+      await this.moveTo('CLAIMED');
+    } else {
+      await this.moveTo('CLAIMED');
+      await beginAttempt();
+    }
     await this.moveTo('ORDERING');
     state.step = 'preparing';
     return target;

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import { isMutating, zoneOf } from '../auth/zones';
 import { actorOf } from '../auth/principal';

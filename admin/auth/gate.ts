@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import { HttpError } from '../http/errors';
 import { CredentialStoreUnavailable, type DeviceAuthenticator } from './device-credentials';
 import { touchDevice } from './device-registry';

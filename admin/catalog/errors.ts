@@ -1,4 +1,6 @@
-/** Error codes of the catalog area (the UI maps each to Chinese in ui/src/errors.ts). */
+import type { ApiErrorCode } from '../../domain/api-errors';
+
+/** Error codes of the catalog area; each has its operator text in domain/api-errors.ts. */
 export const CatalogErrors = {
   MISSING_COLUMNS: 'MISSING_COLUMNS',
   INVALID_XLSX: 'INVALID_XLSX',
@@ -18,4 +20,4 @@ export const CatalogErrors = {
   COLLECT_GOODS_MISMATCH: 'COLLECT_GOODS_MISMATCH',
   COLLECT_NO_SKUS: 'COLLECT_NO_SKUS',
   INVALID_CURSOR: 'INVALID_CURSOR',
-} as const;
+} as const satisfies Record<string, ApiErrorCode>;

@@ -1,3 +1,4 @@
+import type { ImportFailedRow as FailedRow, ImportResult } from '../../domain/catalog-views';
 import { parseShopeeSpec } from '../../domain/shopee-spec';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
@@ -10,22 +11,6 @@ import { cellText, idCellText, readFirstSheet, WorkbookUnreadable, type SheetRow
 export const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
 export const OPTIONAL_COLUMNS = ['主商品貨號', '商品當前狀態', '商品選項貨號'] as const;
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
-
-export interface FailedRow {
-  /** worksheet row number as Excel shows it (header = 1) */
-  row: number;
-  reason: string;
-  /** set when the row was still stored (a SKU whose spec needs completing by hand) */
-  sku_id?: string;
-}
-
-export interface ImportResult {
-  products: number;
-  skus: number;
-  failed_rows: FailedRow[];
-  /** SKUs in the file that exist as manual SKUs: the import left them as the operator made them */
-  manual_kept: number;
-}
 
 type ProductRow = Pick<ShopeeProductsTable, 'goods_id' | 'title' | 'shopee_status' | 'main_sku_code'>;
 type SkuRow = Pick<ShopeeSkusTable, 'sku_id' | 'goods_id' | 'spec_raw' | 'color' | 'size' | 'advice' | 'parse_ok' | 'sku_code'>;

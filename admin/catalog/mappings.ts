@@ -1,4 +1,5 @@
-import { isMeasuredPrice, skusJsonSchema, type SkusJson } from '../../domain/collect';
+import type { MappingBoard, MappingView } from '../../domain/catalog-views';
+import { isMeasuredPrice, skusJsonSchema, type CollectedSku, type SkusJson } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -33,8 +34,32 @@ async function currentGoods(db: AdminDb, skuId: string) {
   return row;
 }
 
+export interface ResolvedMapping {
+  shopee_sku_id: string;
+  pdd_goods_id: string;
+  pdd_options: Options;
+  /** the PDD row as last collected, or null when the goods no longer offers this combination */
+  pdd_sku: CollectedSku | null;
+}
+
+/** The mapping a purchase would use for this Shopee SKU, under its product's current PDD goods. */
+export async function resolveMapping(db: AdminDb, skuId: string): Promise<ResolvedMapping | null> {
+  const cur = await currentGoods(db, skuId);
+  if (cur.pdd_goods_id === null) return null;
+  const m = await db
+    .selectFrom('sku_mappings')
+    .select(['pdd_option_key', 'pdd_options'])
+    .where('shopee_sku_id', '=', skuId)
+    .where('pdd_goods_id', '=', cur.pdd_goods_id)
+    .executeTakeFirst();
+  if (!m) return null;
+  const data = collected(cur.skus_json);
+  const pddSku = data?.skus.find((s) => optionKey(s.options) === m.pdd_option_key) ?? null;
+  return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: JSON.parse(m.pdd_options) as Options, pdd_sku: pddSku };
+}
+
 /** Everything the mapping dialog shows: Shopee SKUs beside the PDD rows, with suggestions. */
-export async function mappingBoard(db: AdminDb, goodsId: string) {
+export async function mappingBoard(db: AdminDb, goodsId: string): Promise<MappingBoard> {
   const product = await db.selectFrom('shopee_products').select(['goods_id', 'title', 'pdd_goods_id']).where('goods_id', '=', goodsId).executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
   const pdd =
@@ -43,7 +68,7 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
       : await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', product.pdd_goods_id).where('deleted_at', 'is', null).executeTakeFirst();
   const skus = await db.selectFrom('shopee_skus').selectAll().where('goods_id', '=', goodsId).orderBy('sku_id').execute();
   const data = pdd ? collected(pdd.skus_json) : null;
-  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map();
+  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
   const pddSkus = (data?.skus ?? []).map((s) => ({
     options: s.options,
     option_key: optionKey(s.options),
@@ -51,7 +76,6 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
     list_price_cent: s.list_price_cent ?? null,
     raw_price: s.raw_price,
     available: s.available,
-    /** measured on this exact combination, or inferred from another one of the same colour */
     price_measured: isMeasuredPrice(s),
   }));
   return {
@@ -74,7 +98,6 @@ export async function mappingBoard(db: AdminDb, goodsId: string) {
         parse_ok: k.parse_ok,
         is_manual: k.is_manual,
         mapping,
-        /** the mapped combination is no longer in the last collect */
         mapping_missing: mapping !== null && !pddSkus.some((p) => p.option_key === mapping.pdd_option_key),
         suggestions: suggest(k.color, k.size, pddSkus),
       };

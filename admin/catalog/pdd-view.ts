@@ -1,5 +1,6 @@
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { CollectStaleAfterMs, staleBefore, type ProductState } from '../../domain/catalog';
+import type { PddProductView } from '../../domain/catalog-views';
 import type { PddProductsTable } from '../db/tables/catalog';
 import type { Selectable } from 'kysely';
 
@@ -26,7 +27,7 @@ export function parseSkusJson(text: string | null): unknown {
   }
 }
 
-export function pddView(row: PddRow, nowMs = Date.now()) {
+export function pddView(row: PddRow, nowMs = Date.now()): PddProductView {
   const stale = isStale(row, nowMs);
   return {
     goods_id: row.goods_id,
@@ -35,7 +36,6 @@ export function pddView(row: PddRow, nowMs = Date.now()) {
     title: row.title,
     shop_name: row.shop_name,
     collect_status: row.collect_status,
-    /** `collecting` for longer than CollectStaleAfter: shown as failed, may be collected again */
     collect_stale: stale,
     state: productState(row, nowMs),
     collect_code: stale ? 'COLLECT_STALE' : row.collect_code,

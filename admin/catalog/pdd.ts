@@ -1,5 +1,7 @@
 import { GoodsIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { CollectStaleAfter, collectWorkflowId, staleBefore, type ProductState } from '../../domain/catalog';
+import type { PddListItem } from '../../domain/catalog-views';
+import type { Page } from '../../domain/page';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { nowUtc } from '../../domain/time';
@@ -24,7 +26,7 @@ export interface PddListQuery {
 }
 
 /** PDD 商品 list (soft-deleted goods are not shown): keyset by id, newest first. */
-export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = Date.now()) {
+export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = Date.now()): Promise<Page<PddListItem>> {
   const afterText = decodeCursor(query.cursor);
   const after = afterText === undefined ? undefined : Number(afterText);
   const stale = staleBefore(nowMs);

@@ -1,4 +1,6 @@
 import { staleBefore, type ProductState } from '../../domain/catalog';
+import type { MappingView, ProductDetailView, ProductListItem } from '../../domain/catalog-views';
+import type { Page } from '../../domain/page';
 import { parsePddGoodsId } from '../../domain/pdd-url';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -17,7 +19,7 @@ export interface ProductListQuery {
 }
 
 /** 商品 list: keyset by goods_id; the five states and parse failures as filters. */
-export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, nowMs = Date.now()) {
+export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, nowMs = Date.now()): Promise<Page<ProductListItem>> {
   const after = decodeCursor(query.cursor);
   const stale = staleBefore(nowMs);
   let qb = db
@@ -104,7 +106,7 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
 }
 
 /** One product with its SKUs, each with its mapping under the product's *current* PDD goods. */
-export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Date.now()) {
+export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Date.now()): Promise<ProductDetailView> {
   const product = await db.selectFrom('shopee_products').selectAll().where('goods_id', '=', goodsId).executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}; import it first`);
   const pdd =
@@ -136,14 +138,6 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
     created_at: product.created_at,
     updated_at: product.updated_at,
   };
-}
-
-export interface MappingView {
-  pdd_goods_id: string;
-  pdd_options: Record<string, string>;
-  pdd_option_key: string;
-  mapped_at: string;
-  mapped_by: string | null;
 }
 
 /** Seed 004 §6.1: mappings are always looked up under the product's current PDD goods. */

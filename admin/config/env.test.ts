@@ -1,4 +1,6 @@
-import { dataPaths, parseEnv, temporalTarget } from './env';
+import { dataPaths } from '../../platform/data-dir';
+import { temporalTarget } from '../../temporal/connection';
+import { parseEnv } from './env';
 
 describe('environment (docs/API.md)', () => {
   it('uses the documented defaults', () => {

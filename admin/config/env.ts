@@ -1,96 +1,33 @@
-import path from 'node:path';
 import { z } from 'zod';
+import { dataDirEnvShape, logLevelEnvShape, parseConfig, port } from '../../platform/config';
+import { temporalEnvShape } from '../../temporal/connection';
 
 /**
- * The one place that reads the process environment (docs/API.md "Environment").
- * A bad value stops the process with a message that names the variable, because a
- * half-configured admin that starts anyway is worse than one that refuses.
+ * The admin's (and `npm start`'s) environment, read in one place (docs/API.md "Environment");
+ * the device worker builds its own from the same shapes (device-worker/args.ts).
  */
-const port = z.coerce.number().int().min(0).max(65535);
-
 const envSchema = z.object({
-  CMAUTOBUY_DATA_DIR: z.string().min(1).default('./data'),
+  ...dataDirEnvShape,
   CMAUTOBUY_ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   CMAUTOBUY_ADMIN_PORT: port.default(8080),
-  CMAUTOBUY_TEMPORAL_ADDRESS: z
-    .string()
-    .regex(/^[^\s:]+:\d+$/, 'expected host:port, e.g. temporal.internal:7233')
-    .optional(),
-  CMAUTOBUY_TEMPORAL_NAMESPACE: z.string().min(1).default('cmautobuy'),
-  CMAUTOBUY_TEMPORAL_PORT: port.default(7233),
-  CMAUTOBUY_TEMPORAL_UI_PORT: port.default(8233),
-  /** where engineers open the Web UI of an existing cluster (only with CMAUTOBUY_TEMPORAL_ADDRESS) */
-  CMAUTOBUY_TEMPORAL_UI_URL: z.url().optional(),
+  ...temporalEnvShape,
   CMAUTOBUY_SIM_ADB_PORT: port.default(15037),
   CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
   CMAUTOBUY_SYB_SIM_PORT: port.default(8090),
   CMAUTOBUY_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  // Transport security (admin/config/tls.ts, docs/security.md). File paths, never the PEM itself.
+  // The 顺运宝 account's defaults (docs/syb-protocol.md); the password stays in memory only.
+  CMAUTOBUY_SYB_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CMAUTOBUY_SYB_USERNAME: z.string().min(1).optional(),
+  CMAUTOBUY_SYB_PASSWORD: z.string().min(1).optional(),
+  // The admin's own listener (admin/config/tls.ts, docs/security.md). File paths, never the PEM itself.
   CMAUTOBUY_ADMIN_TLS_CERT: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_TLS_KEY: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
-  CMAUTOBUY_TEMPORAL_TLS: z.enum(['0', '1']).optional(),
-  CMAUTOBUY_TEMPORAL_TLS_CA: z.string().min(1).optional(),
-  CMAUTOBUY_TEMPORAL_TLS_CERT: z.string().min(1).optional(),
-  CMAUTOBUY_TEMPORAL_TLS_KEY: z.string().min(1).optional(),
-  CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
-  CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
-  CMAUTOBUY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...logLevelEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  // Empty strings are what shells leave behind for `FOO= cmd`; treat them as unset.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}\nFix or unset these variables (see docs/API.md).`);
-  }
-  return result.data;
-}
-
-/** The data dir layout of ARCHITECTURE §5, resolved once so nobody joins paths by hand. */
-export interface DataPaths {
-  root: string;
-  adminDb: string;
-  temporalDb: string;
-  logs: string;
-  evidence: string;
-  device(deviceId: string): { root: string; ledgerDb: string; artifacts: string };
-}
-
-export function dataPaths(dataDir: string): DataPaths {
-  const root = path.resolve(dataDir);
-  return {
-    root,
-    adminDb: path.join(root, 'admin.db'),
-    temporalDb: path.join(root, 'temporal', 'temporal.db'),
-    logs: path.join(root, 'logs'),
-    evidence: path.join(root, 'evidence'),
-    device(deviceId) {
-      if (!/^[A-Za-z0-9._-]+$/.test(deviceId)) throw new ConfigError(`device id ${JSON.stringify(deviceId)} is not a safe folder name`);
-      const dir = path.join(root, 'device', deviceId);
-      return { root: dir, ledgerDb: path.join(dir, 'ledger.db'), artifacts: path.join(dir, 'artifacts') };
-    },
-  };
-}
-
-export interface TemporalTarget {
-  address: string;
-  namespace: string;
-  /** true when we start the embedded dev server ourselves */
-  embedded: boolean;
-}
-
-export function temporalTarget(env: Env): TemporalTarget {
-  if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
-    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false };
-  }
-  return { address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: true };
+  return parseConfig(envSchema, source, { what: 'environment', hint: 'Fix or unset these variables (see docs/API.md).' });
 }

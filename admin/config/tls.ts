@@ -1,20 +1,12 @@
-import fs from 'node:fs';
-import net from 'node:net';
+import { ConfigError, readConfigFile } from '../../platform/config';
+import { isLoopbackHost } from '../../platform/network';
 import type { Env } from './env';
-import { ConfigError } from './env';
 
 /**
- * Transport rules (seed 002 §四 "Bearer 传输"): device tokens and session cookies cross the
- * network in clear unless TLS is on, so the admin binds to loopback unless it has a
- * certificate, and talks plain gRPC to Temporal only on loopback.
+ * Device tokens and session cookies cross the network in clear unless TLS is on, so the admin
+ * binds to loopback unless it has a certificate (docs/security.md). Temporal's rule is
+ * temporal/connection.ts.
  */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost') return true;
-  if (net.isIPv4(h)) return h.startsWith('127.');
-  if (net.isIPv6(h)) return h === '::1' || h.startsWith('::ffff:127.');
-  return false;
-}
 
 export interface AdminTls {
   cert: Buffer;
@@ -29,14 +21,6 @@ export interface AdminListen {
   allowPlaintextNonLoopback: boolean;
 }
 
-function readPem(variable: string, file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (err) {
-    throw new ConfigError(`${variable}: cannot read ${file}: ${(err as Error).message}`);
-  }
-}
-
 export function adminListen(env: Env): AdminListen {
   const cert = env.CMAUTOBUY_ADMIN_TLS_CERT;
   const key = env.CMAUTOBUY_ADMIN_TLS_KEY;
@@ -46,7 +30,7 @@ export function adminListen(env: Env): AdminListen {
   const listen: AdminListen = {
     host: env.CMAUTOBUY_ADMIN_HOST,
     port: env.CMAUTOBUY_ADMIN_PORT,
-    tls: cert && key ? { cert: readPem('CMAUTOBUY_ADMIN_TLS_CERT', cert), key: readPem('CMAUTOBUY_ADMIN_TLS_KEY', key) } : undefined,
+    tls: cert && key ? { cert: readConfigFile('CMAUTOBUY_ADMIN_TLS_CERT', cert), key: readConfigFile('CMAUTOBUY_ADMIN_TLS_KEY', key) } : undefined,
     allowPlaintextNonLoopback: env.CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT === '1',
   };
   assertAdminListenIsSafe(listen);
@@ -59,40 +43,4 @@ export function assertAdminListenIsSafe(listen: Pick<AdminListen, 'host' | 'tls'
     `refusing to listen on ${listen.host} without TLS: set CMAUTOBUY_ADMIN_TLS_CERT and CMAUTOBUY_ADMIN_TLS_KEY, ` +
       'or CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT=1 when a TLS proxy on a trusted link fronts the admin (docs/security.md)',
   );
-}
-
-/** The `tls` option of a Temporal `Connection` / `NativeConnection` (both take this shape). */
-export interface TemporalTls {
-  serverNameOverride?: string;
-  serverRootCACertificate?: Buffer;
-  clientCertPair?: { crt: Buffer; key: Buffer };
-}
-
-/**
- * TLS (and mTLS with a client certificate) towards Temporal, for the admin and every device
- * worker. A non-loopback Temporal address without TLS is refused unless explicitly allowed.
- */
-export function temporalTls(env: Env, address: string): TemporalTls | undefined {
-  const ca = env.CMAUTOBUY_TEMPORAL_TLS_CA;
-  const cert = env.CMAUTOBUY_TEMPORAL_TLS_CERT;
-  const key = env.CMAUTOBUY_TEMPORAL_TLS_KEY;
-  if ((cert === undefined) !== (key === undefined)) {
-    throw new ConfigError('CMAUTOBUY_TEMPORAL_TLS_CERT and CMAUTOBUY_TEMPORAL_TLS_KEY go together (mTLS client certificate): set both or neither');
-  }
-  const wanted = env.CMAUTOBUY_TEMPORAL_TLS === '1' || ca !== undefined || cert !== undefined;
-  if (!wanted) {
-    const host = address.slice(0, address.lastIndexOf(':'));
-    if (!isLoopbackHost(host) && env.CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT !== '1') {
-      throw new ConfigError(
-        `Temporal at ${address} is not on loopback: set CMAUTOBUY_TEMPORAL_TLS=1 (plus CMAUTOBUY_TEMPORAL_TLS_CA / _CERT / _KEY as needed), ` +
-          'or CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT=1 on a link you trust (docs/security.md)',
-      );
-    }
-    return undefined;
-  }
-  return {
-    ...(env.CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: env.CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME } : {}),
-    ...(ca ? { serverRootCACertificate: readPem('CMAUTOBUY_TEMPORAL_TLS_CA', ca) } : {}),
-    ...(cert && key ? { clientCertPair: { crt: readPem('CMAUTOBUY_TEMPORAL_TLS_CERT', cert), key: readPem('CMAUTOBUY_TEMPORAL_TLS_KEY', key) } } : {}),
-  };
 }

@@ -5,13 +5,14 @@ import type { DeviceTables } from './tables/devices';
 import type { EvidenceTables } from './tables/evidence';
 import type { PurchaseTables } from './tables/purchase';
 import type { SettingsTables } from './tables/settings';
+import type { SybTables } from './tables/syb';
 
 /**
  * Row types of the admin database, kept in step with `migrations/`: one file per area under
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
  * the startup self-check refuses a database the code does not match (seed 004 §2.4).
  */
-export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables & PurchaseTables;
+export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables & PurchaseTables & SybTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'app_settings',
@@ -30,4 +31,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'order_authorizations',
   'purchase_attempts',
   'order_submissions',
+  'syb_orders',
+  'syb_session',
+  'syb_sync_state',
 ];

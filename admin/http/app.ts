@@ -3,8 +3,9 @@ import Koa from 'koa';
 import { auditFallback } from '../audit/fallback';
 import { identityGate } from '../auth/gate';
 import type { Security } from '../auth/security';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
+import type { SybService } from '../syb/account';
 import type { TemporalGateway } from '../temporal/gateway';
 import { errorMiddleware, HttpError } from './errors';
 import { allRouters } from './routes';
@@ -16,6 +17,7 @@ export interface AppDeps {
   log: Logger;
   uiDist: string;
   security: Security;
+  syb: SybService;
 }
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */

@@ -15,6 +15,8 @@ export interface DraftCreated {
 export interface DraftSource {
   source: 'manual' | 'syb';
   sourceRef?: string;
+  /** the 顺运宝 order line a draft is made from (admin/syb/drafts.ts) */
+  orderLine?: { sybId: string; orderNo: string; shopeeGoodsId: string; shopeeSkuId: string };
 }
 
 /**
@@ -47,6 +49,10 @@ export async function createPurchaseDraft(
         shop_name: product?.shop_name ?? null,
         source: source.source,
         source_ref: source.sourceRef ?? null,
+        syb_id: source.orderLine?.sybId ?? null,
+        syb_order_no: source.orderLine?.orderNo ?? null,
+        shopee_goods_id: source.orderLine?.shopeeGoodsId ?? null,
+        shopee_sku_id: source.orderLine?.shopeeSkuId ?? null,
         pdd_options: JSON.stringify(input.pdd_options),
         quantity: input.quantity,
         max_total_price_cent: input.max_total_price_cent,

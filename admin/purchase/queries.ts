@@ -41,6 +41,11 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
     order_no: task.order_no,
+    pdd_order_no: task.order_no,
+    syb_id: task.syb_id,
+    syb_order_no: task.syb_order_no,
+    shopee_goods_id: task.shopee_goods_id,
+    shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
     gates: {

@@ -3,6 +3,8 @@ import type { AdminDb } from '../db/database';
 /** Purchase settings (app_settings); defaults apply until an operator sets them. */
 const PURCHASE_SETTING_DEFAULTS = {
   'safety.max_quantity': 10,
+  /** added to collected price × quantity for the cap of a draft made from an order line (cents) */
+  'safety.price_tolerance_cent': 500,
   'purchase.authorization_ttl_minutes': 60,
 } as const;
 

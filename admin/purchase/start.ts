@@ -7,7 +7,7 @@ import { nowUtc, toUtcTimestamp } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict } from '../http/errors';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { readIntSetting } from './settings';
 import { startPurchaseWorkflow } from './workflow-client';

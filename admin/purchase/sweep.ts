@@ -1,4 +1,4 @@
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
 import { startAuthorizedWorkflow } from './start';

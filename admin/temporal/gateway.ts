@@ -1,5 +1,5 @@
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
-import type { Logger } from '../config/logger';
+import type { Logger } from '../../platform/logger';
 import { HttpError } from '../http/errors';
 
 export interface TemporalSettings {

@@ -1,18 +1,19 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAdminActivities } from '../../activities/admin';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { AdminDb } from '../db/database';
-import type { Logger } from '../config/logger';
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { SybService } from '../syb/account';
 import type { TemporalSettings } from './gateway';
-
-// Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
-export const WORKFLOWS_PATH = require.resolve('../../workflows');
+import { ensureWorkflowBundle, readWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
 export interface AdminWorkerOptions {
   temporal: TemporalSettings;
   db: AdminDb;
+  syb: SybService;
   log: Logger;
-  /** a pre-built bundle (tests build one per run); otherwise the workflows are bundled at start */
+  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js, built first if stale */
   workflowBundlePath?: string;
 }
 
@@ -25,7 +26,8 @@ export interface AdminWorkerHandle {
 /**
  * Runs the `admin` queue worker inside the admin process (the single writer of the admin DB).
  * Temporal may be down at start or go away later: the loop keeps reconnecting rather than
- * taking the HTTP side down with it.
+ * taking the HTTP side down with it. The workflow bundle is loaded once, before the loop: every
+ * reconnect runs the same code under the same build id (docs/versioning.md).
  */
 export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
   let stopping = false;
@@ -33,11 +35,15 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
-    ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-    : { workflowsPath: WORKFLOWS_PATH };
-
   const loop = (async () => {
+    let bundle: WorkflowBundleFile;
+    try {
+      bundle = opts.workflowBundlePath ? readWorkflowBundle(opts.workflowBundlePath) : await ensureWorkflowBundle(opts.log);
+    } catch (err) {
+      // Broken workflow code does not heal by retrying: say so once, keep the HTTP side up.
+      opts.log.error({ err: (err as Error).message }, 'no workflow bundle: the admin worker does not run; fix the workflow code and run `npm run build`');
+      return;
+    }
     while (!stopping) {
       let connection: NativeConnection | undefined;
       try {
@@ -46,16 +52,19 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           connection,
           namespace: opts.temporal.namespace,
           taskQueue: ADMIN_TASK_QUEUE,
-          activities: createAdminActivities(opts.db),
-          ...workflowSource,
+          activities: createAdminActivities(opts.db, opts.syb),
+          workflowBundle: { code: bundle.code },
+          // identification only (Web UI, logs): versioning rules would strand the open purchases
+          buildId: bundle.buildId,
+          useVersioning: false,
         });
         if (stopping) break;
-        opts.log.info({ taskQueue: ADMIN_TASK_QUEUE, namespace: opts.temporal.namespace }, 'admin worker polling');
+        opts.log.info({ taskQueue: ADMIN_TASK_QUEUE, namespace: opts.temporal.namespace, buildId: bundle.buildId }, 'admin worker polling');
         const running = current.run();
         markReady();
         await running;
       } catch (err) {
-        if (!stopping) opts.log.warn({ err: (err as Error).message }, 'admin worker stopped; reconnecting in 2 s');
+        if (!stopping) opts.log.warn({ err: describeError(err) }, 'admin worker stopped; reconnecting in 2 s');
       } finally {
         current = undefined;
         await connection?.close().catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import Adb, { type Device } from '@devicefarmer/adbkit';
+import { describeError } from '../../platform/errors';
 import { DeviceError } from '../errors';
 import { amStartError, isInjectEventsDenied, parseVersionName, parseWmSize, splitUiDump, type UiDumpOutput } from './output';
 import { withPhoneLock } from './serial-lock';
@@ -83,7 +84,7 @@ export class AdbDevice {
         last = mine[0] ? `state ${mine[0].type}` : 'not listed';
       } catch (err) {
         if (err instanceof DeviceError && err.code === 'ADB_SERIAL_INVALID') throw err;
-        last = (err as Error).message;
+        last = describeError(err);
       }
       if (Date.now() >= deadline) {
         this.online = false;
@@ -171,7 +172,7 @@ export class AdbDevice {
       if (err.code === 'ADB_TIMEOUT') this.online = false;
       return err;
     }
-    const message = (err as Error)?.message ?? String(err);
+    const message = describeError(err);
     if (/not found|offline|ECONNREFUSED|ECONNRESET|EPIPE|closed|no devices/i.test(message)) {
       this.online = false;
       return new DeviceError('ADB_DISCONNECTED', `phone ${this.serial}: ${label} failed: ${message}`);

@@ -30,7 +30,14 @@ export interface TaskView {
   reason_zh: string | null;
   reason_next_zh: string | null;
   device_id: string | null;
+  /** the PDD order number (until the column is renamed, `order_no` carries it too) */
   order_no: string | null;
+  pdd_order_no: string | null;
+  /** the 顺运宝 order line and order number a draft was made from */
+  syb_id: string | null;
+  syb_order_no: string | null;
+  shopee_goods_id: string | null;
+  shopee_sku_id: string | null;
   workflow_id: string | null;
   authorization: { id: string; status: string; expires_at: string } | null;
   gates: GateView;

@@ -52,7 +52,7 @@ describe('npm start (the embedded system)', () => {
   });
 
   it('prints READY, tells the truth on /healthz, serves the UI and the Temporal UI, and Ctrl-C leaves nothing behind', async () => {
-    const [admin, temporal, temporalUi, adb, control] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [admin, temporal, temporalUi, adb, control, syb] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     const dataDir = tempDataDir('npm-start');
     const output: string[] = [];
     proc = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
@@ -65,6 +65,7 @@ describe('npm start (the embedded system)', () => {
         CMAUTOBUY_TEMPORAL_UI_PORT: String(temporalUi),
         CMAUTOBUY_SIM_ADB_PORT: String(adb),
         CMAUTOBUY_SIM_CONTROL_PORT: String(control),
+        CMAUTOBUY_SYB_SIM_PORT: String(syb),
         CMAUTOBUY_ADMIN_PASSWORD: 'start-test-password',
         CMAUTOBUY_TEMPORAL_ADDRESS: '',
       },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataPaths } from '../../admin/config/env';
+import { dataPaths } from '../../platform/data-dir';
 import { getJson, issueTestDevice, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
 import { evidenceForm, headersOnly, uploadEvidence, defaultAttempt, seedAttempt } from './evidence-client';
 import { craftedPng, decompressionBomb, hugeDimensionsPng, realPng, sha256Hex } from './png-fixtures';

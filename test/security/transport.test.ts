@@ -2,8 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { parseEnv, ConfigError } from '../../admin/config/env';
-import { assertAdminListenIsSafe, isLoopbackHost, temporalTls } from '../../admin/config/tls';
+import { parseEnv } from '../../admin/config/env';
+import { assertAdminListenIsSafe } from '../../admin/config/tls';
+import { ConfigError } from '../../platform/config';
+import { isLoopbackHost } from '../../platform/network';
+import { temporalTls } from '../../temporal/connection';
 import { startTestAdmin, tempDataDir, TEST_ADMIN_PASSWORD } from '../harness';
 
 describe('transport: loopback unless TLS', () => {

@@ -1,6 +1,6 @@
 import { createResource, Match, Show, Switch, type JSX } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
-import { ApiError } from './api';
+import { ApiError } from './api/client';
 import TopBar from './components/TopBar';
 import { errorText } from './errors';
 import LoginPage from './pages/LoginPage';

@@ -1,19 +1,10 @@
 import { createSignal } from 'solid-js';
-import { api, clearCsrfToken, forgetReturnRoute, setCsrfToken, takeReturnRoute } from './api';
+import { clearCsrfToken, forgetReturnRoute, setCsrfToken, takeReturnRoute } from './api/client';
+import { createSession, deleteSession, getMe } from './api/endpoints';
 import { DEFAULT_ROUTE, LOGIN_ROUTE, navigate } from './router';
 
 export interface Me {
   username: string;
-}
-
-interface SessionResponse {
-  csrf_token: string;
-}
-
-interface MeResponse {
-  username: string;
-  /** Not in the contract yet; taken when offered so a fresh tab can mutate without re-login. */
-  csrf_token?: string;
 }
 
 // Bumped on login/logout so anything keyed on the session (the /api/me resource) refetches.
@@ -21,14 +12,14 @@ const [sessionEpoch, setSessionEpoch] = createSignal(0);
 export { sessionEpoch };
 
 export async function fetchMe(): Promise<Me> {
-  const me = await api.get<MeResponse>('/api/me');
+  const me = await getMe();
   if (typeof me.csrf_token === 'string' && me.csrf_token !== '') setCsrfToken(me.csrf_token);
   return { username: me.username };
 }
 
 /** Throws ApiError; the login page turns 401/429 into its own wording. */
 export async function login(username: string, password: string): Promise<void> {
-  const res = await api.post<SessionResponse>('/api/session', { username, password }, { noAuthRedirect: true });
+  const res = await createSession(username, password);
   setCsrfToken(res.csrf_token);
   setSessionEpoch((n) => n + 1);
   navigate(takeReturnRoute() ?? DEFAULT_ROUTE);
@@ -36,7 +27,7 @@ export async function login(username: string, password: string): Promise<void> {
 
 export async function logout(): Promise<void> {
   try {
-    await api.del('/api/session', { noAuthRedirect: true });
+    await deleteSession();
   } catch {
     // Already expired or admin unreachable: the operator asked to leave, so leave anyway.
   }

@@ -9,6 +9,7 @@ import { mappingRoutes } from './mappings';
 import { pddRoutes } from './pdd';
 import { sessionRoutes } from './session';
 import { shopeeRoutes } from './shopee';
+import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
 
@@ -29,5 +30,6 @@ export function allRouters(deps: AppDeps): Router[] {
     shopeeRoutes(deps),
     pddRoutes(deps),
     mappingRoutes(deps),
+    sybRoutes(deps),
   ];
 }

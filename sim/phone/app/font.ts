@@ -1,5 +1,5 @@
 // Classic 5×8 column-major bitmap font (bit 0 = top row) for printable ASCII, plus ¥.
-// No font library is available offline; CJK characters are drawn as placeholder boxes instead.
+// The screencap fallback when no CJK font file is installed (render-png.ts): other characters are boxes.
 const ASCII =
   '0000000000' + '00005f0000' + '0007000700' + '147f147f14' + '242a7f2a12' + '2313086462' + '3649562050' + '0008070300' +
   '001c224100' + '0041221c00' + '2a1c7f1c2a' + '08083e0808' + '0080703000' + '0808080808' + '0000606000' + '2010080402' +

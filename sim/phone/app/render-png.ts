@@ -1,19 +1,9 @@
 import zlib from 'node:zlib';
 import { glyph } from './font';
-import { walkNodes, type UiNode } from './node';
+import type { UiNode } from './node';
+import { BORDER_PX, PALETTE, textColour, walkPainted, type RGB } from './palette';
+import { CJK_FONT_FILE, CJK_FONT_PACKAGE, openCjkRasteriser, type CjkRasteriser, type Pixels } from './render-svg';
 import { SCREEN_H, SCREEN_W } from './screens/common';
-
-type RGB = readonly [number, number, number];
-
-const WHITE: RGB = [255, 255, 255];
-const FILLS: Record<NonNullable<UiNode['fill']>, RGB> = {
-  red: [228, 57, 60],
-  grey: [200, 200, 200],
-  mask: [90, 90, 90],
-  image: [222, 230, 240],
-  chip: [242, 242, 242],
-  chip_selected: [255, 228, 228],
-};
 
 const SCALE = 4;
 
@@ -40,6 +30,23 @@ class Canvas {
       row[i + 2] = c[2];
     }
     for (let y = y0; y < y1; y++) row.copy(this.data, y * this.stride + 1 + x0 * 3);
+  }
+  /** resvg's opaque RGBA, dropping alpha: the screencap stays 8-bit RGB whichever renderer drew it. */
+  static fromPixels(p: Pixels): Canvas {
+    const cv = new Canvas(p.width, p.height);
+    const { rgba } = p;
+    for (let y = 0; y < p.height; y++) {
+      let s = y * p.width * 4;
+      let d = y * cv.stride + 1;
+      const end = d + p.width * 3;
+      while (d < end) {
+        cv.data[d++] = rgba[s++] as number;
+        cv.data[d++] = rgba[s++] as number;
+        cv.data[d++] = rgba[s++] as number;
+        s++;
+      }
+    }
+    return cv;
   }
   frame(l: number, t: number, r: number, b: number, c: RGB, w = 2): void {
     this.rect(l, t, r, t + w, c);
@@ -100,35 +107,21 @@ function drawText(cv: Canvas, n: UiNode, color: RGB): void {
   }
 }
 
+/** The fallback when no CJK font can be used: the 5×8 bitmap font, Chinese as boxes. */
 function paint(root: UiNode): Canvas {
   const cv = new Canvas(SCREEN_W, SCREEN_H);
-  walkNodes(root, (n) => {
+  walkPainted(root, (n, onRed) => {
     const [l, t, r, b] = n.bounds;
-    const fill = n.fill ? FILLS[n.fill] : null;
-    if (fill) cv.rect(l, t, r, b, fill);
-    if (n.clickable) cv.frame(l, t, r, b, n.enabled ? [120, 120, 120] : [210, 210, 210]);
-    else if (n.text || n.cls.endsWith('ImageView')) cv.frame(l, t, r, b, [225, 225, 225], 1);
-    if (n.selected) cv.frame(l, t, r, b, [228, 57, 60], 4);
-    if (n.text) {
-      const onRed = n.fill === 'red' || hasRedAncestorFill(root, n);
-      drawText(cv, n, onRed ? WHITE : n.enabled ? [30, 30, 30] : [170, 170, 170]);
-    }
+    if (n.fill) cv.rect(l, t, r, b, PALETTE.fills[n.fill]);
+    if (n.clickable) cv.frame(l, t, r, b, n.enabled ? PALETTE.clickableBorder : PALETTE.disabledBorder, BORDER_PX.clickable);
+    else if (n.text || n.cls.endsWith('ImageView')) cv.frame(l, t, r, b, PALETTE.outline, BORDER_PX.outline);
+    if (n.selected) cv.frame(l, t, r, b, PALETTE.selectedBorder, BORDER_PX.selected);
+    if (n.text) drawText(cv, n, textColour(n, onRed));
   });
   return cv;
 }
 
-function hasRedAncestorFill(root: UiNode, target: UiNode): boolean {
-  let found = false;
-  const walk = (n: UiNode, red: boolean): void => {
-    if (n === target) found = red;
-    for (const c of n.children) walk(c, red || n.fill === 'red');
-  };
-  walk(root, false);
-  return found;
-}
-
-export function renderPng(root: UiNode): Buffer {
-  const cv = paint(root);
+function encodePng(cv: Canvas): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(cv.w, 0);
   ihdr.writeUInt32BE(cv.h, 4);
@@ -143,8 +136,7 @@ export function renderPng(root: UiNode): Buffer {
 }
 
 /** `screencap` without -p: width, height, format (RGBA_8888 = 1) little-endian, then pixels. */
-export function renderRaw(root: UiNode): Buffer {
-  const cv = paint(root);
+function encodeRaw(cv: Canvas): Buffer {
   const head = Buffer.alloc(12);
   head.writeUInt32LE(cv.w, 0);
   head.writeUInt32LE(cv.h, 4);
@@ -160,4 +152,63 @@ export function renderRaw(root: UiNode): Buffer {
     }
   }
   return Buffer.concat([head, px]);
+}
+
+export interface ScreenRenderer {
+  /** false when no CJK font could be used and Chinese characters come out as boxes */
+  readonly legibleChinese: boolean;
+  png(root: UiNode): Buffer;
+  raw(root: UiNode): Buffer;
+}
+
+export interface ScreenRendererOptions {
+  fontFile?: string;
+  warn?: (message: string) => void;
+}
+
+/**
+ * Screencaps with Chinese text an operator can read, through the CJK font; without a usable font
+ * the bitmap font keeps every screencap valid, and one warning says what to install. A render the
+ * font path cannot finish falls back the same way: a screencap never fails because of text.
+ */
+export function createScreenRenderer(opts: ScreenRendererOptions = {}): ScreenRenderer {
+  const fontFile = opts.fontFile ?? CJK_FONT_FILE;
+  const warn = opts.warn ?? ((m: string) => console.warn(m));
+  const fallback = ` — screencaps draw Chinese text as boxes; install the Debian package ${CJK_FONT_PACKAGE} (npm start does as root)`;
+  const opened = openCjkRasteriser(fontFile);
+  const font: CjkRasteriser | null = 'unavailable' in opened ? null : opened;
+  if ('unavailable' in opened) warn(`phone simulator: ${opened.unavailable}${fallback}`);
+  let warnedFailure = false;
+  const draw = (root: UiNode): Canvas => {
+    if (font) {
+      try {
+        return Canvas.fromPixels(font.rasterise(root));
+      } catch (e) {
+        if (!warnedFailure) warn(`phone simulator: a screencap could not be drawn with ${fontFile} (${e instanceof Error ? e.message : String(e)})${fallback}`);
+        warnedFailure = true;
+      }
+    }
+    return paint(root);
+  };
+  return {
+    legibleChinese: font !== null,
+    png: (root) => encodePng(draw(root)),
+    raw: (root) => encodeRaw(draw(root)),
+  };
+}
+
+let shared: ScreenRenderer | null = null;
+/** Opened on the first screencap, so a simulator that never takes one never reads the font. */
+function screen(): ScreenRenderer {
+  shared ??= createScreenRenderer();
+  return shared;
+}
+
+export function renderPng(root: UiNode): Buffer {
+  return screen().png(root);
+}
+
+/** `screencap` without -p. */
+export function renderRaw(root: UiNode): Buffer {
+  return screen().raw(root);
 }

@@ -1,11 +1,11 @@
-import { createSignal, onMount, Show, type JSX } from 'solid-js';
-import { api } from '../api';
+import { createSignal, Show, type JSX } from 'solid-js';
+import type { DeviceView } from '../../../domain/devices';
+import { listDevices } from '../api/endpoints';
 import DeviceTable from '../components/devices/DeviceTable';
-import type { DeviceView } from '../components/devices/types';
-import { createPoll } from '../components/tasks/poll';
 import '../components/tasks/tasks.css';
-import { formatTime } from '../components/tasks/time';
 import { errorText } from '../errors';
+import { createPoll } from '../lib/poll';
+import { formatTime } from '../lib/time';
 
 const DEVICE_POLL_MS = 10_000;
 
@@ -16,7 +16,7 @@ export default function DevicesPage(): JSX.Element {
 
   const load = async (): Promise<void> => {
     try {
-      setDevices(await api.get<DeviceView[]>('/api/devices'));
+      setDevices(await listDevices());
       setLoadedAt(new Date().toISOString());
       setError(null);
     } catch (err) {
@@ -24,8 +24,7 @@ export default function DevicesPage(): JSX.Element {
       setError(errorText(err));
     }
   };
-  onMount(() => void load());
-  createPoll(DEVICE_POLL_MS, () => true, load);
+  createPoll(load, DEVICE_POLL_MS, { immediate: true });
 
   return (
     <section class="page" data-testid="page-devices">

@@ -1,17 +1,7 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { ApiError } from '../api';
 import HealthIndicator from '../components/HealthIndicator';
 import { errorText } from '../errors';
 import { login } from '../session';
-
-/** Login's own wording by status: the server's code for these is not something we rely on. */
-function loginErrorText(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return '用户名或密码错误';
-    if (err.status === 429) return '尝试次数过多，请稍后再试';
-  }
-  return errorText(err);
-}
 
 export default function LoginPage(): JSX.Element {
   const [username, setUsername] = createSignal('');
@@ -31,7 +21,7 @@ export default function LoginPage(): JSX.Element {
     try {
       await login(username().trim(), password());
     } catch (err) {
-      setError(loginErrorText(err));
+      setError(errorText(err));
       // Never leave a rejected password sitting in the field.
       setPassword('');
     } finally {

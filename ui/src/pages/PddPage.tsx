@@ -1,38 +1,39 @@
-import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
-import { api, query } from '../api';
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import type { PddListItem } from '../../../domain/catalog-views';
+import { deletePddProduct, listPddProducts, startCollect } from '../api/endpoints';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
-import { localTime, STATE_LABELS, type Page, type PddItem, type ProductState } from '../components/catalog/types';
+import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
+import { createPoll } from '../lib/poll';
+import { formatTime } from '../lib/time';
 
 const POLL_MS = 3_000;
+const PAGE_SIZE = 50;
 
 /** PDD 商品: the linked PDD goods, their collect state, collect / re-collect and soft delete. */
 export default function PddPage(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<Exclude<ProductState, 'unlinked'> | ''>('');
-  const [items, setItems] = createSignal<PddItem[]>([]);
+  const [items, setItems] = createSignal<PddListItem[]>([]);
   const [cursor, setCursor] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
 
   const [page, { refetch }] = createResource(
     () => ({ q: q(), state: state() }),
     async (p) => {
-      const res = await api.get<Page<PddItem>>(`/api/pdd/products${query({ q: p.q, state: p.state, limit: 50 })}`);
+      const res = await listPddProducts({ q: p.q, state: p.state, limit: PAGE_SIZE });
       setItems(res.items);
       setCursor(res.next_cursor);
       return res;
     },
   );
-  const timer = window.setInterval(() => {
-    if (items().some((i) => i.state === 'collecting')) void refetch();
-  }, POLL_MS);
-  onCleanup(() => window.clearInterval(timer));
+  createPoll(async () => refetch(), POLL_MS, { while: () => items().some((i) => i.state === 'collecting') });
 
   const loadMore = async (): Promise<void> => {
     const c = cursor();
     if (!c) return;
-    const res = await api.get<Page<PddItem>>(`/api/pdd/products${query({ q: q(), state: state(), limit: 50, cursor: c })}`);
+    const res = await listPddProducts({ q: q(), state: state(), limit: PAGE_SIZE, cursor: c });
     setItems([...items(), ...res.items]);
     setCursor(res.next_cursor);
   };
@@ -95,9 +96,9 @@ export default function PddPage(): JSX.Element {
                 </td>
                 <td>{p.sku_count ?? '—'}</td>
                 <td>{p.linked_products}</td>
-                <td>{localTime(p.collected_at)}</td>
+                <td>{formatTime(p.collected_at)}</td>
                 <td>
-                  <button type="button" class="btn" disabled={p.state === 'collecting'} data-testid="pdd-collect" onClick={() => void act(() => api.post(`/api/pdd/products/${p.goods_id}/collect`))}>
+                  <button type="button" class="btn" disabled={p.state === 'collecting'} data-testid="pdd-collect" onClick={() => void act(() => startCollect(p.goods_id))}>
                     {p.collect_status === 'pending' ? '采集' : '重新采集'}
                   </button>{' '}
                   <button
@@ -105,7 +106,7 @@ export default function PddPage(): JSX.Element {
                     class="btn btn-ghost"
                     data-testid="pdd-delete"
                     onClick={() => {
-                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`)) void act(() => api.del(`/api/pdd/products/${p.goods_id}`));
+                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`)) void act(() => deletePddProduct(p.goods_id));
                     }}
                   >
                     删除

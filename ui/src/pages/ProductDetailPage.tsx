@@ -1,29 +1,29 @@
-import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
-import { api } from '../api';
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import type { ShopeeSkuView } from '../../../domain/catalog-views';
+import { addManualSku, fixSku, getShopeeProduct, setPddLink, startCollect } from '../api/endpoints';
 import MappingDialog from '../components/catalog/MappingDialog';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
-import { localTime, type ProductDetail, type Sku } from '../components/catalog/types';
 import { errorText } from '../errors';
+import { createPoll } from '../lib/poll';
+import { formatTime } from '../lib/time';
 import { navigate } from '../router';
 
 const POLL_MS = 2_000;
 
 /** 商品详情: SKUs (parse failures marked for completion), the PDD link, collect with live status. */
 export default function ProductDetailPage(props: { goodsId: string }): JSX.Element {
-  const [product, { refetch, mutate }] = createResource(() => props.goodsId, (id) => api.get<ProductDetail>(`/api/shopee/products/${id}`));
+  const [product, { refetch, mutate }] = createResource(() => props.goodsId, getShopeeProduct);
   const [message, setMessage] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [mapping, setMapping] = createSignal(false);
 
   // Live status: poll while a collect is running.
-  const timer = window.setInterval(() => {
+  const collecting = (): boolean => {
     const p = product.state === 'ready' ? product() : undefined;
-    if (p?.pdd?.collect_status === 'collecting' && !p.pdd.collect_stale) {
-      void api.get<ProductDetail>(`/api/shopee/products/${props.goodsId}`).then(mutate, () => undefined);
-    }
-  }, POLL_MS);
-  onCleanup(() => window.clearInterval(timer));
+    return p?.pdd?.collect_status === 'collecting' && !p.pdd.collect_stale;
+  };
+  createPoll(async () => mutate(await getShopeeProduct(props.goodsId)), POLL_MS, { while: collecting });
 
   const act = async (fn: () => Promise<unknown>, ok: string): Promise<void> => {
     setError(null);
@@ -40,10 +40,10 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
   const [url, setUrl] = createSignal('');
   const saveLink = (): Promise<void> =>
     act(async () => {
-      await api.put(`/api/shopee/products/${props.goodsId}/pdd-link`, { url: url() });
+      await setPddLink(props.goodsId, url());
       setUrl('');
     }, '已保存拼多多链接');
-  const collect = (pddId: string): Promise<void> => act(() => api.post(`/api/pdd/products/${pddId}/collect`), '已开始采集，等待手机领取');
+  const collect = (pddId: string): Promise<void> => act(() => startCollect(pddId), '已开始采集，等待手机领取');
 
   return (
     <section data-testid="page-product-detail">
@@ -83,7 +83,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                       {pdd().shop_name ? ` · ${pdd().shop_name}` : ''} <StateBadge state={pdd().state} />
                     </p>
                     <Show when={pdd().collected_at}>
-                      <p class="muted">采集时间 {localTime(pdd().collected_at)}，{pdd().skus_json?.skus?.length ?? 0} 个规格</p>
+                      <p class="muted">采集时间 {formatTime(pdd().collected_at)}，{collectedSkuCount(pdd().skus_json)} 个规格</p>
                     </Show>
                     <Show when={pdd().state === 'collecting'}>
                       <p class="muted" data-testid="collect-live">
@@ -140,7 +140,13 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
 
 type Act = (fn: () => Promise<unknown>, ok: string) => Promise<void>;
 
-function SkuTable(props: { skus: Sku[]; act: Act }): JSX.Element {
+/** How many option combinations the stored collect holds; 0 when there is none. */
+function collectedSkuCount(skusJson: unknown): number {
+  if (typeof skusJson !== 'object' || skusJson === null || !('skus' in skusJson)) return 0;
+  return Array.isArray(skusJson.skus) ? skusJson.skus.length : 0;
+}
+
+function SkuTable(props: { skus: ShopeeSkuView[]; act: Act }): JSX.Element {
   return (
     <table class="cat-table" data-testid="sku-table">
       <thead>
@@ -163,14 +169,14 @@ function SkuTable(props: { skus: Sku[]; act: Act }): JSX.Element {
   );
 }
 
-function SkuRow(props: { sku: Sku; act: Act }): JSX.Element {
+function SkuRow(props: { sku: ShopeeSkuView; act: Act }): JSX.Element {
   const [editing, setEditing] = createSignal(false);
   const [color, setColor] = createSignal(props.sku.color ?? '');
   const [size, setSize] = createSignal(props.sku.size ?? '');
   const [advice, setAdvice] = createSignal(props.sku.advice ?? '');
   const save = (): Promise<void> =>
     props.act(async () => {
-      await api.put(`/api/shopee/skus/${props.sku.sku_id}`, { color: color(), size: size(), advice: advice() || null });
+      await fixSku(props.sku.sku_id, { color: color(), size: size(), advice: advice() || null });
       setEditing(false);
     }, `已保存 SKU ${props.sku.sku_id}`);
   return (
@@ -234,7 +240,7 @@ function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
   const valid = (): boolean => /^\d+$/.test(skuId().trim()) && color().trim() !== '' && size().trim() !== '';
   const add = (): Promise<void> =>
     props.act(async () => {
-      await api.post(`/api/shopee/products/${props.goodsId}/skus`, { sku_id: skuId().trim(), color: color(), size: size(), advice: advice() || null });
+      await addManualSku(props.goodsId, { sku_id: skuId().trim(), color: color(), size: size(), advice: advice() || null });
       setSkuId('');
       setColor('');
       setSize('');

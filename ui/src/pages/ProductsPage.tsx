@@ -1,12 +1,15 @@
 import { createResource, createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
-import { api, query } from '../api';
+import type { ProductListItem } from '../../../domain/catalog-views';
+import { listShopeeProducts } from '../api/endpoints';
 import ImportPanel from '../components/catalog/ImportPanel';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
-import { STATE_LABELS, type Page, type ProductItem, type ProductState } from '../components/catalog/types';
+import { PRODUCT_STATES, STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
 import { currentPath, navigate } from '../router';
 import ProductDetailPage from './ProductDetailPage';
+
+const PAGE_SIZE = 50;
 
 /** `/products` is the list; `/products/<goodsId>` the detail of one product. */
 export default function ProductsPage(): JSX.Element {
@@ -22,13 +25,13 @@ function ProductList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<ProductState | ''>('');
   const [parseFailed, setParseFailed] = createSignal(false);
-  const [items, setItems] = createSignal<ProductItem[]>([]);
+  const [items, setItems] = createSignal<ProductListItem[]>([]);
   const [epoch, setEpoch] = createSignal(0);
 
   const [page] = createResource(
     () => ({ q: q(), state: state(), pf: parseFailed(), epoch: epoch() }),
     async (p) => {
-      const res = await api.get<Page<ProductItem>>(`/api/shopee/products${query({ q: p.q, state: p.state, parse_failed: p.pf ? 1 : undefined, limit: 50 })}`);
+      const res = await listShopeeProducts({ q: p.q, state: p.state, parseFailed: p.pf, limit: PAGE_SIZE });
       setItems(res.items);
       return res;
     },
@@ -38,7 +41,7 @@ function ProductList(): JSX.Element {
   const loadMore = async (): Promise<void> => {
     const cursor = next();
     if (!cursor) return;
-    const res = await api.get<Page<ProductItem>>(`/api/shopee/products${query({ q: q(), state: state(), parse_failed: parseFailed() ? 1 : undefined, limit: 50, cursor })}`);
+    const res = await listShopeeProducts({ q: q(), state: state(), parseFailed: parseFailed(), limit: PAGE_SIZE, cursor });
     setItems([...items(), ...res.items]);
     setMore(res.next_cursor ?? '');
   };
@@ -76,7 +79,7 @@ function ProductList(): JSX.Element {
           }}
         >
           <option value="">全部状态</option>
-          <For each={Object.entries(STATE_LABELS)}>{([value, label]) => <option value={value}>{label}</option>}</For>
+          <For each={PRODUCT_STATES}>{(s) => <option value={s}>{STATE_LABELS[s]}</option>}</For>
         </select>
         <label>
           <input

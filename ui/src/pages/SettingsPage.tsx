@@ -1,19 +1,13 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { api } from '../api';
+import type { SystemCheckResult } from '../../../domain/system-check';
+import { runSystemCheck } from '../api/endpoints';
 import '../components/tasks/tasks.css';
-import { formatTime } from '../components/tasks/time';
+import { formatTime } from '../lib/time';
 import { errorText } from '../errors';
-
-interface SystemCheck {
-  workflow_id: string;
-  db: string;
-  tables: number;
-  checked_at: string;
-}
 
 export default function SettingsPage(): JSX.Element {
   const [busy, setBusy] = createSignal(false);
-  const [result, setResult] = createSignal<SystemCheck | null>(null);
+  const [result, setResult] = createSignal<SystemCheckResult | null>(null);
   const [error, setError] = createSignal<string | null>(null);
 
   const check = async (): Promise<void> => {
@@ -21,7 +15,7 @@ export default function SettingsPage(): JSX.Element {
     setError(null);
     setResult(null);
     try {
-      setResult(await api.post<SystemCheck>('/api/system/checks', {}));
+      setResult(await runSystemCheck());
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -1,29 +1,15 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { api } from '../api';
-import FieldError from '../components/tasks/FieldError';
+import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
+import { createTask } from '../api/endpoints';
+import FieldError from '../components/FieldError';
 import ModeRadio from '../components/tasks/ModeRadio';
-import { parseYuanToCents } from '../money';
+import { parseYuanToCents } from '../lib/money';
 import OptionRows, { type OptionRow } from '../components/tasks/OptionRows';
 import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';
 import { serverFieldErrors, type FieldErrors } from '../components/tasks/validation';
 import { errorText } from '../errors';
 import { hrefFor, navigate } from '../router';
-
-interface Created {
-  task_id: string;
-  version: number;
-  status: string;
-}
-
-interface Draft {
-  type: 'purchase';
-  pdd_goods_url: string;
-  pdd_options: Record<string, string>;
-  quantity: number;
-  max_total_price_cent: number;
-  execution_mode: ExecutionMode;
-}
 
 export default function TaskCreatePage(): JSX.Element {
   let nextKey = 1;
@@ -39,7 +25,7 @@ export default function TaskCreatePage(): JSX.Element {
   const [busy, setBusy] = createSignal(false);
 
   /** Client checks catch the obvious; the server stays the judge of everything else. */
-  const validate = (): { draft: Draft } | { errors: FieldErrors } => {
+  const validate = (): { draft: CreatePurchaseDraft } | { errors: FieldErrors } => {
     const errs: FieldErrors = {};
     if (url().trim() === '') errs.pdd_goods_url = '请粘贴拼多多商品链接';
     const options: Record<string, string> = {};
@@ -78,7 +64,7 @@ export default function TaskCreatePage(): JSX.Element {
     setErrors({});
     setBusy(true);
     try {
-      const created = await api.post<Created>('/api/tasks', v.draft);
+      const created = await createTask(v.draft);
       // Back to the list: drafts are started from there, usually several at once.
       navigate(`/tasks?created=${encodeURIComponent(created.task_id)}`);
     } catch (err) {

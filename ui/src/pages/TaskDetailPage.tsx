@@ -1,28 +1,30 @@
-import { createSignal, onMount, Show, type JSX } from 'solid-js';
-import { api } from '../api';
+import { createSignal, Show, type JSX } from 'solid-js';
+import type { TaskView } from '../../../domain/purchase/views';
+import { cancelTask, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
 import GatesPanel from '../components/tasks/GatesPanel';
-import { formatYuan } from '../money';
-import { createPoll } from '../components/tasks/poll';
-import StatusBadge from '../components/tasks/StatusBadge';
+import StatusBadge from '../components/StatusBadge';
 import TaskActions from '../components/tasks/TaskActions';
 import '../components/tasks/tasks.css';
 import { temporalWorkflowUrl } from '../components/tasks/temporal';
-import { formatTime } from '../components/tasks/time';
 import Timeline from '../components/tasks/Timeline';
-import { modeZh, optionsText, TERMINAL_STATES, type TaskView } from '../components/tasks/types';
+import { isTerminal, modeZh, optionsText } from '../components/tasks/types';
 import { errorText } from '../errors';
+import { formatYuan } from '../lib/money';
+import { createPoll } from '../lib/poll';
+import { formatTime } from '../lib/time';
 import { hrefFor } from '../router';
 
 const TASK_POLL_MS = 3_000;
 
-const ACTION_PATH: Readonly<Record<TaskAction, string>> = {
-  cancel: 'cancel',
-  reset: 'reset',
-  'mark-paid': 'mark-paid',
-  'resolve-created': 'resolve',
-  'resolve-not-created': 'resolve',
+/** The call behind each button; every one answers with the task as it now is. */
+const ACTION_CALL: Readonly<Record<TaskAction, (taskId: string, orderNo: string) => Promise<TaskView>>> = {
+  cancel: cancelTask,
+  reset: resetTask,
+  'mark-paid': markTaskPaid,
+  'resolve-created': (taskId, orderNo) => resolveTask(taskId, { outcome: 'created', order_no: orderNo }),
+  'resolve-not-created': (taskId) => resolveTask(taskId, { outcome: 'not_created' }),
 };
 
 /** Reasons matter most where the operator has to decide something. */
@@ -34,24 +36,21 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   const [busy, setBusy] = createSignal(false);
   const [actionError, setActionError] = createSignal<string | null>(null);
 
-  const path = (): string => `/api/tasks/${encodeURIComponent(props.taskId)}`;
   const load = async (): Promise<void> => {
     try {
-      setTask(await api.get<TaskView>(path()));
+      setTask(await getTask(props.taskId));
       setLoadError(null);
     } catch (err) {
       setLoadError(errorText(err));
     }
   };
-  onMount(() => void load());
-  createPoll(TASK_POLL_MS, () => !busy() && (task() === null || !TERMINAL_STATES.has(task()?.status ?? '')), load);
+  createPoll(load, TASK_POLL_MS, { immediate: true, while: () => !busy() && !isTerminal(task()?.status ?? '') });
 
   const act = async (action: TaskAction, orderNo?: string): Promise<void> => {
     setBusy(true);
     setActionError(null);
-    const body = action === 'resolve-created' ? { outcome: 'created', order_no: orderNo } : action === 'resolve-not-created' ? { outcome: 'not_created' } : {};
     try {
-      setTask(await api.post<TaskView>(`${path()}/${ACTION_PATH[action]}`, body));
+      setTask(await ACTION_CALL[action](props.taskId, orderNo ?? ''));
     } catch (err) {
       // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced).
       setActionError(errorText(err));

@@ -1,13 +1,14 @@
 import { batch, createEffect, createSignal, Match, on, Show, Switch, type JSX } from 'solid-js';
-import { api, ApiError, query } from '../api';
-import SelectionBar from '../components/tasks/SelectionBar';
+import { ApiError, query } from '../api/client';
+import { listTasks, startTasks } from '../api/endpoints';
+import SelectionBar from '../components/SelectionBar';
 import StartConfirmDialog from '../components/tasks/StartConfirmDialog';
 import StatusTabs from '../components/tasks/StatusTabs';
 import TaskTable from '../components/tasks/TaskTable';
 import '../components/tasks/tasks.css';
-import { sumCents } from '../money';
-import { startRefusals, type StartRefusal, type TaskListItem, type TaskPage } from '../components/tasks/types';
+import { startRefusals, type StartRefusal, type TaskListItem } from '../components/tasks/types';
 import { errorText } from '../errors';
+import { sumCents } from '../lib/money';
 import { currentPath, currentRoute, hrefFor, navigate } from '../router';
 import TaskCreatePage from './TaskCreatePage';
 import TaskDetailPage from './TaskDetailPage';
@@ -64,7 +65,7 @@ function TaskList(): JSX.Element {
     setLoading(true);
     setLoadError(null);
     try {
-      const page = await api.get<TaskPage>(`/api/tasks${query({ status: status(), q: q(), limit: PAGE_SIZE, cursor: append ? cursor() : null })}`);
+      const page = await listTasks({ status: status(), q: q(), limit: PAGE_SIZE, cursor: append ? cursor() : null });
       if (gen !== generation) return;
       batch(() => {
         setItems((prev) => (append ? [...prev, ...page.items] : page.items));
@@ -120,7 +121,7 @@ function TaskList(): JSX.Element {
     setRefusals([]);
     const tasks = picked().map((t) => ({ task_id: t.task_id, version: t.version }));
     try {
-      await api.post('/api/tasks/start', { tasks });
+      await startTasks(tasks);
       batch(() => {
         setDialogOpen(false);
         setSelected(new Map());

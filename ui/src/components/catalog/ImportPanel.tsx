@@ -1,46 +1,12 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { ApiError, getCsrfToken, requireLogin } from '../../api';
+import type { ImportResult } from '../../../../domain/catalog-views';
+import { importShopeeProducts } from '../../api/endpoints';
 import { errorText } from '../../errors';
-import type { ImportResult } from './types';
 
 /**
- * 导入虾皮商品: an XHR (fetch reports no upload progress) so the operator sees the upload
- * advance, then an indeterminate bar while the admin reads and writes the workbook.
+ * 导入虾皮商品: the upload reports its progress so the operator sees it advance, then an
+ * indeterminate bar while the admin reads and writes the workbook.
  */
-function uploadXlsx(file: File, onProgress: (fraction: number | null) => void): Promise<ImportResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/shopee/imports');
-    xhr.setRequestHeader('Accept', 'application/json');
-    const token = getCsrfToken();
-    if (token !== null) xhr.setRequestHeader('X-CSRF-Token', token);
-    xhr.upload.onprogress = (e) => onProgress(e.lengthComputable ? e.loaded / e.total : null);
-    xhr.upload.onload = () => onProgress(null);
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', '网络错误'));
-    xhr.ontimeout = () => reject(new ApiError(0, 'TIMEOUT', '请求超时'));
-    xhr.timeout = 10 * 60_000;
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? (JSON.parse(xhr.responseText) as unknown) : null;
-      } catch {
-        reject(new ApiError(xhr.status, 'BAD_RESPONSE', '服务返回了非 JSON 内容'));
-        return;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as ImportResult);
-        return;
-      }
-      const e = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-      if (xhr.status === 401) requireLogin();
-      reject(new ApiError(xhr.status, e?.code ?? `HTTP_${xhr.status}`, e?.message ?? '', e?.details));
-    };
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
-}
-
 export default function ImportPanel(props: { onDone: () => void }): JSX.Element {
   const [file, setFile] = createSignal<File | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -56,7 +22,7 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
     setResult(null);
     setProgress(0);
     try {
-      setResult(await uploadXlsx(f, setProgress));
+      setResult(await importShopeeProducts(f, setProgress));
       props.onDone();
     } catch (err) {
       setError(errorText(err));

@@ -1,7 +1,8 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import { api } from '../../api';
+import type { MappingBoard, PddSkuRow } from '../../../../domain/catalog-views';
+import { clearMapping, getMappingBoard, setMapping } from '../../api/endpoints';
 import { errorText } from '../../errors';
-import { yuan, type MappingBoard, type PddSkuRow } from './types';
+import { formatYuan } from '../../lib/money';
 
 /**
  * 规格映射: Shopee SKUs on the left, the PDD rows of the product's *current* PDD goods on the
@@ -9,7 +10,7 @@ import { yuan, type MappingBoard, type PddSkuRow } from './types';
  * nothing is mapped without the operator choosing it.
  */
 export default function MappingDialog(props: { goodsId: string; onClose: () => void }): JSX.Element {
-  const [board, { refetch }] = createResource(() => props.goodsId, (id) => api.get<MappingBoard>(`/api/mappings?goods_id=${id}`));
+  const [board, { refetch }] = createResource(() => props.goodsId, getMappingBoard);
   const [selected, setSelected] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
 
@@ -23,7 +24,7 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
     if (!sku) return;
     setError(null);
     try {
-      await api.put(`/api/mappings/${sku}`, { pdd_options: row.options });
+      await setMapping(sku, row.options);
       await refetch();
     } catch (err) {
       setError(errorText(err));
@@ -32,7 +33,7 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
   const clear = async (sku: string): Promise<void> => {
     setError(null);
     try {
-      await api.del(`/api/mappings/${sku}`);
+      await clearMapping(sku);
       await refetch();
     } catch (err) {
       setError(errorText(err));
@@ -134,9 +135,9 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                             <tr class={suggested() ? 'suggested' : ''} data-testid="mapping-pdd-row" data-option-key={row.option_key} data-suggested={suggested() ? '1' : '0'}>
                               <For each={b().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
                               <td>
-                                {yuan(row.price_cent)} <span class="muted">{row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}</span>
+                                {formatYuan(row.price_cent)} <span class="muted">{row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}</span>
                                 <Show when={row.list_price_cent !== null}>
-                                  <span class="muted"> 划线 {yuan(row.list_price_cent)}</span>
+                                  <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
                                 </Show>
                               </td>
                               <td>{row.available ? '有货' : <span class="badge badge-warn">缺货</span>}</td>

@@ -1,5 +1,5 @@
 import type { JSX } from 'solid-js';
-import { STATE_LABELS, type ProductState } from './types';
+import { STATE_LABELS, type ProductState } from './states';
 
 export default function StateBadge(props: { state: ProductState }): JSX.Element {
   return (

@@ -1,7 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import { hrefFor } from '../../router';
-import { formatTime } from '../tasks/time';
-import type { DeviceView } from './types';
+import type { DeviceView } from '../../../../domain/devices';
+import { formatTime } from '../../lib/time';
 
 export default function DeviceRow(props: { device: DeviceView }): JSX.Element {
   const d = (): DeviceView => props.device;

@@ -1,6 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import DeviceRow from './DeviceRow';
-import type { DeviceView } from './types';
+import type { DeviceView } from '../../../../domain/devices';
 
 export default function DeviceTable(props: { devices: readonly DeviceView[] }): JSX.Element {
   return (

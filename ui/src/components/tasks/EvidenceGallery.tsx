@@ -1,15 +1,12 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import Modal from './Modal';
-import { formatTime } from './time';
+import { evidenceImageUrl } from '../../api/endpoints';
+import { formatTime } from '../../lib/time';
+import Modal from '../Modal';
 
 interface Evidence {
   id: string;
   kind: string;
   captured_at: string;
-}
-
-function evidenceUrl(id: string): string {
-  return `/api/evidence/${encodeURIComponent(id)}`;
 }
 
 export default function EvidenceGallery(props: { evidence: readonly Evidence[] }): JSX.Element {
@@ -22,7 +19,7 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
           <For each={props.evidence}>
             {(ev) => (
               <button type="button" class="tk-thumb" data-testid="evidence-thumb" data-evidence-id={ev.id} onClick={() => setOpen(ev)}>
-                <img src={evidenceUrl(ev.id)} alt={`${ev.kind} 截图`} loading="lazy" />
+                <img src={evidenceImageUrl(ev.id)} alt={`${ev.kind} 截图`} loading="lazy" />
                 <span class="muted">
                   {ev.kind} · {formatTime(ev.captured_at)}
                 </span>
@@ -43,7 +40,7 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
               </button>
             }
           >
-            <img class="tk-evidence-large" src={evidenceUrl(ev().id)} alt={`${ev().kind} 截图`} />
+            <img class="tk-evidence-large" src={evidenceImageUrl(ev().id)} alt={`${ev().kind} 截图`} />
           </Modal>
         )}
       </Show>

@@ -1,9 +1,9 @@
 import { For, type JSX } from 'solid-js';
-import { formatYuan } from '../../money';
-import type { Gates } from './types';
+import type { GateView } from '../../../../domain/purchase/views';
+import { formatYuan } from '../../lib/money';
 
 interface Props {
-  gates: Gates;
+  gates: GateView;
   quantity: number;
   capCents: number;
 }

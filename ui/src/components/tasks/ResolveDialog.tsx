@@ -1,5 +1,5 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import Modal from './Modal';
+import Modal from '../Modal';
 
 interface Props {
   busy: boolean;

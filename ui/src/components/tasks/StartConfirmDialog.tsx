@@ -1,6 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
-import { formatYuan } from '../../money';
-import Modal from './Modal';
+import { formatYuan } from '../../lib/money';
+import Modal from '../Modal';
 import type { StartRefusal } from './types';
 
 interface Props {

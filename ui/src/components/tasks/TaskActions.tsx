@@ -1,6 +1,6 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { ACTION_LABEL, allowedActions, CONFIRM_TEXT, type TaskAction } from './actions';
-import ConfirmDialog from './ConfirmDialog';
+import ConfirmDialog from '../ConfirmDialog';
 import ResolveDialog from './ResolveDialog';
 import type { PurchaseStatus } from './types';
 

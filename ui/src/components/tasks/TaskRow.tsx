@@ -1,9 +1,9 @@
 import { Show, type JSX } from 'solid-js';
 import { hrefFor } from '../../router';
-import { formatYuan } from '../../money';
+import { formatYuan } from '../../lib/money';
+import { formatTime } from '../../lib/time';
+import StatusBadge from '../StatusBadge';
 import { reasonZh } from './reasons';
-import StatusBadge from './StatusBadge';
-import { formatTime } from './time';
 import { modeZh, optionsText, type TaskListItem } from './types';
 
 interface Props {

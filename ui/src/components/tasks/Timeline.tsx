@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import { formatTime } from './time';
+import { formatTime } from '../../lib/time';
 import { isTimelineEntry, statusZh, type TimelineEntry } from './types';
 
 export default function Timeline(props: { entries: readonly unknown[] }): JSX.Element {

@@ -3,8 +3,9 @@ import type { PurchaseStatus } from './types';
 export type TaskAction = 'cancel' | 'reset' | 'mark-paid' | 'resolve-created' | 'resolve-not-created';
 
 /**
- * Buttons per state (seed 002 §5.2). Cancel is offered up to ORDERING because only the server
- * knows whether the fence has been passed; when it has, its refusal is shown as is.
+ * Buttons per state; the UI's one answer to "what may the operator do now", kept in this one
+ * function so it can follow the server's state table. Cancel is offered up to ORDERING because
+ * only the server knows whether the fence has been passed; when it has, its refusal is shown as is.
  */
 const ALLOWED: Readonly<Record<PurchaseStatus, readonly TaskAction[]>> = {
   DRAFT: ['cancel'],

@@ -1,45 +1,13 @@
 /**
- * The task API's shapes come from domain/purchase/views.ts as types only (nothing of the server
- * reaches the bundle); the small value tables below are the UI's own.
+ * The task API's shapes and state tables come from domain/purchase (the same modules the admin
+ * uses); what is here is only the UI's own: colours, the mode words, and reading a refusal.
  */
-import type { PurchaseStatus as DomainPurchaseStatus } from '../../../../domain/purchase/status';
-import type { GateView, TaskListItem, TaskView } from '../../../../domain/purchase/views';
+import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
+import { PURCHASE_STATUSES, STATUS_ZH, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
+import type { TaskListItem, TaskView } from '../../../../domain/purchase/views';
 
-export type { TaskListItem, TaskView };
-
-export const PURCHASE_STATUSES = [
-  'DRAFT',
-  'PENDING',
-  'CLAIMED',
-  'ORDERING',
-  'NEEDS_MANUAL',
-  'WAITING_PAYMENT',
-  'RECONCILIATION_REQUIRED',
-  'DRY_RUN_PASSED',
-  'SUCCEEDED',
-  'FAILED',
-  'CANCELED',
-] as const satisfies readonly DomainPurchaseStatus[];
-// The values are the UI's own (it imports only types from domain/); this line and the
-// Record<PurchaseStatus, …> tables below make a state added to domain/ fail the UI typecheck.
-export type PurchaseStatus = DomainPurchaseStatus;
-const _everyStateListed: Exclude<PurchaseStatus, (typeof PURCHASE_STATUSES)[number]> extends never ? true : never = true;
-void _everyStateListed;
-
-/** Same words as domain/purchase/status.ts STATUS_ZH; the server sends status_zh where it can. */
-export const STATUS_ZH: Readonly<Record<PurchaseStatus, string>> = {
-  DRAFT: '草稿',
-  PENDING: '待领取',
-  CLAIMED: '已领取',
-  ORDERING: '下单中',
-  NEEDS_MANUAL: '需人工处理',
-  WAITING_PAYMENT: '待付款',
-  RECONCILIATION_REQUIRED: '待核对',
-  DRY_RUN_PASSED: '试运行通过',
-  SUCCEEDED: '已完成',
-  FAILED: '失败',
-  CANCELED: '已取消',
-};
+export { PURCHASE_STATUSES, STATUS_ZH };
+export type { ExecutionMode, PurchaseStatus, TaskListItem, TaskView };
 
 /** Colour family per state: what the operator must notice first. */
 export type StatusTone = 'neutral' | 'active' | 'attention' | 'danger' | 'ok' | 'done';
@@ -57,28 +25,23 @@ export const STATUS_TONE: Readonly<Record<PurchaseStatus, StatusTone>> = {
   CANCELED: 'done',
 };
 
-/** Nothing more happens to a task in these states, so polling can stop. */
-export const TERMINAL_STATES: ReadonlySet<string> = new Set(['SUCCEEDED', 'FAILED', 'CANCELED', 'DRY_RUN_PASSED']);
-
 export function isPurchaseStatus(s: string): s is PurchaseStatus {
   return (PURCHASE_STATUSES as readonly string[]).includes(s);
+}
+
+/** Nothing more happens to a task in these states, so polling can stop. */
+export function isTerminal(status: string): boolean {
+  return isPurchaseStatus(status) && isTerminalState(status);
 }
 
 export function statusZh(s: string): string {
   return isPurchaseStatus(s) ? STATUS_ZH[s] : s;
 }
 
-export type ExecutionMode = 'dry_run' | 'live';
 export const MODE_ZH: Readonly<Record<ExecutionMode, string>> = { dry_run: '试运行', live: '真实下单' };
 
 export function modeZh(mode: string | null): string {
   return mode === 'live' || mode === 'dry_run' ? MODE_ZH[mode] : '—';
-}
-
-
-export interface TaskPage {
-  items: TaskListItem[];
-  next_cursor: string | null;
 }
 
 export interface TimelineEntry {
@@ -88,9 +51,6 @@ export interface TimelineEntry {
   detail: string | null;
   actor: string | null;
 }
-
-export type Gates = GateView;
-
 
 export interface StartRefusal {
   task_id: string;

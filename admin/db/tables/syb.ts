@@ -1,0 +1,53 @@
+/** Row types of migrations/0030_syb.ts (seed 004 §5, §5.1; docs/syb-protocol.md). */
+export interface SybOrdersTable {
+  syb_id: string;
+  order_no: string;
+  title: string | null;
+  product_spec: string | null;
+  shopee_goods_id: string;
+  /** the matching result; the sync never overwrites it */
+  shopee_sku_id: string | null;
+  quantity: number;
+  price_twd_cent: number | null;
+  image_url: string | null;
+  /** the line and its shipment as SYB sent them, recipient fields removed */
+  syb_data: string;
+  created_at: string;
+  first_synced_at: string;
+  updated_at: string;
+}
+
+export interface SybSessionTable {
+  username: string;
+  expires_at: string;
+  logged_in_at: string;
+  updated_at: string;
+}
+
+export interface SybSyncStateTable {
+  id: 1;
+  last_synced_at: string | null;
+  last_error: string | null;
+  running: 0 | 1;
+  started_at: string | null;
+  finished_at: string | null;
+  progress_pages: number;
+  progress_lines: number;
+  updated_at: string;
+}
+
+/** Columns 0030 adds to `tasks`: the order line a purchase draft came from. */
+export interface SybTaskColumns {
+  syb_id: string | null;
+  /** the SYB order number; `tasks.order_no` is still the PDD order number */
+  syb_order_no: string | null;
+  shopee_goods_id: string | null;
+  shopee_sku_id: string | null;
+}
+
+export interface SybTables {
+  syb_orders: SybOrdersTable;
+  syb_session: SybSessionTable;
+  syb_sync_state: SybSyncStateTable;
+  tasks: SybTaskColumns;
+}

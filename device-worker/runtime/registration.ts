@@ -1,0 +1,49 @@
+import type { Logger } from '../../platform/logger';
+import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
+import { AdminClient, type DeviceRegistration, type PhoneHostSettings } from '../admin-client';
+
+const CAPABILITIES = ['collect', 'device-check', 'purchase'];
+const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
+
+export interface Registration {
+  /** Fire and forget: reads the phone and reports it; the admin may be down, the client retries. */
+  register(): void;
+  stop(): void;
+}
+
+/**
+ * Reporting this phone to the admin's 设备 page, at start and after every claim (the app may
+ * have been updated in between). Without an admin URL and token the worker runs unregistered.
+ */
+export function createRegistration(opts: {
+  admin: { url: string; token: string } | undefined;
+  deviceId: string;
+  adb: AdbTarget;
+  adbTimeouts: Partial<AdbTimeouts> | undefined;
+  log: Logger;
+  onSettings: (settings: PhoneHostSettings) => void;
+}): Registration {
+  const { admin } = opts;
+  if (!admin) return { register: () => undefined, stop: () => undefined };
+  const client = new AdminClient({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log: opts.log, onSettings: opts.onSettings });
+  return {
+    register() {
+      // a short reconnect wait: an offline phone registers what is known instead of holding the report back
+      void describePhone(new AdbDevice(opts.adb, { ...opts.adbTimeouts, reconnectMs: 2_000 })).then((reg) => client.register(reg));
+    },
+    stop: () => client.stop(),
+  };
+}
+
+/** What the admin's 设备 page shows; a phone that is offline right now still registers. */
+async function describePhone(adb: AdbDevice): Promise<DeviceRegistration> {
+  let model = 'unknown';
+  let appVersion = 'not installed';
+  try {
+    model = (await adb.getprop('ro.product.model')) || 'unknown';
+    appVersion = (await adb.versionName(PDD_PACKAGE)) ?? 'not installed';
+  } catch {
+    // offline at the moment: register what we know, the next claim refreshes it
+  }
+  return { serial: adb.serial, model, app_version: appVersion, capabilities: CAPABILITIES };
+}

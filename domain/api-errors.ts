@@ -1,0 +1,102 @@
+/**
+ * Every error code the admin API sends, with the Chinese text an operator reads for it. The
+ * server's `HttpError` only accepts a code from this table (admin/http/errors.ts), so a new code
+ * cannot ship without its text; test/ui/error-codes.test.ts also reads the admin's source for
+ * code strings and fails on one that has no row here. The server's own `message` stays English
+ * and for developers.
+ */
+export const API_ERROR_CODES = {
+  // Request shape (admin/http)
+  BAD_REQUEST: '请求内容有误',
+  INVALID_JSON: '请求内容不是有效的 JSON',
+  VALIDATION_FAILED: '输入内容不符合要求',
+  NOT_FOUND: '要找的内容不存在',
+  INVALID_CURSOR: '分页参数已失效，请刷新页面',
+  INTERNAL: '服务内部错误，请稍后重试',
+  UNSUPPORTED_MEDIA_TYPE: '上传的内容格式不对',
+
+  // Identity
+  UNAUTHENTICATED: '登录已过期，请重新登录',
+  AUTH_STORE_UNAVAILABLE: '管理服务暂时无法验证登录，请稍后重试',
+  CSRF_TOKEN_INVALID: '页面安全令牌已失效，请重新登录',
+  LOGIN_FAILED: '用户名或密码错误',
+  LOGIN_RATE_LIMITED: '尝试次数过多，请稍后再试',
+
+  // Temporal
+  TEMPORAL_UNAVAILABLE: 'Temporal 未连接，任务暂时无法启动',
+
+  // Catalog: Shopee import (admin/catalog)
+  EXPECTED_MULTIPART: '请选择文件后再上传',
+  MISSING_FILE: '请选择要导入的文件',
+  FILE_TOO_LARGE: '文件太大',
+  INVALID_XLSX: '文件不是可读取的 xlsx，请上传虾皮后台导出的 .xlsx 文件',
+  EMPTY_WORKBOOK: '文件里没有任何行，请重新从虾皮后台导出',
+  MISSING_COLUMNS: '导入文件缺少必需的列',
+
+  // Catalog: products, PDD goods, mappings
+  PDD_URL_NO_GOODS_ID: '链接里找不到 goods_id，请粘贴完整的拼多多商品链接',
+  PDD_URL_AMBIGUOUS: '粘贴的内容里有多个拼多多商品，请只粘贴一个商品的链接',
+  SHOPEE_PRODUCT_NOT_FOUND: '找不到这个虾皮商品，请先导入',
+  SHOPEE_SKU_NOT_FOUND: '找不到这个虾皮 SKU',
+  SHOPEE_SKU_EXISTS: '这个商品規格ID 已经存在，请直接修改它',
+  PDD_PRODUCT_NOT_FOUND: '找不到这个拼多多商品（可能已删除），请重新粘贴链接',
+  PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
+  PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',
+  PDD_OPTION_UNKNOWN: '拼多多商品没有这个规格组合，请从列表里选择',
+  // Collect failures; they reach the operator as a PDD goods' collect_code.
+  COLLECT_GOODS_MISMATCH: '采集到的商品与请求的 PDD 商品不一致，已保留原数据',
+  COLLECT_NO_SKUS: '采集到 0 个规格，已记为采集失败',
+
+  // Purchase tasks (admin/purchase)
+  TASK_NOT_FOUND: '任务不存在',
+  STATE_CHANGED: '任务状态已变化，请刷新',
+  ACTION_NOT_ALLOWED: '当前状态不允许此操作',
+  DUPLICATE_TASKS: '同一个任务被勾选了两次，请刷新后重试',
+  START_REFUSED: '没有任何任务被开始，请处理列出的任务后重试',
+  VERSION_CONFLICT: '任务已被修改，请刷新后重试',
+  NOT_DRAFT: '只有草稿可以开始采购',
+  QUANTITY_OVER_LIMIT: '数量超过安全上限',
+
+  // Evidence screenshots (operators read them; device workers upload them)
+  EVIDENCE_NOT_FOUND: '找不到这张截图',
+  EVIDENCE_FILE_MISSING: '截图文件缺失',
+  EVIDENCE_TOO_LARGE: '截图文件过大',
+  EVIDENCE_NOT_PNG: '截图不是 PNG 图片',
+  EVIDENCE_PNG_INVALID: '截图 PNG 文件已损坏',
+  EVIDENCE_PNG_BOMB: '截图 PNG 解压后超出声明的大小，已拒收',
+  EVIDENCE_DIMENSIONS_TOO_LARGE: '截图尺寸过大',
+  EVIDENCE_SHA256_MISMATCH: '截图内容与声明的校验值不一致',
+  EVIDENCE_SIZE_MISMATCH: '截图大小与声明的不一致',
+  EVIDENCE_UPLOAD_INCOMPLETE: '截图上传未完成',
+  EVIDENCE_UPLOAD_KEY_CONFLICT: '同一上传编号已用于另一张截图',
+  EVIDENCE_ATTEMPT_UNKNOWN: '这台设备上没有对应的采购尝试',
+  EVIDENCE_FIELD_TOO_LONG: '截图上传的字段过长',
+  EVIDENCE_DUPLICATE_FIELD: '截图上传的字段重复',
+  EVIDENCE_UNEXPECTED_FILE: '截图上传只能包含一个文件',
+  EVIDENCE_TOO_MANY_PARTS: '截图上传的内容分段过多',
+  EVIDENCE_MALFORMED_MULTIPART: '截图上传的内容格式有误',
+
+  // 顺运宝 orders (admin/syb): the sync's last_error and the orders routes
+  SYB_NOT_CONFIGURED: '尚未设置顺运宝账号：请在设置中填写地址、用户名和密码',
+  SYB_LOGIN_REFUSED: '顺运宝拒绝登录：请检查用户名和密码',
+  SYB_UNAVAILABLE: '顺运宝暂时无法访问，稍后会自动重试',
+  SYB_SESSION_LOST: '顺运宝登录已失效且重新登录未成功，稍后会自动重试',
+  SYB_BAD_ANSWER: '顺运宝返回了无法识别的内容，请联系工程师',
+  SYB_ORDER_NOT_FOUND: '找不到这条顺运宝订单明细',
+  SHOPEE_SKU_OTHER_GOODS: '该 Shopee 规格不属于这条订单的商品',
+
+  // Purchase drafts from order lines (POST /api/tasks/from-orders, per line)
+  SKU_UNKNOWN: '订单明细未匹配 Shopee 规格：请先匹配或在商品中添加该规格',
+  NO_PDD_LINK: '该商品未填写拼多多链接',
+  NO_MAPPING: '该规格在当前拼多多商品下没有映射：请先完成规格映射',
+  OPTION_UNAVAILABLE: '映射的拼多多规格已下架或缺货',
+  PRICE_UNKNOWN: '映射的拼多多规格价格未知：请重新采集',
+  OVER_MAX_QUANTITY: '数量超过单次采购上限',
+  ALREADY_DRAFTED: '这条订单明细已有采购任务',
+} as const satisfies Record<string, string>;
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+export function isApiErrorCode(code: string): code is ApiErrorCode {
+  return Object.prototype.hasOwnProperty.call(API_ERROR_CODES, code);
+}

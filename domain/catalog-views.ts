@@ -1,0 +1,145 @@
+import type { CollectStatus, ProductState } from './catalog';
+
+/**
+ * What the catalog API returns (admin/catalog/*), defined once: the admin's functions are typed
+ * with these and the UI reads the same types, so the two cannot drift apart.
+ */
+
+/** A Shopee SKU's mapping under its product's *current* PDD goods. */
+export interface MappingView {
+  pdd_goods_id: string;
+  pdd_options: Record<string, string>;
+  pdd_option_key: string;
+  mapped_at: string;
+  mapped_by: string | null;
+}
+
+/** A row of 商品 (`GET /api/shopee/products`). */
+export interface ProductListItem {
+  goods_id: string;
+  title: string;
+  shopee_status: string | null;
+  main_sku_code: string | null;
+  pdd_goods_id: string | null;
+  state: ProductState;
+  sku_count: number;
+  parse_failed_count: number;
+  mapped_count: number;
+  updated_at: string;
+}
+
+export interface ShopeeSkuView {
+  sku_id: string;
+  spec_raw: string;
+  color: string | null;
+  size: string | null;
+  advice: string | null;
+  parse_ok: 0 | 1;
+  is_manual: 0 | 1;
+  sku_code: string | null;
+  mapping: MappingView | null;
+}
+
+/** One PDD goods as stored, with its collect state worked out at read time. */
+export interface PddProductView {
+  goods_id: string;
+  url: string;
+  canonical_url: string;
+  title: string | null;
+  shop_name: string | null;
+  collect_status: CollectStatus;
+  /** `collecting` for longer than CollectStaleAfter: shown as failed, may be collected again */
+  collect_stale: boolean;
+  state: ProductState;
+  collect_code: string | null;
+  collect_msg: string | null;
+  artifact_ref: string | null;
+  collect_device_id: string | null;
+  collect_workflow_id: string | null;
+  collected_at: string | null;
+  /** the collected `skus_json` as stored (domain/collect.ts), null before the first collect */
+  skus_json: unknown;
+  deleted: boolean;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** 商品详情 (`GET /api/shopee/products/:goodsId`). */
+export interface ProductDetailView {
+  goods_id: string;
+  title: string;
+  shopee_status: string | null;
+  main_sku_code: string | null;
+  pdd_goods_url: string | null;
+  pdd_goods_id: string | null;
+  state: ProductState;
+  pdd: PddProductView | null;
+  skus: ShopeeSkuView[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A row of PDD 商品 (`GET /api/pdd/products`). */
+export interface PddListItem {
+  goods_id: string;
+  title: string | null;
+  shop_name: string | null;
+  collect_status: CollectStatus;
+  collect_stale: boolean;
+  state: ProductState;
+  collect_msg: string | null;
+  collected_at: string | null;
+  sku_count: number | null;
+  linked_products: number;
+  updated_at: string;
+}
+
+export interface ImportFailedRow {
+  /** worksheet row number as Excel shows it (header = 1) */
+  row: number;
+  reason: string;
+  /** set when the row was still stored (a SKU whose spec needs completing by hand) */
+  sku_id?: string;
+}
+
+/** `POST /api/shopee/imports`. */
+export interface ImportResult {
+  products: number;
+  skus: number;
+  failed_rows: ImportFailedRow[];
+  /** SKUs in the file that exist as manual SKUs: the import left them as the operator made them */
+  manual_kept: number;
+}
+
+/** A collected PDD option combination, as the mapping dialog lists it. */
+export interface PddSkuRow {
+  options: Record<string, string>;
+  option_key: string;
+  price_cent: number | null;
+  list_price_cent: number | null;
+  raw_price: string | null;
+  available: boolean;
+  /** measured on this exact combination, or inferred from another one of the same colour */
+  price_measured: boolean;
+}
+
+export interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code'> {
+  /** the mapped combination is no longer in the last collect */
+  mapping_missing: boolean;
+  /** option keys whose values contain the SKU's colour and size verbatim */
+  suggestions: string[];
+}
+
+/** 规格映射 (`GET /api/mappings?goods_id=`): Shopee SKUs beside the current PDD goods' rows. */
+export interface MappingBoard {
+  goods_id: string;
+  title: string;
+  pdd_goods_id: string | null;
+  pdd_title: string | null;
+  collect_status: CollectStatus | null;
+  dimensions: Array<{ key: string; name: string }>;
+  price_granularity: 'color' | 'sku' | null;
+  pdd_skus: PddSkuRow[];
+  shopee_skus: MappingBoardSku[];
+}

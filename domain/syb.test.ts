@@ -1,0 +1,45 @@
+import { specMatchKey, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
+
+describe('SYB prices: TWD 元 string → cents, half-up, never through a float', () => {
+  it.each([
+    ['1.005', 101], // 1.005 * 100 = 100.49999999999999
+    ['2.675', 268], // 2.675 * 100 = 267.49999999999997
+    ['0.295', 30],
+    ['1234.565', 123457],
+    ['100', 10000],
+    ['1005.50', 100550],
+    ['0.004', 0],
+    ['0.005', 1],
+    ['9.995', 1000],
+    ['0', 0],
+    [' 12.3 ', 1230],
+  ])('twdYuanToCent(%j) = %j', (text, expected) => {
+    expect(twdYuanToCent(text)).toBe(expected);
+  });
+
+  it.each(['', '-1', '1.0005', '1e3', '1,000', 'NT$100', '.5', '1.'])('%j is not a price → null (unknown, never 0)', (text) => {
+    expect(twdYuanToCent(text)).toBeNull();
+  });
+});
+
+describe('Taipei days', () => {
+  it('an instant after 16:00 UTC is already the next day in Taipei', () => {
+    expect(taipeiDay(new Date('2026-11-30T15:59:59Z'))).toBe('2026-11-30');
+    expect(taipeiDay(new Date('2026-11-30T16:00:00Z'))).toBe('2026-12-01');
+  });
+  it('local shipment time → UTC', () => {
+    expect(taipeiLocalToUtc('2026-12-01 00:05:00')).toBe('2026-11-30T16:05:00Z');
+    expect(taipeiLocalToUtc('2026-12-01T00:05:00')).toBeNull();
+  });
+});
+
+describe('spec keys for auto-matching', () => {
+  it('the same colour/size/advice match however the advice is written; anything else does not', () => {
+    expect(specMatchKey('黑色,M【建議40-50公斤】')).toBe(specMatchKey(' 黑色, M 建議40-50公斤'));
+    expect(specMatchKey('黑色,M')).not.toBe(specMatchKey('黑色,L'));
+    expect(specMatchKey('黑色,M')).not.toBe(specMatchKey('黑色,M【建議40-50公斤】'));
+    expect(specMatchKey('2m')).toBe(specMatchKey(' 2m '));
+    expect(specMatchKey(null)).toBeNull();
+    expect(specMatchKey('  ')).toBeNull();
+  });
+});

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The rules of .dependency-cruiser.cjs, run by the real depcruise on a small tree of files laid
+ * out like the repository: every forbidden import below must be reported under its rule, and
+ * the allowed ones not at all. (`npm run depcruise` checks the repository itself.)
+ */
+const FILES: Record<string, string> = {
+  'domain/money.ts': `export const cents = 1;`,
+  'domain/impure.ts': `import { log } from '../platform/log';\nexport const x = log;`,
+  'platform/log.ts': `import { cents } from '../domain/money';\nexport const log = cents;`,
+  'platform/cycle-a.ts': `import { b } from './cycle-b';\nexport const a = b;`,
+  'platform/cycle-b.ts': `import { a } from './cycle-a';\nexport const b = () => a;`,
+  'temporal/conn.ts': `import { log } from '../platform/log';\nexport const conn = log;`,
+  'admin/server.ts': `import { conn } from '../temporal/conn';\nimport { act } from '../activities/admin/act';\nexport const server = [conn, act];`,
+  'activities/admin/act.ts': `import { cents } from '../../domain/money';\nexport const act = cents;`,
+  'activities/device/act.ts': `import { phone } from '../../device-worker/phone';\nexport const dact = phone;\nexport type DeviceAct = number;`,
+  'device-worker/phone.ts': `export const phone = 1;`,
+  'device-worker/worker.ts': `import { dact } from '../activities/device/act';\nimport { conn } from '../temporal/conn';\nexport const w = [dact, conn];`,
+  'device-worker/reaches-admin.ts': `import { server } from '../admin/server';\nexport const bad = server;`,
+  'device-worker/runtime/registers.ts': `import { dact } from '../../activities/device/act';\nexport const bad = dact;`,
+  'device-worker/pdd/flow.ts': `import type { DeviceAct } from '../../activities/device/act';\nexport const flow = (x: DeviceAct) => x;`,
+  'workflows/ok.ts': `import type { DeviceAct } from '../activities/device/act';\nimport { cents } from '../domain/money';\nexport const ok = (x: DeviceAct) => x + cents;`,
+  'workflows/loads-activity.ts': `import { dact } from '../activities/device/act';\nexport const bad = dact;`,
+  'sim/phone.ts': `import type { DeviceAct } from '../domain/types';\nimport { phone } from '../device-worker/phone';\nexport const sim = (x: DeviceAct) => x + phone;`,
+  'sim/values.ts': `import { cents } from '../domain/money';\nexport const simCents = cents;`,
+  'domain/types.ts': `export type DeviceAct = number;`,
+  'ui/src/view.ts': `import { cents } from '../../domain/money';\nimport { server } from '../../admin/server';\nexport const view = [cents, server];`,
+  'migrations/001.ts': `import { cents } from '../domain/money';\nexport const m = cents;`,
+  'test/anything.ts': `import { server } from '../admin/server';\nimport { w } from '../device-worker/worker';\nexport const t = [server, w];`,
+};
+
+const EXPECTED = [
+  'device-worker: device-worker/reaches-admin.ts → admin/server.ts',
+  'device-worker-registers-activities-in-entry-only: device-worker/runtime/registers.ts → activities/device/act.ts',
+  'domain-is-pure: domain/impure.ts → platform/log.ts',
+  'migrations: migrations/001.ts → domain/money.ts',
+  'no-circular: platform/cycle-a.ts → platform/cycle-b.ts',
+  'pdd-never-imports-activities: device-worker/pdd/flow.ts → activities/device/act.ts',
+  'sim: sim/phone.ts → device-worker/phone.ts',
+  'sim-domain-types-only: sim/values.ts → domain/money.ts',
+  'ui: ui/src/view.ts → admin/server.ts',
+  'workflows-type-only-activities: workflows/loads-activity.ts → activities/device/act.ts',
+];
+
+interface DepcruiseJson {
+  summary: { violations: { from: string; to: string; rule: { name: string; severity: string } }[] };
+}
+
+describe('dependency rules (.dependency-cruiser.cjs)', () => {
+  it('reports every forbidden import under its rule, and nothing that is allowed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depcruise-'));
+    try {
+      for (const [file, text] of Object.entries(FILES)) {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file), `${text}\n`);
+      }
+      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', strict: true } }));
+      const args = [path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '-T', 'json'];
+      const folders = ['domain', 'platform', 'temporal', 'admin', 'activities', 'device-worker', 'workflows', 'sim', 'ui', 'migrations', 'test'];
+      const out = await run(process.execPath, [...args, ...folders], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }).then(
+        (r) => r.stdout,
+        // depcruise exits non-zero when it finds errors; the report is still on stdout
+        (err: { stdout?: string }) => err.stdout ?? '',
+      );
+      const found = (JSON.parse(out) as DepcruiseJson).summary.violations
+        .filter((v) => v.rule.severity === 'error')
+        .map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+        .sort();
+      expect(found).toEqual([...EXPECTED].sort());
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildIdOf, WORKFLOW_BUNDLE_FILE, workflowBundleStaleness } from '../../admin/temporal/workflow-bundle';
+import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
+
+/**
+ * The admin worker runs the bundle built at build time (docs/versioning.md), under the build id
+ * derived from its hash, and does not bundle again when that file is current.
+ */
+describe('the admin worker runs dist/workflow-bundle.js under its build id', () => {
+  let admin: TestAdmin | undefined;
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('every workflow task of a system check is completed by the build id of the bundle file, which the start left untouched', async () => {
+    expect(workflowBundleStaleness()).toBeNull();
+    const before = fs.statSync(WORKFLOW_BUNDLE_FILE).mtimeMs;
+    // no bundle path given: the production default, as `npm run admin` starts it
+    admin = await startTestAdmin({ workflowBundlePath: undefined });
+    const op = await loginOperator(admin);
+    const res = await op.post('/api/system/checks', { hold_seconds: 0 });
+    expect(res.status).toBe(200);
+    const { workflow_id } = res.body as { workflow_id: string };
+
+    const history = await (await admin.temporal.client()).workflow.getHandle(workflow_id).fetchHistory();
+    const buildIds = (history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).map((e) => e.workflowTaskCompletedEventAttributes?.workerVersion?.buildId);
+    expect(buildIds.length).toBeGreaterThan(0);
+    expect(new Set(buildIds)).toEqual(new Set([buildIdOf(fs.readFileSync(WORKFLOW_BUNDLE_FILE))]));
+    expect(fs.statSync(WORKFLOW_BUNDLE_FILE).mtimeMs).toBe(before);
+  });
+
+  it('a bundle that is missing or older than a workflow source is named stale, with the reason', () => {
+    const dir = tempDataDir('bundle');
+    expect(workflowBundleStaleness(path.join(dir, 'absent.js'))).toMatch(/absent\.js is missing/);
+    const old = path.join(dir, 'old.js');
+    fs.writeFileSync(old, '');
+    fs.utimesSync(old, new Date(0), new Date(0));
+    expect(workflowBundleStaleness(old)).toMatch(/^(workflows|domain)\/.+ is newer than the bundle$|^package-lock\.json is newer than the bundle$/);
+  });
+});

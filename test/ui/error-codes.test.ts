@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
+
+/**
+ * The operator must never meet an error code without Chinese text. tsc already refuses an
+ * `HttpError` whose code has no row in domain/api-errors.ts; this reads the admin's source as
+ * text, so a code that reaches a response some other way (a refusal list's `code:`, a cast) is
+ * caught too.
+ */
+const CODE = String.raw`'([A-Z][A-Z0-9_]*)'`;
+const SENDERS: readonly RegExp[] = [
+  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|errorBody)\(\s*${CODE}`, 'g'),
+  new RegExp(String.raw`\bnew HttpError\(\s*\d+\s*,\s*${CODE}`, 'g'),
+  new RegExp(String.raw`\bcode:\s*${CODE}`, 'g'),
+  // The 顺运宝 adapter's failures (the sync's last_error) and the per-line draft refusals.
+  new RegExp(String.raw`\bnew (?:SybError|Refused)\(\s*${CODE}`, 'g'),
+  /\bCatalogErrors\.([A-Z][A-Z0-9_]*)/g,
+];
+const CATALOG_ERRORS_FILE = path.join('admin', 'catalog', 'errors.ts');
+
+/** Every code string the given admin sources send, by file. */
+function serverErrorCodes(files: ReadonlyMap<string, string>): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  const add = (code: string, file: string): void => {
+    const where = found.get(code) ?? new Set<string>();
+    where.add(file);
+    found.set(code, where);
+  };
+  for (const [file, text] of files) {
+    for (const re of SENDERS) for (const m of text.matchAll(re)) add(m[1] as string, file);
+    // The catalog's code list names its codes as `KEY: 'KEY'` values.
+    if (file === CATALOG_ERRORS_FILE) for (const m of text.matchAll(new RegExp(`:\\s*${CODE}`, 'g'))) add(m[1] as string, file);
+  }
+  return found;
+}
+
+function adminSources(): Map<string, string> {
+  const root = path.resolve(__dirname, '..', '..');
+  const files = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
+    }
+  };
+  walk('admin');
+  return files;
+}
+
+describe('API error codes', () => {
+  const sent = serverErrorCodes(adminSources());
+
+  it('finds the codes of every kind of sender (the scan itself works)', () => {
+    // one per sender pattern: the middleware, new HttpError, a helper, a refusal list, the catalog list
+    for (const code of ['INTERNAL', 'LOGIN_FAILED', 'TASK_NOT_FOUND', 'NOT_DRAFT', 'SHOPEE_SKU_EXISTS', 'COLLECT_NO_SKUS']) {
+      expect(sent.has(code)).toBe(true);
+    }
+  });
+
+  it('every code the admin sends has its Chinese text', () => {
+    const missing = [...sent].filter(([code]) => !isApiErrorCode(code)).map(([code, files]) => `${code} (${[...files].join(', ')})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('every row is a code the admin sends, in Chinese', () => {
+    const unsent = Object.keys(API_ERROR_CODES).filter((code) => !sent.has(code));
+    expect(unsent).toEqual([]);
+    for (const text of Object.values(API_ERROR_CODES)) expect(text).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('a new code string in the admin fails the check', () => {
+    const files = new Map([
+      ['admin/x.ts', "throw conflict('BRAND_NEW_CODE', 'x');\nthrow new HttpError(418, 'ANOTHER_NEW_CODE', 'y');\nrefusals.push({ code: 'THIRD_NEW_CODE' });"],
+    ]);
+    const codes = [...serverErrorCodes(files).keys()];
+    expect(codes.sort()).toEqual(['ANOTHER_NEW_CODE', 'BRAND_NEW_CODE', 'THIRD_NEW_CODE']);
+    expect(codes.filter((c) => !isApiErrorCode(c))).toHaveLength(3);
+  });
+});

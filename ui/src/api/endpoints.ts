@@ -1,0 +1,99 @@
+/**
+ * Every admin endpoint the UI calls, one function each, typed with the shapes the server builds
+ * (domain/). This is the only module that names an API path; ids always go through
+ * encodeURIComponent.
+ */
+import type { ImportResult, MappingBoard, PddListItem, ProductDetailView, ProductListItem } from '../../../domain/catalog-views';
+import type { ProductState } from '../../../domain/catalog';
+import type { DeviceView } from '../../../domain/devices';
+import type { Page } from '../../../domain/page';
+import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
+import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
+import type { SystemCheckResult } from '../../../domain/system-check';
+import { http, query } from './client';
+
+const id = encodeURIComponent;
+
+type Options = Record<string, string>;
+interface ListParams {
+  q?: string;
+  cursor?: string | null;
+  limit?: number;
+}
+
+// Session (a 401 on these means wrong credentials or already gone, never "go to login")
+
+export interface Me {
+  username: string;
+  /** Taken when offered, so a fresh tab can mutate without logging in again. */
+  csrf_token?: string;
+}
+
+export const getMe = (): Promise<Me> => http.get<Me>('/api/me');
+export const createSession = (username: string, password: string): Promise<{ csrf_token: string }> =>
+  http.post('/api/session', { username, password }, { noAuthRedirect: true });
+export const deleteSession = (): Promise<unknown> => http.del('/api/session', { noAuthRedirect: true });
+
+/** `GET /healthz`: no session; null when the admin did not answer with a JSON body. */
+export interface Healthz {
+  status?: unknown;
+  db?: unknown;
+  temporal?: unknown;
+}
+export const getHealth = (timeoutMs: number): Promise<Healthz | null> => http.probe<Healthz>('/healthz', timeoutMs);
+
+// 采购任务
+
+export interface DraftCreated {
+  task_id: string;
+  version: number;
+  status: string;
+}
+export interface StartItem {
+  task_id: string;
+  version: number;
+}
+
+export const listTasks = (p: ListParams & { status?: string }): Promise<Page<TaskListItem>> =>
+  http.get(`/api/tasks${query({ status: p.status, q: p.q, limit: p.limit, cursor: p.cursor })}`);
+export const getTask = (taskId: string): Promise<TaskView> => http.get(`/api/tasks/${id(taskId)}`);
+export const createTask = (draft: CreatePurchaseDraft): Promise<DraftCreated> => http.post('/api/tasks', draft);
+/** All or nothing: a 409 START_REFUSED lists each refused task in `details.tasks`. */
+export const startTasks = (tasks: readonly StartItem[]): Promise<unknown> => http.post('/api/tasks/start', { tasks });
+export const cancelTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/cancel`, {});
+export const resetTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/reset`, {});
+export const markTaskPaid = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/mark-paid`, {});
+export const resolveTask = (taskId: string, outcome: { outcome: 'created'; order_no: string } | { outcome: 'not_created' }): Promise<TaskView> =>
+  http.post(`/api/tasks/${id(taskId)}/resolve`, outcome);
+
+/** Where an evidence screenshot is served (to logged-in operators only, by the session cookie). */
+export const evidenceImageUrl = (evidenceId: string): string => `/api/evidence/${id(evidenceId)}`;
+
+// 商品 and PDD 商品
+
+export const listShopeeProducts = (p: ListParams & { state?: ProductState | ''; parseFailed?: boolean }): Promise<Page<ProductListItem>> =>
+  http.get(`/api/shopee/products${query({ q: p.q, state: p.state, parse_failed: p.parseFailed ? 1 : undefined, limit: p.limit, cursor: p.cursor })}`);
+export const getShopeeProduct = (goodsId: string): Promise<ProductDetailView> => http.get(`/api/shopee/products/${id(goodsId)}`);
+export const setPddLink = (goodsId: string, url: string): Promise<unknown> => http.put(`/api/shopee/products/${id(goodsId)}/pdd-link`, { url });
+export const addManualSku = (goodsId: string, sku: { sku_id: string; color: string; size: string; advice: string | null }): Promise<unknown> =>
+  http.post(`/api/shopee/products/${id(goodsId)}/skus`, sku);
+export const fixSku = (skuId: string, fix: { color: string; size: string; advice: string | null }): Promise<unknown> => http.put(`/api/shopee/skus/${id(skuId)}`, fix);
+export const importShopeeProducts = (file: File, onProgress: (fraction: number | null) => void): Promise<ImportResult> => {
+  const form = new FormData();
+  form.append('file', file);
+  return http.upload<ImportResult>('/api/shopee/imports', form, onProgress);
+};
+
+export const listPddProducts = (p: ListParams & { state?: Exclude<ProductState, 'unlinked'> | '' }): Promise<Page<PddListItem>> =>
+  http.get(`/api/pdd/products${query({ q: p.q, state: p.state, limit: p.limit, cursor: p.cursor })}`);
+export const startCollect = (pddGoodsId: string): Promise<unknown> => http.post(`/api/pdd/products/${id(pddGoodsId)}/collect`);
+export const deletePddProduct = (pddGoodsId: string): Promise<unknown> => http.del(`/api/pdd/products/${id(pddGoodsId)}`);
+
+export const getMappingBoard = (goodsId: string): Promise<MappingBoard> => http.get(`/api/mappings${query({ goods_id: goodsId })}`);
+export const setMapping = (skuId: string, pddOptions: Options): Promise<unknown> => http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
+export const clearMapping = (skuId: string): Promise<unknown> => http.del(`/api/mappings/${id(skuId)}`);
+
+// 设备 and 设置
+
+export const listDevices = (): Promise<DeviceView[]> => http.get('/api/devices');
+export const runSystemCheck = (): Promise<SystemCheckResult> => http.post('/api/system/checks', {});

@@ -1,0 +1,37 @@
+import { formatCent } from '../../../domain/money';
+
+/**
+ * Money is integer cents end to end. Yuan strings are built and parsed with integer and string
+ * arithmetic only: 0.1 + 0.2 must never decide whether a purchase passes its cap.
+ */
+
+/**
+ * The one way the UI shows an amount: '¥123.45'. Null means unknown (a price the phone could not
+ * read, a reading not taken yet) and shows as '—', never as ¥0.00.
+ */
+export function formatYuan(cents: number | null | undefined): string {
+  return cents === null || cents === undefined || !Number.isSafeInteger(cents) ? '—' : `¥${formatCent(cents)}`;
+}
+
+export type ParsedCents = { ok: true; cents: number } | { ok: false; message: string };
+
+/** '12', '12.5', '12.50' → cents; refuses more than two decimals, signs, exponents and zero. */
+export function parseYuanToCents(input: string): ParsedCents {
+  const s = input.trim();
+  if (s === '') return { ok: false, message: '请填写最高总价' };
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
+  if (!m) return { ok: false, message: '请填写数字金额，例如 59.90' };
+  const whole = m[1] ?? '0';
+  const frac = m[2] ?? '';
+  if (frac.length > 2) return { ok: false, message: '金额最多两位小数（到分）' };
+  const digits = `${whole}${frac.padEnd(2, '0')}`.replace(/^0+(?=\d)/, '');
+  if (digits.length > 15) return { ok: false, message: '金额过大' };
+  const cents = Number(digits);
+  if (cents <= 0) return { ok: false, message: '最高总价必须大于 0' };
+  return { ok: true, cents };
+}
+
+/** Sum of caps; integers stay exact below 2^53 cents, far beyond any batch. */
+export function sumCents(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
