@@ -3,6 +3,8 @@ import { parseEnv } from '../admin/config/env';
 import { createLogger } from '../admin/config/logger';
 import { temporalTls } from '../admin/config/tls';
 import { installTemporalRuntime } from '../admin/temporal/runtime';
+import { installProcessGuard } from '../platform/process-guard';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { parseFlags, portOf } from './args';
 import { readDeviceToken } from './token';
 import { startDeviceWorker } from './worker';
@@ -23,8 +25,13 @@ async function main(): Promise<void> {
   if (!deviceId) throw new Error('--device-id is required (the id `npm run cli -- device issue <name>` printed)');
   if (!serial) throw new Error('--serial is required: the worker never picks a phone by itself');
   const dataDir = path.resolve(flags['data-dir'] ?? env['CMAUTOBUY_DATA_DIR'] ?? './data');
+  usePrivateUmask();
+  tightenTree(path.join(dataDir, 'device', deviceId));
   const logDir = path.join(dataDir, 'device', deviceId, 'logs');
   const log = createLogger({ name: `device-worker-${deviceId}`, level: env['CMAUTOBUY_LOG_LEVEL'] ?? 'info', logDir });
+  // This process drives a phone: after anything unexpected its state is unknown, so it never
+  // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
+  installProcessGuard(log, { unhandledRejection: 'exit' });
   installTemporalRuntime(log);
 
   const token = readDeviceToken({ env: env['CMAUTOBUY_DEVICE_TOKEN'], file: flags['token-file'], dataDir });

@@ -9,7 +9,7 @@ import { conflict, HttpError, validationError } from '../http/errors';
 import { EVIDENCE_KINDS } from './limits';
 import { decodeFully } from './png';
 import type { ReceivedFile } from './receive';
-import { removeQuietly } from './receive';
+import { removeQuietly, sweepStaleUploads } from './receive';
 import { Semaphore } from './semaphore';
 
 const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
@@ -86,6 +86,9 @@ export class EvidenceStore {
     readonly dir: string,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // One admin writes this directory; at its start no upload is in flight, so every temp
+    // file left is from a crash or a kill and would otherwise stay forever.
+    sweepStaleUploads(dir);
   }
 
   parseFields(raw: Record<string, string>): EvidenceFields {
