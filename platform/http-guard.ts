@@ -65,14 +65,39 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** A request that may carry a body (POST, PUT, PATCH, DELETE with one) must say it is JSON. */
+/**
+ * A request that carries a body, or names a type for one, must say it is JSON. A body-less
+ * POST cannot be told apart this way: `checkOrigin` is what refuses one from another site.
+ */
 export function checkJsonBody(method: string | undefined, headers: IncomingHttpHeaders): Refusal | null {
   const m = (method ?? 'GET').toUpperCase();
   if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS') return null;
   const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-  if (!hasBody && m === 'DELETE') return null;
+  if (!hasBody && headers['content-type'] === undefined) return null;
   if (isJsonContentType(headers['content-type'])) return null;
   return { status: 415, code: 'JSON_ONLY', message: 'this API accepts only application/json bodies' };
+}
+
+/**
+ * Browsers name the page a request comes from in `Origin` (always on a cross-origin POST);
+ * scripts and tools send none. A request from a page of another host is refused outright.
+ */
+export function checkOrigin(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): Refusal | null {
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  let name = '';
+  try {
+    name = hostNameOf(new URL(origin).host);
+  } catch {
+    // "null" (a sandboxed page, a file) or garbage: not one of ours
+  }
+  if (allowed.has(name)) return null;
+  return { status: 403, code: 'CROSS_ORIGIN', message: 'requests from other sites are not accepted' };
+}
+
+/** Host, Origin and (for an API that takes JSON only) the body type, in that order. */
+export function checkApiRequest(method: string | undefined, headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): Refusal | null {
+  return checkHost(headers, allowed) ?? checkOrigin(headers, allowed) ?? checkJsonBody(method, headers);
 }
 
 /**

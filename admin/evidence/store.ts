@@ -111,7 +111,8 @@ export class EvidenceStore {
       }
       const existing = await this.find(deviceId, fields.upload_key);
       if (existing) return replayOrConflict(existing, fields);
-      await this.assertOwnAttempt(deviceId, fields);
+      // Checked before the costly decode, and again in the transaction that inserts the row.
+      await this.assertOpenOwnAttempt(this.db, deviceId, fields);
 
       const bytes = await fs.promises.readFile(file.tmpPath);
       await this.decodes.run(() => decodeFully(bytes, file.header));
@@ -129,6 +130,14 @@ export class EvidenceStore {
           .where('upload_key', '=', fields.upload_key)
           .executeTakeFirst();
         if (raced) return replayOrConflict(raced, fields);
+        try {
+          await this.assertOpenOwnAttempt(trx, deviceId, fields);
+        } catch (err) {
+          // the attempt finished while the image was decoded: leave no file nobody points at
+          const shared = await trx.selectFrom('evidence_assets').select('id').where('storage_key', '=', storageKey).executeTakeFirst();
+          if (!shared) await removeQuietly(path.join(this.dir, storageKey));
+          throw err;
+        }
         const row: EvidenceAssetsTable = {
           id: crypto.randomUUID(),
           upload_key: fields.upload_key,
@@ -155,13 +164,14 @@ export class EvidenceStore {
   }
 
   /**
-   * A phone attaches evidence only to a purchase attempt it runs itself: a token for phone A
-   * can never add pictures to phone B's task, nor invent a task.
+   * A phone attaches evidence only to an open purchase attempt it runs itself: a token for
+   * phone A can never add pictures to phone B's task, nor invent a task, nor add to the
+   * record of an attempt that has finished.
    */
-  private async assertOwnAttempt(deviceId: string, fields: EvidenceFields): Promise<void> {
-    const attempt = await this.db
+  private async assertOpenOwnAttempt(trx: AdminDb, deviceId: string, fields: EvidenceFields): Promise<void> {
+    const attempt = await trx
       .selectFrom('purchase_attempts')
-      .select('id')
+      .select(['id', 'finished_at'])
       .where('id', '=', fields.attempt_id)
       .where('task_id', '=', fields.task_id)
       .where('device_id', '=', deviceId)
@@ -170,6 +180,13 @@ export class EvidenceStore {
       throw new HttpError(409, 'EVIDENCE_ATTEMPT_UNKNOWN', 'no purchase attempt with this task_id and attempt_id runs on this device', {
         task_id: fields.task_id,
         attempt_id: fields.attempt_id,
+      });
+    }
+    if (attempt.finished_at !== null) {
+      throw new HttpError(409, 'EVIDENCE_ATTEMPT_FINISHED', 'this purchase attempt has finished; its evidence is closed', {
+        task_id: fields.task_id,
+        attempt_id: fields.attempt_id,
+        finished_at: attempt.finished_at,
       });
     }
   }
