@@ -218,7 +218,6 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
     expect(problems).toEqual([]);
     expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
     expect((await getJson(`${admin.url}/healthz`)).status).toBe(200);
-    // eslint-disable-next-line no-console
     if (process.env.CMAUTOBUY_FUZZ_REPORT) console.log(JSON.stringify({ seed: SEED, requests: cases.length, statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])) }));
   }, 300_000);
 });
