@@ -6,13 +6,21 @@ import { temporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
+import { installProcessGuard } from '../platform/process-guard';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startAdmin } from './server';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
 async function main(): Promise<void> {
+  usePrivateUmask();
   const env = parseEnv();
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
+  for (const dir of [paths.evidence, paths.logs]) tightenTree(dir);
   const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
+  // Every admin write is one SQLite transaction, committed or rolled back, so a promise
+  // nobody awaited cannot leave half-done state: keep serving. An uncaught exception can
+  // (a callback stopped half-way), so it exits and `npm start` restarts the admin.
+  installProcessGuard(log, { unhandledRejection: 'log' });
   installTemporalRuntime(log);
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
@@ -24,6 +32,7 @@ async function main(): Promise<void> {
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
     syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
+    security: { trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1', allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS] },
     temporal,
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,

@@ -3,6 +3,8 @@ import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { parseDeviceWorkerArgs } from './args';
+import { installProcessGuard } from '../platform/process-guard';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { readDeviceToken } from './token';
 import { startDeviceWorker } from './worker';
 
@@ -14,11 +16,16 @@ import { startDeviceWorker } from './worker';
  */
 async function main(): Promise<void> {
   const config = parseDeviceWorkerArgs(process.argv.slice(2), process.env);
+  usePrivateUmask();
+  tightenTree(dataPaths(config.dataDir).device(config.deviceId).root);
   const log = createLogger({
     name: `device-worker-${config.deviceId}`,
     level: config.logLevel,
     logDir: dataPaths(config.dataDir).device(config.deviceId).logs,
   });
+  // This process drives a phone: after anything unexpected its state is unknown, so it never
+  // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
+  installProcessGuard(log, { unhandledRejection: 'exit' });
   installTemporalRuntime(log);
 
   const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });

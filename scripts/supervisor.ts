@@ -1,11 +1,13 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../admin/config/env';
 import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { temporalTarget } from '../temporal/connection';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
-import { startChild, stopChild, type RunningChild } from './supervise/children';
+import { SupervisedChild, type ChildSpec, type RestartEvent } from './supervise/children';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
 import { sybAccountEnv } from './supervise/syb-sim';
@@ -15,15 +17,29 @@ import { sybAccountEnv } from './supervise/syb-sim';
  * data dir), admin (API + UI + admin worker), the phone simulator with two phones, the 顺运宝
  * simulator, one device
  * worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
- * every child, newest first, and nothing is left behind.
+ * every child, newest first, and nothing is left behind. A child that dies on its own is
+ * restarted (with a growing delay) and the restart logged; the rest keeps running.
  */
 const say = (line: string) => console.log(`[start] ${line}`);
 
 async function main(): Promise<void> {
+  // Every file of the system is for this user only; children (Temporal too) inherit the umask.
+  usePrivateUmask();
   const env = parseEnv();
+  // Read once and kept out of every child's environment but the admin's (the Temporal CLI is
+  // spawned with the supervisor's own environment).
+  delete process.env.CMAUTOBUY_ADMIN_PASSWORD;
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
+  tightenTree(paths.root);
   const target = temporalTarget(env);
-  const children: RunningChild[] = [];
+  const children: SupervisedChild[] = [];
+  const restartLog = path.join(paths.logs, 'supervisor.log');
+  const onRestart = (event: RestartEvent) => {
+    say(`${event.child} exited (${event.exit}); restart ${event.restart} in ${event.delay_ms} ms`);
+    fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+    fs.appendFileSync(restartLog, `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'child restarted', ...event })}\n`, { mode: 0o600 });
+  };
+  const startChild = (spec: ChildSpec) => SupervisedChild.start(spec, { onRestart });
   let temporal: DevServer | undefined;
   let stopping = false;
 
@@ -31,7 +47,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say('stopping …');
-    for (const child of [...children].reverse()) await stopChild(child);
+    for (const child of [...children].reverse()) await child.stop();
     await temporal?.stop();
     say('stopped');
     process.exit(code);
@@ -88,7 +104,11 @@ async function main(): Promise<void> {
       name: 'admin',
       command: node,
       args: ts('admin/main.ts'),
-      env: { ...childEnv, ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)) },
+      env: {
+        ...childEnv,
+        ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
+        ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
+      },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
       terminalOnly: /^Initial password for operator/,
@@ -117,15 +137,9 @@ async function main(): Promise<void> {
     console.log(`READY admin=${adminUrl} temporal-ui=${temporalUi}`);
     say(`logs: ${paths.logs}; Ctrl-C stops everything`);
 
-    // A child that dies on its own takes the system down with it: half a system is worse.
-    await Promise.race(children.map((c) => c.exited.then(() => c.name)))
-      .then((name) => {
-        if (!stopping) {
-          console.error(`[start] ${name} exited unexpectedly; see ${paths.logs}`);
-          return stopAll(1);
-        }
-        return undefined;
-      });
+    // Children that die on their own are restarted (SupervisedChild); the supervisor now only
+    // waits for SIGINT/SIGTERM.
+    await new Promise<never>(() => undefined);
   } catch (err) {
     console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);

@@ -3,9 +3,9 @@ import { parseShopeeSpec } from '../../domain/shopee-spec';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
 import type { ShopeeProductsTable, ShopeeSkusTable } from '../db/tables/catalog';
-import { badRequest } from '../http/errors';
+import { badRequest, HttpError } from '../http/errors';
 import { CatalogErrors } from './errors';
-import { cellText, idCellText, readFirstSheet, WorkbookUnreadable, type SheetRow } from './xlsx';
+import { cellText, idCellText, readFirstSheet, WorkbookTooLarge, WorkbookUnreadable, type SheetRow } from './xlsx';
 
 /** Seed 004 §3.3 step 2: columns are found by their trimmed header text, never by position. */
 export const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
@@ -124,6 +124,13 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
   } catch (err) {
     if (err instanceof WorkbookUnreadable) {
       throw badRequest(CatalogErrors.INVALID_XLSX, 'the file is not a readable xlsx workbook; upload the .xlsx that Shopee exports');
+    }
+    if (err instanceof WorkbookTooLarge) {
+      // Refused before anything is written: the import is all or nothing.
+      if (err.limit === 'unpacked') throw new HttpError(413, CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message);
+      const details = err.row === undefined ? undefined : { row: err.row };
+      if (err.limit === 'rows') throw badRequest(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
+      throw badRequest(CatalogErrors.IMPORT_CELL_TOO_LONG, `${err.message}; no Shopee field is that long — check the file`, details);
     }
     throw err;
   }

@@ -125,7 +125,12 @@ function durationSeconds(from: string, to: string | null): number | null {
 
 /** The keyset of a task page: (updated_at, task_id), as the cursor carries it. */
 function parseKey(key: string): [string, string] {
-  const v: unknown = JSON.parse(key);
+  let v: unknown;
+  try {
+    v = JSON.parse(key);
+  } catch {
+    v = undefined; // a cursor this API never returned
+  }
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
   throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
 }

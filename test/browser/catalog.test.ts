@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, type BrowserRig } from '../browser';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { buildWorkbook, type ExportRow } from '../catalog/workbook';
 import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
@@ -35,14 +35,14 @@ afterAll(async () => {
 });
 
 async function waitForHash(p: Page, expected: string): Promise<void> {
-  await p.waitForFunction(`window.location.hash === ${JSON.stringify(expected)}`);
+  await waitInPage<string>(p, 'window.location.hash', (hash) => hash === expected, 30_000);
 }
 
 /** Waits until the rows with `testid` carry exactly these `attr` values, in order; says what it saw if not. */
 async function waitForRows(testid: string, attr: string, want: string[]): Promise<void> {
   const seen = `Array.from(document.querySelectorAll('[data-testid="${testid}"]')).map((e) => e.getAttribute('${attr}')).join(',')`;
   try {
-    await page.waitForFunction(`${seen} === ${JSON.stringify(want.join(','))}`, undefined, { timeout: 10_000 });
+    await waitInPage<string>(page, seen, (rows) => rows === want.join(','));
   } catch {
     throw new Error(`${testid} rows: wanted [${want.join(',')}], saw [${await page.evaluate<string>(seen)}]`);
   }

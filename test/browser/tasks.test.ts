@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, type BrowserRig } from '../browser';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { issueTestDevice, loginOperator, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
@@ -37,7 +37,8 @@ async function hash(p: Page): Promise<string> {
 
 async function waitForHash(p: Page, expected: string | RegExp): Promise<void> {
   const source = typeof expected === 'string' ? `^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : expected.source;
-  await p.waitForFunction(`new RegExp(${JSON.stringify(source)}).test(window.location.hash)`);
+  const pattern = new RegExp(source);
+  await waitInPage<string>(p, 'window.location.hash', (hash) => pattern.test(hash), 30_000);
 }
 
 async function logIn(p: Page): Promise<void> {
