@@ -3,23 +3,12 @@ import Koa from 'koa';
 import { BROWSER_SECURITY_HEADERS, checkHost } from '../../platform/http-guard';
 import { auditFallback } from '../audit/fallback';
 import { identityGate } from '../auth/gate';
-import type { Security } from '../auth/security';
-import type { Logger } from '../../platform/logger';
-import type { AdminDb } from '../db/database';
-import type { SybService } from '../syb/account';
-import type { TemporalGateway } from '../temporal/gateway';
+import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
 import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
-export interface AppDeps {
-  db: AdminDb;
-  temporal: TemporalGateway;
-  log: Logger;
-  uiDist: string;
-  security: Security;
-  syb: SybService;
-}
+
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { deviceEvidenceRoutes } from './device-evidence';
 import { deviceRegisterRoutes } from './device-register';
 import { deviceRoutes } from './devices';

@@ -6,7 +6,7 @@ import { KNOWN_CLIENT_COOKIE } from '../../auth/known-clients';
 import { operatorOf } from '../../auth/principal';
 import { SESSION_COOKIE, sessionIdSha256 } from '../../auth/sessions';
 import { writeTransaction } from '../../db/database';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { HttpError } from '../errors';
 import { parseBody } from '../validate';
 
