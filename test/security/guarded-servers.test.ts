@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
+import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { allowedHostNames, checkApiRequest, hostNameOf } from '../../platform/http-guard';
 import { tightenTree } from '../../platform/private-files';
 import { baseEnvironment, SupervisedChild, type RestartEvent } from '../../scripts/supervise/children';
@@ -40,6 +41,35 @@ describe('the phone simulator control port', () => {
     expect((await resetWith({})).status).toBe(200);
     expect((await resetWith({ Origin: control })).status).toBe(200);
     expect((await rawRequest(control, requestHead('GET', '/devices/%E0%A4%A', control, {}))).status).toBe(400);
+  });
+});
+
+describe('the 顺运宝 simulator', () => {
+  let sim: SybSim;
+  beforeAll(async () => {
+    sim = await startSybSim({ port: 0 });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  const putShipments = (headers: Record<string, string>, body = '{"shipments":[]}') =>
+    rawRequest(sim.url, requestHead('PUT', '/control/shipments', sim.url, { ...headers, 'Content-Length': Buffer.byteLength(body) }), Buffer.from(body));
+
+  it('its control API takes JSON from its own origin only, and keeps the data set otherwise', async () => {
+    const before = await (await fetch(`${sim.url}/control/credentials`)).json();
+    expect((await putShipments({ 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await putShipments({ 'Content-Type': 'application/json', Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await putShipments({ 'Content-Type': 'application/json' })).status).toBe(200);
+    expect(await (await fetch(`${sim.url}/control/credentials`)).json()).toEqual(before);
+  });
+
+  it('answers only to loopback host names, on the service paths too (DNS rebinding)', async () => {
+    const port = new URL(sim.url).port;
+    const asHost = (p: string, host: string) => rawRequest(sim.url, requestHead('GET', p, sim.url, {}).replace(/^Host: .*$/m, `Host: ${host}`));
+    expect((await asHost('/control/requests', `evil.example:${port}`)).status).toBe(421);
+    expect((await asHost('/am/stock/list', `evil.example:${port}`)).status).toBe(421);
+    expect((await asHost('/control/requests', `localhost:${port}`)).status).toBe(200);
   });
 });
 
