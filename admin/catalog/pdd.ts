@@ -1,5 +1,6 @@
 import { GoodsIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { CollectStaleAfter, collectWorkflowId, staleBefore, type ProductState } from '../../domain/catalog';
+import { foldForSearch } from '../../domain/catalog-search';
 import type { PddListItem } from '../../domain/catalog-views';
 import type { Page } from '../../domain/page';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
@@ -30,19 +31,22 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
   const afterText = decodeCursor(query.cursor);
   const after = afterText === undefined ? undefined : Number(afterText);
   const stale = staleBefore(nowMs);
-  let qb = db
-    .selectFrom('pdd_products as p')
+  let filtered = db.selectFrom('pdd_products as p').where('p.deleted_at', 'is', null);
+  const q = query.q?.trim();
+  if (q) {
+    const folded = foldForSearch(q);
+    filtered = filtered.where((eb) =>
+      eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q), containsText(eb, 'p.search_text', folded)]),
+    );
+  }
+  if (query.state !== undefined) filtered = filtered.where(collectStateIs(query.state, stale));
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let qb = filtered
     .selectAll('p')
     .select((eb) => [
       eb.selectFrom('shopee_products as sp').whereRef('sp.pdd_goods_id', '=', 'p.goods_id').select((e) => e.fn.countAll<number>().as('n')).as('linked_products'),
-    ])
-    .where('p.deleted_at', 'is', null);
+    ]);
   if (after !== undefined && Number.isSafeInteger(after)) qb = qb.where('p.id', '<', after);
-  const q = query.q?.trim();
-  if (q) {
-    qb = qb.where((eb) => eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q)]));
-  }
-  if (query.state !== undefined) qb = qb.where(collectStateIs(query.state, stale));
   const rows = await qb.orderBy('p.id', 'desc').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -65,6 +69,7 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
       };
     }),
     next_cursor: rows.length > query.limit && last ? encodeCursor(String(last.id)) : null,
+    total: Number(counted.n),
   };
 }
 
