@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     tls: listen.tls,
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
-    temporal: { address: target.address, namespace: target.namespace, tls: temporalTls(env, target.address) },
+    temporal: { address: target.address, namespace: target.namespace, tls: temporalTls(env, target.address), uiUrl: target.uiUrl },
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
   });

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
       name: 'admin',
       command: node,
       args: ts('admin/main.ts'),
-      env: childEnv,
+      // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
+      env: { ...childEnv, ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}) },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
       terminalOnly: /^Initial password for operator/,

@@ -19,7 +19,7 @@ const envSchema = z.object({
   CMAUTOBUY_TEMPORAL_NAMESPACE: z.string().min(1).default('cmautobuy'),
   CMAUTOBUY_TEMPORAL_PORT: port.default(7233),
   CMAUTOBUY_TEMPORAL_UI_PORT: port.default(8233),
-  /** where engineers open the Web UI of an existing cluster (only with CMAUTOBUY_TEMPORAL_ADDRESS) */
+  /** where operators open the Temporal Web UI; wins over the embedded server's UI port */
   CMAUTOBUY_TEMPORAL_UI_URL: z.url().optional(),
   CMAUTOBUY_SIM_ADB_PORT: port.default(15037),
   CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
@@ -86,11 +86,22 @@ export interface TemporalTarget {
   namespace: string;
   /** true when we start the embedded dev server ourselves */
   embedded: boolean;
+  /**
+   * The Temporal Web UI operators are sent to (the task page's 工作流 link): the URL given, else
+   * the embedded server's UI port; null for an existing cluster whose UI nobody named.
+   */
+  uiUrl: string | null;
 }
 
 export function temporalTarget(env: Env): TemporalTarget {
+  const givenUi = env.CMAUTOBUY_TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null;
   if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
-    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false };
+    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false, uiUrl: givenUi };
   }
-  return { address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: true };
+  return {
+    address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`,
+    namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
+    embedded: true,
+    uiUrl: givenUi ?? `http://127.0.0.1:${env.CMAUTOBUY_TEMPORAL_UI_PORT}`,
+  };
 }

@@ -10,6 +10,7 @@ import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SystemCheckResult } from '../../../domain/system-check';
+import type { UiConfig } from '../../../domain/ui-config';
 import { http, query } from './client';
 
 const id = encodeURIComponent;
@@ -33,6 +34,8 @@ export const getMe = (): Promise<Me> => http.get<Me>('/api/me');
 export const createSession = (username: string, password: string): Promise<{ csrf_token: string }> =>
   http.post('/api/session', { username, password }, { noAuthRedirect: true });
 export const deleteSession = (): Promise<unknown> => http.del('/api/session', { noAuthRedirect: true });
+/** Where the admin's surroundings are (the Temporal Web UI it was started with). */
+export const getUiConfig = (): Promise<UiConfig> => http.get<UiConfig>('/api/config');
 
 /** `GET /healthz`: no session; null when the admin did not answer with a JSON body. */
 export interface Healthz {
