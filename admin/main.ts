@@ -2,7 +2,7 @@ import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
-import { temporalConnection } from '../temporal/connection';
+import { temporalConnection, temporalTarget } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
     syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
     security: { trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1', allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS] },
-    temporal,
+    temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
   });

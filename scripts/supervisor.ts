@@ -108,6 +108,8 @@ async function main(): Promise<void> {
         ...childEnv,
         ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
         ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
+        // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
+        ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}),
       },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),

@@ -33,13 +33,24 @@ export interface TemporalTarget {
   namespace: string;
   /** true when we start the embedded dev server ourselves */
   embedded: boolean;
+  /**
+   * The Temporal Web UI operators are sent to (the task page's 工作流 link): the URL given, else
+   * the embedded server's UI port; null for an existing cluster whose UI nobody named.
+   */
+  uiUrl: string | null;
 }
 
 export function temporalTarget(env: TemporalEnv): TemporalTarget {
+  const givenUi = env.CMAUTOBUY_TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null;
   if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
-    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false };
+    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false, uiUrl: givenUi };
   }
-  return { address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: true };
+  return {
+    address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`,
+    namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
+    embedded: true,
+    uiUrl: givenUi ?? `http://127.0.0.1:${env.CMAUTOBUY_TEMPORAL_UI_PORT}`,
+  };
 }
 
 /** The `tls` option of a Temporal `Connection` / `NativeConnection` (both take this shape). */

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { recordAudit } from '../../admin/audit/audit';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import { searchTextOf } from '../../domain/catalog-search';
 import { sameOptions } from '../../domain/option-key';
 import { allGates, type GateReadings } from '../../domain/purchase/gates';
 import { purchaseResultSchema, type PurchaseResult } from '../../domain/purchase/schemas';
@@ -151,7 +152,7 @@ export function purchaseActivities(db: AdminDb) {
       if (input.goods) {
         const attempt = await db.selectFrom('purchase_attempts').select('task_id').where('id', '=', input.attemptId).executeTakeFirst();
         if (attempt) {
-          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
+          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
           if (input.goods.shopName) await db.updateTable('tasks').set({ shop_name: input.goods.shopName }).where('task_id', '=', attempt.task_id).where('shop_name', 'is', null).execute();
         }
       }

@@ -1,4 +1,5 @@
 import type { ImportFailedRow as FailedRow, ImportResult } from '../../domain/catalog-views';
+import { searchTextOf } from '../../domain/catalog-search';
 import { parseShopeeSpec } from '../../domain/shopee-spec';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
@@ -180,10 +181,11 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   for (const part of chunks([...parsed.products.values()])) {
     await trx
       .insertInto('shopee_products')
-      .values(part.map(({ row: _row, ...p }) => ({ ...p, pdd_goods_url: null, pdd_goods_id: null, created_at: now, updated_at: now })))
+      .values(part.map(({ row: _row, ...p }) => ({ ...p, search_text: searchTextOf(p.title), pdd_goods_url: null, pdd_goods_id: null, created_at: now, updated_at: now })))
       .onConflict((oc) =>
         oc.column('goods_id').doUpdateSet((eb) => ({
           title: eb.ref('excluded.title'),
+          search_text: eb.ref('excluded.search_text'),
           ...(present.has('商品當前狀態') ? { shopee_status: eb.ref('excluded.shopee_status') } : {}),
           ...(present.has('主商品貨號') ? { main_sku_code: eb.ref('excluded.main_sku_code') } : {}),
           updated_at: eb.ref('excluded.updated_at'),

@@ -1,3 +1,5 @@
+import { foldForSearch } from '../../domain/catalog-search';
+import type { Page } from '../../domain/page';
 import { reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../domain/purchase/views';
@@ -82,13 +84,18 @@ export interface ListQuery {
 }
 
 /** Keyset pagination on (updated_at desc, task_id desc): stable while tasks change. */
-export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items: TaskListItem[]; next_cursor: string | null }> {
-  let q = db.selectFrom('tasks').selectAll();
-  if (query.status) q = q.where('status', '=', query.status);
+export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
+  let filtered = db.selectFrom('tasks');
+  if (query.status) filtered = filtered.where('status', '=', query.status);
   if (query.q) {
     const text = query.q;
-    q = q.where((eb) => eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]));
+    const folded = foldForSearch(text);
+    filtered = filtered.where((eb) =>
+      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]),
+    );
   }
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let q = filtered.selectAll();
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
@@ -115,6 +122,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
       updated_at: t.updated_at,
     })),
     next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,
+    total: Number(counted.n),
   };
 }
 

@@ -6,6 +6,8 @@ export interface TemporalSettings {
   address: string;
   namespace: string;
   tls?: ConnectionOptions['tls'];
+  /** the Web UI of this server, for links operators follow (admin/config/env.ts temporalTarget) */
+  uiUrl?: string | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { UiConfig } from '../../../domain/ui-config';
 import { recordAudit } from '../../audit/audit';
 import { burnPasswordCheck, verifyPassword } from '../../auth/passwords';
 import { KNOWN_CLIENT_COOKIE } from '../../auth/known-clients';
@@ -12,7 +13,7 @@ import { parseBody } from '../validate';
 
 const loginBody = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) });
 
-/** `POST /api/session` (login), `DELETE /api/session` (logout), `GET /api/me`. */
+/** `POST /api/session` (login), `DELETE /api/session` (logout), `GET /api/me`, `GET /api/config`. */
 export function sessionRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const { sessions, throttle, knownClients, trustProxy } = deps.security;
@@ -87,6 +88,15 @@ export function sessionRoutes(deps: AppDeps): Router {
   router.get('/me', (ctx) => {
     const operator = operatorOf(ctx);
     ctx.body = { username: operator.username, csrf_token: operator.csrfToken };
+  });
+
+  // What the UI needs to know about this admin's surroundings, for logged-in operators only:
+  // the Temporal Web UI address is not for strangers.
+  router.get('/config', (ctx) => {
+    operatorOf(ctx);
+    const { uiUrl, namespace } = deps.temporal.settings;
+    const config: UiConfig = { temporal_ui_url: uiUrl ?? null, temporal_namespace: namespace };
+    ctx.body = config;
   });
 
   return router;
