@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   const env = parseEnv();
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
-  installTemporalRuntime(log);
+  installTemporalRuntime(log, {
+    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT } : undefined,
+  });
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
   const admin = await startAdmin({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataDirEnvShape, logLevelEnvShape, parseConfig, port } from '../../platform/config';
+import { metricsHostEnvShape } from '../../platform/metrics';
 import { temporalEnvShape } from '../../temporal/connection';
 
 /**
@@ -19,6 +20,9 @@ const envSchema = z.object({
   CMAUTOBUY_ADMIN_TLS_CERT: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_TLS_KEY: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
+  // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
+  CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  ...metricsHostEnvShape,
   ...logLevelEnvShape,
 });
 

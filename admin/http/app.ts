@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
 import { errorMiddleware, HttpError } from './errors';
+import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errorMiddleware logs; Koa's default handler would print stacks to stderr
 
+  app.use(httpLatency());
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     const started = Date.now();

@@ -6,6 +6,7 @@ import { deviceRoutes } from './devices';
 import { evidenceRoutes } from './evidence';
 import { healthRoutes } from './health';
 import { mappingRoutes } from './mappings';
+import { metricsRoutes } from './metrics';
 import { pddRoutes } from './pdd';
 import { sessionRoutes } from './session';
 import { shopeeRoutes } from './shopee';
@@ -29,5 +30,6 @@ export function allRouters(deps: AppDeps): Router[] {
     shopeeRoutes(deps),
     pddRoutes(deps),
     mappingRoutes(deps),
+    metricsRoutes(deps),
   ];
 }
