@@ -6,6 +6,7 @@ import { temporalTarget } from '../temporal/connection';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { startChild, stopChild, type RunningChild } from './supervise/children';
+import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
 
@@ -70,24 +71,27 @@ async function main(): Promise<void> {
     children.push(sim);
     if (stopping) return;
 
+    const metrics = new MetricsTargets();
     const admin = await startChild({
       name: 'admin',
       command: node,
       args: ts('admin/main.ts'),
-      env: childEnv,
+      env: { ...childEnv, CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin')) },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
       terminalOnly: /^Initial password for operator/,
     });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
+    metrics.add('admin', 'admin', new URL(adminUrl).host);
     if (stopping) return;
 
     for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
+      const metricsFlags = ['--metrics-port', String(await metrics.port('device-worker', device.deviceId)), '--temporal-metrics-port', String(await metrics.port('temporal-sdk', device.deviceId))];
       const worker = await startChild({
         name: `device-${device.deviceId}`,
         command: node,
-        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl]),
+        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl, ...metricsFlags]),
         env: { ...childEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
         readyLine: /DEVICE WORKER READY/,
         logFile: path.join(paths.logs, `device-${device.deviceId}.out`),
@@ -101,6 +105,8 @@ async function main(): Promise<void> {
       ? `${temporal.uiUrl}/namespaces/${target.namespace}/workflows`
       : (env.CMAUTOBUY_TEMPORAL_UI_URL ?? 'unknown');
     console.log(`READY admin=${adminUrl} temporal-ui=${temporalUi}`);
+    for (const line of metrics.lines()) say(`metrics ${line}`);
+    metrics.write(path.join(paths.root, 'metrics-targets.json'));
     say(`logs: ${paths.logs}; Ctrl-C stops everything`);
 
     // A child that dies on its own takes the system down with it: half a system is worse.
