@@ -105,6 +105,11 @@ describe('npm start (the embedded system)', () => {
     const tree = descendants(proc.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(5); // supervisor, temporal, sim, admin, 2 device workers
 
+    // Every process's metrics answer where <data>/metrics-targets.json (Prometheus file_sd) says.
+    const targets = JSON.parse(fs.readFileSync(path.join(dataDir, 'metrics-targets.json'), 'utf8')) as Array<{ targets: string[]; labels: { job: string } }>;
+    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'device-worker', 'device-worker', 'temporal-sdk', 'temporal-sdk', 'temporal-sdk']);
+    for (const t of targets) expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({ job: t.labels.job, status: 200 });
+
     const exited = new Promise<number | null>((resolve) => proc!.once('exit', (code) => resolve(code)));
     proc.kill('SIGINT');
     expect(await exited).toBe(0);
