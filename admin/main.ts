@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   // nobody awaited cannot leave half-done state: keep serving. An uncaught exception can
   // (a callback stopped half-way), so it exits and `npm start` restarts the admin.
   installProcessGuard(log, { unhandledRejection: 'log' });
-  installTemporalRuntime(log);
+  installTemporalRuntime(log, {
+    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT } : undefined,
+  });
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
   const admin = await startAdmin({

@@ -10,7 +10,8 @@ import { startDeviceWorker } from './worker';
 
 /**
  * `npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …]
- * [--admin-url …] [--token-file …] [--data-dir …]`: one device worker for one phone.
+ * [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …]
+ * [--temporal-metrics-port …]`: one device worker for one phone.
  * Temporal: CMAUTOBUY_TEMPORAL_ADDRESS or 127.0.0.1:CMAUTOBUY_TEMPORAL_PORT, namespace
  * CMAUTOBUY_TEMPORAL_NAMESPACE (cmautobuy); TLS from CMAUTOBUY_TEMPORAL_TLS_CA/_CERT/_KEY/_SERVER_NAME.
  */
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   // This process drives a phone: after anything unexpected its state is unknown, so it never
   // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
   installProcessGuard(log, { unhandledRejection: 'exit' });
-  installTemporalRuntime(log);
+  installTemporalRuntime(log, { metrics: config.temporalMetrics });
 
   const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });
   if (!token || !config.adminUrl) log.warn('no admin URL or device token: running without registration');
@@ -40,9 +41,10 @@ async function main(): Promise<void> {
     admin: token && config.adminUrl ? { url: config.adminUrl, token } : undefined,
     log,
     artifactRetentionDays: config.artifactRetentionDays,
+    metrics: config.metrics,
   });
   await handle.ready;
-  console.log(`DEVICE WORKER READY ${config.deviceId}`);
+  console.log(`DEVICE WORKER READY ${config.deviceId}${handle.metricsUrl ? ` metrics=${handle.metricsUrl}` : ''}`);
 
   let closing = false;
   const shutdown = (signal: string) => {

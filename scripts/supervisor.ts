@@ -8,6 +8,7 @@ import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { SupervisedChild, type ChildSpec, type RestartEvent } from './supervise/children';
+import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
 import { sybAccountEnv } from './supervise/syb-sim';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     children.push(sybSim);
     if (stopping) return;
 
+    const metrics = new MetricsTargets();
     const admin = await startChild({
       name: 'admin',
       command: node,
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
         ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
         // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
         ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}),
+        CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin')),
       },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
@@ -117,13 +120,15 @@ async function main(): Promise<void> {
     });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
+    metrics.add('admin', 'admin', new URL(adminUrl).host);
     if (stopping) return;
 
     for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
+      const metricsFlags = ['--metrics-port', String(await metrics.port('device-worker', device.deviceId)), '--temporal-metrics-port', String(await metrics.port('temporal-sdk', device.deviceId))];
       const worker = await startChild({
         name: `device-${device.deviceId}`,
         command: node,
-        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl]),
+        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl, ...metricsFlags]),
         env: { ...childEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
         readyLine: /DEVICE WORKER READY/,
         logFile: path.join(paths.logs, `device-${device.deviceId}.out`),
@@ -137,6 +142,8 @@ async function main(): Promise<void> {
       ? `${temporal.uiUrl}/namespaces/${target.namespace}/workflows`
       : (env.CMAUTOBUY_TEMPORAL_UI_URL ?? 'unknown');
     console.log(`READY admin=${adminUrl} temporal-ui=${temporalUi}`);
+    for (const line of metrics.lines()) say(`metrics ${line}`);
+    metrics.write(path.join(paths.root, 'metrics-targets.json'));
     say(`logs: ${paths.logs}; Ctrl-C stops everything`);
 
     // Children that die on their own are restarted (SupervisedChild); the supervisor now only

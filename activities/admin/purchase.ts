@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { recordAudit } from '../../admin/audit/audit';
+import { recordPurchaseTransition } from '../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
 import { searchTextOf } from '../../domain/catalog-search';
@@ -93,6 +94,7 @@ export function purchaseActivities(db: AdminDb) {
             details: { from, to: input.to, authorization_id: input.authorizationId, ...(input.orderNo ? { order_no: input.orderNo } : {}) },
           });
         }
+        recordPurchaseTransition({ from, to: input.to, reasonCode: input.reasonCode, startedAt: task.started_at, byOperator: input.actor !== undefined });
       });
     },
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataDirEnvShape, logLevelEnvShape, parseConfig, port } from '../../platform/config';
+import { metricsHostEnvShape } from '../../platform/metrics';
 import { temporalEnvShape } from '../../temporal/connection';
 
 /**
@@ -30,6 +31,9 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+  // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
+  CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  ...metricsHostEnvShape,
   ...logLevelEnvShape,
 });
 

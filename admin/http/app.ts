@@ -5,6 +5,7 @@ import { auditFallback } from '../audit/fallback';
 import { identityGate } from '../auth/gate';
 import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
+import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
@@ -17,6 +18,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.security.trustProxy, maxIpsCount: 1 });
   app.silent = true; // errorMiddleware logs; Koa's default handler would print stacks to stderr
 
+  app.use(httpLatency());
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set(BROWSER_SECURITY_HEADERS);

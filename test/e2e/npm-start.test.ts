@@ -135,6 +135,14 @@ describe('npm start (the embedded system)', () => {
     expect(tree.length).toBeGreaterThanOrEqual(5); // supervisor, temporal, sim, admin, 2 device workers
   });
 
+  it('serves metrics from every process where metrics-targets.json says', async () => {
+    // Every process's metrics answer where <data>/metrics-targets.json (Prometheus file_sd) says.
+    const targets = JSON.parse(fs.readFileSync(path.join(dataDir, 'metrics-targets.json'), 'utf8')) as Array<{ targets: string[]; labels: { job: string } }>;
+    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'device-worker', 'device-worker', 'temporal-sdk', 'temporal-sdk', 'temporal-sdk']);
+    for (const t of targets) expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({ job: t.labels.job, status: 200 });
+
+  });
+
   it('keeps the admin password in the admin alone, and every data file owner-only', () => {
     const tree = descendants(proc!.pid!).filter((p) => alive(p) !== null);
     const admin = adminPid();
