@@ -168,7 +168,7 @@ export default function OrdersPage(): JSX.Element {
           <For each={MATCH_STATES}>{(s) => <option value={s}>{MATCH_STATE_ZH[s]}</option>}</For>
         </select>
         <select class="input" data-testid="order-filter-task" value={filters().has_task} onChange={(e) => setFilter({ has_task: e.currentTarget.value })}>
-          <option value="">全部</option>
+          <option value="">有无采购任务（全部）</option>
           <option value="false">未生成采购任务</option>
           <option value="true">已生成采购任务</option>
         </select>
