@@ -8,8 +8,10 @@ import type { ProductState } from '../../../domain/catalog';
 import type { DeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
+import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SystemCheckResult } from '../../../domain/system-check';
+import type { MatchState } from '../../../domain/syb';
 import type { UiConfig } from '../../../domain/ui-config';
 import { http, query } from './client';
 
@@ -98,6 +100,65 @@ export const deletePddProduct = (pddGoodsId: string): Promise<unknown> => http.d
 export const getMappingBoard = (goodsId: string): Promise<MappingBoard> => http.get(`/api/mappings${query({ goods_id: goodsId })}`);
 export const setMapping = (skuId: string, pddOptions: Options): Promise<MappingSaved> => http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
 export const clearMapping = (skuId: string): Promise<unknown> => http.del(`/api/mappings/${id(skuId)}`);
+
+// 订单 (顺运宝)
+
+export interface SybSyncStatus {
+  running: boolean;
+  last_synced_at: string | null;
+  /** `CODE: message` of the last sync that failed, null once one succeeds */
+  last_error: string | null;
+  progress: { pages: number; lines: number };
+}
+export interface OrderLine {
+  syb_id: string;
+  order_no: string;
+  title: string | null;
+  product_spec: string | null;
+  shopee_goods_id: string;
+  shopee_sku_id: string | null;
+  quantity: number;
+  /** New Taiwan dollars in cents; null when SYB sent a price that is not a plain decimal */
+  price_twd_cent: number | null;
+  image_url: string | null;
+  created_at: string;
+  match_state: MatchState;
+  task_id: string | null;
+  task_status: string | null;
+}
+export interface OrderLineFilter {
+  match?: MatchState | '';
+  hasTask?: boolean | undefined;
+  /** Taipei days, YYYY-MM-DD, inclusive */
+  dateFrom?: string;
+  dateTo?: string;
+}
+/** One line of a 生成采购草稿 batch: the draft made, or why none was. */
+export interface OrderDraftResult {
+  syb_id: string;
+  task_id: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export const getSybSync = (): Promise<SybSyncStatus> => http.get('/api/syb/sync');
+/** Joins a sync already running instead of starting a second one. */
+export const startSybSync = (): Promise<{ workflow_id: string }> => http.post('/api/syb/sync', {});
+export const listOrderLines = (p: ListParams & OrderLineFilter): Promise<Page<OrderLine>> =>
+  http.get(
+    `/api/syb/orders${query({
+      q: p.q,
+      match: p.match,
+      has_task: p.hasTask === undefined ? undefined : String(p.hasTask),
+      date_from: p.dateFrom,
+      date_to: p.dateTo,
+      limit: p.limit,
+      cursor: p.cursor,
+    })}`,
+  );
+/** The answer is the line as it now stands. */
+export const setOrderLineSku = (sybId: string, skuId: string | null): Promise<OrderLine> => http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId });
+export const draftsFromOrderLines = (sybIds: readonly string[], mode: ExecutionMode): Promise<{ results: OrderDraftResult[] }> =>
+  http.post('/api/tasks/from-orders', { syb_ids: sybIds, execution_mode: mode });
 
 // 设备 and 设置
 
