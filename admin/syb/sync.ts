@@ -5,6 +5,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import type { SybService } from './account';
 import { SybError, type SybLine } from './client';
 import { ORDER_LINE_SKU_SET } from './orders';
+import { recordSybSync } from '../metrics/metrics';
 
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
@@ -56,9 +57,11 @@ export async function syncSybOrders(syb: SybService, heartbeat: (progress: { pag
     } catch (err) {
       const message = err instanceof SybError ? `${err.code}: ${err.message}` : `SYNC_FAILED: ${(err as Error).message}`;
       await setState(db, { running: 0, finished_at: nowUtc(), last_error: message });
+      recordSybSync({ lines: counts.lines, ok: false });
       throw err;
     }
     await setState(db, { running: 0, finished_at: nowUtc(), last_synced_at: startedAt, last_error: null });
+    recordSybSync({ lines: counts.lines, ok: true });
     return counts;
   });
 }
