@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { logLevelEnvShape, parseConfig, parseFlags, port } from '../platform/config';
 import { SAFE_DEVICE_ID } from '../platform/data-dir';
-import { temporalConnection, temporalEnvShape, type TemporalConnectionSettings } from '../temporal/connection';
+import { temporalConnection, temporalEnvShape, type TemporalSetup } from '../temporal/connection';
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
 const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'] as const;
@@ -44,7 +44,7 @@ export interface DeviceWorkerConfig {
   tokenEnv: string | undefined;
   artifactRetentionDays: number | undefined;
   logLevel: string;
-  temporal: TemporalConnectionSettings;
+  temporal: TemporalSetup;
 }
 
 export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.ProcessEnv): DeviceWorkerConfig {

@@ -4,6 +4,7 @@ import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { AdminDb } from '../db/database';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { temporalConnectOptions } from '../../temporal/connection';
 import type { TemporalSettings } from './gateway';
 
 // Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
@@ -42,7 +43,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
     while (!stopping) {
       let connection: NativeConnection | undefined;
       try {
-        connection = await NativeConnection.connect({ address: opts.temporal.address, tls: opts.temporal.tls });
+        connection = await NativeConnection.connect(temporalConnectOptions(opts.temporal));
         current = await Worker.create({
           connection,
           namespace: opts.temporal.namespace,
