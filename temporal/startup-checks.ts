@@ -23,6 +23,7 @@ export type StartupCheckOutcome = 'ok' | 'unreachable';
 const KEYWORD = encodeSearchAttributeIndexedValueType(SearchAttributeType.KEYWORD) as NonNullable<ReturnType<typeof encodeSearchAttributeIndexedValueType>>;
 const TYPE_NAMES = new Map(Object.values(SearchAttributeType).map((t) => [encodeSearchAttributeIndexedValueType(t), t]));
 const CALL_DEADLINE_MS = 10_000;
+const NEW_NAMESPACE_WAIT_MS = 30_000;
 /** the gRPC status codes this check tells apart (grpc-js is the SDK's dependency, not ours) */
 const grpcStatus = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, PERMISSION_DENIED: 7, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
 
@@ -56,6 +57,7 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
       await call(() => registerNamespace(service, namespace, temporal.retentionDays));
       log.info({ namespace, retentionDays: temporal.retentionDays }, 'namespace created on the embedded Temporal server');
       desc = await call(() => service.describeNamespace({ namespace }));
+      await untilServed(() => call(() => connection.operatorService.listSearchAttributes({ namespace })));
     }
 
     const registered = (await call(() => connection.operatorService.listSearchAttributes({ namespace }))).customAttributes ?? {};
@@ -108,6 +110,20 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
     throw err;
   } finally {
     await connection.close().catch(() => undefined);
+  }
+}
+
+/** A new namespace is stored at once but served only once the server's registry reloads. */
+async function untilServed(probe: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + NEW_NAMESPACE_WAIT_MS;
+  for (;;) {
+    try {
+      await probe();
+      return;
+    } catch (err) {
+      if (!hasCode(err, grpcStatus.NOT_FOUND) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 }
 
