@@ -4,6 +4,7 @@ import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { temporalConnection, temporalTarget } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
 import { installProcessGuard } from '../platform/process-guard';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   });
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
+  await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({
     dataDir: paths.root,
     host: listen.host,

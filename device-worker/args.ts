@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { logLevelEnvShape, parseConfig, parseFlags, port } from '../platform/config';
 import { SAFE_DEVICE_ID } from '../platform/data-dir';
 import { metricsHostEnvShape } from '../platform/metrics';
-import { temporalConnection, temporalEnvShape, type TemporalConnectionSettings } from '../temporal/connection';
+import { temporalConnection, temporalEnvShape, type TemporalSetup } from '../temporal/connection';
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
 const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days', 'metrics-port', 'metrics-host', 'temporal-metrics-port'] as const;
@@ -49,7 +49,7 @@ export interface DeviceWorkerConfig {
   tokenEnv: string | undefined;
   artifactRetentionDays: number | undefined;
   logLevel: string;
-  temporal: TemporalConnectionSettings;
+  temporal: TemporalSetup;
   /** this worker's own metrics (device-worker/runtime/metrics.ts), when asked for */
   metrics: { host: string; port: number } | undefined;
   /** the Temporal SDK's worker metrics (temporal/runtime.ts), when asked for */

@@ -13,6 +13,7 @@ import { DEFAULT_TIMING, type SessionTiming } from './pdd/session';
 import { OrphanClaimChecks } from './runtime/claim-checks';
 import { ClaimPoller } from './runtime/claim-poller';
 import { DeviceMetrics } from './runtime/metrics';
+import { deviceWorkerIdentity } from './runtime/identity';
 import { runDeviceQueue } from './runtime/reconnect';
 import { createRegistration } from './runtime/registration';
 
@@ -103,14 +104,16 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     },
     onReleased: () => void poller.pollIfIdle(),
   };
-  const poller = new ClaimPoller({ namespace: opts.temporal.namespace, ledger, claimActivities: metrics.instrument(createClaimActivities(ctx)), log });
-  const checks = new OrphanClaimChecks({ temporal: opts.temporal, ledger, log, afterCheck: () => poller.pollIfIdle() });
+  const identity = deviceWorkerIdentity(opts.deviceId);
+  const poller = new ClaimPoller({ namespace: opts.temporal.namespace, identity, ledger, claimActivities: metrics.instrument(createClaimActivities(ctx)), log });
+  const checks = new OrphanClaimChecks({ temporal: opts.temporal, identity, ledger, log, afterCheck: () => poller.pollIfIdle() });
   checks.start(opts.claimCheckIntervalMs ?? 10_000);
 
   const evidence = opts.admin ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log }) : null;
   const queue = runDeviceQueue({
     temporal: opts.temporal,
     taskQueue,
+    identity,
     activities: metrics.instrument({ ...createDeviceActivities(ctx), ...createPurchaseActivities(ctx, { submissions, evidence }) }),
     log,
     onConnected: async (connection) => {

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
         port: env.CMAUTOBUY_TEMPORAL_PORT,
         uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
         logFile: path.join(paths.logs, 'temporal.log'),
+        retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
         say,
       });
     } else {
