@@ -7,6 +7,7 @@ import * as m0005 from './0005_audit_log';
 import * as m0010 from './0010_catalog';
 import * as m0020 from './0020_purchase';
 import * as m0021 from './0021_submission_abandoned';
+import * as m0022 from './0022_task_list_indexes';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0010_catalog': m0010,
   '0020_purchase': m0020,
   '0021_submission_abandoned': m0021,
+  '0022_task_list_indexes': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {
