@@ -69,27 +69,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       logFile: path.join(logs, 'sim.out'),
     });
     children.push(sim);
-    const admin = await startChild({
-      name: 'admin',
-      command: process.execPath,
-      args: tsEntry('admin/main.ts'),
-      env: {
-        ...temporalEnv,
-        CMAUTOBUY_DATA_DIR: adminDir,
-        CMAUTOBUY_ADMIN_HOST: '127.0.0.1',
-        CMAUTOBUY_ADMIN_PORT: '0',
-        CMAUTOBUY_ADMIN_PASSWORD: opts.adminPassword,
-        CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
-      },
-      readyLine: /ADMIN READY (\S+)/,
-      logFile: path.join(logs, 'admin.out'),
-    });
+    const admin = await startAdminProcess({ dataDir: adminDir, logs, temporal: opts.temporal, workflowBundlePath: opts.workflowBundlePath, adminPassword: opts.adminPassword });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
     const adbPort = sim.readyMatch[1]!;
-    const op = new OperatorClient(adminUrl);
-    const login = await op.login('admin', opts.adminPassword);
-    if (login.status !== 200) throw new Error(`operator login failed: ${login.status} ${JSON.stringify(login.body)}`);
+    const op = await operator(adminUrl, opts.adminPassword);
     const adminDbFile = dataPaths(adminDir).adminDb;
     const hosts: PhoneHost[] = [];
 
@@ -129,6 +113,36 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     throw err;
   }
 }
+
+/** The admin process (`admin/main.ts`) on a free loopback port, on the given data dir. */
+export function startAdminProcess(opts: { dataDir: string; logs: string; temporal: { address: string; namespace: string }; workflowBundlePath: string; adminPassword: string }): Promise<RunningChild> {
+  return startChild({
+    name: 'admin',
+    command: process.execPath,
+    args: tsEntry('admin/main.ts'),
+    env: {
+      CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
+      CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
+      CMAUTOBUY_LOG_LEVEL: 'warn',
+      CMAUTOBUY_DATA_DIR: opts.dataDir,
+      CMAUTOBUY_ADMIN_HOST: '127.0.0.1',
+      CMAUTOBUY_ADMIN_PORT: '0',
+      CMAUTOBUY_ADMIN_PASSWORD: opts.adminPassword,
+      CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
+    },
+    readyLine: /ADMIN READY (\S+)/,
+    logFile: path.join(opts.logs, 'admin.out'),
+  });
+}
+
+/** Operator `admin`, logged in. */
+export async function operator(adminUrl: string, password: string): Promise<OperatorClient> {
+  const op = new OperatorClient(adminUrl);
+  const login = await op.login('admin', password);
+  if (login.status !== 200) throw new Error(`operator login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return op;
+}
+
 
 export const BENCH_GOODS = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 100_000 };
 

@@ -7,6 +7,8 @@ import { freePort, startDevServer, type DevServer } from '../temporal/dev-server
 export interface BenchTemporal {
   address: string;
   namespace: string;
+  /** the load part's own namespace: it leaves a batch running that no other part may pick up */
+  loadNamespace: string;
   workflowBundlePath: string;
   server: DevServer;
 }
@@ -18,13 +20,14 @@ export interface BenchTemporal {
 export async function startBenchTemporal(root: string, say: (line: string) => void): Promise<BenchTemporal> {
   ensureBinary(TEMPORAL_CLI, say);
   const namespace = 'bench';
+  const loadNamespace = 'bench-load';
   const [server, bundle] = await Promise.all([
-    freePort().then((port) => startDevServer({ dbFile: path.join(root, 'temporal.db'), namespace, port, uiPort: null, logFile: path.join(root, 'temporal.log'), say })),
+    freePort().then((port) => startDevServer({ dbFile: path.join(root, 'temporal.db'), namespace, extraNamespaces: [loadNamespace], port, uiPort: null, logFile: path.join(root, 'temporal.log'), say })),
     bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietBundler() }),
   ]);
   const workflowBundlePath = path.join(root, 'workflow-bundle.js');
   fs.writeFileSync(workflowBundlePath, bundle.code);
-  return { address: server.address, namespace, workflowBundlePath, server };
+  return { address: server.address, namespace, loadNamespace, workflowBundlePath, server };
 }
 
 function quietBundler() {
