@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TimedClient } from './http';
 import { draftDryRuns, startStack, startTasks } from './stack';
-import { percentile, round } from './stats';
+import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
 /**
@@ -14,9 +14,7 @@ import type { BenchTemporal } from './temporal';
  * did, and its latency counts from when it was due — a slow answer cannot hide the requests that
  * queued behind it (coordinated omission). Node's own `http` keeps this free of a dependency.
  */
-export interface LoadFigures {
-  rate: number;
-  seconds: number;
+export interface LoadRound {
   requests: number;
   p50Ms: number;
   p99Ms: number;
@@ -27,7 +25,7 @@ export interface LoadFigures {
   finishedDuringLoad: number;
 }
 
-export async function benchLoad(opts: { temporal: BenchTemporal; root: string; phones: number; rate: number; seconds: number; say: (l: string) => void }): Promise<LoadFigures> {
+export async function benchLoad(opts: { temporal: BenchTemporal; root: string; phones: number; rate: number; seconds: number; rounds: number; say: (l: string) => void }): Promise<LoadRound[]> {
   const root = path.join(opts.root, 'load');
   fs.mkdirSync(root, { recursive: true });
   const password = 'bench-admin-password-0123';
@@ -42,31 +40,34 @@ export async function benchLoad(opts: { temporal: BenchTemporal; root: string; p
   });
   try {
     await stack.addPhoneHosts(opts.phones);
-    const drafts = await draftDryRuns(stack.op, 500);
-    const started = performance.now();
-    await startTasks(stack.op, drafts);
-    const start500Ms = performance.now() - started;
-    opts.say(`load: POST /api/tasks/start with 500 tasks took ${start500Ms.toFixed(0)} ms`);
-
     const client = new TimedClient(stack.adminUrl, stack.op.sessionCookie!);
-    const doneBefore = await finished(stack.op);
-    const results = await openLoop(opts.rate, opts.seconds, () => client.get('/api/tasks?limit=50'));
-    const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
+    const rounds: LoadRound[] = [];
+    // each round starts one more batch; the earlier ones are still queued or running
+    for (let r = 0; r < opts.rounds; r++) {
+      const drafts = await draftDryRuns(stack.op, 500);
+      const started = performance.now();
+      await startTasks(stack.op, drafts);
+      const start500Ms = performance.now() - started;
+      const doneBefore = await finished(stack.op);
+      const results = await openLoop(opts.rate, opts.seconds, () => client.get('/api/tasks?limit=50'));
+      const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
+      const latencies = results.map((x) => x.ms);
+      const round: LoadRound = {
+        requests: results.length,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+        maxMs: Math.max(...latencies),
+        errors: results.filter((x) => x.status !== 200).length,
+        start500Ms,
+        finishedDuringLoad,
+      };
+      opts.say(
+        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors; ${finishedDuringLoad} purchases finished meanwhile`,
+      );
+      rounds.push(round);
+    }
     client.close();
-    const latencies = results.map((r) => r.ms);
-    const figures: LoadFigures = {
-      rate: opts.rate,
-      seconds: opts.seconds,
-      requests: results.length,
-      p50Ms: round(percentile(latencies, 50)),
-      p99Ms: round(percentile(latencies, 99)),
-      maxMs: round(Math.max(...latencies)),
-      errors: results.filter((r) => r.status !== 200).length,
-      start500Ms: Math.round(start500Ms),
-      finishedDuringLoad,
-    };
-    opts.say(`load: ${figures.requests} GET /api/tasks at ${opts.rate}/s: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, max ${figures.maxMs} ms, ${figures.errors} errors; ${finishedDuringLoad} purchases finished meanwhile`);
-    return figures;
+    return rounds;
   } finally {
     await stack.close();
   }

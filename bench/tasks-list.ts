@@ -10,7 +10,7 @@ import { listTasks, type ListQuery } from '../admin/purchase/queries';
 import { stopChild } from '../scripts/supervise/children';
 import { TimedClient } from './http';
 import { operator, startAdminProcess } from './stack';
-import { percentile, round } from './stats';
+import { percentile, round, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
 
 /**
@@ -88,15 +88,15 @@ export function seedTasks(file: string, tasks: number): void {
 export interface TasksListFigures {
   tasks: number;
   seedMs: number;
-  /** API p50/p99 in ms, by case */
-  api: Record<Case, { p50: number; p99: number }>;
-  sql: Record<Case, { p50: number; p99: number }>;
+  /** API p50/p99 in ms by case, over `rounds` rounds of SAMPLES requests each */
+  api: Record<Case, { p50: Spread; p99: Spread }>;
+  sql: Record<Case, { p50: Spread; p99: Spread }>;
   plans: Record<Case, string>;
 }
 
 type Case = 'first' | 'deep' | 'filter' | 'search';
 
-export async function benchTasksList(opts: { temporal: BenchTemporal; root: string; tasks: number; say: (l: string) => void }): Promise<TasksListFigures> {
+export async function benchTasksList(opts: { temporal: BenchTemporal; root: string; tasks: number; rounds: number; say: (l: string) => void }): Promise<TasksListFigures> {
   const dataDir = path.join(opts.root, `tasks-${opts.tasks}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const file = dataPaths(dataDir).adminDb;
@@ -124,13 +124,19 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
   for (const c of Object.keys(cases) as Case[]) {
     const stmt = bare.prepare(captured[c].sql);
     const params = captured[c].parameters as unknown[];
-    const times: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const started = performance.now();
-      stmt.all(params);
-      times.push(performance.now() - started);
+    const p50: number[] = [];
+    const p99: number[] = [];
+    for (let round = 0; round < opts.rounds; round++) {
+      const times: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const started = performance.now();
+        stmt.all(params);
+        times.push(performance.now() - started);
+      }
+      p50.push(percentile(times, 50));
+      p99.push(percentile(times, 99));
     }
-    sql[c] = { p50: round(percentile(times, 50), 3), p99: round(percentile(times, 99), 3) };
+    sql[c] = { p50: spread(p50), p99: spread(p99) };
     plans[c] = (bare.prepare(`EXPLAIN QUERY PLAN ${captured[c].sql}`).all(params) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
   }
   bare.close();
@@ -144,15 +150,21 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
     for (const c of Object.keys(cases) as Case[]) {
       const q = cases[c];
       const qs = new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
-      const times: number[] = [];
-      for (let i = 0; i < SAMPLES + 10; i++) {
-        const res = await client.get(`/api/tasks?${qs}`);
-        if (res.status !== 200) throw new Error(`GET /api/tasks?${qs}: ${res.status} ${res.body.slice(0, 200)}`);
-        if (i === 0 && (JSON.parse(res.body) as { items: unknown[] }).items.length === 0) throw new Error(`GET /api/tasks?${qs} found nothing: the case measures an empty page`);
-        if (i >= 10) times.push(res.ms); // the first ten warm the page cache and the JIT
+      const p50: number[] = [];
+      const p99: number[] = [];
+      for (let round = 0; round < opts.rounds; round++) {
+        const times: number[] = [];
+        for (let i = 0; i < SAMPLES + 10; i++) {
+          const res = await client.get(`/api/tasks?${qs}`);
+          if (res.status !== 200) throw new Error(`GET /api/tasks?${qs}: ${res.status} ${res.body.slice(0, 200)}`);
+          if (i === 0 && (JSON.parse(res.body) as { items: unknown[] }).items.length === 0) throw new Error(`GET /api/tasks?${qs} found nothing: the case measures an empty page`);
+          if (i >= 10) times.push(res.ms); // the first ten warm the page cache and the JIT
+        }
+        p50.push(percentile(times, 50));
+        p99.push(percentile(times, 99));
       }
-      api[c] = { p50: round(percentile(times, 50), 3), p99: round(percentile(times, 99), 3) };
-      opts.say(`tasks list ${c}: API p50 ${api[c].p50} ms p99 ${api[c].p99} ms; SQL p50 ${sql[c].p50} ms p99 ${sql[c].p99} ms; plan: ${plans[c]}`);
+      api[c] = { p50: spread(p50), p99: spread(p99) };
+      opts.say(`tasks list ${c}: API p50 ${round(api[c].p50.median, 3)} ms p99 ${round(api[c].p99.median, 3)} ms; SQL p50 ${round(sql[c].p50.median, 3)} ms p99 ${round(sql[c].p99.median, 3)} ms; plan: ${plans[c]}`);
     }
     client.close();
   } finally {
