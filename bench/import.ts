@@ -18,7 +18,7 @@ import type { BenchTemporal } from './temporal';
 const REQUIRED = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品當前狀態', '商品選項貨號'];
 const OTHER = Array.from({ length: 33 }, (_, i) => ['價格', '庫存', '商品描述', '重量', '長度', '寬度', '高度', '運費'][i] ?? `欄位${i + 1}`);
 
-export function shopeeExport(rows: number, run: number): Promise<Buffer> {
+function shopeeExport(rows: number, run: number): Promise<Buffer> {
   const header = [...REQUIRED, ...OTHER];
   const filler = Object.fromEntries(OTHER.map((h, i) => [h, i % 3 === 0 ? 100 + i : `說明 ${i}`]));
   const data: ExportRow[] = [];
@@ -34,14 +34,14 @@ export function shopeeExport(rows: number, run: number): Promise<Buffer> {
 }
 
 /** The floor: exceljs's streaming reader over the bytes, as admin/catalog/xlsx.ts opens them. */
-export async function bareRead(bytes: Buffer): Promise<number> {
+async function bareRead(bytes: Buffer): Promise<number> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit' });
   let rows = 0;
   for await (const sheet of reader) for await (const row of sheet) if (row.number > 0) rows++;
   return rows;
 }
 
-export interface ImportRun {
+interface ImportRun {
   apiMs: number;
   bareMs: number;
   ratio: number;

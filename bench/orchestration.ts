@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes } from './stack';
+import { cpuMs, draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from './stack';
 import { round, showSpread, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -22,10 +22,12 @@ export interface OrchestrationRun {
   purchasesPerMin: number;
   deviceMsPerPurchase: number;
   nonDeviceMsPerPurchase: number;
+  /** CPU time of every process (Temporal server, admin, simulator, device workers) per purchase */
+  cpuMsPerPurchase: number;
 }
 
 export interface OrchestrationFigures {
-  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread }>;
+  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread; cpuMs: Spread }>;
   speedup8: number;
   json: { purchases_per_min: Record<string, number>; speedup_8: number; non_device_ms_per_purchase: number };
   rows: string[];
@@ -49,7 +51,7 @@ export async function benchOrchestration(opts: { temporal: BenchTemporal; root: 
       await stack.addPhoneHosts(phones - stack.hosts.length);
       for (let r = 0; r < opts.runs; r++) {
         const run = await oneRun(stack, opts.temporal, phones, phones * opts.perPhone);
-        opts.say(`orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase`);
+        opts.say(`orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase, CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`);
         runs.push(run);
       }
     }
@@ -59,13 +61,16 @@ export async function benchOrchestration(opts: { temporal: BenchTemporal; root: 
   return summarize(runs);
 }
 
-async function oneRun(stack: Awaited<ReturnType<typeof startStack>>, temporal: BenchTemporal, phones: number, purchases: number): Promise<OrchestrationRun> {
+async function oneRun(stack: Stack, temporal: BenchTemporal, phones: number, purchases: number): Promise<OrchestrationRun> {
   const drafts = await draftDryRuns(stack.op, purchases);
+  const pids = [temporal.server.pid, ...stack.pids()];
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   await startTasks(stack.op, drafts);
   const ids = drafts.map((d) => d.task_id);
   const statuses = await waitForTerminal(stack.adminDbFile, ids, 60_000 + purchases * 30_000);
   const failed = [...statuses.entries()].filter(([, s]) => s !== 'DRY_RUN_PASSED');
   if (failed.length > 0) throw new Error(`${failed.length} purchases did not pass the dry run: ${failed.slice(0, 3).map(([id, s]) => `${id} ${s}`).join(', ')}`);
+  const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore;
   const times = await workflowTimes(temporal, stack.adminDbFile, ids);
   const wallMs = Math.max(...times.map((t) => t.closeMs)) - Math.min(...times.map((t) => t.startMs));
   const deviceMs = times.reduce((sum, t) => sum + t.deviceMs, 0);
@@ -76,6 +81,7 @@ async function oneRun(stack: Awaited<ReturnType<typeof startStack>>, temporal: B
     purchasesPerMin: (purchases / wallMs) * 60_000,
     deviceMsPerPurchase: deviceMs / purchases,
     nonDeviceMsPerPurchase: (phones * wallMs - deviceMs) / purchases,
+    cpuMsPerPurchase: cpu / purchases,
   };
 }
 
@@ -88,6 +94,7 @@ function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
       purchasesPerMin: spread(mine.map((r) => r.purchasesPerMin)),
       nonDeviceMs: spread(mine.map((r) => r.nonDeviceMsPerPurchase)),
       deviceMs: spread(mine.map((r) => r.deviceMsPerPurchase)),
+      cpuMs: spread(mine.map((r) => r.cpuMsPerPurchase)),
     };
   }
   const one = byPhones['1']?.purchasesPerMin.median ?? NaN;
@@ -95,7 +102,7 @@ function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
   const speedup8 = (byPhones['8']?.purchasesPerMin.median ?? NaN) / one;
   const rows = counts.map((n) => {
     const f = byPhones[String(n)]!;
-    return `| ${n} | ${showSpread(f.purchasesPerMin)} | ${(f.purchasesPerMin.median / one).toFixed(2)}× | ${showSpread(f.deviceMs, 0)} | ${showSpread(f.nonDeviceMs, 0)} |`;
+    return `| ${n} | ${showSpread(f.purchasesPerMin)} | ${(f.purchasesPerMin.median / one).toFixed(2)}× | ${showSpread(f.deviceMs, 0)} | ${showSpread(f.nonDeviceMs, 0)} | ${showSpread(f.cpuMs, 0)} |`;
   });
   return {
     byPhones,

@@ -70,6 +70,22 @@ async function main(): Promise<void> {
   }
 }
 
+type Doc = Parameters<typeof renderDoc>[0];
+
+function goalRows(d: Doc): string[] {
+  const o = d.orchestration;
+  const j = d.json as { tasks_list: { p99_ms: { first: number; deep: number } }; load: { p99_ms: number; errors: number }; import: { ratio_vs_exceljs: number } };
+  const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
+  return [
+    `| 8 phones ≥ 7× one | ${o.speedup8.toFixed(2)}× | ${yes(o.speedup8 >= 7)} |`,
+    `| non-device time ≤ 500 ms per purchase | ${o.json.non_device_ms_per_purchase} ms at 8 phones, ${Math.round(o.byPhones['1']?.nonDeviceMs.median ?? NaN)} ms at 1 | ${yes(o.json.non_device_ms_per_purchase <= 500)} |`,
+    `| task list p99 ≤ 5 ms, first and deep page, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.first} / ${j.tasks_list.p99_ms.deep} ms | ${yes(j.tasks_list.p99_ms.first <= 5 && j.tasks_list.p99_ms.deep <= 5)} |`,
+    `| \`GET /api/tasks\` p99 ≤ 20 ms at 200 req/s, 0 errors | ${j.load.p99_ms} ms, ${j.load.errors} errors | ${yes(j.load.p99_ms <= 20 && j.load.errors === 0)} |`,
+    `| import ≤ 1.3× bare exceljs | ${j.import.ratio_vs_exceljs}× | ${yes(j.import.ratio_vs_exceljs <= 1.3)} |`,
+    `| ≤ 9 dumps to the final panel | ${d.device.purchaseDumps} | ${yes(d.device.purchaseDumps <= 9)} |`,
+  ];
+}
+
 function renderDoc(d: {
   startedAt: Date;
   machine: string;
@@ -109,8 +125,8 @@ which dominate on the zero-latency simulator. Non-device time per purchase = (ph
 device time) ÷ purchases: the part of a phone's time spent waiting on the admin, Temporal and
 the claim hand-over.
 
-| phones | purchases / min | speed-up over 1 | device ms / purchase | non-device ms / purchase |
-|---|---|---|---|---|
+| phones | purchases / min | speed-up over 1 | device ms / purchase | non-device ms / purchase | CPU ms / purchase (all processes) |
+|---|---|---|---|---|---|
 ${o.rows.join('\n')}
 
 Speed-up at 8 phones: **${o.speedup8.toFixed(2)}×** (goal ≥ 7×). Non-device time at 8 phones:
@@ -180,6 +196,35 @@ bytes with the import's reader options.
 | bare exceljs streaming read | ${showSpread(spread(im.runs.map((r) => r.bareMs)), 0)} ms |
 | ratio | ${ms(d.ratio)} (goal ≤ 1.3) |
 | admin process peak RSS (VmHWM) | ${im.peakRssMib.toFixed(0)} MiB (${im.idleRssMib.toFixed(0)} MiB before the first import) |
+
+### Goals
+
+| goal | measured | reached |
+|---|---|---|
+${goalRows(d).join('\n')}
+
+Why a goal is not reached, where one is not:
+
+- **Speed-up with phones** is bounded by the CPU of this machine, not by the design: every
+  process of the stack runs on the same 2 cores (the Temporal server, the admin with its worker,
+  the simulator rendering every dump, and one Node process per device worker parsing it).
+  At ${Math.round(o.byPhones[String(PHONES.at(-1))]?.cpuMs.median ?? NaN)} ms of CPU per purchase over all processes, 2 cores
+  finish at most ${Math.round(120_000 / (o.byPhones[String(PHONES.at(-1))]?.cpuMs.median ?? NaN))} purchases a minute, whatever the number of phones; with other
+  engineers' tests on the same cores, less. On phone hosts of their own the device-side CPU
+  leaves this machine and each phone's dumps take seconds on the phone, not CPU here.
+- **Non-device time** at 8 phones is mostly waiting for a core (the same CPU bound); with one
+  phone it is the admin activities, the Temporal round trips between the device activities and
+  the claim hand-over (after a release the device worker starts its \`devices\` poller again).
+- **\`POST /api/tasks/start\` with 500 tasks** takes long because after the one transaction the
+  admin starts the 500 workflows one after another, each a Temporal call and an UPDATE
+  (\`admin/purchase/start.ts\`); starting them with bounded concurrency would divide it.
+- **\`GET /api/tasks\` p99 under load** and the task list p99 carry the shared machine's
+  scheduling delays: the bare SQL of the first and the deep page takes well under a
+  millisecond at the median (index seek plus 51 rows), and the API's median is about a
+  millisecond; the tail is the admin process waiting for a core while its own worker, the
+  phones' workflows and the load generator compete for the same two.
+- **Import ratio**: the API does more than the floor's read: the multipart upload, turning each
+  row into products and SKUs (商品規格 parsed), and the write transaction of every upsert.
 
 ### The figures as \`--json\` writes them
 

@@ -46,6 +46,8 @@ export interface Stack {
   hosts: PhoneHost[];
   /** starts device workers for the next `count` phones of the simulator, all at once */
   addPhoneHosts(count: number): Promise<PhoneHost[]>;
+  /** every process of the stack (simulator, admin, device workers) */
+  pids(): number[];
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         hosts.push(...started);
         return started;
       },
+      pids: () => children.map((c) => c.process.pid!),
       close: closeAll,
     };
   } catch (err) {
@@ -144,7 +147,7 @@ export async function operator(adminUrl: string, password: string): Promise<Oper
 }
 
 
-export const BENCH_GOODS = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 100_000 };
+const BENCH_GOODS = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 100_000 };
 
 /** Drafts `count` dry-run purchases and returns them ready for `POST /api/tasks/start`. */
 export async function draftDryRuns(op: OperatorClient, count: number): Promise<Array<{ task_id: string; version: number }>> {
@@ -238,6 +241,14 @@ export async function workflowTimes(temporal: { address: string; namespace: stri
   } finally {
     await connection.close();
   }
+}
+
+/** CPU time (user + system) a process has used so far, in ms; Linux only (/proc). */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** The claims a phone host's ledger recorded, oldest first. */
