@@ -89,9 +89,11 @@ export async function benchImport(opts: { temporal: BenchTemporal; root: string;
       runs.push({ apiMs, bareMs, ratio: apiMs / bareMs });
       opts.say(`import: ${opts.rows} rows, API ${apiMs.toFixed(0)} ms, bare exceljs ${bareMs.toFixed(0)} ms, ratio ${(apiMs / bareMs).toFixed(2)}`);
     }
-    return { rows: opts.rows, columns: REQUIRED.length + OTHER.length, kib, runs, peakRssMib: procStatusMib(pid, 'VmHWM'), idleRssMib };
-  } finally {
+    const figures = { rows: opts.rows, columns: REQUIRED.length + OTHER.length, kib, runs, peakRssMib: procStatusMib(pid, 'VmHWM'), idleRssMib };
     await stopChild(admin);
     fs.rmSync(dataDir, { recursive: true, force: true });
+    return figures;
+  } finally {
+    await stopChild(admin);
   }
 }
