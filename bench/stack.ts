@@ -218,6 +218,8 @@ export async function workflowTimes(temporal: { address: string; namespace: stri
       t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : 0;
     const out: WorkflowTimes[] = [];
     for (const workflowId of ids) {
+      // the task turns terminal before the workflow's last steps (the phone's release): wait for the close
+      await client.workflow.getHandle(workflowId).result();
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       const events = history.events ?? [];
       const queueOf = new Map<number, string>();

@@ -1,4 +1,4 @@
-import { ledgerClaims, draftDryRuns, startStack, startTasks, waitForTerminal, type Stack } from '../../bench/stack';
+import { ledgerClaims, draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from '../../bench/stack';
 import { getJson, sharedTemporal, tempDataDir } from '../harness';
 import { allocateNamespace } from '../namespaces';
 
@@ -15,9 +15,10 @@ describe('eight phone hosts, one admin', () => {
 
   it('runs 16 dry-run purchases to DRY_RUN_PASSED with every phone holding at most one claim at a time', async () => {
     const { address, workflowBundlePath } = sharedTemporal();
+    const namespace = allocateNamespace();
     stack = await startStack({
       root: tempDataDir('orchestration'),
-      temporal: { address, namespace: allocateNamespace() },
+      temporal: { address, namespace },
       workflowBundlePath,
       phones: 8,
       latency: 'zero',
@@ -30,6 +31,8 @@ describe('eight phone hosts, one admin', () => {
     await startTasks(stack.op, drafts);
     const statuses = await waitForTerminal(stack.adminDbFile, drafts.map((d) => d.task_id), 150_000);
     expect([...statuses.values()]).toEqual(Array(16).fill('DRY_RUN_PASSED'));
+    // the status is written before the workflow releases the phone: read the ledgers once all closed
+    await workflowTimes({ address, namespace }, stack.adminDbFile, drafts.map((d) => d.task_id));
 
     const claimedWorkflows: string[] = [];
     for (const host of stack.hosts) {
