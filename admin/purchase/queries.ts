@@ -99,7 +99,9 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
-    q = q.where((eb) => eb.or([eb('updated_at', '<', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('task_id', '<', taskId)])]));
+    // A row value, not `a < x OR (a = x AND b < y)`: SQLite seeks the list index to the cursor
+    // for the row value, but answers the OR with two index scans and a sort of everything below.
+    q = q.where((eb) => eb(eb.refTuple('updated_at', 'task_id'), '<', eb.tuple(updatedAt, taskId)));
   }
   const rows = await q.orderBy('updated_at', 'desc').orderBy('task_id', 'desc').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
