@@ -23,7 +23,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(async (ctx, next) => {
     ctx.set(BROWSER_SECURITY_HEADERS);
     const refused = checkHost(ctx.headers, deps.security.allowedHosts);
-    if (refused) throw new HttpError(refused.status, 'HOST_NOT_ALLOWED', refused.message);
+    if (refused) throw new HttpError(421, 'HOST_NOT_ALLOWED', refused.message);
     await next();
   });
   app.use(async (ctx, next) => {

@@ -330,7 +330,7 @@ test('the mapping dialog marks 缺货 and 价格未知, and mapping to such an o
   await page.getByTestId('mapping-open').click();
   const dialog = page.getByTestId('mapping-dialog');
   await dialog.waitFor();
-  await page.waitForFunction(`document.querySelectorAll('[data-testid="mapping-pdd-row"]').length === 4`);
+  await waitInPage<number>(page, `document.querySelectorAll('[data-testid="mapping-pdd-row"]').length`, (n) => n === 4);
   const white = dialog.getByTestId('mapping-pdd-row').nth(2);
   const red = dialog.getByTestId('mapping-pdd-row').nth(3);
   expect(await white.getByTestId('option-warning').allTextContents()).toEqual(['缺货']);

@@ -6,7 +6,7 @@ import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
 import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
-import { startBrowserRig, type BrowserRig } from '../browser';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { SimControl } from '../syb/helpers';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
 import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
@@ -78,8 +78,9 @@ function orderRow(sybId: string): Locator {
 /** Waits until the order rows carry exactly these ids (newest shipment first); says what it saw if not. */
 async function waitForOrderRows(want: string[]): Promise<void> {
   const seen = `Array.from(document.querySelectorAll('[data-testid="order-row"]')).map((e) => e.getAttribute('data-syb-id')).join(',')`;
+  // polled from outside the page: the UI's CSP forbids the eval that waitForFunction needs
   try {
-    await page.waitForFunction(`${seen} === ${JSON.stringify(want.join(','))}`, undefined, { timeout: 10_000 });
+    await waitInPage<string>(page, seen, (ids) => ids === want.join(','));
   } catch {
     throw new Error(`order rows: wanted [${want.join(',')}], saw [${await page.evaluate<string>(seen)}]`);
   }
