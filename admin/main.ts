@@ -2,20 +2,32 @@ import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
-import { temporalConnection } from '../temporal/connection';
+import { temporalConnection, temporalTarget } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
+import { installProcessGuard } from '../platform/process-guard';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startAdmin } from './server';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
 async function main(): Promise<void> {
+  usePrivateUmask();
   const env = parseEnv();
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
+  for (const dir of [paths.evidence, paths.logs]) tightenTree(dir);
   const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
-  installTemporalRuntime(log);
+  // Every admin write is one SQLite transaction, committed or rolled back, so a promise
+  // nobody awaited cannot leave half-done state: keep serving. An uncaught exception can
+  // (a callback stopped half-way), so it exits and `npm start` restarts the admin.
+  installProcessGuard(log, { unhandledRejection: 'log' });
+  installTemporalRuntime(log, {
+    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT } : undefined,
+  });
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
+  await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({
     dataDir: paths.root,
     host: listen.host,
@@ -24,7 +36,8 @@ async function main(): Promise<void> {
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
     syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
-    temporal,
+    security: { trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1', allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS] },
+    temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
   });

@@ -1,127 +1,249 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
-import { readImport, writeImport } from '../admin/catalog/import';
-import { openMigratedAdminDb, writeTransaction } from '../admin/db/database';
-import { AdbDevice } from '../device-worker/adb/adb-device';
-import { CounterClock } from '../device-worker/counters';
-import { collectGoods } from '../device-worker/pdd/collect';
-import { profileForVersion } from '../device-worker/pdd/profile';
-import { PddSession } from '../device-worker/pdd/session';
-import { StepLog } from '../device-worker/step-log';
-import { defaultCatalog, startPhoneSim } from '../sim/phone';
-import { TapGuard } from '../device-worker/pdd/purchase/guard';
-import { prepareFinalPanel } from '../device-worker/pdd/purchase/prepare';
-import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
-import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
-import type { FinalPanelReading } from '../domain/contracts/device-activities';
+import { PROJECT_ROOT } from '../temporal/binaries';
+import { benchDevice } from './device';
+import { benchImport } from './import';
+import { benchLoad } from './load';
+import { benchOrchestration } from './orchestration';
+import { round, showSpread, spread } from './stats';
+import { benchTasksList } from './tasks-list';
+import { startBenchTemporal } from './temporal';
 
 /**
- * `npm run bench`: what the product spends, measured — never asserted in tests. Results go to
- * stdout as Markdown rows; docs/PERFORMANCE.md keeps the latest run with its date and machine.
+ * `npm run bench [-- --quick] [-- --json FILE]`: what the system spends at scale, measured —
+ * never asserted in tests. Writes docs/PERFORMANCE.md (medians of the runs with their range,
+ * the machine, the date); `--json FILE` writes the same figures under fixed keys; `--quick`
+ * runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
+ * `--write-doc` is given too. Parts run one after another, so none measures another's load.
  */
-const rows: string[] = [];
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const jsonIdx = argv.indexOf('--json');
+const jsonFile = jsonIdx >= 0 ? argv[jsonIdx + 1] : undefined;
+if (jsonIdx >= 0 && !jsonFile) throw new Error('--json needs a file name');
+const writeDoc = !quick || argv.includes('--write-doc');
 
-async function shopeeWorkbook(products: number, skusPer: number): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('商品');
-  ws.addRow(['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品當前狀態', '商品選項貨號']);
-  for (let p = 0; p < products; p++) {
-    const goodsId = String(30000000000 + p);
-    ws.addRow([goodsId, `商品 ${p}`, '-', '', `M-${p}`, '上架中', '']);
-    for (let s = 0; s < skusPer; s++) ws.addRow([goodsId, `商品 ${p}`, String(90000000000 + p * 100 + s), `黑色${s},M【建議40-50公斤】`, `M-${p}`, '上架中', `S-${p}-${s}`]);
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+const SIZE = quick
+  ? { runs: 1, perPhone: 2, tasks: 100_000, loadSeconds: 10, loadRounds: 1, importRuns: 1 }
+  : { runs: 5, perPhone: 3, tasks: 1_000_000, loadSeconds: 30, loadRounds: 3, importRuns: 5 };
+const PHONES = [1, 2, 4, 8];
+/** collect on the realistic profile costs about a minute per goods: one per pricing kind */
+const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
 
-async function benchImport(products: number, skusPer: number): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
-  const db = await openMigratedAdminDb(path.join(dir, 'admin.db'));
-  const bytes = await shopeeWorkbook(products, skusPer);
-  const rssBefore = process.memoryUsage().rss;
-  const started = performance.now();
-  const parsed = await readImport(bytes);
-  const parsedAt = performance.now();
-  const result = await writeTransaction(db, (trx) => writeImport(trx, parsed));
-  const done = performance.now();
-  const rss = process.memoryUsage().rss;
-  const total = products * (skusPer + 1);
-  rows.push(
-    `| Shopee import, ${total} rows (${(bytes.length / 1024).toFixed(0)} KiB xlsx) | read ${(parsedAt - started).toFixed(0)} ms, write ${(done - parsedAt).toFixed(0)} ms; ` +
-      `${Math.round(total / ((done - started) / 1000))} rows/s; ${result.products} products, ${result.skus} SKUs | RSS ${mib(rss)} MiB (+${mib(rss - rssBefore)}) |`,
-  );
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-async function benchCollect(): Promise<void> {
-  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['bench-phone'], latency: 'zero' });
-  try {
-    for (const goods of defaultCatalog().goods.filter((g) => g.status === 'on_sale')) {
-      const clock = new CounterClock();
-      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: 'bench-phone' }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
-      const started = performance.now();
-      const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
-      const ms = performance.now() - started;
-      const c = clock.snapshot();
-      rows.push(
-        `| collect ${goods.goods_id} (${goods.dimensions.length} dims, ${result.skus.length} SKUs, ${result.price_granularity}) | ` +
-          `${c.dumps} dumps, ${c.taps} taps, ${c.adb_round_trips} ADB round trips; ${ms.toFixed(0)} ms on the zero-latency sim | ` +
-          `≈ ${(c.dumps * 2.0 + c.taps * 0.15).toFixed(0)} s on a real phone (2 s/dump, 0.15 s/tap) |`,
-      );
-    }
-  } finally {
-    await sim.close();
-  }
-}
-
-/** The phone's part of a purchase up to the final panel (three gates), read-only: what it costs. */
-async function benchPrepare(): Promise<void> {
-  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['bench-buyer'], latency: 'zero' });
-  const cases = [
-    { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1 },
-    { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 2 },
-    { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
-    { goodsId: '737116531267', options: Object.fromEntries(defaultCatalog().goods.find((g) => g.goods_id === '737116531267')!.dimensions.map((d) => [d.name, d.values[0]!])), quantity: 1 },
-  ];
-  try {
-    let n = 0;
-    for (const c of cases) {
-      sim.phone('bench-buyer').reset();
-      const authorizationId = `bench-${++n}`;
-      const clock = new CounterClock();
-      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: 'bench-buyer' }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
-      const guard = new TapGuard({ authorizationId, irreversible: () => false, pkg: profile.pkg, submitLabel: '提交订单', readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
-      const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
-      session.setPurchaseProfile(PURCHASE_8_17_0);
-      const reading: Partial<FinalPanelReading> = {};
-      const started = performance.now();
-      const target = { taskId: 'bench', attemptId: 'bench', authorizationId, goodsId: c.goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`, options: c.options, quantity: c.quantity, capCent: 1_000_000, mode: 'dry_run' as const };
-      const result = await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, { evidence: async () => {} });
-      const ms = performance.now() - started;
-      const k = clock.snapshot();
-      rows.push(
-        `| prepare ${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims) to the final panel, gates ${result.gate1UnitPriceCent}/${result.gate2PanelTotalCent}/${result.gate3SubmitAmountCent} | ` +
-          `${k.dumps} dumps, ${k.taps} taps, ${k.adb_round_trips} ADB round trips; ${ms.toFixed(0)} ms on the zero-latency sim | ≈ ${(k.dumps * 2.0 + k.taps * 0.15).toFixed(0)} s on a real phone |`,
-      );
-    }
-  } finally {
-    await sim.close();
-  }
-}
+const say = (line: string) => console.log(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  await benchImport(1000, 4);
-  await benchImport(5000, 4);
-  await benchCollect();
-  await benchPrepare();
-  console.log(`## Run of ${new Date().toISOString().slice(0, 19)}Z on ${os.cpus().length} cores, ${mib(os.totalmem())} MiB, Node ${process.version}\n`);
-  console.log('| what | measured | cost / memory |\n|---|---|---|');
-  for (const r of rows) console.log(r);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-bench-'));
+  const startedAt = new Date();
+  const temporal = await startBenchTemporal(root, say);
+  try {
+    const orchestration = await benchOrchestration({ temporal, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say });
+    const tasks = await benchTasksList({ temporal, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say });
+    const load = await benchLoad({ temporal, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say });
+    const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
+    const imports = await benchImport({ temporal, root, rows: 11_287, runs: SIZE.importRuns, say });
+
+    const loadP99 = spread(load.map((l) => l.p99Ms));
+    const loadP50 = spread(load.map((l) => l.p50Ms));
+    const start500 = spread(load.map((l) => l.start500Ms));
+    const ratio = spread(imports.runs.map((r) => r.ratio));
+    const json = {
+      orchestration: orchestration.json,
+      tasks_list: {
+        p99_ms: { first: round(tasks.api.first.p99.median), deep: round(tasks.api.deep.p99.median), filter: round(tasks.api.filter.p99.median), search: round(tasks.api.search.p99.median) },
+        sql_p99_ms: { first: round(tasks.sql.first.p99.median, 3), deep: round(tasks.sql.deep.p99.median, 3) },
+      },
+      load: { p99_ms: round(loadP99.median), errors: load.reduce((n, l) => n + l.errors, 0), start_500_ms: Math.round(start500.median) },
+      device: { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours },
+      import: { ratio_vs_exceljs: round(ratio.median), peak_rss_mib: Math.round(imports.peakRssMib) },
+    };
+    if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
+
+    const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`;
+    const md = renderDoc({ startedAt, machine, quick, orchestration, tasks, load: { loadP50, loadP99, start500, rounds: load }, device, imports, ratio, json });
+    if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
+    console.log(md);
+    fs.rmSync(root, { recursive: true, force: true });
+  } catch (err) {
+    say(`failed; logs kept in ${root}`);
+    throw err;
+  } finally {
+    await temporal.server.stop();
+  }
+}
+
+type Doc = Parameters<typeof renderDoc>[0];
+
+const IMPORT_WHY = `- **Import ratio**: the API does more than the floor's read: the multipart upload, turning each
+  row into products and SKUs (商品規格 parsed), and the write transaction of every upsert.
+`;
+
+/** cores' worth of CPU the stack used at the most phones: CPU per purchase × purchases per ms */
+function cpuCores(o: Doc['orchestration']): number {
+  const f = o.byPhones[String(PHONES.at(-1))];
+  return f ? (f.cpuMs.median * f.purchasesPerMin.median) / 60_000 : NaN;
+}
+
+function goalRows(d: Doc): string[] {
+  const o = d.orchestration;
+  const j = d.json as { tasks_list: { p99_ms: { first: number; deep: number } }; load: { p99_ms: number; errors: number }; import: { ratio_vs_exceljs: number } };
+  const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
+  return [
+    `| 8 phones ≥ 7× one | ${o.speedup8.toFixed(2)}× | ${yes(o.speedup8 >= 7)} |`,
+    `| non-device time ≤ 500 ms per purchase | ${o.json.non_device_ms_per_purchase} ms at 8 phones, ${Math.round(o.byPhones['1']?.nonDeviceMs.median ?? NaN)} ms at 1 | ${yes(o.json.non_device_ms_per_purchase <= 500)} |`,
+    `| task list p99 ≤ 5 ms, first and deep page, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.first} / ${j.tasks_list.p99_ms.deep} ms | ${yes(j.tasks_list.p99_ms.first <= 5 && j.tasks_list.p99_ms.deep <= 5)} |`,
+    `| \`GET /api/tasks\` p99 ≤ 20 ms at 200 req/s, 0 errors | ${j.load.p99_ms} ms, ${j.load.errors} errors | ${yes(j.load.p99_ms <= 20 && j.load.errors === 0)} |`,
+    `| import ≤ 1.3× bare exceljs | ${j.import.ratio_vs_exceljs}× | ${yes(j.import.ratio_vs_exceljs <= 1.3)} |`,
+    `| ≤ 9 dumps to the final panel | ${d.device.purchaseDumps} | ${yes(d.device.purchaseDumps <= 9)} |`,
+  ];
+}
+
+function renderDoc(d: {
+  startedAt: Date;
+  machine: string;
+  quick: boolean;
+  orchestration: Awaited<ReturnType<typeof benchOrchestration>>;
+  tasks: Awaited<ReturnType<typeof benchTasksList>>;
+  load: { loadP50: ReturnType<typeof spread>; loadP99: ReturnType<typeof spread>; start500: ReturnType<typeof spread>; rounds: Awaited<ReturnType<typeof benchLoad>> };
+  device: Awaited<ReturnType<typeof benchDevice>>;
+  imports: Awaited<ReturnType<typeof benchImport>>;
+  ratio: ReturnType<typeof spread>;
+  json: unknown;
+}): string {
+  const { orchestration: o, tasks: t, load: l, device: dv, imports: im } = d;
+  const runs = d.quick ? 'one run each (`--quick`)' : 'the median of 5 runs with the range (min–max) in brackets, unless a part says otherwise';
+  const cases = ['first', 'deep', 'filter', 'search'] as const;
+  const caseName = { first: 'first page', deep: `page ${Math.floor(t.tasks * 0.9).toLocaleString('en')} rows deep (cursor)`, filter: 'status = NEEDS_MANUAL (1 % of tasks)', search: 'search for one order number' };
+  const ms = (s: ReturnType<typeof spread>, digits = 2) => showSpread(s, digits);
+  return `# Performance
+
+Measured by \`npm run bench\` (\`bench/run.ts\`, parts in \`bench/\`), never by timed assertions in
+tests. \`npm run bench -- --json FILE\` writes the same figures as JSON; \`--quick\` runs every part
+once with smaller sizes. Figures are ${runs}.
+
+## Run of ${d.startedAt.toISOString().slice(0, 10)} — ${d.machine}
+
+The machine is shared: other engineers' test runs were using the same 2 cores during this run,
+so tail latencies (p99) carry their scheduling noise; medians and counts do not.
+
+### Many phones (\`bench/orchestration.ts\`)
+
+Dry-run purchases through the whole stack as processes — admin, Temporal dev server, phone
+simulator on the \`zero\` latency profile, and per phone a device worker process with its own
+data dir and device token — ${d.quick ? 2 : 3} purchases per phone, all started at once. Device
+time is what Temporal history shows inside the \`devices\` and \`device/<id>\` activities
+(started → closed); it includes the worker's own settle pauses (1.5 s after a navigation),
+which dominate on the zero-latency simulator. Non-device time per purchase = (phones × wall −
+device time) ÷ purchases: the part of a phone's time spent waiting on the admin, Temporal and
+the claim hand-over.
+
+| phones | purchases / min | speed-up over 1 | device ms / purchase | non-device ms / purchase | CPU ms / purchase (all processes) |
+|---|---|---|---|---|---|
+${o.rows.join('\n')}
+
+Speed-up at 8 phones: **${o.speedup8.toFixed(2)}×** (goal ≥ 7×). Non-device time at 8 phones:
+**${o.json.non_device_ms_per_purchase} ms** per purchase (goal ≤ 500 ms).
+
+### A million tasks (\`bench/tasks-list.ts\`)
+
+${t.tasks.toLocaleString('en')} purchase tasks with ${(t.tasks * 3).toLocaleString('en')} runs (three task versions, each an authorization and
+its attempt) written into a migrated admin DB in one transaction (${(t.seedMs / 1000).toFixed(0)} s), then \`GET /api/tasks\` (50 per
+page) through HTTP on an admin process, 200 requests per round, beside the same SQL (captured from \`listTasks\`)
+run bare with better-sqlite3 on the same file.
+
+| case | API p50 ms | API p99 ms | bare SQL p50 ms | bare SQL p99 ms | query plan |
+|---|---|---|---|---|---|
+${cases.map((c) => `| ${caseName[c]} | ${ms(t.api[c].p50)} | ${ms(t.api[c].p99)} | ${ms(t.sql[c].p50, 3)} | ${ms(t.sql[c].p99, 3)} | \`${t.plans[c]}\` |`).join('\n')}
+
+What was changed to get here: the keyset condition is a row value, \`(updated_at, task_id) < (?, ?)\`
+(admin/purchase/queries.ts) — the former \`updated_at < ? OR (updated_at = ? AND task_id < ?)\`
+made SQLite answer with two index searches and a sort of every row below the cursor, so a deep
+page cost time in proportion to the rows after it; and migration \`0032_task_list_indexes\` adds
+\`(status, updated_at desc, task_id desc)\`, so a status page is an index range in list order
+instead of a skip-scan and a sort of every task in that status. The search stays a scan: it is a
+substring match (\`LIKE '%…%'\`) over four columns, which no B-tree index answers; a lookup of a
+rare text walks the whole list index. A trigram full-text index would answer it, at the cost of
+a second copy of the searched columns.
+
+### Operators under load (\`bench/load.ts\`)
+
+The stack with 8 phone hosts; \`POST /api/tasks/start\` with 500 dry-run tasks, then
+\`GET /api/tasks\` (first page) at 200 requests/s for ${d.quick ? 10 : 30} s from an open-loop generator (a
+request's latency counts from when it was due) while the batch runs. ${l.rounds.length} round(s), each adding
+one batch.
+
+| figure | value |
+|---|---|
+| \`GET /api/tasks\` p50 | ${ms(l.loadP50)} ms |
+| \`GET /api/tasks\` p99 | ${ms(l.loadP99)} ms (goal ≤ 20 ms) |
+| errors | ${l.rounds.reduce((n, r) => n + r.errors, 0)} of ${l.rounds.reduce((n, r) => n + r.requests, 0)} |
+| \`POST /api/tasks/start\`, 500 tasks | ${ms(l.start500, 0)} ms |
+| purchases finished during a load window | ${l.rounds.map((r) => r.finishedDuringLoad).join(', ')} |
+
+### Device economy on the \`realistic\` profile (\`bench/device.ts\`)
+
+One phone on the simulator's \`realistic\` profile (dump 1.2–2.5 s, tap 80–200 ms, am start
+0.6–1.2 s, screenshot 0.3–0.6 s) with the device worker's default pauses; evidence screenshots
+taken as the activity takes them. One run (the counts do not vary between runs; wall time does by
+the profile's random latencies). The floor is the fewest dumps the flow could make (reasoning in
+\`bench/device.ts\`): to the final panel 3 for one piece, 4 otherwise; +3 for submit and observe;
+a collect priced per colour colours + 2, priced per size SKUs + 2.
+
+| flow | dumps | floor | taps | ADB round trips | wall s |
+|---|---|---|---|---|---|
+${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.counters.taps} | ${r.counters.adb_round_trips} | ${(r.counters.wall_ms / 1000).toFixed(1)} |`).join('\n')}
+
+To the final panel: **${dv.purchaseDumps} dumps** at most (goal ≤ 9). A collect priced per colour
+costs colours + ${dv.collectDumpsOverColours} dumps at most.
+
+### Import against its floor (\`bench/import.ts\`)
+
+A ${im.rows.toLocaleString('en')}-row, ${im.columns}-column Shopee export (${im.kib.toFixed(0)} KiB; both 商品規格 formats) through
+\`POST /api/shopee/imports\` on an admin process, beside a bare exceljs streaming read of the same
+bytes with the import's reader options.
+
+| figure | value |
+|---|---|
+| API (upload, parse, write) | ${showSpread(spread(im.runs.map((r) => r.apiMs)), 0)} ms |
+| bare exceljs streaming read | ${showSpread(spread(im.runs.map((r) => r.bareMs)), 0)} ms |
+| ratio | ${ms(d.ratio)} (goal ≤ 1.3) |
+| admin process peak RSS (VmHWM) | ${im.peakRssMib.toFixed(0)} MiB (${im.idleRssMib.toFixed(0)} MiB before the first import) |
+
+### Goals
+
+| goal | measured | reached |
+|---|---|---|
+${goalRows(d).join('\n')}
+
+Why a goal is not reached, where one is not:
+
+- **Speed-up with phones**: the stack's own processes used ${cpuCores(o).toFixed(2)} cores' worth of CPU at 8 phones
+  (${Math.round(o.byPhones[String(PHONES.at(-1))]?.cpuMs.median ?? NaN)} ms of CPU per purchase over the Temporal server, the admin, the simulator and the
+  device workers), so this run was not bound by its own CPU alone; the machine's 2 cores were
+  shared with other engineers' test runs at the same time, which the figure cannot separate.
+  What grows with the phones is the non-device time: phones wait longer between their device
+  activities. Not yet profiled; the suspects are the claim hand-over (after a release a device
+  worker creates its \`devices\` poller again before it can take the next claim) and the admin
+  worker, which runs every purchase's workflow tasks and admin activities in one process.
+  Re-measure on an otherwise idle machine before drawing a conclusion.
+- **Non-device time** with one phone is the admin activities and Temporal round trips between
+  the device activities and the claim hand-over; at 8 phones it adds the waiting described above.
+- **\`POST /api/tasks/start\` with 500 tasks** takes long because after the one transaction the
+  admin starts the 500 workflows one after another, each a Temporal call and an UPDATE
+  (\`admin/purchase/start.ts\`); starting them with bounded concurrency would divide it.
+- **\`GET /api/tasks\` p99 under load** and the task list p99 carry the shared machine's
+  scheduling delays: the bare SQL of the first and the deep page takes well under a
+  millisecond at the median (index seek plus 51 rows), and the API's median is about a
+  millisecond; the tail is the admin process waiting for a core while its own worker, the
+  phones' workflows and the load generator compete for the same two.
+${d.ratio.median > 1.3 ? IMPORT_WHY : ''}
+### The figures as \`--json\` writes them
+
+\`\`\`json
+${JSON.stringify(d.json, null, 2)}
+\`\`\`
+`;
 }
 
 main().catch((err: unknown) => {

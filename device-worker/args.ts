@@ -2,10 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { logLevelEnvShape, parseConfig, parseFlags, port } from '../platform/config';
 import { SAFE_DEVICE_ID } from '../platform/data-dir';
-import { temporalConnection, temporalEnvShape, type TemporalConnectionSettings } from '../temporal/connection';
+import { metricsHostEnvShape } from '../platform/metrics';
+import { temporalConnection, temporalEnvShape, type TemporalSetup } from '../temporal/connection';
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
-const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days'] as const;
+const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days', 'metrics-port', 'metrics-host', 'temporal-metrics-port'] as const;
 
 /** The ADB server's own port when the phone is attached to this host. */
 export const ADB_DEFAULT = { host: '127.0.0.1', port: 5037 } as const;
@@ -28,6 +29,10 @@ const schema = z.object({
   '--token-file': z.string().optional(),
   '--data-dir': z.string().default('./data'),
   '--artifact-retention-days': z.coerce.number().int().min(1).optional(),
+  // Metrics listeners of their own (docs/operations.md "Metrics"); unset or 0 = not served.
+  '--metrics-port': port.optional(),
+  '--metrics-host': metricsHostEnvShape.CMAUTOBUY_METRICS_HOST,
+  '--temporal-metrics-port': port.optional(),
   CMAUTOBUY_DEVICE_TOKEN: z.string().optional(),
   ...logLevelEnvShape,
   ...temporalEnvShape,
@@ -44,7 +49,11 @@ export interface DeviceWorkerConfig {
   tokenEnv: string | undefined;
   artifactRetentionDays: number | undefined;
   logLevel: string;
-  temporal: TemporalConnectionSettings;
+  temporal: TemporalSetup;
+  /** this worker's own metrics (device-worker/runtime/metrics.ts), when asked for */
+  metrics: { host: string; port: number } | undefined;
+  /** the Temporal SDK's worker metrics (temporal/runtime.ts), when asked for */
+  temporalMetrics: { host: string; port: number } | undefined;
 }
 
 export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.ProcessEnv): DeviceWorkerConfig {
@@ -57,8 +66,11 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
       '--device-id': flags['--device-id'] ?? env['CMAUTOBUY_DEVICE_ID'],
       '--admin-url': flags['--admin-url'] ?? env['CMAUTOBUY_ADMIN_URL'],
       '--data-dir': flags['--data-dir'] ?? env['CMAUTOBUY_DATA_DIR'],
+      '--metrics-port': flags['--metrics-port'] ?? env['CMAUTOBUY_DEVICE_METRICS_PORT'],
+      '--metrics-host': flags['--metrics-host'] ?? env['CMAUTOBUY_METRICS_HOST'],
+      '--temporal-metrics-port': flags['--temporal-metrics-port'] ?? env['CMAUTOBUY_TEMPORAL_METRICS_PORT'],
     },
-    { what: 'device worker options', hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …]' },
+    { what: 'device worker options', hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …] [--temporal-metrics-port …]' },
   );
   return {
     deviceId: c['--device-id'],
@@ -72,5 +84,7 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
     logLevel: c.CMAUTOBUY_LOG_LEVEL,
     // One rule for every process: plain gRPC only on loopback (temporal/connection.ts).
     temporal: temporalConnection(c),
+    metrics: c['--metrics-port'] ? { host: c['--metrics-host'], port: c['--metrics-port'] } : undefined,
+    temporalMetrics: c['--temporal-metrics-port'] ? { host: c['--metrics-host'], port: c['--temporal-metrics-port'] } : undefined,
   };
 }

@@ -1,25 +1,39 @@
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
+import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { parseDeviceWorkerArgs } from './args';
+import { installProcessGuard } from '../platform/process-guard';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
+import { lockDevice } from './runtime/device-lock';
 import { readDeviceToken } from './token';
 import { startDeviceWorker } from './worker';
 
 /**
  * `npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …]
- * [--admin-url …] [--token-file …] [--data-dir …]`: one device worker for one phone.
+ * [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …]
+ * [--temporal-metrics-port …]`: one device worker for one phone.
  * Temporal: CMAUTOBUY_TEMPORAL_ADDRESS or 127.0.0.1:CMAUTOBUY_TEMPORAL_PORT, namespace
  * CMAUTOBUY_TEMPORAL_NAMESPACE (cmautobuy); TLS from CMAUTOBUY_TEMPORAL_TLS_CA/_CERT/_KEY/_SERVER_NAME.
  */
 async function main(): Promise<void> {
   const config = parseDeviceWorkerArgs(process.argv.slice(2), process.env);
+  usePrivateUmask();
+  const deviceDir = dataPaths(config.dataDir).device(config.deviceId);
+  // before anything opens the ledger or writes a log line into this device's folder
+  const lock = lockDevice(deviceDir.root, config.deviceId);
+  tightenTree(deviceDir.root);
   const log = createLogger({
     name: `device-worker-${config.deviceId}`,
     level: config.logLevel,
-    logDir: dataPaths(config.dataDir).device(config.deviceId).logs,
+    logDir: deviceDir.logs,
   });
-  installTemporalRuntime(log);
+  // This process drives a phone: after anything unexpected its state is unknown, so it never
+  // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
+  installProcessGuard(log, { unhandledRejection: 'exit' });
+  installTemporalRuntime(log, { metrics: config.temporalMetrics });
+  await checkTemporalAtStartup({ temporal: config.temporal, log, checkRetention: false });
 
   const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });
   if (!token || !config.adminUrl) log.warn('no admin URL or device token: running without registration');
@@ -33,9 +47,10 @@ async function main(): Promise<void> {
     admin: token && config.adminUrl ? { url: config.adminUrl, token } : undefined,
     log,
     artifactRetentionDays: config.artifactRetentionDays,
+    metrics: config.metrics,
   });
   await handle.ready;
-  console.log(`DEVICE WORKER READY ${config.deviceId}`);
+  console.log(`DEVICE WORKER READY ${config.deviceId}${handle.metricsUrl ? ` metrics=${handle.metricsUrl}` : ''}`);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -43,7 +58,10 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'device worker stopping');
     handle.stop().then(
-      () => process.exit(0),
+      () => {
+        lock.release();
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   };

@@ -12,6 +12,8 @@ import { httpEvidenceUploader } from './pdd/purchase/evidence';
 import { DEFAULT_TIMING, type SessionTiming } from './pdd/session';
 import { OrphanClaimChecks } from './runtime/claim-checks';
 import { ClaimPoller } from './runtime/claim-poller';
+import { DeviceMetrics } from './runtime/metrics';
+import { deviceWorkerIdentity } from './runtime/identity';
 import { runDeviceQueue } from './runtime/reconnect';
 import { createRegistration } from './runtime/registration';
 
@@ -31,6 +33,8 @@ export interface DeviceWorkerOptions {
   artifactRetentionDays?: number;
   /** how often an open claim's workflow is checked for being closed; default 10 s */
   claimCheckIntervalMs?: number;
+  /** serve this worker's metrics at `http://host:port/metrics` (port 0: a free one); unset = not served */
+  metrics?: { host: string; port: number };
 }
 
 export interface DeviceWorkerHandle {
@@ -38,6 +42,8 @@ export interface DeviceWorkerHandle {
   taskQueue: string;
   /** resolves when the phone's queue is being polled */
   ready: Promise<void>;
+  /** where this worker's metrics are served, when asked for */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -51,6 +57,10 @@ const DAY_MS = 86_400_000;
  */
 export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<DeviceWorkerHandle> {
   const log = opts.log.child({ deviceId: opts.deviceId, serial: opts.serial });
+  // First, so a metrics port that is taken stops the start before anything is opened.
+  const metrics = new DeviceMetrics();
+  const metricsListener = opts.metrics ? await metrics.serve({ ...opts.metrics, log }) : undefined;
+  if (metricsListener) log.info({ url: metricsListener.url }, 'device worker metrics served');
   const paths = dataPaths(opts.dataDir).device(opts.deviceId);
   const ledger = new DeviceLedger(paths.ledgerDb, opts.deviceId);
   // the purchase submissions live in the same file, in their own table and connection
@@ -94,15 +104,17 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     },
     onReleased: () => void poller.pollIfIdle(),
   };
-  const poller = new ClaimPoller({ namespace: opts.temporal.namespace, ledger, claimActivities: createClaimActivities(ctx), log });
-  const checks = new OrphanClaimChecks({ temporal: opts.temporal, ledger, log, afterCheck: () => poller.pollIfIdle() });
+  const identity = deviceWorkerIdentity(opts.deviceId);
+  const poller = new ClaimPoller({ namespace: opts.temporal.namespace, identity, ledger, claimActivities: metrics.instrument(createClaimActivities(ctx)), log });
+  const checks = new OrphanClaimChecks({ temporal: opts.temporal, identity, ledger, log, afterCheck: () => poller.pollIfIdle() });
   checks.start(opts.claimCheckIntervalMs ?? 10_000);
 
   const evidence = opts.admin ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log }) : null;
   const queue = runDeviceQueue({
     temporal: opts.temporal,
     taskQueue,
-    activities: { ...createDeviceActivities(ctx), ...createPurchaseActivities(ctx, { submissions, evidence }) },
+    identity,
+    activities: metrics.instrument({ ...createDeviceActivities(ctx), ...createPurchaseActivities(ctx, { submissions, evidence }) }),
     log,
     onConnected: async (connection) => {
       await checks.closeOrphanClaim();
@@ -117,6 +129,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     deviceId: opts.deviceId,
     taskQueue,
     ready: queue.ready,
+    metricsUrl: metricsListener?.url,
     async stop() {
       // no claim may be taken from here on, even by a check that is finishing right now
       const pollerStopped = poller.stop();
@@ -128,6 +141,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       await checks.close();
       ledger.close();
       submissions.close();
+      await metricsListener?.close();
     },
   };
 }

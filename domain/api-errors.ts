@@ -14,6 +14,9 @@ export const API_ERROR_CODES = {
   INVALID_CURSOR: '分页参数已失效，请刷新页面',
   INTERNAL: '服务内部错误，请稍后重试',
   UNSUPPORTED_MEDIA_TYPE: '上传的内容格式不对',
+  BODY_TOO_LARGE: '请求内容超过 1 MB',
+  BAD_PATH: '地址编码无效',
+  HOST_NOT_ALLOWED: '不接受通过此主机名访问，请使用管理员配置的地址',
 
   // Identity
   UNAUTHENTICATED: '登录已过期，请重新登录',
@@ -28,6 +31,9 @@ export const API_ERROR_CODES = {
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',
   MISSING_FILE: '请选择要导入的文件',
+  IMPORT_TOO_MANY_ROWS: '表格超过 50,000 行，请拆分后导入',
+  IMPORT_CELL_TOO_LONG: '有单元格超过 2,000 个字符，请检查文件',
+  IMPORT_UNPACKED_TOO_LARGE: '工作簿解压后过大，请检查文件',
   FILE_TOO_LARGE: '文件太大',
   INVALID_XLSX: '文件不是可读取的 xlsx，请上传虾皮后台导出的 .xlsx 文件',
   EMPTY_WORKBOOK: '文件里没有任何行，请重新从虾皮后台导出',
@@ -75,6 +81,7 @@ export const API_ERROR_CODES = {
   EVIDENCE_UNEXPECTED_FILE: '截图上传只能包含一个文件',
   EVIDENCE_TOO_MANY_PARTS: '截图上传的内容分段过多',
   EVIDENCE_MALFORMED_MULTIPART: '截图上传的内容格式有误',
+  EVIDENCE_ATTEMPT_FINISHED: '该采购尝试已结束，不能再添加截图',
 
   // 顺运宝 orders (admin/syb): the sync's last_error and the orders routes
   SYB_NOT_CONFIGURED: '尚未设置顺运宝账号：请在设置中填写地址、用户名和密码',

@@ -112,6 +112,23 @@ export interface ImportResult {
   manual_kept: number;
 }
 
+/**
+ * Why an option combination deserves a second look before it is mapped or bought: out of
+ * stock, or no price was read. A mapping to it is allowed (stock and prices change), but said.
+ */
+export const OPTION_WARNINGS = {
+  OUT_OF_STOCK: '缺货',
+  PRICE_UNKNOWN: '价格未知',
+} as const;
+export type OptionWarning = keyof typeof OPTION_WARNINGS;
+
+export function optionWarnings(row: { available: boolean; price_cent: number | null }): OptionWarning[] {
+  const out: OptionWarning[] = [];
+  if (!row.available) out.push('OUT_OF_STOCK');
+  if (row.price_cent === null) out.push('PRICE_UNKNOWN');
+  return out;
+}
+
 /** A collected PDD option combination, as the mapping dialog lists it. */
 export interface PddSkuRow {
   options: Record<string, string>;
@@ -122,6 +139,39 @@ export interface PddSkuRow {
   available: boolean;
   /** measured on this exact combination, or inferred from another one of the same colour */
   price_measured: boolean;
+  warnings: OptionWarning[];
+}
+
+/** `PUT /api/mappings/:skuId`: saved; `warnings` says what is wrong with the option today. */
+export interface MappingSaved {
+  shopee_sku_id: string;
+  pdd_goods_id: string;
+  pdd_options: Record<string, string>;
+  pdd_option_key: string;
+  warnings: OptionWarning[];
+}
+
+/** One collect run of a goods (`recent_collects`), newest first. */
+export interface CollectRunView {
+  task_id: string;
+  /** queued | collecting | succeeded | failed | rejected */
+  status: string;
+  device_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  artifact_ref: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** PDD 商品详情 (`GET /api/pdd/products/:pddGoodsId`). */
+export interface PddGoodsDetailView extends PddProductView {
+  linked_products: Array<{ goods_id: string; title: string }>;
+  dimensions: Array<{ key: string; name: string }>;
+  /** every collected option combination with its price (null = unknown, never 0) and stock */
+  skus: PddSkuRow[];
+  metrics: { sales_text: string | null } | null;
+  recent_collects: CollectRunView[];
 }
 
 export interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code'> {

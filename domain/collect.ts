@@ -23,6 +23,18 @@ export const collectedSkuSchema = z
   })
   .passthrough();
 
+/**
+ * Sales and review figures of the goods page, kept as the text shown ("已拼10万+件"): the app
+ * rounds them ("10万+"), so a number would claim a precision nobody read. Null when not shown.
+ */
+export const goodsMetricsSchema = z
+  .object({
+    sales_text: z.string().nullable(),
+  })
+  .passthrough();
+
+export type GoodsMetrics = z.infer<typeof goodsMetricsSchema>;
+
 export const skusJsonSchema = z
   .object({
     schema_version: z.literal(1),
@@ -33,6 +45,8 @@ export const skusJsonSchema = z
     captured_at: utc,
     dimensions: z.array(z.object({ key: z.string().min(1), name: z.string().min(1) }).passthrough()),
     skus: z.array(collectedSkuSchema),
+    /** the goods' own figures as the goods page shows them; absent from older collects */
+    metrics: goodsMetricsSchema.optional(),
   })
   .passthrough();
 

@@ -8,6 +8,8 @@ import * as m0010 from './0010_catalog';
 import * as m0020 from './0020_purchase';
 import * as m0021 from './0021_submission_abandoned';
 import * as m0030 from './0030_syb';
+import * as m0031 from './0031_search_text';
+import * as m0032 from './0032_task_list_indexes';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -24,6 +26,8 @@ export const migrations: Record<string, Migration> = {
   '0020_purchase': m0020,
   '0021_submission_abandoned': m0021,
   '0030_syb': m0030,
+  '0031_search_text': m0031,
+  '0032_task_list_indexes': m0032,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -25,6 +25,8 @@ export const REDACT_PATHS = [
   '*.cookie',
   'csrf_token',
   '*.csrf_token',
+  'apiKey',
+  '*.apiKey',
 ];
 
 export interface LoggerOptions {

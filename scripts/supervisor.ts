@@ -1,11 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../admin/config/env';
 import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { temporalTarget } from '../temporal/connection';
+import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
-import { startChild, stopChild, type RunningChild } from './supervise/children';
+import { SupervisedChild, type ChildSpec, type RestartEvent } from './supervise/children';
+import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
 import { sybAccountEnv } from './supervise/syb-sim';
@@ -15,15 +18,29 @@ import { sybAccountEnv } from './supervise/syb-sim';
  * data dir), admin (API + UI + admin worker), the phone simulator with two phones, the 顺运宝
  * simulator, one device
  * worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
- * every child, newest first, and nothing is left behind.
+ * every child, newest first, and nothing is left behind. A child that dies on its own is
+ * restarted (with a growing delay) and the restart logged; the rest keeps running.
  */
 const say = (line: string) => console.log(`[start] ${line}`);
 
 async function main(): Promise<void> {
+  // Every file of the system is for this user only; children (Temporal too) inherit the umask.
+  usePrivateUmask();
   const env = parseEnv();
+  // Read once and kept out of every child's environment but the admin's (the Temporal CLI is
+  // spawned with the supervisor's own environment).
+  delete process.env.CMAUTOBUY_ADMIN_PASSWORD;
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
+  tightenTree(paths.root);
   const target = temporalTarget(env);
-  const children: RunningChild[] = [];
+  const children: SupervisedChild[] = [];
+  const restartLog = path.join(paths.logs, 'supervisor.log');
+  const onRestart = (event: RestartEvent) => {
+    say(`${event.child} exited (${event.exit}); restart ${event.restart} in ${event.delay_ms} ms`);
+    fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+    fs.appendFileSync(restartLog, `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'child restarted', ...event })}\n`, { mode: 0o600 });
+  };
+  const startChild = (spec: ChildSpec) => SupervisedChild.start(spec, { onRestart });
   let temporal: DevServer | undefined;
   let stopping = false;
 
@@ -31,7 +48,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say('stopping …');
-    for (const child of [...children].reverse()) await stopChild(child);
+    for (const child of [...children].reverse()) await child.stop();
     await temporal?.stop();
     say('stopped');
     process.exit(code);
@@ -49,6 +66,7 @@ async function main(): Promise<void> {
         port: env.CMAUTOBUY_TEMPORAL_PORT,
         uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
         logFile: path.join(paths.logs, 'temporal.log'),
+        retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
         say,
       });
     } else {
@@ -84,24 +102,34 @@ async function main(): Promise<void> {
     children.push(sybSim);
     if (stopping) return;
 
+    const metrics = new MetricsTargets();
     const admin = await startChild({
       name: 'admin',
       command: node,
       args: ts('admin/main.ts'),
-      env: { ...childEnv, ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)) },
+      env: {
+        ...childEnv,
+        ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
+        ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
+        // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
+        ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}),
+        CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin')),
+      },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
       terminalOnly: /^Initial password for operator/,
     });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
+    metrics.add('admin', 'admin', new URL(adminUrl).host);
     if (stopping) return;
 
     for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
+      const metricsFlags = ['--metrics-port', String(await metrics.port('device-worker', device.deviceId)), '--temporal-metrics-port', String(await metrics.port('temporal-sdk', device.deviceId))];
       const worker = await startChild({
         name: `device-${device.deviceId}`,
         command: node,
-        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl]),
+        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl, ...metricsFlags]),
         env: { ...childEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
         readyLine: /DEVICE WORKER READY/,
         logFile: path.join(paths.logs, `device-${device.deviceId}.out`),
@@ -115,17 +143,13 @@ async function main(): Promise<void> {
       ? `${temporal.uiUrl}/namespaces/${target.namespace}/workflows`
       : (env.CMAUTOBUY_TEMPORAL_UI_URL ?? 'unknown');
     console.log(`READY admin=${adminUrl} temporal-ui=${temporalUi}`);
+    for (const line of metrics.lines()) say(`metrics ${line}`);
+    metrics.write(path.join(paths.root, 'metrics-targets.json'));
     say(`logs: ${paths.logs}; Ctrl-C stops everything`);
 
-    // A child that dies on its own takes the system down with it: half a system is worse.
-    await Promise.race(children.map((c) => c.exited.then(() => c.name)))
-      .then((name) => {
-        if (!stopping) {
-          console.error(`[start] ${name} exited unexpectedly; see ${paths.logs}`);
-          return stopAll(1);
-        }
-        return undefined;
-      });
+    // Children that die on their own are restarted (SupervisedChild); the supervisor now only
+    // waits for SIGINT/SIGTERM.
+    await new Promise<never>(() => undefined);
   } catch (err) {
     console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);

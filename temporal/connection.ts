@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, port, readConfigFile } from '../platform/config';
 import { isLoopbackHost } from '../platform/network';
+import { DEFAULT_RETENTION_DAYS } from './namespace';
 
 /**
  * How every process (admin, device worker, supervisor) finds and reaches Temporal: the
@@ -24,6 +25,10 @@ export const temporalEnvShape = {
   CMAUTOBUY_TEMPORAL_TLS_KEY: z.string().min(1).optional(),
   CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
+  /** Temporal Cloud's API key; the value itself, so it never goes into a file under data/ */
+  CMAUTOBUY_TEMPORAL_API_KEY: z.string().min(1).optional(),
+  /** how long a closed workflow's history stays visible (embedded server: set; a cluster: checked) */
+  CMAUTOBUY_TEMPORAL_RETENTION_DAYS: z.coerce.number().int().min(1).default(DEFAULT_RETENTION_DAYS),
 };
 
 export type TemporalEnv = z.infer<z.ZodObject<typeof temporalEnvShape>>;
@@ -33,13 +38,24 @@ export interface TemporalTarget {
   namespace: string;
   /** true when we start the embedded dev server ourselves */
   embedded: boolean;
+  /**
+   * The Temporal Web UI operators are sent to (the task page's 工作流 link): the URL given, else
+   * the embedded server's UI port; null for an existing cluster whose UI nobody named.
+   */
+  uiUrl: string | null;
 }
 
 export function temporalTarget(env: TemporalEnv): TemporalTarget {
+  const givenUi = env.CMAUTOBUY_TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null;
   if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
-    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false };
+    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false, uiUrl: givenUi };
   }
-  return { address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: true };
+  return {
+    address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`,
+    namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
+    embedded: true,
+    uiUrl: givenUi ?? `http://127.0.0.1:${env.CMAUTOBUY_TEMPORAL_UI_PORT}`,
+  };
 }
 
 /** The `tls` option of a Temporal `Connection` / `NativeConnection` (both take this shape). */
@@ -54,6 +70,15 @@ export interface TemporalConnectionSettings {
   address: string;
   namespace: string;
   tls?: TemporalTls;
+  /** sent as `Authorization: Bearer …`; never logged (platform/logger.ts redacts the key) */
+  apiKey?: string;
+}
+
+/** What a process expects of the namespace at start (temporal/startup-checks.ts). */
+export interface TemporalSetup extends TemporalConnectionSettings {
+  /** the embedded dev server is ours to fix; a cluster is only checked */
+  embedded: boolean;
+  retentionDays: number;
 }
 
 /**
@@ -61,13 +86,16 @@ export interface TemporalConnectionSettings {
  * worker. A non-loopback Temporal address without TLS is refused unless explicitly allowed.
  */
 export function temporalTls(env: TemporalEnv, address: string): TemporalTls | undefined {
+  if (env.CMAUTOBUY_TEMPORAL_API_KEY !== undefined && env.CMAUTOBUY_TEMPORAL_TLS === '0') {
+    throw new ConfigError('CMAUTOBUY_TEMPORAL_API_KEY needs TLS (a bearer key over plain gRPC can be read on the wire): unset CMAUTOBUY_TEMPORAL_TLS=0');
+  }
   const ca = env.CMAUTOBUY_TEMPORAL_TLS_CA;
   const cert = env.CMAUTOBUY_TEMPORAL_TLS_CERT;
   const key = env.CMAUTOBUY_TEMPORAL_TLS_KEY;
   if ((cert === undefined) !== (key === undefined)) {
     throw new ConfigError('CMAUTOBUY_TEMPORAL_TLS_CERT and CMAUTOBUY_TEMPORAL_TLS_KEY go together (mTLS client certificate): set both or neither');
   }
-  const wanted = env.CMAUTOBUY_TEMPORAL_TLS === '1' || ca !== undefined || cert !== undefined;
+  const wanted = env.CMAUTOBUY_TEMPORAL_TLS === '1' || ca !== undefined || cert !== undefined || env.CMAUTOBUY_TEMPORAL_API_KEY !== undefined;
   if (!wanted) {
     const host = address.slice(0, address.lastIndexOf(':'));
     if (!isLoopbackHost(host) && env.CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT !== '1') {
@@ -85,8 +113,28 @@ export function temporalTls(env: TemporalEnv, address: string): TemporalTls | un
   };
 }
 
-/** Address, namespace and transport for a process that connects to Temporal as a client or worker. */
-export function temporalConnection(env: TemporalEnv): TemporalConnectionSettings {
-  const { address, namespace } = temporalTarget(env);
-  return { address, namespace, tls: temporalTls(env, address) };
+/** Address, namespace, transport and expectations for a process that connects as a client or worker. */
+export function temporalConnection(env: TemporalEnv): TemporalSetup {
+  const { address, namespace, embedded } = temporalTarget(env);
+  return {
+    address,
+    namespace,
+    tls: temporalTls(env, address),
+    ...(env.CMAUTOBUY_TEMPORAL_API_KEY ? { apiKey: env.CMAUTOBUY_TEMPORAL_API_KEY } : {}),
+    embedded,
+    retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
+  };
+}
+
+/**
+ * The options both `Connection.connect` (client) and `NativeConnection.connect` (worker) take,
+ * so every connection of every process carries the same TLS and API key. With an API key and
+ * no TLS settings the SDK turns TLS on by itself; `tls` is still `{}` here so that is visible.
+ */
+export function temporalConnectOptions(settings: TemporalConnectionSettings): { address: string; tls?: TemporalTls; apiKey?: string } {
+  return {
+    address: settings.address,
+    ...(settings.tls || settings.apiKey ? { tls: settings.tls ?? {} } : {}),
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+  };
 }

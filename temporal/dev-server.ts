@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureBinary, TEMPORAL_CLI } from './binaries';
+import { DEFAULT_RETENTION_DAYS, setRetentionDays } from './namespace';
 import { searchAttributeArgs } from './search-attributes';
 
 export interface DevServerOptions {
@@ -18,6 +19,8 @@ export interface DevServerOptions {
   say?: (line: string) => void;
   /** how long to wait for gRPC to answer */
   readyTimeoutMs?: number;
+  /** retention of every namespace it creates (CMAUTOBUY_TEMPORAL_RETENTION_DAYS); default 30 */
+  retentionDays?: number;
 }
 
 export interface DevServer {
@@ -35,6 +38,7 @@ export interface DevServer {
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const cli = ensureBinary(TEMPORAL_CLI, opts.say);
   fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+  const namespaces = [opts.namespace, ...(opts.extraNamespaces ?? [])];
   const args = [
     'server',
     'start-dev',
@@ -44,7 +48,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     String(opts.port),
     '--db-filename',
     opts.dbFile,
-    ...[opts.namespace, ...(opts.extraNamespaces ?? [])].flatMap((ns) => ['--namespace', ns]),
+    ...namespaces.flatMap((ns) => ['--namespace', ns]),
     '--log-level',
     'warn',
     ...searchAttributeArgs(),
@@ -69,6 +73,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const address = `127.0.0.1:${opts.port}`;
   try {
     await waitForTemporal(address, opts.namespace, opts.readyTimeoutMs ?? 60_000, () => exited);
+    // start-dev has no retention flag and creates its namespaces with a day's retention
+    const connection = await Connection.connect({ address, connectTimeout: 5_000 });
+    try {
+      for (const ns of namespaces) await setRetentionDays(connection.workflowService, ns, opts.retentionDays ?? DEFAULT_RETENTION_DAYS);
+    } finally {
+      await connection.close();
+    }
   } catch (err) {
     child.kill('SIGKILL');
     const logHint = opts.logFile ? ` (see ${opts.logFile})` : '';

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
     port: env.CMAUTOBUY_TEMPORAL_PORT,
     uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
+    retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
     logFile: path.join(paths.logs, 'temporal.log'),
     say: (l) => console.log(l),
   });

@@ -60,3 +60,19 @@ export async function startBrowserRig(): Promise<BrowserRig> {
     },
   };
 }
+
+/**
+ * Polls `expression` in the page until `accept` holds, and returns its last value. Used instead
+ * of `page.waitForFunction`, which compiles its predicate inside the page and is therefore
+ * refused by the UI's Content-Security-Policy (no 'unsafe-eval'); `page.evaluate` goes through
+ * the DevTools protocol, which CSP does not govern, so the UI is tested under its real policy.
+ */
+export async function waitInPage<T>(page: Page, expression: string, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await page.evaluate<T>(expression);
+    if (accept(value)) return value;
+    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for ${expression.slice(0, 120)}; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

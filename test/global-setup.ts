@@ -27,13 +27,14 @@ export default async function globalSetup(): Promise<void> {
   process.env.CMAUTOBUY_TEST_TIME_SKIPPING_SERVER = ensureBinary(TEMPORAL_TEST_SERVER, say);
 
   const [server, bundle] = await Promise.all([
-    freePort().then((port) =>
+    Promise.all([freePort(), freePort()]).then(([port, uiPort]) =>
       startDevServer({
         dbFile: path.join(tmp, 'temporal.db'),
         namespace: 'cmautobuy',
         extraNamespaces: TEST_NAMESPACE_POOL,
         port,
-        uiPort: null,
+        // the Web UI too, so a browser test can follow the task page's 工作流 link to it
+        uiPort,
         logFile: path.join(tmp, 'temporal.log'),
         say,
       }),
@@ -44,5 +45,6 @@ export default async function globalSetup(): Promise<void> {
   ]);
   globalThis.__cmautobuyTemporal = server;
   process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS = server.address;
+  if (server.uiUrl) process.env.CMAUTOBUY_TEST_TEMPORAL_UI_URL = server.uiUrl;
   process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE = bundle.codePath;
 }

@@ -25,11 +25,11 @@ export function tempDataDir(label = 'data'): string {
   return dir;
 }
 
-export function sharedTemporal(): { address: string; workflowBundlePath: string } {
+export function sharedTemporal(): { address: string; workflowBundlePath: string; uiUrl: string | null } {
   const address = process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS;
   const workflowBundlePath = process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE;
   if (!address || !workflowBundlePath) throw new Error('no shared Temporal server: run through jest without CMAUTOBUY_TEST_NO_TEMPORAL');
-  return { address, workflowBundlePath };
+  return { address, workflowBundlePath, uiUrl: process.env.CMAUTOBUY_TEST_TEMPORAL_UI_URL ?? null };
 }
 
 export interface TestAdmin extends AdminHandle {
@@ -40,14 +40,14 @@ export interface TestAdmin extends AdminHandle {
 /** A real admin (HTTP + worker + SQLite file) on a free port, in its own Temporal namespace. */
 export async function startTestAdmin(overrides: Partial<AdminOptions> & { waitForWorker?: boolean } = {}): Promise<TestAdmin> {
   const { waitForWorker = true, ...rest } = overrides;
-  const { address, workflowBundlePath } = sharedTemporal();
+  const { address, workflowBundlePath, uiUrl } = sharedTemporal();
   const namespace = rest.temporal?.namespace ?? allocateNamespace();
   const dataDir = rest.dataDir ?? tempDataDir('admin');
   const admin = await startAdmin({
     dataDir,
     host: '127.0.0.1',
     port: 0,
-    temporal: { address, namespace },
+    temporal: { address, namespace, uiUrl },
     log: testLogger('admin'),
     workflowBundlePath,
     initialAdminPassword: TEST_ADMIN_PASSWORD,

@@ -5,6 +5,7 @@ import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { TasksTable } from '../../admin/db/tables/catalog';
 import { collectTaskId } from '../../admin/catalog/pdd';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
+import { searchTextOf } from '../../domain/catalog-search';
 import { skusJsonSchema, type SkusJson } from '../../domain/collect';
 import { nowUtc } from '../../domain/time';
 
@@ -192,6 +193,7 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
               skus_json: JSON.stringify(data),
               title: data.title,
               shop_name: data.shop_name,
+              search_text: searchTextOf(data.title, data.shop_name),
               collect_status: 'collected',
               collect_code: null,
               collect_msg: null,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { recordAudit } from '../../admin/audit/audit';
+import { recordPurchaseTransition } from '../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
 import type { FinalPanelReading } from '../../domain/contracts/device-activities';
+import { searchTextOf } from '../../domain/catalog-search';
 import { sameOptions } from '../../domain/option-key';
 import { allGates, type GateReadings } from '../../domain/purchase/gates';
 import { purchaseResultSchema, type PurchaseResult } from '../../domain/purchase/schemas';
@@ -88,6 +90,7 @@ export function purchaseActivities(db: AdminDb) {
             details: { from, to: input.to, authorization_id: input.authorizationId, ...(input.orderNo ? { order_no: input.orderNo } : {}) },
           });
         }
+        recordPurchaseTransition({ from, to: input.to, reasonCode: input.reasonCode, startedAt: task.started_at, byOperator: input.actor !== undefined });
       });
     },
 
@@ -147,7 +150,7 @@ export function purchaseActivities(db: AdminDb) {
       if (input.goods) {
         const attempt = await db.selectFrom('purchase_attempts').select('task_id').where('id', '=', input.attemptId).executeTakeFirst();
         if (attempt) {
-          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
+          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
           if (input.goods.shopName) await db.updateTable('tasks').set({ shop_name: input.goods.shopName }).where('task_id', '=', attempt.task_id).where('shop_name', 'is', null).execute();
         }
       }

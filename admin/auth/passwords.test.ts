@@ -19,17 +19,50 @@ describe('passwords', () => {
 });
 
 describe('LoginThrottle', () => {
-  it('limits failures per user and per address within a sliding window', () => {
+  const client = (username: string, address: string, knownClientId?: string) => ({ username, address, knownClientId });
+
+  it('counts an attempt when it is admitted, so the limit holds before any password is checked', () => {
+    const th = new LoginThrottle({ maxFailuresPerUser: 2, maxFailuresPerAddress: 10 }, () => 0);
+    const admitted = Array.from({ length: 10 }, () => th.admit(client('ann', '10.0.0.1'))).filter((a) => a.admitted);
+    expect(admitted).toHaveLength(2);
+  });
+
+  it('slows a user name down progressively instead of locking it out for the window', () => {
     let t = 0;
-    const th = new LoginThrottle({ windowMs: 60_000, maxFailuresPerUser: 2, maxFailuresPerAddress: 3 }, () => t);
-    th.recordFailure('ann', '10.0.0.1');
-    expect(th.retryAfterSeconds('ann', '10.0.0.1')).toBe(0);
-    th.recordFailure('ann', '10.0.0.1');
-    expect(th.retryAfterSeconds('ann', '10.0.0.2')).toBe(60);
-    expect(th.retryAfterSeconds('bob', '10.0.0.1')).toBe(0);
-    th.recordFailure('bob', '10.0.0.1');
-    expect(th.retryAfterSeconds('cid', '10.0.0.1')).toBeGreaterThan(0);
-    t = 61_000;
-    expect(th.retryAfterSeconds('ann', '10.0.0.1')).toBe(0);
+    const th = new LoginThrottle({ windowMs: 15 * 60_000, maxFailuresPerUser: 2, maxFailuresPerAddress: 100, baseDelayMs: 1000, maxDelayMs: 8000 }, () => t);
+    th.admit(client('ann', '10.0.0.1'));
+    th.admit(client('ann', '10.0.0.1'));
+    expect(th.admit(client('ann', '10.0.0.2'))).toEqual({ admitted: false, retryAfterSeconds: 1 });
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const refused = th.admit(client('ann', '10.0.0.3'));
+      if (!refused.admitted) {
+        waits.push(refused.retryAfterSeconds);
+        t += refused.retryAfterSeconds * 1000;
+      }
+      expect(th.admit(client('ann', '10.0.0.3')).admitted).toBe(!refused.admitted);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 8, 8]); // doubles, then stays at maxDelayMs
+  });
+
+  it('limits failures per address across user names, in a sliding window', () => {
+    let t = 0;
+    const th = new LoginThrottle({ windowMs: 60_000, maxFailuresPerUser: 100, maxFailuresPerAddress: 3 }, () => t);
+    for (const name of ['a', 'b', 'c']) expect(th.admit(client(name, '10.0.0.1')).admitted).toBe(true);
+    expect(th.admit(client('d', '10.0.0.1'))).toEqual({ admitted: false, retryAfterSeconds: 60 });
+    expect(th.admit(client('d', '10.0.0.2')).admitted).toBe(true);
+    t = 60_000;
+    expect(th.admit(client('d', '10.0.0.1')).admitted).toBe(true);
+  });
+
+  it('un-counts a successful attempt only, and keeps a known client out of strangers\' buckets', () => {
+    const th = new LoginThrottle({ maxFailuresPerUser: 2, maxFailuresPerAddress: 100 }, () => 0);
+    const ok = th.admit(client('ann', '10.0.0.1'));
+    if (!ok.admitted) throw new Error('first attempt refused');
+    th.succeeded(ok.attempt);
+    th.admit(client('ann', '10.0.0.9'));
+    th.admit(client('ann', '10.0.0.9'));
+    expect(th.admit(client('ann', '10.0.0.1')).admitted).toBe(false);
+    expect(th.admit(client('ann', '10.0.0.9', 'browser-1')).admitted).toBe(true);
   });
 });

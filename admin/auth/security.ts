@@ -1,27 +1,41 @@
+import { allowedHostNames } from '../../platform/http-guard';
 import type { AdminDb } from '../db/database';
 import { EvidenceStore } from '../evidence/store';
 import { DeviceAuthenticator } from './device-credentials';
-import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle';
+import { KnownClients } from './known-clients';
+import { LoginThrottle, type ThrottlePolicy } from './login-throttle';
 import { DEFAULT_SESSION_POLICY, SessionStore, type SessionPolicy } from './sessions';
 
 /** The admin's identity and evidence services, built once per process and shared by the app. */
 export interface Security {
   sessions: SessionStore;
   throttle: LoginThrottle;
+  knownClients: KnownClients;
   deviceAuth: DeviceAuthenticator;
   evidence: EvidenceStore;
+  /** host names the admin answers to (platform/http-guard.ts) */
+  allowedHosts: ReadonlySet<string>;
+  /** a reverse proxy is in front: the client address comes from X-Forwarded-For, cookies are Secure */
+  trustProxy: boolean;
 }
 
 export interface SecurityOptions {
   sessionPolicy?: SessionPolicy;
-  throttlePolicy?: ThrottlePolicy;
+  throttlePolicy?: Partial<ThrottlePolicy>;
+  /** CMAUTOBUY_TRUST_PROXY=1 */
+  trustProxy?: boolean;
+  /** the bind host and CMAUTOBUY_ADMIN_ALLOWED_HOSTS; loopback names are always allowed */
+  allowedHosts?: string[];
 }
 
 export function createSecurity(db: AdminDb, evidenceDir: string, opts: SecurityOptions = {}): Security {
   return {
     sessions: new SessionStore(db, opts.sessionPolicy ?? DEFAULT_SESSION_POLICY),
-    throttle: new LoginThrottle(opts.throttlePolicy ?? DEFAULT_THROTTLE_POLICY),
+    throttle: new LoginThrottle(opts.throttlePolicy),
+    knownClients: new KnownClients(),
     deviceAuth: new DeviceAuthenticator(db),
     evidence: new EvidenceStore(db, evidenceDir),
+    allowedHosts: allowedHostNames(undefined, opts.allowedHosts ?? []),
+    trustProxy: opts.trustProxy ?? false,
   };
 }

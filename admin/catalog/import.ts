@@ -1,11 +1,12 @@
 import type { ImportFailedRow as FailedRow, ImportResult } from '../../domain/catalog-views';
+import { searchTextOf } from '../../domain/catalog-search';
 import { parseShopeeSpec } from '../../domain/shopee-spec';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
 import type { ShopeeProductsTable, ShopeeSkusTable } from '../db/tables/catalog';
-import { badRequest } from '../http/errors';
+import { badRequest, HttpError } from '../http/errors';
 import { CatalogErrors } from './errors';
-import { cellText, idCellText, readFirstSheet, WorkbookUnreadable, type SheetRow } from './xlsx';
+import { cellText, idCellText, readFirstSheet, WorkbookTooLarge, WorkbookUnreadable, type SheetRow } from './xlsx';
 
 /** Seed 004 §3.3 step 2: columns are found by their trimmed header text, never by position. */
 export const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
@@ -125,6 +126,13 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
     if (err instanceof WorkbookUnreadable) {
       throw badRequest(CatalogErrors.INVALID_XLSX, 'the file is not a readable xlsx workbook; upload the .xlsx that Shopee exports');
     }
+    if (err instanceof WorkbookTooLarge) {
+      // Refused before anything is written: the import is all or nothing.
+      if (err.limit === 'unpacked') throw new HttpError(413, CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message);
+      const details = err.row === undefined ? undefined : { row: err.row };
+      if (err.limit === 'rows') throw badRequest(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
+      throw badRequest(CatalogErrors.IMPORT_CELL_TOO_LONG, `${err.message}; no Shopee field is that long — check the file`, details);
+    }
     throw err;
   }
   if (sheet.sheets === 0 || sheet.rows.length === 0) {
@@ -173,10 +181,11 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   for (const part of chunks([...parsed.products.values()])) {
     await trx
       .insertInto('shopee_products')
-      .values(part.map(({ row: _row, ...p }) => ({ ...p, pdd_goods_url: null, pdd_goods_id: null, created_at: now, updated_at: now })))
+      .values(part.map(({ row: _row, ...p }) => ({ ...p, search_text: searchTextOf(p.title), pdd_goods_url: null, pdd_goods_id: null, created_at: now, updated_at: now })))
       .onConflict((oc) =>
         oc.column('goods_id').doUpdateSet((eb) => ({
           title: eb.ref('excluded.title'),
+          search_text: eb.ref('excluded.search_text'),
           ...(present.has('商品當前狀態') ? { shopee_status: eb.ref('excluded.shopee_status') } : {}),
           ...(present.has('主商品貨號') ? { main_sku_code: eb.ref('excluded.main_sku_code') } : {}),
           updated_at: eb.ref('excluded.updated_at'),

@@ -1,11 +1,12 @@
-import type { MappingBoard, MappingView } from '../../domain/catalog-views';
-import { isMeasuredPrice, skusJsonSchema, type CollectedSku, type SkusJson } from '../../domain/collect';
+import { optionWarnings, type MappingBoard, type MappingSaved, type MappingView } from '../../domain/catalog-views';
+import type { CollectedSku } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { AuditHook } from './common';
 import { CatalogErrors } from './errors';
+import { collected, pddSkuRows } from './pdd-view';
 import { currentMappings } from './products';
 
 /**
@@ -14,12 +15,6 @@ import { currentMappings } from './products';
  * without deleting them; switching back shows them again. The option key is optionKey()
  * from domain/ — the one implementation.
  */
-
-function collected(text: string | null): SkusJson | null {
-  if (text === null) return null;
-  const parsed = skusJsonSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : null;
-}
 
 /** The Shopee SKU's product and its current (live) PDD goods, or why there is none. */
 async function currentGoods(db: AdminDb, skuId: string) {
@@ -69,15 +64,7 @@ export async function mappingBoard(db: AdminDb, goodsId: string): Promise<Mappin
   const skus = await db.selectFrom('shopee_skus').selectAll().where('goods_id', '=', goodsId).orderBy('sku_id').execute();
   const data = pdd ? collected(pdd.skus_json) : null;
   const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
-  const pddSkus = (data?.skus ?? []).map((s) => ({
-    options: s.options,
-    option_key: optionKey(s.options),
-    price_cent: s.price_cent,
-    list_price_cent: s.list_price_cent ?? null,
-    raw_price: s.raw_price,
-    available: s.available,
-    price_measured: isMeasuredPrice(s),
-  }));
+  const pddSkus = pddSkuRows(data);
   return {
     goods_id: product.goods_id,
     title: product.title,
@@ -116,8 +103,12 @@ export function suggest(color: string | null, size: string | null, rows: Readonl
     .map((r) => r.option_key);
 }
 
-/** Map one Shopee SKU to one option combination of its product's current PDD goods. */
-export async function setMapping(db: AdminDb, skuId: string, options: Options, mappedBy: string | null, audit: AuditHook) {
+/**
+ * Map one Shopee SKU to one option combination of its product's current PDD goods. An option
+ * out of stock or without a price is mapped all the same (stock and prices change), and the
+ * answer's `warnings` say so.
+ */
+export async function setMapping(db: AdminDb, skuId: string, options: Options, mappedBy: string | null, audit: AuditHook): Promise<MappingSaved> {
   return writeTransaction(db, async (trx) => {
     const cur = await currentGoods(trx, skuId);
     if (cur.pdd_goods_id === null) throw conflict(CatalogErrors.PDD_NOT_LINKED, 'the product has no PDD goods; paste its PDD link first');
@@ -138,12 +129,13 @@ export async function setMapping(db: AdminDb, skuId: string, options: Options, m
       .values({ shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, ...values })
       .onConflict((oc) => oc.columns(['shopee_sku_id', 'pdd_goods_id']).doUpdateSet(values))
       .execute();
+    const warnings = optionWarnings(row);
     await audit(trx, {
       action: 'sku_mapping.set',
       target: { kind: 'shopee_sku', id: skuId },
-      details: { pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null },
+      details: { pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null, warnings },
     });
-    return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, pdd_option_key: key };
+    return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, pdd_option_key: key, warnings };
   });
 }
 

@@ -6,9 +6,15 @@ import { CatalogErrors } from './errors';
 /** The Shopee export of ~11k rows is a few MB; this leaves room without inviting abuse. */
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
+const malformed = (detail: string) => badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
+
 /**
  * Reads one file field of a multipart body into memory, refusing anything larger than
  * `limit` (413) before it is buffered in full. Other fields are ignored; other files drained.
+ *
+ * Every stream involved (the request, busboy, each file part) has an `error` listener: an
+ * `error` event nobody listens to is an uncaught exception, and a body cut inside a file
+ * part is exactly that. The promise settles once, whatever order the events come in.
  */
 export function readMultipartFile(ctx: Context, field: string, limit = MAX_IMPORT_BYTES): Promise<{ filename: string; bytes: Buffer }> {
   const type = ctx.get('content-type');
@@ -16,17 +22,28 @@ export function readMultipartFile(ctx: Context, field: string, limit = MAX_IMPOR
     return Promise.reject(badRequest(CatalogErrors.EXPECTED_MULTIPART, `send the file as multipart/form-data in the field "${field}"`));
   }
   return new Promise((resolve, reject) => {
+    const req = ctx.req;
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limit, files: 2, fields: 20, parts: 30 } });
+      bb = busboy({ headers: req.headers, limits: { fileSize: limit, files: 2, fields: 20, parts: 30 } });
     } catch (err) {
-      reject(badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${(err as Error).message}`));
+      reject(malformed((err as Error).message));
       return;
     }
     let found: { filename: string; bytes: Buffer } | undefined;
     let failure: HttpError | undefined;
+    let settled = false;
+    const fail = (err: HttpError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(bb);
+      req.resume(); // drain what is still coming so the client reads the answer
+      reject(err);
+    };
+
     bb.on('file', (name, stream, info) => {
-      if (name !== field || found || failure) {
+      stream.on('error', (err: Error) => fail(malformed(err.message)));
+      if (name !== field || found || failure || settled) {
         stream.resume();
         return;
       }
@@ -35,16 +52,23 @@ export function readMultipartFile(ctx: Context, field: string, limit = MAX_IMPOR
       stream.on('limit', () => {
         failure = new HttpError(413, CatalogErrors.FILE_TOO_LARGE, `the file is larger than ${Math.round(limit / 1024 / 1024)} MB`);
       });
-      stream.on('close', () => {
+      stream.on('end', () => {
         if (!failure) found = { filename: info.filename ?? '', bytes: Buffer.concat(chunks) };
       });
     });
-    bb.on('error', (err: Error) => reject(badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${err.message}`)));
+    bb.on('error', (err: Error) => fail(malformed(err.message)));
     bb.on('close', () => {
-      if (failure) reject(failure);
-      else if (!found) reject(badRequest(CatalogErrors.MISSING_FILE, `no file in the field "${field}"`));
-      else resolve(found);
+      if (failure) fail(failure);
+      else if (!found) fail(badRequest(CatalogErrors.MISSING_FILE, `no file in the field "${field}"`));
+      else if (!settled) {
+        settled = true;
+        resolve(found);
+      }
     });
-    ctx.req.pipe(bb);
+    req.on('error', () => fail(malformed('the request failed while it was read')));
+    req.on('close', () => {
+      if (!req.complete) fail(malformed('the client went away mid-upload'));
+    });
+    req.pipe(bb);
   });
 }

@@ -1,6 +1,8 @@
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { CollectStaleAfterMs, staleBefore, type ProductState } from '../../domain/catalog';
-import type { PddProductView } from '../../domain/catalog-views';
+import { optionWarnings, type PddProductView, type PddSkuRow } from '../../domain/catalog-views';
+import { isMeasuredPrice, skusJsonSchema, type SkusJson } from '../../domain/collect';
+import { optionKey } from '../../domain/option-key';
 import type { PddProductsTable } from '../db/tables/catalog';
 import type { Selectable } from 'kysely';
 
@@ -50,4 +52,24 @@ export function pddView(row: PddRow, nowMs = Date.now()): PddProductView {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The stored `skus_json` when it is one this admin understands, else null. */
+export function collected(text: string | null): SkusJson | null {
+  const parsed = skusJsonSchema.safeParse(parseSkusJson(text));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Every collected option combination as the operator sees it: price, stock and what to check. */
+export function pddSkuRows(data: SkusJson | null): PddSkuRow[] {
+  return (data?.skus ?? []).map((s) => ({
+    options: s.options,
+    option_key: optionKey(s.options),
+    price_cent: s.price_cent,
+    list_price_cent: s.list_price_cent ?? null,
+    raw_price: s.raw_price,
+    available: s.available,
+    price_measured: isMeasuredPrice(s),
+    warnings: optionWarnings(s),
+  }));
 }

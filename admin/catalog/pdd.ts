@@ -1,6 +1,7 @@
 import { GoodsIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { CollectStaleAfter, collectWorkflowId, staleBefore, type ProductState } from '../../domain/catalog';
-import type { PddListItem } from '../../domain/catalog-views';
+import { foldForSearch } from '../../domain/catalog-search';
+import type { PddGoodsDetailView, PddListItem } from '../../domain/catalog-views';
 import type { Page } from '../../domain/page';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
@@ -11,7 +12,7 @@ import type { TemporalGateway } from '../temporal/gateway';
 import { containsText } from '../db/like';
 import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
-import { pddView } from './pdd-view';
+import { collected, pddSkuRows, pddView } from './pdd-view';
 
 /** The task row of one collect run (workflow `collect/<goods>` has one run id per start). */
 export function collectTaskId(workflowId: string, runId: string): string {
@@ -30,19 +31,22 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
   const afterText = decodeCursor(query.cursor);
   const after = afterText === undefined ? undefined : Number(afterText);
   const stale = staleBefore(nowMs);
-  let qb = db
-    .selectFrom('pdd_products as p')
+  let filtered = db.selectFrom('pdd_products as p').where('p.deleted_at', 'is', null);
+  const q = query.q?.trim();
+  if (q) {
+    const folded = foldForSearch(q);
+    filtered = filtered.where((eb) =>
+      eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q), containsText(eb, 'p.search_text', folded)]),
+    );
+  }
+  if (query.state !== undefined) filtered = filtered.where(collectStateIs(query.state, stale));
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let qb = filtered
     .selectAll('p')
     .select((eb) => [
       eb.selectFrom('shopee_products as sp').whereRef('sp.pdd_goods_id', '=', 'p.goods_id').select((e) => e.fn.countAll<number>().as('n')).as('linked_products'),
-    ])
-    .where('p.deleted_at', 'is', null);
+    ]);
   if (after !== undefined && Number.isSafeInteger(after)) qb = qb.where('p.id', '<', after);
-  const q = query.q?.trim();
-  if (q) {
-    qb = qb.where((eb) => eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q)]));
-  }
-  if (query.state !== undefined) qb = qb.where(collectStateIs(query.state, stale));
   const rows = await qb.orderBy('p.id', 'desc').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -65,23 +69,37 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
       };
     }),
     next_cursor: rows.length > query.limit && last ? encodeCursor(String(last.id)) : null,
+    total: Number(counted.n),
   };
 }
 
-export async function getPddProduct(db: AdminDb, pddGoodsId: string, nowMs = Date.now()) {
+/** One PDD goods with what was collected, the products linked to it and its last collect runs. */
+export async function getPddProduct(db: AdminDb, pddGoodsId: string, nowMs = Date.now()): Promise<PddGoodsDetailView> {
   const row = await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', pddGoodsId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!row) throw notFound(CatalogErrors.PDD_PRODUCT_NOT_FOUND, `no PDD goods ${pddGoodsId}; paste its link on a Shopee product first`);
   const linked = await db.selectFrom('shopee_products').select(['goods_id', 'title']).where('pdd_goods_id', '=', pddGoodsId).orderBy('goods_id').execute();
-  const tasks = await db
+  const runs = await db
     .selectFrom('tasks')
     .select(['task_id', 'status', 'device_id', 'error_code', 'error_message', 'artifact_ref', 'created_at', 'finished_at'])
     .where('task_type', '=', 'collect')
     .where('pdd_goods_id', '=', pddGoodsId)
     .orderBy('created_at', 'desc')
-    .limit(10)
+    .orderBy('task_id', 'desc')
+    .limit(RECENT_COLLECTS)
     .execute();
-  return { ...pddView(row, nowMs), linked_products: linked, recent_collects: tasks };
+  const data = collected(row.skus_json);
+  return {
+    ...pddView(row, nowMs),
+    linked_products: linked,
+    dimensions: data?.dimensions.map((d) => ({ key: d.key, name: d.name })) ?? [],
+    skus: pddSkuRows(data),
+    metrics: data?.metrics ? { sales_text: data.metrics.sales_text } : null,
+    recent_collects: runs,
+  };
 }
+
+/** How many collect runs the goods page lists: enough to see a pattern, not a history browser. */
+const RECENT_COLLECTS = 10;
 
 /** Soft delete (seed 004 §4.1): hidden, but the row and its mappings stay; pasting again revives. */
 export async function softDeletePdd(db: AdminDb, pddGoodsId: string, audit: AuditHook): Promise<void> {

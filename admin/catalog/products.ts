@@ -1,4 +1,5 @@
 import { staleBefore, type ProductState } from '../../domain/catalog';
+import { foldForSearch } from '../../domain/catalog-search';
 import type { MappingView, ProductDetailView, ProductListItem } from '../../domain/catalog-views';
 import type { Page } from '../../domain/page';
 import { parsePddGoodsId } from '../../domain/pdd-url';
@@ -22,9 +23,39 @@ export interface ProductListQuery {
 export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, nowMs = Date.now()): Promise<Page<ProductListItem>> {
   const after = decodeCursor(query.cursor);
   const stale = staleBefore(nowMs);
-  let qb = db
-    .selectFrom('shopee_products as sp')
-    .leftJoin('pdd_products as p', (j) => j.onRef('p.goods_id', '=', 'sp.pdd_goods_id').on('p.deleted_at', 'is', null))
+  let filtered = db.selectFrom('shopee_products as sp').leftJoin('pdd_products as p', (j) => j.onRef('p.goods_id', '=', 'sp.pdd_goods_id').on('p.deleted_at', 'is', null));
+  const q = query.q?.trim();
+  if (q) {
+    const folded = foldForSearch(q);
+    filtered = filtered.where((eb) =>
+      eb.or([
+        eb('sp.goods_id', '=', q),
+        eb('sp.pdd_goods_id', '=', q),
+        containsText(eb, 'sp.title', q),
+        containsText(eb, 'sp.search_text', folded),
+        containsText(eb, 'sp.main_sku_code', q),
+        eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.sku_id', '=', q).select('k.sku_id')),
+      ]),
+    );
+  }
+  switch (query.state) {
+    case 'unlinked':
+      filtered = filtered.where('p.id', 'is', null);
+      break;
+    case 'pending':
+    case 'collected':
+    case 'collecting':
+    case 'failed':
+      filtered = filtered.where(collectStateIs(query.state, stale));
+      break;
+    case undefined:
+      break;
+  }
+  if (query.parse_failed) {
+    filtered = filtered.where((eb) => eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.parse_ok', '=', 0).select('k.sku_id')));
+  }
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let qb = filtered
     .select([
       'sp.goods_id',
       'sp.title',
@@ -54,34 +85,6 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
         .as('mapped_count'),
     ]);
   if (after !== undefined) qb = qb.where('sp.goods_id', '>', after);
-  const q = query.q?.trim();
-  if (q) {
-    qb = qb.where((eb) =>
-      eb.or([
-        eb('sp.goods_id', '=', q),
-        eb('sp.pdd_goods_id', '=', q),
-        containsText(eb, 'sp.title', q),
-        containsText(eb, 'sp.main_sku_code', q),
-        eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.sku_id', '=', q).select('k.sku_id')),
-      ]),
-    );
-  }
-  switch (query.state) {
-    case 'unlinked':
-      qb = qb.where('p.id', 'is', null);
-      break;
-    case 'pending':
-    case 'collected':
-    case 'collecting':
-    case 'failed':
-      qb = qb.where(collectStateIs(query.state, stale));
-      break;
-    case undefined:
-      break;
-  }
-  if (query.parse_failed) {
-    qb = qb.where((eb) => eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.parse_ok', '=', 0).select('k.sku_id')));
-  }
   const rows = await qb.orderBy('sp.goods_id').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -102,6 +105,7 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
       updated_at: r.updated_at,
     })),
     next_cursor: rows.length > query.limit && last ? encodeCursor(last.goods_id) : null,
+    total: Number(counted.n),
   };
 }
 
@@ -189,6 +193,7 @@ export async function linkPddGoods(db: AdminDb, goodsId: string, pasted: string,
           collect_status: 'pending',
           title: null,
           shop_name: null,
+          search_text: null,
           skus_json: null,
           collect_msg: null,
           collect_code: null,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataDirEnvShape, logLevelEnvShape, parseConfig, port } from '../../platform/config';
+import { metricsHostEnvShape } from '../../platform/metrics';
 import { temporalEnvShape } from '../../temporal/connection';
 
 /**
@@ -23,6 +24,16 @@ const envSchema = z.object({
   CMAUTOBUY_ADMIN_TLS_CERT: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_TLS_KEY: z.string().min(1).optional(),
   CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: z.enum(['0', '1']).optional(),
+  /** 1: a reverse proxy is in front; X-Forwarded-For names the client, cookies get Secure (docs/security.md) */
+  CMAUTOBUY_TRUST_PROXY: z.enum(['0', '1']).optional(),
+  /** comma-separated host names the admin answers to besides loopback and its bind host (docs/security.md) */
+  CMAUTOBUY_ADMIN_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+  // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
+  CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  ...metricsHostEnvShape,
   ...logLevelEnvShape,
 });
 

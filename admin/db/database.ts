@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { migrationProvider } from '../../migrations';
+import { tightenFiles } from '../../platform/private-files';
 import { REQUIRED_TABLES, type AdminDatabase } from './schema';
 
 export type AdminDb = Kysely<AdminDatabase>;
@@ -17,9 +18,12 @@ export class SchemaError extends Error {
  * beside the admin waits instead of failing.
  */
 export function openAdminDb(file: string): AdminDb {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
+  // Sessions, device credential hashes and the audit log are in here: owner only, also for a
+  // file an older version or a CLI run under another umask created.
+  if (file !== ':memory:') tightenFiles([file, `${file}-wal`, `${file}-shm`]);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');

@@ -1,5 +1,5 @@
+import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
-import { PNG } from 'pngjs';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
 
@@ -107,10 +107,48 @@ export async function decodeFully(file: Buffer, header: PngHeader): Promise<void
   }
   if (inflated.length > expected) throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
   if (inflated.length < expected) throw invalid('the PNG image data is shorter than its declared size');
-  try {
-    const decoded = PNG.sync.read(file);
-    if (decoded.width !== header.width || decoded.height !== header.height) throw new Error('size changed while decoding');
-  } catch (err) {
-    throw invalid(`the PNG does not decode: ${(err as Error).message}`);
-  }
+  const decoded = await decodeInWorker(file);
+  if (!decoded.ok) throw invalid(`the PNG does not decode: ${decoded.message}`);
+  if (decoded.width !== header.width || decoded.height !== header.height) throw invalid('the PNG does not decode: size changed while decoding');
+}
+
+// Plain JavaScript, so the same worker runs under tsx, ts-jest and compiled code alike.
+const DECODE_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PNG } = require(workerData.pngjs);
+let answer;
+try {
+  const d = PNG.sync.read(Buffer.from(workerData.file.buffer, workerData.file.byteOffset, workerData.file.byteLength));
+  answer = { ok: true, width: d.width, height: d.height };
+} catch (err) {
+  answer = { ok: false, message: String((err && err.message) || err) };
+}
+parentPort.postMessage(answer);
+`;
+
+type Decoded = { ok: true; width: number; height: number } | { ok: false; message: string };
+
+/**
+ * pngjs decodes synchronously: a 16 MP screenshot keeps a thread busy for about a second.
+ * That thread is a worker's, never the event loop's, so /healthz and every other request
+ * keep answering while screenshots are checked. The worker's heap is capped as well.
+ */
+function decodeInWorker(file: Buffer): Promise<Decoded> {
+  return new Promise((resolve) => {
+    const worker = new Worker(DECODE_WORKER, {
+      eval: true,
+      workerData: { pngjs: require.resolve('pngjs'), file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength) },
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    let settled = false;
+    const settle = (d: Decoded) => {
+      if (settled) return;
+      settled = true;
+      resolve(d);
+      void worker.terminate();
+    };
+    worker.once('message', (d: Decoded) => settle(d));
+    worker.once('error', (err) => settle({ ok: false, message: err.message }));
+    worker.once('exit', (code) => settle({ ok: false, message: `the decoder stopped (exit ${code})` }));
+  });
 }

@@ -98,10 +98,31 @@ async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
   }
 }
 
+/** Temp files of uploads that never finished (a crash, a kill) match this; swept at start. */
+export const UPLOAD_TEMP_RE = /^\.upload-[0-9a-f-]{36}\.tmp$/;
+
+/**
+ * Removes every upload temp file in `dir`. Only for start-up: while the admin serves, a
+ * file matching the pattern may belong to an upload in flight.
+ */
+export function sweepStaleUploads(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed = names.filter((n) => UPLOAD_TEMP_RE.test(n));
+  for (const name of removed) fs.rmSync(path.join(dir, name), { force: true });
+  return removed;
+}
+
 /**
  * Streams one multipart upload: text fields into memory (small, bounded), the `file` part
  * through a sniffer into a temp file in the evidence directory. Stops reading as soon as any
- * limit is crossed. On failure nothing is left on disk.
+ * limit is crossed. On failure nothing is left on disk and no descriptor stays open: a file
+ * part that arrives after a failure is drained, not written, and a temp file whose writing
+ * finishes after a failure is removed when it does.
  */
 export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promise<ReceivedUpload> {
   return new Promise<ReceivedUpload>((resolve, reject) => {
@@ -138,6 +159,13 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // busboy may still hand over a part it had buffered before a failure: it is drained,
+      // and its errors (a cut body) are answered here rather than crashing the process.
+      stream.on('error', () => fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete')));
+      if (failed) {
+        stream.resume();
+        return;
+      }
       if (name !== 'file' || written) {
         stream.resume();
         return fail(new HttpError(400, 'EVIDENCE_UNEXPECTED_FILE', 'send exactly one file, in the field "file"'));
@@ -148,8 +176,12 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
       }
       fileStream = stream;
       stream.on('limit', () => fail(tooLarge()));
-      written = writeTemp(stream, dir);
-      written.catch((err: unknown) => fail(err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload failed')));
+      const writing = writeTemp(stream, dir);
+      written = writing;
+      writing.then(
+        (file) => (failed ? removeQuietly(file.tmpPath) : undefined),
+        (err: unknown) => fail(err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload failed')),
+      );
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
       parser.on(limit, () => fail(new HttpError(400, 'EVIDENCE_TOO_MANY_PARTS', 'too many parts in the upload')));
@@ -162,7 +194,10 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
         () => undefined, // fail() already answered
       );
     });
-    req.on('aborted', () => fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the client went away mid-upload')));
+    req.on('error', () => fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the client went away mid-upload')));
+    req.on('close', () => {
+      if (!req.complete) fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the client went away mid-upload'));
+    });
     req.pipe(parser);
   });
 }

@@ -9,7 +9,7 @@ import { conflict, HttpError, validationError } from '../http/errors';
 import { EVIDENCE_KINDS } from './limits';
 import { decodeFully } from './png';
 import type { ReceivedFile } from './receive';
-import { removeQuietly } from './receive';
+import { removeQuietly, sweepStaleUploads } from './receive';
 import { Semaphore } from './semaphore';
 
 const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
@@ -86,6 +86,9 @@ export class EvidenceStore {
     readonly dir: string,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // One admin writes this directory; at its start no upload is in flight, so every temp
+    // file left is from a crash or a kill and would otherwise stay forever.
+    sweepStaleUploads(dir);
   }
 
   parseFields(raw: Record<string, string>): EvidenceFields {
@@ -108,7 +111,8 @@ export class EvidenceStore {
       }
       const existing = await this.find(deviceId, fields.upload_key);
       if (existing) return replayOrConflict(existing, fields);
-      await this.assertOwnAttempt(deviceId, fields);
+      // Checked before the costly decode, and again in the transaction that inserts the row.
+      await this.assertOpenOwnAttempt(this.db, deviceId, fields);
 
       const bytes = await fs.promises.readFile(file.tmpPath);
       await this.decodes.run(() => decodeFully(bytes, file.header));
@@ -126,6 +130,14 @@ export class EvidenceStore {
           .where('upload_key', '=', fields.upload_key)
           .executeTakeFirst();
         if (raced) return replayOrConflict(raced, fields);
+        try {
+          await this.assertOpenOwnAttempt(trx, deviceId, fields);
+        } catch (err) {
+          // the attempt finished while the image was decoded: leave no file nobody points at
+          const shared = await trx.selectFrom('evidence_assets').select('id').where('storage_key', '=', storageKey).executeTakeFirst();
+          if (!shared) await removeQuietly(path.join(this.dir, storageKey));
+          throw err;
+        }
         const row: EvidenceAssetsTable = {
           id: crypto.randomUUID(),
           upload_key: fields.upload_key,
@@ -152,13 +164,14 @@ export class EvidenceStore {
   }
 
   /**
-   * A phone attaches evidence only to a purchase attempt it runs itself: a token for phone A
-   * can never add pictures to phone B's task, nor invent a task.
+   * A phone attaches evidence only to an open purchase attempt it runs itself: a token for
+   * phone A can never add pictures to phone B's task, nor invent a task, nor add to the
+   * record of an attempt that has finished.
    */
-  private async assertOwnAttempt(deviceId: string, fields: EvidenceFields): Promise<void> {
-    const attempt = await this.db
+  private async assertOpenOwnAttempt(trx: AdminDb, deviceId: string, fields: EvidenceFields): Promise<void> {
+    const attempt = await trx
       .selectFrom('purchase_attempts')
-      .select('id')
+      .select(['id', 'finished_at'])
       .where('id', '=', fields.attempt_id)
       .where('task_id', '=', fields.task_id)
       .where('device_id', '=', deviceId)
@@ -167,6 +180,13 @@ export class EvidenceStore {
       throw new HttpError(409, 'EVIDENCE_ATTEMPT_UNKNOWN', 'no purchase attempt with this task_id and attempt_id runs on this device', {
         task_id: fields.task_id,
         attempt_id: fields.attempt_id,
+      });
+    }
+    if (attempt.finished_at !== null) {
+      throw new HttpError(409, 'EVIDENCE_ATTEMPT_FINISHED', 'this purchase attempt has finished; its evidence is closed', {
+        task_id: fields.task_id,
+        attempt_id: fields.attempt_id,
+        finished_at: attempt.finished_at,
       });
     }
   }

@@ -1,31 +1,31 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import { BROWSER_SECURITY_HEADERS, checkHost } from '../../platform/http-guard';
 import { auditFallback } from '../audit/fallback';
 import { identityGate } from '../auth/gate';
-import type { Security } from '../auth/security';
-import type { Logger } from '../../platform/logger';
-import type { AdminDb } from '../db/database';
-import type { SybService } from '../syb/account';
-import type { TemporalGateway } from '../temporal/gateway';
+import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
+import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
-export interface AppDeps {
-  db: AdminDb;
-  temporal: TemporalGateway;
-  log: Logger;
-  uiDist: string;
-  security: Security;
-  syb: SybService;
-}
+
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind a proxy, ctx.ip is the last X-Forwarded-For entry: the one our proxy appended,
+  // never one a client wrote itself (docs/security.md "Login limit").
+  const app = new Koa({ proxy: deps.security.trustProxy, maxIpsCount: 1 });
   app.silent = true; // errorMiddleware logs; Koa's default handler would print stacks to stderr
 
+  app.use(httpLatency());
   app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    ctx.set(BROWSER_SECURITY_HEADERS);
+    const refused = checkHost(ctx.headers, deps.security.allowedHosts);
+    if (refused) throw new HttpError(421, 'HOST_NOT_ALLOWED', refused.message);
+    await next();
+  });
   app.use(async (ctx, next) => {
     const started = Date.now();
     await next();
@@ -39,7 +39,8 @@ export function createApp(deps: AppDeps): Koa {
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: '1mb',
-      onError: () => {
+      onError: (err) => {
+        if ((err as { status?: number }).status === 413) throw new HttpError(413, 'BODY_TOO_LARGE', 'the JSON body is larger than 1 MB');
         throw new HttpError(400, 'INVALID_JSON', 'request body is not valid JSON');
       },
     }),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { HttpError } from './errors';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,7 +23,14 @@ export function staticUi(distDir: string): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path === '/healthz') return next();
-    const requested = path.resolve(root, `.${decodeURIComponent(ctx.path)}`);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(ctx.path);
+    } catch {
+      throw new HttpError(400, 'BAD_PATH', 'the path is not valid percent-encoded UTF-8');
+    }
+    if (decoded.includes('\0')) throw new HttpError(400, 'BAD_PATH', 'the path contains a NUL character');
+    const requested = path.resolve(root, `.${decoded}`);
     if (!requested.startsWith(root + path.sep) && requested !== root) return next();
     let file = requested;
     let stat = await fs.promises.stat(file).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { searchTextOf } from '../../domain/catalog-search';
 import { canonicalPddGoodsUrl, parsePddGoodsId } from '../../domain/pdd-url';
 import type { CreatePurchaseDraft } from '../../domain/purchase/schemas';
 import { nowUtc } from '../../domain/time';
@@ -36,6 +37,7 @@ export async function createPurchaseDraft(
     const now = nowUtc();
     const taskId = await nextTaskId(trx, now);
     const product = await trx.selectFrom('pdd_products').select(['title', 'shop_name']).where('goods_id', '=', goodsId).executeTakeFirst();
+    const title = input.title ?? product?.title ?? null;
     await trx
       .insertInto('tasks')
       .values({
@@ -45,7 +47,8 @@ export async function createPurchaseDraft(
         version: 1,
         pdd_goods_url: canonicalPddGoodsUrl(goodsId),
         pdd_goods_id: goodsId,
-        title: input.title ?? product?.title ?? null,
+        title,
+        search_text: searchTextOf(title),
         shop_name: product?.shop_name ?? null,
         source: source.source,
         source_ref: source.sourceRef ?? null,

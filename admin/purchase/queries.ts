@@ -1,3 +1,5 @@
+import { foldForSearch } from '../../domain/catalog-search';
+import type { Page } from '../../domain/page';
 import { reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../domain/purchase/views';
@@ -82,17 +84,24 @@ export interface ListQuery {
 }
 
 /** Keyset pagination on (updated_at desc, task_id desc): stable while tasks change. */
-export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items: TaskListItem[]; next_cursor: string | null }> {
-  let q = db.selectFrom('tasks').selectAll();
-  if (query.status) q = q.where('status', '=', query.status);
+export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
+  let filtered = db.selectFrom('tasks');
+  if (query.status) filtered = filtered.where('status', '=', query.status);
   if (query.q) {
     const text = query.q;
-    q = q.where((eb) => eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]));
+    const folded = foldForSearch(text);
+    filtered = filtered.where((eb) =>
+      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]),
+    );
   }
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let q = filtered.selectAll();
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
-    q = q.where((eb) => eb.or([eb('updated_at', '<', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('task_id', '<', taskId)])]));
+    // A row value, not `a < x OR (a = x AND b < y)`: SQLite seeks the list index to the cursor
+    // for the row value, but answers the OR with two index scans and a sort of everything below.
+    q = q.where((eb) => eb(eb.refTuple('updated_at', 'task_id'), '<', eb.tuple(updatedAt, taskId)));
   }
   const rows = await q.orderBy('updated_at', 'desc').orderBy('task_id', 'desc').limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
@@ -115,6 +124,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<{ items:
       updated_at: t.updated_at,
     })),
     next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,
+    total: Number(counted.n),
   };
 }
 
@@ -125,7 +135,12 @@ function durationSeconds(from: string, to: string | null): number | null {
 
 /** The keyset of a task page: (updated_at, task_id), as the cursor carries it. */
 function parseKey(key: string): [string, string] {
-  const v: unknown = JSON.parse(key);
+  let v: unknown;
+  try {
+    v = JSON.parse(key);
+  } catch {
+    v = undefined; // a cursor this API never returned
+  }
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
   throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
 }

@@ -7,6 +7,7 @@ import { nowUtc, toUtcTimestamp } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict } from '../http/errors';
+import { recordPurchasesStarted } from '../metrics/metrics';
 import type { Logger } from '../../platform/logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { readIntSetting } from './settings';
@@ -101,6 +102,7 @@ export async function startPurchases(
     }
     return out;
   });
+  recordPurchasesStarted(started.length);
 
   for (const task of started) {
     await startAuthorizedWorkflow(deps, task.authorization_id).catch((err: Error) =>

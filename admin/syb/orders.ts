@@ -36,6 +36,9 @@ export interface OrderLineView {
   task_status: string | null;
 }
 
+/** The audit action of an operator's set or clear of a line's SKU; the sync reads it to leave that choice alone. */
+export const ORDER_LINE_SKU_SET = 'syb_order.sku.set';
+
 /** The task an order line shows: its live one, else the latest one made from it. */
 const lineTask = sql<string | null>`(select t.task_id from tasks t where t.syb_id = o.syb_id
   order by (t.status in (${sql.join(LIVE_LINE_TASK_STATES.map((s) => sql.lit(s)))})) desc, t.created_at desc, t.task_id desc limit 1)`;
@@ -118,7 +121,7 @@ export async function setOrderLineSku(db: AdminDb, sybId: string, skuId: string 
       }
     }
     await trx.updateTable('syb_orders').set({ shopee_sku_id: skuId, updated_at: nowUtc() }).where('syb_id', '=', sybId).execute();
-    await audit(trx, { action: 'syb_order.sku.set', target: { kind: 'syb_order', id: sybId }, details: { shopee_sku_id: skuId, previous: line.shopee_sku_id } });
+    await audit(trx, { action: ORDER_LINE_SKU_SET, target: { kind: 'syb_order', id: sybId }, details: { shopee_sku_id: skuId, previous: line.shopee_sku_id } });
   });
   const item = (await listOrderLines(db, { syb_id: sybId, limit: 1 })).items[0];
   if (!item) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}`);

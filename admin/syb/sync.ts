@@ -4,6 +4,8 @@ import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { SybService } from './account';
 import { SybError, type SybLine } from './client';
+import { ORDER_LINE_SKU_SET } from './orders';
+import { recordSybSync } from '../metrics/metrics';
 
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
@@ -51,12 +53,15 @@ export async function syncSybOrders(syb: SybService, heartbeat: (progress: { pag
         await setState(db, { progress_pages: counts.pages });
         heartbeat({ pages: counts.pages, lines: counts.lines });
       }
+      await matchLinesLeftOpen(db);
     } catch (err) {
       const message = err instanceof SybError ? `${err.code}: ${err.message}` : `SYNC_FAILED: ${(err as Error).message}`;
       await setState(db, { running: 0, finished_at: nowUtc(), last_error: message });
+      recordSybSync({ lines: counts.lines, ok: false });
       throw err;
     }
     await setState(db, { running: 0, finished_at: nowUtc(), last_synced_at: startedAt, last_error: null });
+    recordSybSync({ lines: counts.lines, ok: true });
     return counts;
   });
 }
@@ -132,7 +137,39 @@ async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number> {
   });
 }
 
-async function autoMatch(trx: AdminDb, line: SybLine): Promise<string | null> {
+/**
+ * Lines that came in before their product's SKUs were imported get the same automatic match a
+ * new line gets, on every later sync — except lines whose SKU an operator has set or cleared:
+ * that choice (kept in the audit log, the one record of it) is never overwritten. Inside one
+ * write transaction, so an operator's edit lands either before (and is respected) or after.
+ */
+async function matchLinesLeftOpen(db: AdminDb): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const open = await trx
+      .selectFrom('syb_orders as o')
+      .select(['o.syb_id', 'o.shopee_goods_id', 'o.product_spec'])
+      .where('o.shopee_sku_id', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('audit_log as a')
+              .select('a.id')
+              .where('a.action', '=', ORDER_LINE_SKU_SET)
+              .where('a.target_kind', '=', 'syb_order')
+              .whereRef('a.target_id', '=', 'o.syb_id'),
+          ),
+        ),
+      )
+      .execute();
+    for (const line of open) {
+      const skuId = await autoMatch(trx, line);
+      if (skuId === null) continue;
+      await trx.updateTable('syb_orders').set({ shopee_sku_id: skuId, updated_at: nowUtc() }).where('syb_id', '=', line.syb_id).where('shopee_sku_id', 'is', null).execute();
+    }
+  });
+}
+
+async function autoMatch(trx: AdminDb, line: Pick<SybLine, 'shopee_goods_id' | 'product_spec'>): Promise<string | null> {
   const key = specMatchKey(line.product_spec);
   if (key === null) return null;
   const skus = await trx.selectFrom('shopee_skus').select(['sku_id', 'spec_raw']).where('goods_id', '=', line.shopee_goods_id).execute();

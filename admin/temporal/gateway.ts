@@ -1,12 +1,12 @@
-import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import type { Logger } from '../../platform/logger';
+import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { HttpError } from '../http/errors';
 
-export interface TemporalSettings {
-  address: string;
-  namespace: string;
-  tls?: ConnectionOptions['tls'];
-}
+export type TemporalSettings = TemporalConnectionSettings & {
+  /** the Web UI of this server, for links operators follow (temporal/connection.ts temporalTarget) */
+  uiUrl?: string | null;
+};
 
 /**
  * The admin's one Temporal client. The admin must come up (and say so on /healthz) while
@@ -25,7 +25,7 @@ export class TemporalGateway {
   async client(): Promise<Client> {
     if (!this.connecting) {
       this.connecting = (async () => {
-        const connection = await Connection.connect({ address: this.settings.address, tls: this.settings.tls, connectTimeout: 2_000 });
+        const connection = await Connection.connect({ ...temporalConnectOptions(this.settings), connectTimeout: 2_000 });
         this.connection = connection;
         return new Client({ connection, namespace: this.settings.namespace });
       })();

@@ -5,6 +5,7 @@ import type { AdminDb } from '../db/database';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { SybService } from '../syb/account';
+import { temporalConnectOptions } from '../../temporal/connection';
 import type { TemporalSettings } from './gateway';
 import { ensureWorkflowBundle, readWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
@@ -47,7 +48,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
     while (!stopping) {
       let connection: NativeConnection | undefined;
       try {
-        connection = await NativeConnection.connect({ address: opts.temporal.address, tls: opts.temporal.tls });
+        connection = await NativeConnection.connect(temporalConnectOptions(opts.temporal));
         current = await Worker.create({
           connection,
           namespace: opts.temporal.namespace,

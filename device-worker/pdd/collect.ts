@@ -152,6 +152,7 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
     captured_at: nowUtc(),
     dimensions: names.map((name, d) => ({ key: keys[d] as string, name })),
     skus,
+    metrics: { sales_text: goods.salesText },
   };
 }
 

@@ -14,6 +14,8 @@ interface TapPoint {
 export interface GoodsView {
   title: string;
   shopName: string | null;
+  /** the sales figure as shown; null when the page shows none (it never blocks a collect) */
+  salesText: string | null;
   /** the profiled spec-panel entry: the centre of the first text row of the bottom buy area */
   entry: TapPoint;
 }
@@ -103,6 +105,8 @@ function readGoods(dump: UiDump, p: PddProfile): GoodsView {
   expectNode(isPddTextLeaf(title, p) && title.text.length > 0, `${where}: the title is not a non-empty text leaf`);
   const mall = optionalById(dump.nodes, p.id.mallName, where);
   const shopName = mall && isPddTextLeaf(mall, p) && mall.text.length > 0 ? mall.text : null;
+  const sales = optionalById(dump.nodes, p.id.goodsSales, where);
+  const salesText = sales && isPddTextLeaf(sales, p) && sales.text.length > 0 ? sales.text : null;
 
   const bar = uniqueById(dump.nodes, p.id.bottomBar, where);
   const buy = uniqueById(dump.nodes, p.id.bottomBuy, where);
@@ -121,7 +125,7 @@ function readGoods(dump: UiDump, p: PddProfile): GoodsView {
   expectNode(first.bounds.bottom <= second.bounds.top, `${where}: the entry is not the first row`);
   expectNode(contains(buy.bounds, first.bounds) && contains(bar.bounds, buy.bounds), `${where}: the entry lies outside the bottom bar`);
   expectNode(bar.bounds.bottom === p.screen.height && bar.bounds.top >= p.screen.height * 0.85, `${where}: the bottom bar is not at the bottom of the screen`);
-  return { title: title.text, shopName, entry: { ...centre(first.bounds), label: `${p.id.bottomBuyPrice} "${first.text}"` } };
+  return { title: title.text, shopName, salesText, entry: { ...centre(first.bounds), label: `${p.id.bottomBuyPrice} "${first.text}"` } };
 }
 
 /** `快要抢光 ¥12.56`: the label by equality, the amount only as structure (never a price source). */

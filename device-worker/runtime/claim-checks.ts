@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import type { TemporalConnectionSettings } from '../../temporal/connection';
+import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import type { DeviceLedger } from '../ledger/ledger';
 
 /**
@@ -17,6 +17,8 @@ export class OrphanClaimChecks {
   constructor(
     private readonly opts: {
       temporal: TemporalConnectionSettings;
+      /** this worker's identity (runtime/identity.ts), so its calls are recognisable in the history */
+      identity: string;
       ledger: DeviceLedger;
       log: Logger;
       /** after each periodic check: the phone may have become idle */
@@ -75,9 +77,8 @@ export class OrphanClaimChecks {
 
   private async connect(): Promise<Client> {
     if (!this.client) {
-      const { address, tls, namespace } = this.opts.temporal;
-      const connection = await Connection.connect({ address, tls, connectTimeout: 5_000 });
-      this.client = new Client({ connection, namespace });
+      const connection = await Connection.connect({ ...temporalConnectOptions(this.opts.temporal), connectTimeout: 5_000 });
+      this.client = new Client({ connection, namespace: this.opts.temporal.namespace, identity: this.opts.identity });
     }
     return this.client;
   }

@@ -22,6 +22,8 @@ export class ClaimPoller {
   constructor(
     private readonly opts: {
       namespace: string;
+      /** runtime/identity.ts */
+      identity: string;
       ledger: DeviceLedger;
       claimActivities: object;
       log: Logger;
@@ -62,6 +64,7 @@ export class ClaimPoller {
       connection,
       namespace: this.opts.namespace,
       taskQueue: DEVICES_TASK_QUEUE,
+      identity: this.opts.identity,
       activities: this.opts.claimActivities,
       // one claim at a time: a phone is handed to one workflow
       maxConcurrentActivityTaskExecutions: 1,

@@ -1,7 +1,8 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import type { TemporalConnectionSettings } from '../../temporal/connection';
+import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
+import { DriverGate } from './driver-gate';
 
 const RECONNECT_DELAY_MS = 2_000;
 
@@ -10,6 +11,8 @@ export interface DeviceQueueOptions {
   /** `device/<id>` */
   taskQueue: string;
   activities: object;
+  /** runtime/identity.ts: names the host, the phone and the process in Temporal */
+  identity: string;
   log: Logger;
   /** the queue is polling on this connection (the claim poller may start on it) */
   onConnected: (connection: NativeConnection) => Promise<void>;
@@ -33,17 +36,25 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
   let worker: Worker | undefined;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const gate = new DriverGate();
+  const activities = gate.wrap(opts.activities);
 
   const loop = (async () => {
     while (!stopping) {
       let connection: NativeConnection | undefined;
       try {
-        connection = await NativeConnection.connect({ address: opts.temporal.address, tls: opts.temporal.tls });
+        if (gate.busy > 0) {
+          opts.log.warn({ activities: gate.busy }, 'an activity of the previous connection still drives the phone; reconnecting once it ends');
+          await gate.idle();
+          if (stopping) break;
+        }
+        connection = await NativeConnection.connect(temporalConnectOptions(opts.temporal));
         worker = await Worker.create({
           connection,
           namespace: opts.temporal.namespace,
           taskQueue: opts.taskQueue,
-          activities: opts.activities,
+          identity: opts.identity,
+          activities,
           // one phone, one screen: activities on it never overlap
           maxConcurrentActivityTaskExecutions: 1,
           shutdownGraceTime: '10 seconds',

@@ -92,7 +92,7 @@ export const DEVICE_FAILURES: Record<DeviceFailureCode, DeviceFailureRule> = {
   SUBMIT_CONTROL_NOT_UNIQUE: stop('SUBMIT_CONTROL_NOT_UNIQUE'),
 };
 
-function isDeviceFailureCode(code: string): code is DeviceFailureCode {
+export function isDeviceFailureCode(code: string): code is DeviceFailureCode {
   return Object.prototype.hasOwnProperty.call(DEVICE_FAILURES, code);
 }
 

@@ -7,6 +7,7 @@ export interface ChildSpec {
   name: string;
   command: string;
   args: string[];
+  /** what this child needs on top of `baseEnvironment()`; secrets go here, to the one child that needs them */
   env?: NodeJS.ProcessEnv;
   /** a line on stdout that means "ready"; its match is returned */
   readyLine: RegExp;
@@ -23,17 +24,42 @@ export interface RunningChild {
   exited: Promise<void>;
 }
 
+/** Variables that hold a secret: a child gets one only when its spec passes it explicitly. */
+export const SECRET_ENV = ['CMAUTOBUY_ADMIN_PASSWORD', 'CMAUTOBUY_DEVICE_TOKEN'] as const;
+
+// What any Node process or the Temporal CLI needs to run at all; nothing that is ours to hide.
+const SYSTEM_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
+/**
+ * The environment every child starts from: the system's basics and the CMAUTOBUY_* settings
+ * (ports, addresses, TLS file paths, log level), never a secret. A password in the simulator's
+ * or the Temporal server's environment is one `/proc/<pid>/environ` away from anyone who can
+ * read that process.
+ */
+export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined) continue;
+    if (SYSTEM_ENV.includes(key) || (key.startsWith('CMAUTOBUY_') && !(SECRET_ENV as readonly string[]).includes(key))) out[key] = value;
+  }
+  return out;
+}
+
 /**
  * Children of `npm start`. Their output goes to `<data>/logs/<name>.out` (each process also
  * keeps its own JSON log there); only the supervisor talks to the terminal, so READY is easy
  * to spot and scripts can wait for it.
  */
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
-  fs.mkdirSync(path.dirname(spec.logFile), { recursive: true });
-  const log = fs.createWriteStream(spec.logFile, { flags: 'a' });
-  const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
+  const log = fs.createWriteStream(spec.logFile, { flags: 'a', mode: 0o600 });
+  const child = spawn(spec.command, spec.args, { env: { ...baseEnvironment(), ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr?.pipe(log, { end: false });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  exited.then(
+    () => log.end(),
+    () => undefined,
+  );
 
   const readyMatch = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(
@@ -70,4 +96,99 @@ export async function stopChild(child: RunningChild, graceMs = 10_000): Promise<
   const timer = setTimeout(() => child.process.kill('SIGKILL'), graceMs);
   await child.exited;
   clearTimeout(timer);
+}
+
+export interface RestartPolicy {
+  /** the wait before the first restart; it doubles with each restart in a row */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** a child that stayed up this long starts again from `initialDelayMs` */
+  stableAfterMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000 };
+
+export interface RestartEvent {
+  child: string;
+  exit: string;
+  restart: number;
+  delay_ms: number;
+}
+
+/**
+ * A child that is restarted when it dies on its own — with a growing delay, so a child that
+ * cannot start does not spin — instead of taking the whole system down with it. Only `stop()`
+ * (the supervisor's SIGINT/SIGTERM) ends it for good. Every restart is reported to `onRestart`.
+ */
+export class SupervisedChild {
+  private current: RunningChild;
+  private stopping = false;
+  private restarts = 0;
+  private loop: Promise<void>;
+
+  private constructor(
+    private readonly spec: ChildSpec,
+    first: RunningChild,
+    private readonly policy: RestartPolicy,
+    private readonly onRestart: (event: RestartEvent) => void,
+  ) {
+    this.current = first;
+    this.loop = this.watch();
+  }
+
+  static async start(spec: ChildSpec, opts: { policy?: RestartPolicy; onRestart: (event: RestartEvent) => void }): Promise<SupervisedChild> {
+    const first = await startChild(spec);
+    return new SupervisedChild(spec, first, opts.policy ?? DEFAULT_RESTART_POLICY, opts.onRestart);
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** The ready line of the first start (its ports and URL; a restart reuses the configured ones). */
+  get readyMatch(): RegExpMatchArray {
+    return this.current.readyMatch;
+  }
+
+  get pid(): number | undefined {
+    return this.current.process.pid;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await stopChild(this.current);
+    await this.loop;
+  }
+
+  private async watch(): Promise<void> {
+    let delay = this.policy.initialDelayMs;
+    for (;;) {
+      const startedAt = Date.now();
+      await this.current.exited;
+      if (this.stopping) return;
+      if (Date.now() - startedAt >= this.policy.stableAfterMs) delay = this.policy.initialDelayMs;
+      const proc = this.current.process;
+      this.restarts++;
+      this.onRestart({ child: this.spec.name, exit: proc.signalCode ?? `code ${proc.exitCode}`, restart: this.restarts, delay_ms: delay });
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, this.policy.maxDelayMs);
+      // a stop() during the wait or the start wins: nothing is started after it
+      while (!this.stopping) {
+        try {
+          this.current = await startChild(this.spec);
+          break;
+        } catch (err) {
+          if (this.stopping) return;
+          this.restarts++;
+          this.onRestart({ child: this.spec.name, exit: (err as Error).message, restart: this.restarts, delay_ms: delay });
+          await new Promise((r) => setTimeout(r, delay));
+          delay = Math.min(delay * 2, this.policy.maxDelayMs);
+        }
+      }
+      if (this.stopping) {
+        await stopChild(this.current);
+        return;
+      }
+    }
+  }
 }

@@ -1,12 +1,14 @@
 import { issueDeviceCredential, rotateDeviceCredential } from '../../admin/auth/device-credentials';
 import { openMigratedAdminDb } from '../../admin/db/database';
+import { simPhoneSerials } from '../../sim/phone/phones';
 
 /**
  * The simulated phones `npm start` runs, and a device credential for each. A phone keeps its
  * device id across restarts (found by its display name) and gets a fresh token each start; the
  * token reaches the device worker through its environment only — never the data dir.
+ * How many: `CMAUTOBUY_SIM_PHONES` (default 2), read the way the simulator process reads it.
  */
-export const SIM_PHONES = ['sim-phone-1', 'sim-phone-2'] as const;
+export const SIM_PHONES: readonly string[] = simPhoneSerials();
 
 export interface ProvisionedDevice {
   deviceId: string;

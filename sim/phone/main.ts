@@ -1,5 +1,6 @@
 import { startPhoneSim } from './index';
 import { latencyProfileSchema } from './faults';
+import { simPhoneSerials } from './phones';
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     adbPort: port('CMAUTOBUY_SIM_ADB_PORT', 15037),
     controlPort: port('CMAUTOBUY_SIM_CONTROL_PORT', 15038),
     host: '127.0.0.1',
-    phones: ['sim-phone-1', 'sim-phone-2'],
+    phones: simPhoneSerials(),
     latency,
   });
   console.log(`SIM READY adb=${sim.adbPort} control=${sim.controlPort}`);

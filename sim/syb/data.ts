@@ -42,15 +42,23 @@ export function taipeiLocal(date: Date): string {
 }
 
 /**
- * The Shopee goods of the demo orders and the phone simulator's goods each one is bought as
- * (sim/phone/catalog/default-catalog.ts). The SYB service itself knows nothing of PDD: the
- * pairing is for whoever seeds a demo (link the Shopee product to this PDD goods).
+ * The Shopee goods of the demo orders, the phone simulator's goods each one is bought as
+ * (sim/phone/catalog/default-catalog.ts), and the specs the demo Shopee export lists for it
+ * (`demo-export.ts`) — every spec a demo order line uses among them, written the same way, so
+ * a sync after the import matches each line to its SKU by itself. The SYB service knows
+ * nothing of PDD: the pairing is for whoever seeds a demo (link the Shopee product to this
+ * PDD goods).
  */
 export const DEMO_PRODUCTS = [
-  { productId: '26813450001', title: '【現貨】春秋款西裝外套男士休閒單西', pddGoodsId: '937122477375' },
-  { productId: '26813450002', title: '純棉短袖T恤女寬鬆百搭', pddGoodsId: '600000000101' },
-  { productId: '26813450003', title: '不鏽鋼保溫杯500ml', pddGoodsId: '600000000106' },
-  { productId: '26813450004', title: '運動跑步鞋男透氣', pddGoodsId: '600000000108' },
+  {
+    productId: '26813450001',
+    title: '【現貨】春秋款西裝外套男士休閒單西',
+    pddGoodsId: '937122477375',
+    specs: ['黑色,S', '黑色,M', '黑色,L', '白色,S', '白色,M', '白色,L'],
+  },
+  { productId: '26813450002', title: '純棉短袖T恤女寬鬆百搭', pddGoodsId: '600000000101', specs: ['紅,S', '紅,M', '粉紅,S', '粉紅,M'] },
+  { productId: '26813450003', title: '不鏽鋼保溫杯500ml', pddGoodsId: '600000000106', specs: ['銀色,500ml', '黑色,500ml', '白色,500ml'] },
+  { productId: '26813450004', title: '運動跑步鞋男透氣', pddGoodsId: '600000000108', specs: ['黑白,40', '黑白,41', '黑白,42', '黑白,43'] },
 ] as const;
 
 const image = (productId: string) => `https://cf.shopee.tw/file/demo-${productId}`;

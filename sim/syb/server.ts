@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { allowedHostNames, checkApiRequest, checkHost } from '../../platform/http-guard';
 import { defaultShipments, shipmentsBodySchema, type Shipment } from './data';
 
 /**
@@ -70,6 +71,7 @@ const ok = (data: unknown) => ({ code: 0, msg: 'success', data });
 
 export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
   const host = opts.host ?? '127.0.0.1';
+  const allowedHosts = allowedHostNames(host);
   const credentials = { username: opts.username ?? 'syb-demo', password: opts.password ?? 'syb-demo-password' };
   const jwtKey = crypto.randomBytes(32);
   let shipments = new Map<string, Shipment>((opts.shipments ?? defaultShipments()).map((s) => [s.id, s]));
@@ -216,6 +218,13 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
       res.end(JSON.stringify(body));
     };
     const handle = async (): Promise<void> => {
+      // Loopback names only (DNS rebinding); the control API takes JSON from its own origin only,
+      // so a web page cannot reset the data set with a text/plain POST.
+      const refused = isControl ? checkApiRequest(req.method, req.headers, allowedHosts) : checkHost(req.headers, allowedHosts);
+      if (refused) {
+        req.resume();
+        return send(refused.status, isControl ? { error: refused.message } : serviceError(refused.status, refused.message));
+      }
       if (isControl) {
         const [status, body] = await control(req, url.pathname);
         send(status, body);

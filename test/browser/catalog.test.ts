@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, type BrowserRig } from '../browser';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { buildWorkbook, type ExportRow } from '../catalog/workbook';
-import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
+import { sharedTemporal, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The catalog pages (商品, 商品详情, 规格映射, PDD 商品) in a real browser against a real admin
@@ -35,14 +35,14 @@ afterAll(async () => {
 });
 
 async function waitForHash(p: Page, expected: string): Promise<void> {
-  await p.waitForFunction(`window.location.hash === ${JSON.stringify(expected)}`);
+  await waitInPage<string>(p, 'window.location.hash', (hash) => hash === expected, 30_000);
 }
 
 /** Waits until the rows with `testid` carry exactly these `attr` values, in order; says what it saw if not. */
 async function waitForRows(testid: string, attr: string, want: string[]): Promise<void> {
   const seen = `Array.from(document.querySelectorAll('[data-testid="${testid}"]')).map((e) => e.getAttribute('${attr}')).join(',')`;
   try {
-    await page.waitForFunction(`${seen} === ${JSON.stringify(want.join(','))}`, undefined, { timeout: 10_000 });
+    await waitInPage<string>(page, seen, (rows) => rows === want.join(','));
   } catch {
     throw new Error(`${testid} rows: wanted [${want.join(',')}], saw [${await page.evaluate<string>(seen)}]`);
   }
@@ -271,4 +271,121 @@ test('the PDD 商品 page lists both goods with their state and the Shopee produ
 
   await page.getByTestId('pdd-state').selectOption({ label: '已采集' });
   await waitForRows('pdd-row', 'data-goods-id', [C_PDD]);
+});
+
+test('a simplified search finds the traditional Shopee title, and the header counts the matches', async () => {
+  await page.getByTestId('nav-products').click();
+  await waitForRows('product-row', 'data-goods-id', [A, B, C]);
+  expect(await page.getByTestId('products-total').textContent()).toBe('共 3 条');
+  await page.getByTestId('products-search').fill('西装外套'); // the export says 西裝外套
+  await waitForRows('product-row', 'data-goods-id', [A]);
+  expect(await productRow(A).textContent()).toContain('西裝外套 A');
+  await page.getByTestId('products-total').getByText('共 1 条').waitFor();
+  await page.getByTestId('products-search').fill('');
+  await waitForRows('product-row', 'data-goods-id', [A, B, C]);
+});
+
+test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), stock, the sales figure, the collects', async () => {
+  // A later collect read one more colour whose price could not be read, and the sales figure.
+  const data = {
+    ...skusJson(C_PDD, [
+      { color: '黑色', size: 'M', price_cent: 5990 },
+      { color: '黑色', size: 'L', price_cent: 5990 },
+      { color: '白色', size: 'M', price_cent: 6290, available: false },
+      { color: '红色', size: 'M', price_cent: null },
+    ]),
+    metrics: { sales_text: '已拼10万+件' },
+  };
+  await admin.db.updateTable('pdd_products').set({ skus_json: JSON.stringify(data) }).where('goods_id', '=', C_PDD).execute();
+
+  await page.getByTestId('nav-pdd').click();
+  await waitForRows('pdd-row', 'data-goods-id', [A_PDD, C_PDD]);
+  expect(await page.getByTestId('pdd-total').textContent()).toBe('共 2 条');
+  await page.locator(`[data-testid="pdd-row"][data-goods-id="${C_PDD}"]`).getByTestId('pdd-open').click();
+  await waitForHash(page, `#/pdd/${C_PDD}`);
+  await page.getByTestId('page-pdd-goods').waitFor();
+  expect(await page.getByTestId('pdd-goods-title').textContent()).toBe('PDD 衬衫');
+  expect(await page.getByTestId('pdd-goods-sales').textContent()).toContain('已拼10万+件');
+  await waitForRows('pdd-goods-sku', 'data-available', ['1', '1', '0', '1']);
+  const rows = page.getByTestId('pdd-goods-sku');
+  expect(await page.getByTestId('pdd-goods-skus').locator('th').allTextContents()).toEqual(['颜色分类', '尺码', '价格', '库存']);
+  expect(await rows.nth(0).getByTestId('pdd-goods-sku-price').textContent()).toContain('¥59.90');
+  expect(await rows.nth(2).getByTestId('pdd-goods-sku-price').textContent()).toContain('¥62.90');
+  expect(await rows.nth(2).getByTestId('pdd-goods-sku-stock').textContent()).toBe('缺货');
+  expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).toContain('未知');
+  expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).not.toContain('¥0');
+  // C was linked and "collected" outside the UI: no collect run yet.
+  expect(await page.getByTestId('pdd-goods-collects').textContent()).toContain('还没有采集过');
+  await page.screenshot({ path: path.join(shotsDir, 'pdd-goods.png'), fullPage: true });
+
+  // A's goods has the run started from the UI earlier, still waiting for a phone.
+  await page.goto(`${admin.url}/#/pdd/${A_PDD}`);
+  await page.getByTestId('page-pdd-goods').waitFor();
+  await waitForRows('pdd-goods-collect-run', 'data-status', ['queued']);
+  expect(await page.getByTestId('pdd-goods-collect-run').textContent()).toContain('等待手机领取');
+});
+
+test('the mapping dialog marks 缺货 and 价格未知, and mapping to such an option says so', async () => {
+  await openProduct(C);
+  await page.getByTestId('mapping-open').click();
+  const dialog = page.getByTestId('mapping-dialog');
+  await dialog.waitFor();
+  await waitInPage<number>(page, `document.querySelectorAll('[data-testid="mapping-pdd-row"]').length`, (n) => n === 4);
+  const white = dialog.getByTestId('mapping-pdd-row').nth(2);
+  const red = dialog.getByTestId('mapping-pdd-row').nth(3);
+  expect(await white.getByTestId('option-warning').allTextContents()).toEqual(['缺货']);
+  expect(await red.getByTestId('option-warning').allTextContents()).toEqual(['价格未知']);
+  await dialog.locator('[data-testid="mapping-shopee-row"][data-sku-id="32000000032"]').click();
+  await red.getByTestId('mapping-choose').click();
+  await dialog.getByTestId('mapping-warning').waitFor();
+  expect(await dialog.getByTestId('mapping-warning').textContent()).toContain('价格未知');
+  await red.getByText('已映射').waitFor();
+  await dialog.getByTestId('mapping-close').click();
+  await dialog.waitFor({ state: 'detached' });
+});
+
+test('解除链接 asks first, then the product is 未填链接 again while its goods and mappings are kept', async () => {
+  await page.getByTestId('pdd-unlink').click();
+  await page.getByTestId('unlink-confirm').waitFor();
+  await page.getByTestId('unlink-confirm-confirm').click();
+  await page.getByTestId('detail-message').getByText('已解除拼多多链接').waitFor();
+  expect(await page.getByTestId('pdd-link-card').textContent()).toContain('还没有填写拼多多链接');
+  const product = (await api.get(`/api/shopee/products/${C}`)).body as { state: string; pdd_goods_id: string | null };
+  expect(product).toMatchObject({ state: 'unlinked', pdd_goods_id: null });
+  expect(await admin.db.selectFrom('sku_mappings').select('shopee_sku_id').where('pdd_goods_id', '=', C_PDD).orderBy('shopee_sku_id').execute()).toEqual([
+    { shopee_sku_id: '32000000031' },
+    { shopee_sku_id: '32000000032' },
+  ]);
+});
+
+test('the task page\'s 工作流 link opens the Temporal UI this admin was started with', async () => {
+  const draft = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}`,
+    pdd_options: { color: '黑色', size: 'M' },
+    quantity: 1,
+    max_total_price_cent: 9000,
+  });
+  expect(draft.status).toBe(201);
+  const { task_id, version } = draft.body as { task_id: string; version: number };
+  expect((await api.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+
+  await page.goto(`${admin.url}/#/tasks/${task_id}`);
+  const link = page.locator('[data-testid="workflow-link"][href]');
+  await link.waitFor();
+  const href = (await link.getAttribute('href')) ?? '';
+  const uiUrl = sharedTemporal().uiUrl;
+  expect(uiUrl).not.toBeNull();
+  expect(href.startsWith(`${uiUrl}/namespaces/${admin.namespace}/workflows/purchase%2F${task_id}%2F`)).toBe(true);
+  expect(href).not.toContain(':8233/');
+
+  // Followed, it lands on that Temporal UI, which answers.
+  const temporalPage = await rig.context.newPage();
+  try {
+    const res = await temporalPage.goto(href);
+    expect(res?.status()).toBe(200);
+    expect(new URL(temporalPage.url()).origin).toBe(new URL(uiUrl!).origin);
+  } finally {
+    await temporalPage.close();
+  }
 });

@@ -1,5 +1,7 @@
 import type { DeviceWorkerHandle } from '../../device-worker/worker';
 import type { SkusJson } from '../../domain/collect';
+import type { PddGoodsDetailView } from '../../domain/catalog-views';
+import { optionKey } from '../../domain/option-key';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
 import { loginOperator, sharedTemporal, startTestAdmin, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
@@ -93,5 +95,13 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
     expect(board.pdd_skus).toHaveLength(6);
     expect(board.shopee_skus[0]?.suggestions).toHaveLength(1);
     expect((await op.put('/api/mappings/9001', { pdd_options: black?.options })).status).toBe(200);
+
+    // The goods page: the sales figure the phone read, every option with price and stock, and this run.
+    const goods = (await op.get(`/api/pdd/products/${PDD}`)).body as PddGoodsDetailView;
+    expect(goods.metrics).toEqual({ sales_text: '已拼10万+件' });
+    expect(goods.dimensions.map((d) => d.name)).toHaveLength(2);
+    expect(goods.skus).toHaveLength(6);
+    expect(goods.skus.find((s) => s.option_key === optionKey(black!.options))).toMatchObject({ price_cent: 1288, available: true, warnings: [] });
+    expect(goods.recent_collects).toEqual([expect.objectContaining({ task_id: `${workflow_id}/${run_id}`, status: 'succeeded', device_id: 'dev-k1' })]);
   });
 });

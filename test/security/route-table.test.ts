@@ -6,7 +6,7 @@ import { deviceRequest, getJson, issueTestDevice, loginOperator, startTestAdmin,
  * without anyone remembering to add it here. The only routes that may be reached without an
  * identity are listed in PUBLIC.
  */
-const PUBLIC = new Set(['GET /healthz', 'POST /api/session']);
+const PUBLIC = new Set(['GET /healthz', 'GET /metrics', 'POST /api/session']);
 const SAMPLE_PARAM = '00000000-0000-4000-8000-000000000000';
 
 interface Route {
@@ -52,6 +52,14 @@ describe('route table: every /api route needs the right identity', () => {
     }
     const outside = routes.filter((r) => !r.path.startsWith('/api/') && !PUBLIC.has(`${r.method} ${r.path}`));
     expect(outside).toEqual([]);
+  });
+
+  it('serves GET /metrics with no identity at all, and takes no write there without a session', async () => {
+    const res = await fetch(`${admin.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^# HELP cmautobuy_/m);
+    const write = await getJson(`${admin.url}/metrics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(write.status).toBe(401);
   });
 
   it('answers 401 to every guarded route without credentials', async () => {

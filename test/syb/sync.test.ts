@@ -25,6 +25,12 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
   const rows = () => admin.db.selectFrom('syb_orders').selectAll().orderBy('syb_id').execute();
   const sync = () => syncSybOrders(admin.syb);
   const state = () => sybSyncStatus(admin.db);
+  /** One sample of the admin's /metrics, scraped over HTTP as Prometheus would. */
+  const metric = async (line: string): Promise<number> => {
+    const text = await (await fetch(`${admin.url}/metrics`)).text();
+    const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+    return found ? Number(found.slice(line.length + 1)) : 0;
+  };
 
   it('first sync: one row per detail line, outer code as order_no, price from the detail rounded half-up', async () => {
     await sim.control.putShipments([
@@ -71,7 +77,11 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
     await sim.control.putShipments(Array.from({ length: 7 }, (_, i) => shipment(10 + i, taipeiAt(0, `0${i}:00:00`), [{ productId: '11100000009', spec: `色${i},M` }])));
     await sim.control.faults({ page_size: 3, fail_page: 2, fail_status: 502 });
     const before = await state();
+    const failedRuns = await metric('cmautobuy_syb_sync_runs_total{outcome="failed"}');
+    const okRuns = await metric('cmautobuy_syb_sync_runs_total{outcome="ok"}');
+    const linesRead = await metric('cmautobuy_syb_sync_lines_total');
     await expect(sync()).rejects.toThrow(/HTTP 502/);
+    expect(await metric('cmautobuy_syb_sync_runs_total{outcome="failed"}')).toBe(failedRuns + 1);
     const failed = await state();
     expect(failed.last_synced_at).toBe(before.last_synced_at);
     expect(failed.running).toBe(false);
@@ -82,6 +92,9 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
     await sim.control.faults({ fail_page: null });
     const counts = await sync();
     expect(counts).toMatchObject({ pages: 3, new_lines: 4 });
+    // an alert on sync failures sees one failure, then one success with every line read
+    expect(await metric('cmautobuy_syb_sync_runs_total{outcome="ok"}')).toBe(okRuns + 1);
+    expect(await metric('cmautobuy_syb_sync_lines_total')).toBe(linesRead + counts.lines);
     expect((await rows()).filter((r) => r.shopee_goods_id === '11100000009')).toHaveLength(7);
     const ok = await state();
     expect(ok.last_error).toBeNull();

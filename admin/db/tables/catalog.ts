@@ -8,6 +8,8 @@ export interface ShopeeProductsTable {
   main_sku_code: string | null;
   pdd_goods_url: string | null;
   pdd_goods_id: string | null;
+  /** the searchable title, folded by domain/catalog-search.ts `searchTextOf` (migration 0030) */
+  search_text: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +46,8 @@ export interface PddProductsTable {
   collect_run_id: string | null;
   collect_device_id: string | null;
   deleted_at: string | null;
+  /** title and shop_name, folded by domain/catalog-search.ts `searchTextOf` (migration 0030) */
+  search_text: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -76,6 +80,8 @@ export interface TasksTable {
   error_message: string | null;
   artifact_ref: string | null;
   finished_at: string | null;
+  /** title, folded by domain/catalog-search.ts `searchTextOf` (migration 0030) */
+  search_text: string | null;
   created_at: string;
   updated_at: string;
 }

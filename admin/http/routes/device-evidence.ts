@@ -3,7 +3,7 @@ import { auditRequest, markAudited } from '../../audit/audit';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { EVIDENCE_LIMITS } from '../../evidence/limits';
 import { receiveEvidenceUpload, removeQuietly } from '../../evidence/receive';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { HttpError } from '../errors';
 
 /**

@@ -3,7 +3,7 @@ import { auditRequest } from '../../audit/audit';
 import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../../auth/device-registry';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
 
 /** `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at. */

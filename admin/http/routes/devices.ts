@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { DeviceView } from '../../../domain/devices';
 import { listDevices } from '../../auth/device-registry';
 import { operatorOf } from '../../auth/principal';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 
 /** `GET /api/devices` (operators): every active device and whether it was seen lately. */
 export function deviceRoutes(deps: AppDeps): Router {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { operatorOf } from '../../auth/principal';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { notFound } from '../errors';
 import { parseParams } from '../validate';
 

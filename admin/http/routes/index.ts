@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { deviceEvidenceRoutes } from './device-evidence';
 import { deviceRegisterRoutes } from './device-register';
 import { deviceRoutes } from './devices';
 import { evidenceRoutes } from './evidence';
 import { healthRoutes } from './health';
 import { mappingRoutes } from './mappings';
+import { metricsRoutes } from './metrics';
 import { pddRoutes } from './pdd';
 import { sessionRoutes } from './session';
 import { shopeeRoutes } from './shopee';
@@ -31,5 +32,6 @@ export function allRouters(deps: AppDeps): Router[] {
     pddRoutes(deps),
     mappingRoutes(deps),
     sybRoutes(deps),
+    metricsRoutes(deps),
   ];
 }

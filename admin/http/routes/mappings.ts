@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { operatorOf } from '../../auth/principal';
 import { clearMapping, mappingBoard, setMapping } from '../../catalog/mappings';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';
 import { auditFor } from './catalog-audit';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { getPddProduct, listPddProducts, softDeletePdd, startCollect } from '../../catalog/pdd';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseParams, parseQuery } from '../validate';
 import { auditFor } from './catalog-audit';
 

@@ -6,7 +6,7 @@ import { readImport, writeImport } from '../../catalog/import';
 import { readMultipartFile } from '../../catalog/multipart';
 import { addManualSku, fixSku, getShopeeProduct, linkPddGoods, listShopeeProducts, unlinkPddGoods } from '../../catalog/products';
 import { writeTransaction } from '../../db/database';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';
 import { auditFor } from './catalog-audit';
 

@@ -9,7 +9,7 @@ import { draftsFromOrderLines } from '../../syb/drafts';
 import { listOrderLines, setOrderLineSku } from '../../syb/orders';
 import { ensureSybSchedule, triggerSybSync } from '../../syb/schedule';
 import { sybSyncStatus } from '../../syb/sync';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';
 import { auditFor } from './catalog-audit';
 

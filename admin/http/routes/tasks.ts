@@ -7,7 +7,7 @@ import { actOnTask } from '../../purchase/actions';
 import { createPurchaseDraft } from '../../purchase/drafts';
 import { getPurchaseTask, listTasks } from '../../purchase/queries';
 import { startPurchases } from '../../purchase/start';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';
 
 const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });

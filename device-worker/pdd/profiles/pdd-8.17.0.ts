@@ -15,6 +15,7 @@ export const PDD_8_17_0: PddProfile = {
     loadingText: id('tv_loading'),
     goodsList: id('goods_detail_list'),
     goodsTitle: id('tv_goods_title'),
+    goodsSales: id('tv_goods_sales'),
     mallName: id('tv_mall_name'),
     bottomBar: id('ll_bottom_bar'),
     bottomBuy: id('ll_bottom_buy'),

@@ -15,6 +15,8 @@ export interface PddProfile {
     loadingText: string;
     goodsList: string;
     goodsTitle: string;
+    /** the goods' sales figure ("已拼10万+件"); read as shown, optional */
+    goodsSales: string;
     mallName: string;
     bottomBar: string;
     bottomBuy: string;

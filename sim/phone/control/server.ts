@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { z } from 'zod';
+import { allowedHostNames, checkApiRequest } from '../../../platform/http-guard';
 import { catalogSchema } from '../catalog/schema';
 import { faultsSchema } from '../faults';
 import type { Registry } from '../registry';
@@ -51,6 +52,8 @@ function deviceView(p: Phone): object {
 /** The sim's control API (SIM.md §3): plain node http, zod-validated input. */
 export class ControlServer {
   private readonly server: http.Server;
+  // Loopback until listen() names the bind host; a page on another site never drives a phone.
+  private allowedHosts = allowedHostNames(undefined);
 
   constructor(private readonly reg: Registry) {
     this.server = http.createServer((req, res) => {
@@ -67,6 +70,7 @@ export class ControlServer {
   listen(port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
+      this.allowedHosts = allowedHostNames(host);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
         const addr = this.server.address();
@@ -87,9 +91,19 @@ export class ControlServer {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const refused = checkApiRequest(req.method, req.headers, this.allowedHosts);
+    if (refused) {
+      req.resume();
+      throw new HttpError(refused.status, refused.message);
+    }
     const url = new URL(req.url ?? '/', 'http://sim');
     const method = req.method ?? 'GET';
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw new HttpError(400, 'the path is not valid percent-encoded UTF-8');
+    }
     const json = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));

@@ -3,13 +3,16 @@
  * (domain/). This is the only module that names an API path; ids always go through
  * encodeURIComponent.
  */
-import type { ImportResult, MappingBoard, PddListItem, ProductDetailView, ProductListItem } from '../../../domain/catalog-views';
+import type { ImportResult, MappingBoard, MappingSaved, PddGoodsDetailView, PddListItem, ProductDetailView, ProductListItem } from '../../../domain/catalog-views';
 import type { ProductState } from '../../../domain/catalog';
 import type { DeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
+import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SystemCheckResult } from '../../../domain/system-check';
+import type { MatchState } from '../../../domain/syb';
+import type { UiConfig } from '../../../domain/ui-config';
 import { http, query } from './client';
 
 const id = encodeURIComponent;
@@ -33,6 +36,8 @@ export const getMe = (): Promise<Me> => http.get<Me>('/api/me');
 export const createSession = (username: string, password: string): Promise<{ csrf_token: string }> =>
   http.post('/api/session', { username, password }, { noAuthRedirect: true });
 export const deleteSession = (): Promise<unknown> => http.del('/api/session', { noAuthRedirect: true });
+/** Where the admin's surroundings are (the Temporal Web UI it was started with). */
+export const getUiConfig = (): Promise<UiConfig> => http.get<UiConfig>('/api/config');
 
 /** `GET /healthz`: no session; null when the admin did not answer with a JSON body. */
 export interface Healthz {
@@ -75,6 +80,8 @@ export const listShopeeProducts = (p: ListParams & { state?: ProductState | ''; 
   http.get(`/api/shopee/products${query({ q: p.q, state: p.state, parse_failed: p.parseFailed ? 1 : undefined, limit: p.limit, cursor: p.cursor })}`);
 export const getShopeeProduct = (goodsId: string): Promise<ProductDetailView> => http.get(`/api/shopee/products/${id(goodsId)}`);
 export const setPddLink = (goodsId: string, url: string): Promise<unknown> => http.put(`/api/shopee/products/${id(goodsId)}/pdd-link`, { url });
+/** The product shows 未填链接 again; its mappings stay with the goods they were made for. */
+export const unlinkPdd = (goodsId: string): Promise<unknown> => http.del(`/api/shopee/products/${id(goodsId)}/pdd-link`);
 export const addManualSku = (goodsId: string, sku: { sku_id: string; color: string; size: string; advice: string | null }): Promise<unknown> =>
   http.post(`/api/shopee/products/${id(goodsId)}/skus`, sku);
 export const fixSku = (skuId: string, fix: { color: string; size: string; advice: string | null }): Promise<unknown> => http.put(`/api/shopee/skus/${id(skuId)}`, fix);
@@ -86,12 +93,72 @@ export const importShopeeProducts = (file: File, onProgress: (fraction: number |
 
 export const listPddProducts = (p: ListParams & { state?: Exclude<ProductState, 'unlinked'> | '' }): Promise<Page<PddListItem>> =>
   http.get(`/api/pdd/products${query({ q: p.q, state: p.state, limit: p.limit, cursor: p.cursor })}`);
+export const getPddProduct = (pddGoodsId: string): Promise<PddGoodsDetailView> => http.get(`/api/pdd/products/${id(pddGoodsId)}`);
 export const startCollect = (pddGoodsId: string): Promise<unknown> => http.post(`/api/pdd/products/${id(pddGoodsId)}/collect`);
 export const deletePddProduct = (pddGoodsId: string): Promise<unknown> => http.del(`/api/pdd/products/${id(pddGoodsId)}`);
 
 export const getMappingBoard = (goodsId: string): Promise<MappingBoard> => http.get(`/api/mappings${query({ goods_id: goodsId })}`);
-export const setMapping = (skuId: string, pddOptions: Options): Promise<unknown> => http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
+export const setMapping = (skuId: string, pddOptions: Options): Promise<MappingSaved> => http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
 export const clearMapping = (skuId: string): Promise<unknown> => http.del(`/api/mappings/${id(skuId)}`);
+
+// 订单 (顺运宝)
+
+export interface SybSyncStatus {
+  running: boolean;
+  last_synced_at: string | null;
+  /** `CODE: message` of the last sync that failed, null once one succeeds */
+  last_error: string | null;
+  progress: { pages: number; lines: number };
+}
+export interface OrderLine {
+  syb_id: string;
+  order_no: string;
+  title: string | null;
+  product_spec: string | null;
+  shopee_goods_id: string;
+  shopee_sku_id: string | null;
+  quantity: number;
+  /** New Taiwan dollars in cents; null when SYB sent a price that is not a plain decimal */
+  price_twd_cent: number | null;
+  image_url: string | null;
+  created_at: string;
+  match_state: MatchState;
+  task_id: string | null;
+  task_status: string | null;
+}
+export interface OrderLineFilter {
+  match?: MatchState | '';
+  hasTask?: boolean | undefined;
+  /** Taipei days, YYYY-MM-DD, inclusive */
+  dateFrom?: string;
+  dateTo?: string;
+}
+/** One line of a 生成采购草稿 batch: the draft made, or why none was. */
+export interface OrderDraftResult {
+  syb_id: string;
+  task_id: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export const getSybSync = (): Promise<SybSyncStatus> => http.get('/api/syb/sync');
+/** Joins a sync already running instead of starting a second one. */
+export const startSybSync = (): Promise<{ workflow_id: string }> => http.post('/api/syb/sync', {});
+export const listOrderLines = (p: ListParams & OrderLineFilter): Promise<Page<OrderLine>> =>
+  http.get(
+    `/api/syb/orders${query({
+      q: p.q,
+      match: p.match,
+      has_task: p.hasTask === undefined ? undefined : String(p.hasTask),
+      date_from: p.dateFrom,
+      date_to: p.dateTo,
+      limit: p.limit,
+      cursor: p.cursor,
+    })}`,
+  );
+/** The answer is the line as it now stands. */
+export const setOrderLineSku = (sybId: string, skuId: string | null): Promise<OrderLine> => http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId });
+export const draftsFromOrderLines = (sybIds: readonly string[], mode: ExecutionMode): Promise<{ results: OrderDraftResult[] }> =>
+  http.post('/api/tasks/from-orders', { syb_ids: sybIds, execution_mode: mode });
 
 // 设备 and 设置
 

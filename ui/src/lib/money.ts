@@ -13,6 +13,13 @@ export function formatYuan(cents: number | null | undefined): string {
   return cents === null || cents === undefined || !Number.isSafeInteger(cents) ? '—' : `¥${formatCent(cents)}`;
 }
 
+/** A Shopee Taiwan amount: 'NT$1,280.50'; null (unknown) shows as '—', never as NT$0. */
+export function formatTwd(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined || !Number.isSafeInteger(cents)) return '—';
+  const [whole = '0', frac = '00'] = formatCent(cents).split('.');
+  return `NT$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+}
+
 export type ParsedCents = { ok: true; cents: number } | { ok: false; message: string };
 
 /** '12', '12.5', '12.50' → cents; refuses more than two decimals, signs, exponents and zero. */

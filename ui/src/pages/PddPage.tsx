@@ -7,12 +7,24 @@ import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
+import { currentPath, hrefFor } from '../router';
+import PddGoodsPage from './PddGoodsPage';
 
 const POLL_MS = 3_000;
 const PAGE_SIZE = 50;
 
-/** PDD 商品: the linked PDD goods, their collect state, collect / re-collect and soft delete. */
+/** `/pdd` is the list; `/pdd/<pddGoodsId>` one goods with what was collected. */
 export default function PddPage(): JSX.Element {
+  const detailId = (): string | null => /^\/pdd\/(\d+)$/.exec(currentPath())?.[1] ?? null;
+  return (
+    <Show when={detailId()} keyed fallback={<PddList />}>
+      {(id) => <PddGoodsPage pddGoodsId={id} />}
+    </Show>
+  );
+}
+
+/** PDD 商品: the linked PDD goods, their collect state, collect / re-collect and soft delete. */
+function PddList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<Exclude<ProductState, 'unlinked'> | ''>('');
   const [items, setItems] = createSignal<PddListItem[]>([]);
@@ -49,7 +61,16 @@ export default function PddPage(): JSX.Element {
 
   return (
     <section data-testid="page-pdd">
-      <h2>PDD 商品</h2>
+      <h2>
+        PDD 商品
+        <Show when={page.latest}>
+          {(p) => (
+            <span class="list-total" data-testid="pdd-total">
+              共 {p().total} 条
+            </span>
+          )}
+        </Show>
+      </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
       <div class="cat-toolbar">
         <input class="input" placeholder="搜索 goods_id、标题、店铺" data-testid="pdd-search" onChange={(e) => setQ(e.currentTarget.value)} />
@@ -81,7 +102,11 @@ export default function PddPage(): JSX.Element {
           <For each={items()} fallback={<tr><td colSpan={7} class="muted">{page.loading ? '正在加载…' : '没有拼多多商品'}</td></tr>}>
             {(p) => (
               <tr data-testid="pdd-row" data-goods-id={p.goods_id} data-state={p.state}>
-                <td>{p.goods_id}</td>
+                <td>
+                  <a href={hrefFor(`/pdd/${p.goods_id}`)} data-testid="pdd-open">
+                    {p.goods_id}
+                  </a>
+                </td>
                 <td>
                   {p.title ?? <span class="muted">未采集</span>}
                   <Show when={p.shop_name}>

@@ -1,13 +1,14 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import type { ShopeeSkuView } from '../../../domain/catalog-views';
-import { addManualSku, fixSku, getShopeeProduct, setPddLink, startCollect } from '../api/endpoints';
+import { addManualSku, fixSku, getShopeeProduct, setPddLink, startCollect, unlinkPdd } from '../api/endpoints';
+import ConfirmDialog from '../components/ConfirmDialog';
 import MappingDialog from '../components/catalog/MappingDialog';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
-import { navigate } from '../router';
+import { hrefFor, navigate } from '../router';
 
 const POLL_MS = 2_000;
 
@@ -44,6 +45,14 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
       setUrl('');
     }, '已保存拼多多链接');
   const collect = (pddId: string): Promise<void> => act(() => startCollect(pddId), '已开始采集，等待手机领取');
+  const [confirmUnlink, setConfirmUnlink] = createSignal(false);
+  const [unlinking, setUnlinking] = createSignal(false);
+  const unlink = async (): Promise<void> => {
+    setUnlinking(true);
+    await act(() => unlinkPdd(props.goodsId), '已解除拼多多链接');
+    setUnlinking(false);
+    setConfirmUnlink(false);
+  };
 
   return (
     <section data-testid="page-product-detail">
@@ -104,7 +113,25 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                     </button>{' '}
                     <button type="button" class="btn" data-testid="mapping-open" disabled={!pdd().skus_json} onClick={() => setMapping(true)}>
                       规格映射
+                    </button>{' '}
+                    <a class="btn btn-ghost" href={hrefFor(`/pdd/${pdd().goods_id}`)} data-testid="pdd-goods-open">
+                      查看拼多多商品
+                    </a>{' '}
+                    <button type="button" class="btn btn-ghost" data-testid="pdd-unlink" onClick={() => setConfirmUnlink(true)}>
+                      解除链接
                     </button>
+                    <Show when={confirmUnlink()}>
+                      <ConfirmDialog
+                        title="解除拼多多链接"
+                        message={`解除后商品回到「未填链接」。已做的规格映射跟拼多多商品 ${pdd().goods_id} 保留，重新填同一链接即可恢复。`}
+                        confirmLabel="解除链接"
+                        testid="unlink-confirm"
+                        busy={unlinking()}
+                        danger
+                        onConfirm={() => void unlink()}
+                        onClose={() => setConfirmUnlink(false)}
+                      />
+                    </Show>
                   </div>
                 )}
               </Show>

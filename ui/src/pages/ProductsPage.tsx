@@ -53,7 +53,16 @@ function ProductList(): JSX.Element {
   let searchTimer: number | undefined;
   return (
     <section data-testid="page-products">
-      <h2>商品</h2>
+      <h2>
+        商品
+        <Show when={page.latest}>
+          {(p) => (
+            <span class="list-total" data-testid="products-total">
+              共 {p().total} 条
+            </span>
+          )}
+        </Show>
+      </h2>
       <p class="page-summary">虾皮（Shopee 台湾）商品与 SKU，以及它们对应的拼多多商品。</p>
       <ImportPanel onDone={refresh} />
       <div class="cat-toolbar">

@@ -1,8 +1,9 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import type { MappingBoard, PddSkuRow } from '../../../../domain/catalog-views';
+import { OPTION_WARNINGS, type MappingBoard, type PddSkuRow } from '../../../../domain/catalog-views';
 import { clearMapping, getMappingBoard, setMapping } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import { formatYuan } from '../../lib/money';
+import OptionWarnings from './OptionWarnings';
 
 /**
  * 规格映射: Shopee SKUs on the left, the PDD rows of the product's *current* PDD goods on the
@@ -13,6 +14,7 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
   const [board, { refetch }] = createResource(() => props.goodsId, getMappingBoard);
   const [selected, setSelected] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
+  const [notice, setNotice] = createSignal<string | null>(null);
 
   const current = () => (board.state === 'ready' || board.state === 'refreshing' ? board.latest : undefined);
   const selectedSku = () => current()?.shopee_skus.find((s) => s.sku_id === selected());
@@ -23,8 +25,10 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
     const sku = selected();
     if (!sku) return;
     setError(null);
+    setNotice(null);
     try {
-      await setMapping(sku, row.options);
+      const saved = await setMapping(sku, row.options);
+      if (saved.warnings.length > 0) setNotice(`已映射，但这个规格${saved.warnings.map((w) => OPTION_WARNINGS[w]).join('、')}，下单前请确认`);
       await refetch();
     } catch (err) {
       setError(errorText(err));
@@ -52,6 +56,11 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
         <Show when={error()}>
           <p class="form-error" role="alert" data-testid="mapping-error">
             {error()}
+          </p>
+        </Show>
+        <Show when={notice()}>
+          <p class="form-warn" role="status" data-testid="mapping-warning">
+            {notice()}
           </p>
         </Show>
         <Show when={board.error as unknown}>
@@ -140,7 +149,10 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                                   <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
                                 </Show>
                               </td>
-                              <td>{row.available ? '有货' : <span class="badge badge-warn">缺货</span>}</td>
+                              <td>
+                                {row.available ? '有货' : ''}
+                                <OptionWarnings warnings={row.warnings} />
+                              </td>
                               <td>
                                 <Show when={mapped()} fallback={
                                   <button type="button" class="btn" disabled={!selected()} data-testid="mapping-choose" onClick={() => void map(row)}>

@@ -1,0 +1,15 @@
+import type { Logger } from '../../platform/logger';
+import type { Security } from '../auth/security';
+import type { AdminDb } from '../db/database';
+import type { SybService } from '../syb/account';
+import type { TemporalGateway } from '../temporal/gateway';
+
+/** What every router is built from; its own module so routes and the app do not import each other. */
+export interface AppDeps {
+  db: AdminDb;
+  temporal: TemporalGateway;
+  log: Logger;
+  uiDist: string;
+  security: Security;
+  syb: SybService;
+}

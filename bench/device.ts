@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FinalPanelReading } from '../domain/contracts/device-activities';
+import { AdbDevice } from '../device-worker/adb/adb-device';
+import { CounterClock, type DeviceCounters } from '../device-worker/counters';
+import { SubmissionLedger } from '../device-worker/ledger/submissions';
+import { collectGoods } from '../device-worker/pdd/collect';
+import { profileForVersion } from '../device-worker/pdd/profile';
+import { TapGuard } from '../device-worker/pdd/purchase/guard';
+import { prepareFinalPanel } from '../device-worker/pdd/purchase/prepare';
+import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
+import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
+import { observeAfterTap, submitFinalPanel } from '../device-worker/pdd/purchase/submit';
+import { PddSession } from '../device-worker/pdd/session';
+import { StepLog } from '../device-worker/step-log';
+import { defaultCatalog, startPhoneSim, type LatencyProfile } from '../sim/phone';
+
+/**
+ * What a purchase and a collect cost on a phone: dumps, taps, ADB round trips and wall time, on
+ * the simulator's `realistic` latency profile (dump 1.2–2.5 s, tap 80–200 ms, …) with the device
+ * worker's own settle pauses — beside the fewest screen observations the flow could make.
+ *
+ * The floor, counted in dumps (a dump is the only way to observe the screen):
+ * - to the final panel: the goods page after opening it (goods and the buy control), the panel
+ *   after the buy tap (its dimensions and values), the panel after every option is tapped (what
+ *   is selected, Gate 1), and — when the quantity is above one — the panel after the quantity
+ *   change (quantity read back, Gate 2 and the submit amount, Gate 3). Options can be tapped
+ *   together from the panel's one reading, so they cost one observation, not one per dimension.
+ *   Floor: 3 for one piece, 4 otherwise.
+ * - submit and observe: one read-only re-check of the final panel before the tap, one look at
+ *   the result after it, one at the orders list for the order number: +3.
+ * - collect: the goods page, the panel, then one reading per colour (each colour's SKUs are
+ *   read from the panel after tapping it) — colours + 2; goods priced per size need a reading
+ *   per SKU instead.
+ */
+export interface DeviceRow {
+  what: string;
+  counters: DeviceCounters;
+  floor: number;
+}
+
+export interface DeviceFigures {
+  rows: DeviceRow[];
+  /** dumps from opening the goods to the final panel, the most over the cases */
+  purchaseDumps: number;
+  /** for goods priced per colour: dumps minus colours, the most over those goods */
+  collectDumpsOverColours: number;
+}
+
+const PURCHASES: Array<{ goodsId: string; options: Record<string, string>; quantity: number }> = [
+  { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1 },
+  { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 2 },
+  { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
+];
+
+export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsIds?: string[]; say: (l: string) => void }): Promise<DeviceFigures> {
+  const serial = 'bench-phone';
+  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial], latency: opts.latency });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-device-'));
+  const rows: DeviceRow[] = [];
+  let purchaseDumps = 0;
+  let collectDumpsOverColours = 0;
+  try {
+    const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
+    let n = 0;
+    for (const c of PURCHASES) {
+      sim.phone(serial).reset();
+      const authorizationId = `bench-${++n}`;
+      const clock = new CounterClock();
+      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
+      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+      const guard = new TapGuard({ authorizationId, irreversible: (a) => ledger.irreversible(a), pkg: profile.pkg, submitLabel: PURCHASE_8_17_0.text.submitLabel, readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
+      const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
+      session.setPurchaseProfile(PURCHASE_8_17_0);
+      // evidence as the activity takes it: one screenshot per kind
+      const evidence = async () => void (await adb.screencap());
+      const target = { taskId: 'bench', attemptId: `attempt-${n}`, authorizationId, goodsId: c.goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`, options: c.options, quantity: c.quantity, capCent: 1_000_000, mode: 'live' as const };
+      const reading: Partial<FinalPanelReading> = {};
+      await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, { evidence });
+      const prepared = clock.snapshot();
+      const floor = c.quantity > 1 ? 4 : 3;
+      const label = `${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims)`;
+      rows.push({ what: `purchase ${label} to the final panel`, counters: prepared, floor });
+      purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
+
+      const expected = reading as FinalPanelReading;
+      const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, { target, submissionId: `s-${n}`, expected, workflowId: `bench/${n}` });
+      const observed = await observeAfterTap(session, PURCHASE_8_17_0, { target, expected, tappedAt }, evidence);
+      const all = clock.snapshot();
+      rows.push({ what: `purchase ${label} through submit and observe (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`, counters: all, floor: floor + 3 });
+      opts.say(`device: ${label}: ${prepared.dumps} dumps to the final panel (${(prepared.wall_ms / 1000).toFixed(1)} s), ${all.dumps} through observe (${(all.wall_ms / 1000).toFixed(1)} s)`);
+    }
+    ledger.close();
+
+    const catalog = defaultCatalog().goods.filter((g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)));
+    for (const goods of catalog) {
+      sim.phone(serial).reset();
+      const clock = new CounterClock();
+      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
+      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+      const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
+      const k = clock.snapshot();
+      const colours = goods.dimensions[0]?.values.length ?? 1;
+      const perColour = result.price_granularity === 'color';
+      const floor = perColour ? colours + 2 : result.skus.length + 2;
+      if (perColour) collectDumpsOverColours = Math.max(collectDumpsOverColours, k.dumps - colours);
+      rows.push({ what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`, counters: k, floor });
+      opts.say(`device: collect ${goods.goods_id}: ${k.dumps} dumps, ${(k.wall_ms / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await sim.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { rows, purchaseDumps, collectDumpsOverColours };
+}

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TimedClient } from './http';
+import { draftDryRuns, startStack, startTasks } from './stack';
+import { percentile } from './stats';
+import type { BenchTemporal } from './temporal';
+
+/**
+ * Operators under load, on loopback: the time `POST /api/tasks/start` takes for a 500-task batch,
+ * then `GET /api/tasks` at a fixed rate while that batch runs on the phones (workflows writing
+ * the same SQLite file through the admin worker).
+ *
+ * The generator is open-loop: request n is due at n / rate seconds whatever the earlier answers
+ * did, and its latency counts from when it was due — a slow answer cannot hide the requests that
+ * queued behind it (coordinated omission). Node's own `http` keeps this free of a dependency.
+ */
+export interface LoadRound {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: number;
+  start500Ms: number;
+  /** purchases that finished while the load ran */
+  finishedDuringLoad: number;
+}
+
+export async function benchLoad(opts: { temporal: BenchTemporal; root: string; phones: number; rate: number; seconds: number; rounds: number; say: (l: string) => void }): Promise<LoadRound[]> {
+  const root = path.join(opts.root, 'load');
+  fs.mkdirSync(root, { recursive: true });
+  const password = 'bench-admin-password-0123';
+  const stack = await startStack({
+    root,
+    // its own namespace: the batch is left unfinished, and no later part may pick it up
+    temporal: { address: opts.temporal.address, namespace: opts.temporal.loadNamespace },
+    workflowBundlePath: opts.temporal.workflowBundlePath,
+    phones: opts.phones,
+    latency: 'zero',
+    adminPassword: password,
+  });
+  try {
+    await stack.addPhoneHosts(opts.phones);
+    const client = new TimedClient(stack.adminUrl, stack.op.sessionCookie!);
+    const rounds: LoadRound[] = [];
+    // each round starts one more batch; the earlier ones are still queued or running
+    for (let r = 0; r < opts.rounds; r++) {
+      const drafts = await draftDryRuns(stack.op, 500);
+      const started = performance.now();
+      await startTasks(stack.op, drafts);
+      const start500Ms = performance.now() - started;
+      const doneBefore = await finished(stack.op);
+      const results = await openLoop(opts.rate, opts.seconds, () => client.get('/api/tasks?limit=50'));
+      const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
+      const latencies = results.map((x) => x.ms);
+      const round: LoadRound = {
+        requests: results.length,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+        maxMs: Math.max(...latencies),
+        errors: results.filter((x) => x.status !== 200).length,
+        start500Ms,
+        finishedDuringLoad,
+      };
+      opts.say(
+        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors; ${finishedDuringLoad} purchases finished meanwhile`,
+      );
+      rounds.push(round);
+    }
+    client.close();
+    return rounds;
+  } finally {
+    await stack.close();
+  }
+}
+
+async function openLoop<T extends { ms: number }>(rate: number, seconds: number, send: () => Promise<T>): Promise<T[]> {
+  const total = rate * seconds;
+  const pending: Array<Promise<T>> = [];
+  const t0 = performance.now();
+  for (let n = 0; n < total; n++) {
+    const due = t0 + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const lateBy = performance.now() - due;
+    pending.push(send().then((r) => ({ ...r, ms: r.ms + Math.max(0, lateBy) })));
+  }
+  return Promise.all(pending);
+}
+
+async function finished(op: { get(p: string): Promise<{ status: number; body: unknown }> }): Promise<number> {
+  let count = 0;
+  let cursor: string | null = null;
+  do {
+    const res = await op.get(`/api/tasks?status=DRY_RUN_PASSED&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const body = res.body as { items: unknown[]; next_cursor: string | null };
+    count += body.items.length;
+    cursor = body.next_cursor;
+  } while (cursor);
+  return count;
+}

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cpuMs, draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from './stack';
+import { round, showSpread, spread, type Spread } from './stats';
+import type { BenchTemporal } from './temporal';
+
+/**
+ * Dry-run purchases through the whole stack with 1, 2, 4 and 8 phones, each phone's device
+ * worker a process of its own (own data dir, own token). Each phone gets the same number of
+ * purchases, all started at once, so a run measures the steady state of that many phones.
+ *
+ * - purchases per minute: purchases ÷ (last workflow closed − first workflow started);
+ * - non-device time per purchase: phone time not spent inside a device activity, i.e.
+ *   (phones × wall − Σ device activity time) ÷ purchases — with one phone exactly "wall time minus
+ *   the time inside device activities". Device activity time comes from Temporal history
+ *   (ActivityTaskStarted → closed, on the `devices` and `device/<id>` queues).
+ */
+export interface OrchestrationRun {
+  phones: number;
+  purchases: number;
+  wallMs: number;
+  purchasesPerMin: number;
+  deviceMsPerPurchase: number;
+  nonDeviceMsPerPurchase: number;
+  /** CPU time of every process (Temporal server, admin, simulator, device workers) per purchase */
+  cpuMsPerPurchase: number;
+}
+
+export interface OrchestrationFigures {
+  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread; cpuMs: Spread }>;
+  speedup8: number;
+  json: { purchases_per_min: Record<string, number>; speedup_8: number; non_device_ms_per_purchase: number };
+  rows: string[];
+}
+
+export async function benchOrchestration(opts: { temporal: BenchTemporal; root: string; phoneCounts: number[]; perPhone: number; runs: number; say: (l: string) => void }): Promise<OrchestrationFigures> {
+  const maxPhones = Math.max(...opts.phoneCounts);
+  const root = path.join(opts.root, 'orchestration');
+  fs.mkdirSync(root, { recursive: true });
+  const stack = await startStack({
+    root,
+    temporal: { address: opts.temporal.address, namespace: opts.temporal.namespace },
+    workflowBundlePath: opts.temporal.workflowBundlePath,
+    phones: maxPhones,
+    latency: 'zero',
+    adminPassword: 'bench-admin-password-0123',
+  });
+  const runs: OrchestrationRun[] = [];
+  try {
+    for (const phones of [...opts.phoneCounts].sort((a, b) => a - b)) {
+      await stack.addPhoneHosts(phones - stack.hosts.length);
+      for (let r = 0; r < opts.runs; r++) {
+        const run = await oneRun(stack, opts.temporal, phones, phones * opts.perPhone);
+        opts.say(`orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase, CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`);
+        runs.push(run);
+      }
+    }
+  } finally {
+    await stack.close();
+  }
+  return summarize(runs);
+}
+
+async function oneRun(stack: Stack, temporal: BenchTemporal, phones: number, purchases: number): Promise<OrchestrationRun> {
+  const drafts = await draftDryRuns(stack.op, purchases);
+  const pids = [temporal.server.pid, ...stack.pids()];
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  await startTasks(stack.op, drafts);
+  const ids = drafts.map((d) => d.task_id);
+  const statuses = await waitForTerminal(stack.adminDbFile, ids, 60_000 + purchases * 30_000);
+  const failed = [...statuses.entries()].filter(([, s]) => s !== 'DRY_RUN_PASSED');
+  if (failed.length > 0) throw new Error(`${failed.length} purchases did not pass the dry run: ${failed.slice(0, 3).map(([id, s]) => `${id} ${s}`).join(', ')}`);
+  const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore;
+  const times = await workflowTimes(temporal, stack.adminDbFile, ids);
+  const wallMs = Math.max(...times.map((t) => t.closeMs)) - Math.min(...times.map((t) => t.startMs));
+  const deviceMs = times.reduce((sum, t) => sum + t.deviceMs, 0);
+  return {
+    phones,
+    purchases,
+    wallMs,
+    purchasesPerMin: (purchases / wallMs) * 60_000,
+    deviceMsPerPurchase: deviceMs / purchases,
+    nonDeviceMsPerPurchase: (phones * wallMs - deviceMs) / purchases,
+    cpuMsPerPurchase: cpu / purchases,
+  };
+}
+
+function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
+  const counts = [...new Set(runs.map((r) => r.phones))].sort((a, b) => a - b);
+  const byPhones: OrchestrationFigures['byPhones'] = {};
+  for (const n of counts) {
+    const mine = runs.filter((r) => r.phones === n);
+    byPhones[String(n)] = {
+      purchasesPerMin: spread(mine.map((r) => r.purchasesPerMin)),
+      nonDeviceMs: spread(mine.map((r) => r.nonDeviceMsPerPurchase)),
+      deviceMs: spread(mine.map((r) => r.deviceMsPerPurchase)),
+      cpuMs: spread(mine.map((r) => r.cpuMsPerPurchase)),
+    };
+  }
+  const one = byPhones['1']?.purchasesPerMin.median ?? NaN;
+  const most = byPhones[String(counts.at(-1))]!;
+  const speedup8 = (byPhones['8']?.purchasesPerMin.median ?? NaN) / one;
+  const rows = counts.map((n) => {
+    const f = byPhones[String(n)]!;
+    return `| ${n} | ${showSpread(f.purchasesPerMin)} | ${(f.purchasesPerMin.median / one).toFixed(2)}× | ${showSpread(f.deviceMs, 0)} | ${showSpread(f.nonDeviceMs, 0)} | ${showSpread(f.cpuMs, 0)} |`;
+  });
+  return {
+    byPhones,
+    speedup8,
+    json: {
+      purchases_per_min: Object.fromEntries(counts.map((n) => [String(n), round(byPhones[String(n)]!.purchasesPerMin.median)])),
+      speedup_8: round(speedup8),
+      // the figure at the most phones: where the admin and Temporal are busiest
+      non_device_ms_per_purchase: Math.round(most.nonDeviceMs.median),
+    },
+    rows,
+  };
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureBinary, TEMPORAL_CLI } from '../temporal/binaries';
+import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
+
+export interface BenchTemporal {
+  address: string;
+  namespace: string;
+  /** the load part's own namespace: it leaves a batch running that no other part may pick up */
+  loadNamespace: string;
+  workflowBundlePath: string;
+  server: DevServer;
+}
+
+/**
+ * The bench's own Temporal dev server (free port, SQLite file under `root`, no UI) and the
+ * workflow bundle made once, so no admin process spends a minute bundling.
+ */
+export async function startBenchTemporal(root: string, say: (line: string) => void): Promise<BenchTemporal> {
+  ensureBinary(TEMPORAL_CLI, say);
+  const namespace = 'bench';
+  const loadNamespace = 'bench-load';
+  const [server, bundle] = await Promise.all([
+    freePort().then((port) => startDevServer({ dbFile: path.join(root, 'temporal.db'), namespace, extraNamespaces: [loadNamespace], port, uiPort: null, logFile: path.join(root, 'temporal.log'), say })),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietBundler() }),
+  ]);
+  const workflowBundlePath = path.join(root, 'workflow-bundle.js');
+  fs.writeFileSync(workflowBundlePath, bundle.code);
+  return { address: server.address, namespace, loadNamespace, workflowBundlePath, server };
+}
+
+function quietBundler() {
+  const noop = () => {};
+  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => process.stderr.write(`[bundler] ${m}\n`), log: noop };
+}

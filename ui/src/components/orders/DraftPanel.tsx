@@ -1,0 +1,100 @@
+import { For, Show, type JSX } from 'solid-js';
+import type { OrderDraftResult } from '../../api/endpoints';
+import { messageForCode } from '../../errors';
+import { hrefFor } from '../../router';
+import ModeRadio from '../tasks/ModeRadio';
+import type { ExecutionMode } from '../tasks/types';
+
+interface BarProps {
+  count: number;
+  mode: ExecutionMode;
+  busy: boolean;
+  error: string | null;
+  onMode: (mode: ExecutionMode) => void;
+  onDraft: () => void;
+  onClear: () => void;
+}
+
+/** The selected lines → one purchase draft each, dry run unless the operator picks live. */
+export function DraftBar(props: BarProps): JSX.Element {
+  return (
+    <div class="or-draftbar" data-testid="draft-bar">
+      <ModeRadio value={props.mode} onChange={(m) => props.onMode(m)} />
+      <div class="or-draftbar-actions">
+        <span>
+          已选 <strong data-testid="order-selection-count">{props.count}</strong> 条订单明细
+        </span>
+        <div class="or-sku">
+          <button type="button" class="btn btn-ghost" data-testid="order-selection-clear" disabled={props.count === 0} onClick={() => props.onClear()}>
+            清除选择
+          </button>
+          <button type="button" class="btn btn-primary" data-testid="draft-create" disabled={props.count === 0 || props.busy} onClick={() => props.onDraft()}>
+            {props.busy ? '正在生成…' : '生成采购草稿'}
+          </button>
+        </div>
+        <Show when={props.error}>
+          {(msg) => (
+            <p class="or-sku-error" role="alert" data-testid="draft-error">
+              {msg()}
+            </p>
+          )}
+        </Show>
+      </div>
+    </div>
+  );
+}
+
+interface ResultProps {
+  results: readonly OrderDraftResult[];
+  /** The order number of each line, for the operator; the id when the line is not on screen. */
+  orderNo: (sybId: string) => string;
+  onClose: () => void;
+}
+
+/** What became of each line of the last batch: its draft, or the refusal in words. */
+export function DraftResults(props: ResultProps): JSX.Element {
+  const made = (): number => props.results.filter((r) => r.task_id !== null).length;
+  return (
+    <div class="or-results" data-testid="draft-results">
+      <div class="or-sync-row">
+        <strong>
+          已生成 {made()} 个采购草稿，{props.results.length - made()} 条未生成
+        </strong>
+        <Show when={made() > 0}>
+          <a href={hrefFor('/tasks?status=DRAFT')} data-testid="draft-results-tasks">
+            去采购任务开始采购
+          </a>
+        </Show>
+        <button type="button" class="btn btn-ghost" data-testid="draft-results-close" onClick={() => props.onClose()}>
+          关闭
+        </button>
+      </div>
+      <ul>
+        <For each={props.results}>
+          {(r) => (
+            <li data-testid="draft-result" data-syb-id={r.syb_id} data-code={r.error?.code ?? ''}>
+              <span class="tk-mono">{props.orderNo(r.syb_id)}</span>（明细 {r.syb_id}）：
+              <Show
+                when={r.task_id}
+                fallback={
+                  <span class="or-refused" data-testid="draft-result-refusal">
+                    未生成，{r.error ? (messageForCode(r.error.code) ?? r.error.message) : '原因未知'}
+                  </span>
+                }
+              >
+                {(taskId) => (
+                  <>
+                    已生成草稿{' '}
+                    <a class="tk-mono" href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)} data-testid="draft-result-task">
+                      {taskId()}
+                    </a>
+                  </>
+                )}
+              </Show>
+            </li>
+          )}
+        </For>
+      </ul>
+    </div>
+  );
+}
