@@ -37,36 +37,6 @@ function only(name, from, allowed, comment) {
   };
 }
 
-/** One known import that breaks `rule` (matched exactly, by file). */
-function dependency(rule, from, to) {
-  return { type: 'dependency', from, to, rule: { name: rule, severity: 'error' } };
-}
-
-/** One known cycle, by its members (matched as a set, whichever member it is reported from). */
-function cycle(...members) {
-  return {
-    type: 'cycle',
-    from: members[0],
-    to: members[1],
-    rule: { name: 'no-circular', severity: 'error' },
-    cycle: members.map((name) => ({ name, dependencyTypes: [] })),
-  };
-}
-
-/**
- * TEMPORARY: violations that exist today in folders being restructured by others (the
- * workflow↔device contracts moving to domain/contracts/device-activities.ts).
- * Each entry is one import or one cycle; delete an entry as soon as its import is gone, and the list with the
- * last one. Anything not listed here fails.
- */
-const KNOWN_VIOLATIONS = [
-  // device-worker/pdd reads the purchase contract from activities/device (to move to domain/contracts/)
-  dependency('pdd-never-imports-activities', 'device-worker/pdd/purchase/prepare.ts', 'activities/device/purchase-contract.ts'),
-  dependency('pdd-never-imports-activities', 'device-worker/pdd/purchase/submit.ts', 'activities/device/purchase-contract.ts'),
-  // a profile names its own type from the module that lists the profiles
-  cycle('device-worker/pdd/profile.ts', 'device-worker/pdd/profiles/pdd-8.17.0.ts'),
-];
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -132,6 +102,5 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|dist|data|\\.tools|\\.jest-cache|coverage)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    knownViolations: KNOWN_VIOLATIONS,
   },
 };

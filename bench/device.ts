@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FinalPanelReading } from '../activities/device/purchase-contract';
+import type { FinalPanelReading } from '../domain/contracts/device-activities';
 import { AdbDevice } from '../device-worker/adb/adb-device';
 import { CounterClock, type DeviceCounters } from '../device-worker/counters';
 import { SubmissionLedger } from '../device-worker/ledger/submissions';
@@ -15,6 +15,7 @@ import { observeAfterTap, submitFinalPanel } from '../device-worker/pdd/purchase
 import { PddSession } from '../device-worker/pdd/session';
 import { StepLog } from '../device-worker/step-log';
 import { defaultCatalog, startPhoneSim, type LatencyProfile } from '../sim/phone';
+import { PDD_PACKAGE } from '../domain/pdd-app';
 
 /**
  * What a purchase and a collect cost on a phone: dumps, taps, ADB round trips and wall time, on
@@ -69,7 +70,7 @@ export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsI
       const authorizationId = `bench-${++n}`;
       const clock = new CounterClock();
       const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+      const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
       const guard = new TapGuard({ authorizationId, irreversible: (a) => ledger.irreversible(a), pkg: profile.pkg, submitLabel: PURCHASE_8_17_0.text.submitLabel, readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
       const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
       session.setPurchaseProfile(PURCHASE_8_17_0);
@@ -98,7 +99,7 @@ export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsI
       sim.phone(serial).reset();
       const clock = new CounterClock();
       const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+      const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
       const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
       const k = clock.snapshot();
       const colours = goods.dimensions[0]?.values.length ?? 1;

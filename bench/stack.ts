@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Client, Connection } from '@temporalio/client';
 import { dataPaths } from '../platform/data-dir';
-import { TERMINAL_STATES, type PurchaseStatus } from '../domain/purchase/status';
+import { isTerminal } from '../domain/purchase/state-machine';
+import type { PurchaseStatus } from '../domain/purchase/status';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 import { startChild, stopChild, type RunningChild } from '../scripts/supervise/children';
 import { provisionSimDevices } from '../scripts/supervise/sim-devices';
@@ -188,7 +189,7 @@ export async function waitForTerminal(adminDbFile: string, taskIds: readonly str
     const query = db.prepare('SELECT task_id, status FROM tasks WHERE task_id = ?');
     for (;;) {
       const statuses = new Map(taskIds.map((id) => [id, (query.get(id) as { status: string } | undefined)?.status ?? 'MISSING']));
-      const open = [...statuses.values()].filter((s) => !TERMINAL_STATES.has(s as PurchaseStatus) && s !== 'NEEDS_MANUAL');
+      const open = [...statuses.values()].filter((s) => !isTerminal(s as PurchaseStatus) && s !== 'NEEDS_MANUAL');
       if (open.length === 0) return statuses;
       if (Date.now() > deadline) throw new Error(`${open.length} of ${taskIds.length} tasks still open after ${timeoutMs} ms: ${[...new Set(open)].join(', ')}`);
       await new Promise((r) => setTimeout(r, 200));

@@ -1,3 +1,4 @@
+import { PDD_PACKAGE } from '../domain/pdd-app';
 import { z } from 'zod';
 import { parseConfig, parseFlags } from '../platform/config';
 import { describeError } from '../platform/errors';
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       () => clock.roundTrip(),
     );
     await adb.ensureOnline();
-    const profile = profileForVersion(await adb.versionName('com.xunmeng.pinduoduo'));
+    const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
     const steps = new StepLog();
     const result = await collectGoods(new PddSession(adb, profile, clock, steps), goodsId);
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,16 +1,6 @@
-/**
- * What one activity cost on the phone. Dumps dominate a real device's time (1.5–3 s each), so
- * they are counted separately from the other ADB round trips; benchmarks and the admin read
- * these numbers from the activity result and the log.
- */
-export interface DeviceCounters {
-  adb_round_trips: number;
-  dumps: number;
-  taps: number;
-  swipes: number;
-  keyevents: number;
-  wall_ms: number;
-}
+import type { DeviceCounters } from '../domain/contracts/device-activities';
+
+export type { DeviceCounters };
 
 export function newCounters(): DeviceCounters {
   return { adb_round_trips: 0, dumps: 0, taps: 0, swipes: 0, keyevents: 0, wall_ms: 0 };

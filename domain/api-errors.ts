@@ -54,7 +54,6 @@ export const API_ERROR_CODES = {
   COLLECT_NO_SKUS: '采集到 0 个规格，已记为采集失败',
 
   // Purchase tasks (admin/purchase)
-  PDD_URL_WITHOUT_GOODS_ID: '链接中找不到唯一的商品 ID，请粘贴完整的拼多多商品链接',
   TASK_NOT_FOUND: '任务不存在',
   STATE_CHANGED: '任务状态已变化，请刷新',
   ACTION_NOT_ALLOWED: '当前状态不允许此操作',

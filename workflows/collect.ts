@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
-import type { DeviceFailureDetails } from '../activities/device/types';
+import type { DeviceFailureDetails } from '../domain/contracts/device-activities';
 import { GoodsIdAttr as GoodsId, TaskStatusAttr as TaskStatus } from '../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
 import { withDevice } from './device-claim';
@@ -17,7 +17,7 @@ const admin = proxyActivities<CatalogCollectActivities>({
 });
 
 /**
- * `collect/<pddGoodsId>` (ARCHITECTURE §4.1): claim a phone, read every option and price of the
+ * `collect/<pddGoodsId>`: claim a phone, read every option and price of the
  * goods (read-only, so transient failures retry with backoff), store the result in the admin,
  * release the phone. Any failure is recorded with its code and where the artifacts are.
  */

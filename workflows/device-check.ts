@@ -1,5 +1,5 @@
 import { sleep } from '@temporalio/workflow';
-import type { DeviceHealth } from '../activities/device/types';
+import type { DeviceHealth } from '../domain/contracts/device-activities';
 import { withDevice } from './device-claim';
 
 /**

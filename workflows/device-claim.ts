@@ -1,21 +1,19 @@
 import type { Duration } from '@temporalio/common';
 import { CancellationScope, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../activities/device/types';
+import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 
 export interface WithDeviceOptions {
   /** how long to wait for an idle phone before giving up */
   waitForDevice: Duration;
-  /** defaults for the phone's activities (a purchase step overrides them with `proxy`) */
+  /** the options of the phone's activities */
   activity?: Omit<ActivityOptions, 'taskQueue'>;
 }
 
 export interface ClaimedDevice {
   claim: DeviceClaim;
-  /** the device activities on this phone's own queue, with the default options */
+  /** the device activities on this phone's own queue */
   activities: DeviceActivities;
-  /** the same activities with other options (e.g. `maximumAttempts: 1` for an irreversible step) */
-  proxy(options: Omit<ActivityOptions, 'taskQueue'>): DeviceActivities;
 }
 
 const DEFAULT_ACTIVITY: Omit<ActivityOptions, 'taskQueue'> = {
@@ -26,15 +24,14 @@ const DEFAULT_ACTIVITY: Omit<ActivityOptions, 'taskQueue'> = {
 };
 
 /**
- * Claim a phone, run `fn` with activities pinned to it, release it (ARCHITECTURE §3). The
+ * Claim a phone, run `fn` with activities pinned to it, release it. The
  * release runs even when the workflow is cancelled; if the phone host is gone it gives up
  * after a while, and the host closes the claim itself once it sees this workflow closed.
  */
 export async function withDevice<T>(options: WithDeviceOptions, fn: (device: ClaimedDevice) => Promise<T>): Promise<T> {
   const claim = await claimPhone(options.waitForDevice);
-  const proxy = (o: Omit<ActivityOptions, 'taskQueue'>) => proxyActivities<DeviceActivities>({ ...o, taskQueue: claim.task_queue });
   try {
-    return await fn({ claim, activities: proxy(options.activity ?? DEFAULT_ACTIVITY), proxy });
+    return await fn({ claim, activities: proxyActivities<DeviceActivities>({ ...(options.activity ?? DEFAULT_ACTIVITY), taskQueue: claim.task_queue }) });
   } finally {
     await CancellationScope.nonCancellable(() => releasePhone(claim));
   }

@@ -1,5 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { DevicePurchaseActivities } from '../activities/device/purchase-contract';
+import type { DevicePurchaseActivities } from '../domain/contracts/device-activities';
+import { NON_RETRYABLE_DEVICE_FAILURES } from '../domain/purchase/failures';
+
+// The failure flag already stops a retry; listing the codes too keeps that true for a device
+// worker that sets the flag wrong.
+const FINAL = [...NON_RETRYABLE_DEVICE_FAILURES];
 
 /**
  * The purchase workflow's view of a claimed phone (claim and release: ./device-claim). Retry
@@ -12,22 +17,20 @@ export function phoneActivities(taskQueue: string) {
       taskQueue,
       scheduleToStartTimeout: '2 minutes',
       startToCloseTimeout: '5 minutes',
-      retry: {
-        maximumAttempts: 3,
-        nonRetryableErrorTypes: ['APP_VERSION_UNSUPPORTED', 'GOODS_DELISTED', 'DEVICE_NOT_CLAIMED', 'PAGE_UNRECOGNIZED', 'CAPTCHA'],
-      },
+      retry: { maximumAttempts: 3, nonRetryableErrorTypes: FINAL },
     }),
     submit: proxyActivities<DevicePurchaseActivities>({
       taskQueue,
       scheduleToStartTimeout: '1 minute',
       startToCloseTimeout: '1 minute',
+      // one tap, ever: a failure is an unknown outcome to reconcile, never a retry
       retry: { maximumAttempts: 1 },
     }),
     read: proxyActivities<DevicePurchaseActivities>({
       taskQueue,
       scheduleToStartTimeout: '2 minutes',
       startToCloseTimeout: '3 minutes',
-      retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['DEVICE_NOT_CLAIMED'] },
+      retry: { maximumAttempts: 3, nonRetryableErrorTypes: FINAL },
     }),
   };
 }

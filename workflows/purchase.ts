@@ -4,8 +4,6 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  defineQuery,
-  defineUpdate,
   isCancellation,
   patched,
   proxyActivities,
@@ -14,36 +12,86 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AdminActivities } from '../activities/admin';
-import type { FinalPanelReading, PurchaseTarget } from '../activities/device/purchase-contract';
-import type { DeviceClaim } from '../activities/device/types';
+import type { DeviceClaim, DeviceFailureDetails, FinalPanelReading, Observation, PreparedPurchase, PurchaseTarget } from '../domain/contracts/device-activities';
+import { reasonForDeviceFailure } from '../domain/purchase/failures';
 import { allGates } from '../domain/purchase/gates';
 import { matchPendingOrder } from '../domain/purchase/reconcile';
 import type { ReasonCode } from '../domain/purchase/reasons';
 import type { PurchaseResult } from '../domain/purchase/schemas';
+import { allowsAction } from '../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../domain/purchase/status';
 import type { OperatorRef, PurchaseState, PurchaseWorkflowInput, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
 import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
 import { claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
-
-export const cancelUpdate = defineUpdate<void, [OperatorRef]>('cancel');
-export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
-export const markPaidUpdate = defineUpdate<void, [OperatorRef]>('markPaid');
-export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>('resolveReconciliation');
-export const stateQuery = defineQuery<PurchaseState>('state');
+import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './purchase-messages';
 
 const admin = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
 // The fence: one try. A timeout or error is "no answer", and no answer means no tap.
 const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
 
 /**
- * One purchase under one authorization (ARCHITECTURE §4.2): wait for a phone, prepare to the
- * final panel through the three gates, get the fence, tap 提交订单 exactly once, observe — and
- * from then on only read. Every state is written to the admin DB by an admin activity; the
- * operator acts through updates whose validators refuse what the state does not allow.
+ * One purchase under one authorization (docs/engineering.md, "The purchase, step by step"):
+ * wait for a phone, prepare to the final panel through the three gates, get the fence, tap
+ * 提交订单 exactly once, observe — and from then on only read. Each step below is one method of
+ * PurchaseRun; every state is written to the admin DB by an admin activity, and the operator acts
+ * through updates whose validators ask the state machine.
  */
 export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseStatus> {
-  const state: PurchaseState = {
+  const run = new PurchaseRun(input);
+  run.listenToOperator();
+
+  const claim = await run.waitForPhone();
+  if (run.canceled()) {
+    await run.release();
+    return await run.endCanceled();
+  }
+  if (!claim) return await run.expire();
+
+  try {
+    const target = await run.begin(claim);
+    // Open, select, Gate 1, quantity, Gate 2, Gate 3 on the phone; the workflow re-judges them.
+    const panel = await run.prepareThroughGates(claim, target);
+    if (!panel.ok) return await run.needsManual(panel.reason, panel.detail);
+    if (input.mode === 'dry_run') return await run.passDryRun(target, panel.reading);
+
+    // The fence: from here on cancel is refused, and without its yes nothing is tapped.
+    const fenced = await run.fence(target, panel.reading);
+    if (!fenced.ok) return await run.needsManual(fenced.reason, fenced.detail);
+    const { submissionId } = fenced;
+
+    // One tap, ever; whatever is unclear after it is reconciled, never retried.
+    const tap = await run.tapOnce(claim, target, submissionId, panel.reading);
+    if (!tap.ok) return await run.reconcile(submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
+
+    const seen = await run.observe(claim, target, submissionId);
+    if (seen?.outcome !== 'pending_payment') return await run.reconcile(submissionId, panel.reading, tap.tappedAt, afterSubmitReason(seen), seen ? `observed ${seen.outcome}` : 'observation failed');
+    await run.recordPendingPayment(submissionId, target, panel.reading, seen);
+  } catch (err) {
+    if (err instanceof CanceledByOperator) return await run.endCanceled();
+    throw err;
+  } finally {
+    await run.release();
+  }
+  return await run.waitForPayment();
+}
+
+type Step<T> = ({ ok: true } & T) | { ok: false; reason: ReasonCode; detail: string };
+
+/** Histories recorded while a stop came back as a result, not as a failure, still replay. */
+interface RecordedPrepareStop {
+  ok: false;
+  reason: ReasonCode;
+  detail: string;
+  reading: Partial<FinalPanelReading>;
+  artifactPath: string | null;
+}
+
+/** Thrown by any step once the operator's cancel was accepted: no later step may move the task on. */
+class CanceledByOperator extends Error {}
+
+class PurchaseRun {
+  readonly state: PurchaseState = {
     status: 'PENDING',
     step: 'waiting_for_phone',
     deviceId: null,
@@ -52,20 +100,80 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
     gates: { gate1UnitPriceCent: null, gate2PanelTotalCent: null, gate3SubmitAmountCent: null, quantityRead: null },
     fenced: false,
   };
-  let fenceRequested = false;
-  let canceledBy: string | null = null;
-  let resetBy: string | null = null;
-  let paidBy: string | null = null;
-  let resolution: (OperatorRef & ResolveReconciliationInput) | null = null;
-  const phoneScope = new CancellationScope();
-  let released = false;
+  private fenceRequested = false;
+  private canceledBy: string | null = null;
+  private resetBy: string | null = null;
+  private paidBy: string | null = null;
+  private resolution: (OperatorRef & ResolveReconciliationInput) | null = null;
+  /** what the operator's cancel interrupts: waiting for a phone and preparing on it */
+  private readonly phoneScope = new CancellationScope();
+  private claim: DeviceClaim | null = null;
+  private released = false;
+  /** set once the attempt exists: what every phone step works on */
+  private target: PurchaseTarget | null = null;
 
-  const moveTo = async (to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; orderNo?: string } = {}) => {
-    // A cancel accepted meanwhile wins: no later step may move the task on.
-    if (canceledBy && to !== 'CANCELED') throw new CanceledByOperator();
+  constructor(private readonly input: PurchaseWorkflowInput) {}
+
+  // ——— the operator ———
+
+  listenToOperator(): void {
+    const { state } = this;
+    setHandler(stateQuery, () => state);
+    setHandler(
+      cancelUpdate,
+      async ({ actor }) => {
+        this.canceledBy = actor;
+        this.phoneScope.cancel();
+        await this.moveTo('CANCELED', { reasonCode: 'CANCELED_BY_OPERATOR', actor });
+      },
+      {
+        validator: (_op: OperatorRef) => {
+          if (this.fenceRequested) throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
+          // a task back in DRAFT has left this workflow: its cancel is the admin's
+          if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || this.canceledBy) throw new Error(`当前状态（${state.status}）不能取消`);
+        },
+      },
+    );
+    setHandler(resetUpdate, async ({ actor }) => void (this.resetBy = actor), {
+      validator: (_op: OperatorRef) => {
+        if (!allowsAction(state.status, 'reset') || this.resetBy) throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
+      },
+    });
+    setHandler(markPaidUpdate, async ({ actor }) => void (this.paidBy = actor), {
+      validator: (_op: OperatorRef) => {
+        if (!allowsAction(state.status, 'mark-paid') || this.paidBy) throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
+      },
+    });
+    setHandler(resolveReconciliationUpdate, async (r) => void (this.resolution = r), {
+      validator: (r) => {
+        if (!allowsAction(state.status, 'resolve') || this.resolution) throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
+        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
+      },
+    });
+  }
+
+  canceled(): boolean {
+    return this.canceledBy !== null;
+  }
+
+  /** The cancel update writes CANCELED itself; the workflow must not close before it has. */
+  async endCanceled(): Promise<PurchaseStatus> {
+    await condition(allHandlersFinished);
+    return 'CANCELED';
+  }
+
+  private throwIfCanceled(): void {
+    if (this.canceledBy) throw new CanceledByOperator();
+  }
+
+  // ——— progress: the one place a state is recorded ———
+
+  private async moveTo(to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; orderNo?: string } = {}): Promise<void> {
+    if (to !== 'CANCELED') this.throwIfCanceled();
     // The workflow's own state moves first: the operator sees the new status as soon as the
     // activity has written it, and an update sent at that moment (mark-paid on 待付款, resolve
     // on 待核对) must find the validator already agreeing, not one workflow task behind.
+    const { state, input } = this;
     state.status = to;
     if (extra.reasonCode !== undefined) state.reasonCode = extra.reasonCode;
     if (extra.orderNo !== undefined) state.orderNo = extra.orderNo;
@@ -80,246 +188,241 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
       ...(state.deviceId ? { deviceId: state.deviceId } : {}),
     });
     upsertSearchAttributes([{ key: TaskStatusAttr, value: to }]);
-  };
-
-  setHandler(stateQuery, () => state);
-  setHandler(
-    cancelUpdate,
-    async ({ actor }) => {
-      canceledBy = actor;
-      phoneScope.cancel();
-      await moveTo('CANCELED', { reasonCode: 'CANCELED_BY_OPERATOR', actor });
-    },
-    {
-      validator: (_op: OperatorRef) => {
-        if (fenceRequested) throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
-        if (!['PENDING', 'CLAIMED', 'ORDERING', 'NEEDS_MANUAL'].includes(state.status) || canceledBy) throw new Error(`当前状态（${state.status}）不能取消`);
-      },
-    },
-  );
-  setHandler(resetUpdate, async ({ actor }) => void (resetBy = actor), {
-    validator: (_op: OperatorRef) => {
-      if (state.status !== 'NEEDS_MANUAL' || resetBy) throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
-    },
-  });
-  setHandler(markPaidUpdate, async ({ actor }) => void (paidBy = actor), {
-    validator: (_op: OperatorRef) => {
-      if (state.status !== 'WAITING_PAYMENT' || paidBy) throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
-    },
-  });
-  setHandler(resolveReconciliationUpdate, async (r) => void (resolution = r), {
-    validator: (r) => {
-      if (state.status !== 'RECONCILIATION_REQUIRED' || resolution) throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
-      if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
-    },
-  });
-
-  // 2. Wait for a phone until the authorization expires.
-  const waitMs = Math.max(0, Date.parse(input.expiresAt) - Date.now());
-  let claim: DeviceClaim | null = null;
-  try {
-    claim = await phoneScope.run(() => claimPhone(Math.max(1_000, waitMs)));
-  } catch (err) {
-    if (!isCancellation(err) && !isClaimTimeout(err)) throw err;
   }
-  if (canceledBy) {
-    if (claim) await releasePhone(claim);
-    return await endCanceled();
+
+  private recordReadings(r: Partial<FinalPanelReading>): void {
+    this.state.gates = {
+      gate1UnitPriceCent: r.gate1UnitPriceCent ?? null,
+      gate2PanelTotalCent: r.gate2PanelTotalCent ?? null,
+      gate3SubmitAmountCent: r.gate3SubmitAmountCent ?? null,
+      quantityRead: r.quantityRead ?? null,
+    };
   }
-  if (!claim) {
-    await moveTo('DRAFT', { reasonCode: 'AUTHORIZATION_EXPIRED' });
+
+  // ——— the phone: claimed once, released once ———
+
+  /** Waits for a phone until the authorization expires; null when none came (or a cancel came first). */
+  async waitForPhone(): Promise<DeviceClaim | null> {
+    const waitMs = Math.max(0, Date.parse(this.input.expiresAt) - Date.now());
+    try {
+      this.claim = await this.phoneScope.run(() => claimPhone(Math.max(1_000, waitMs)));
+    } catch (err) {
+      // a claim that timed out is an ActivityFailure: no phone before the authorization expired
+      if (!isCancellation(err) && !(err instanceof ActivityFailure)) throw err;
+    }
+    return this.claim;
+  }
+
+  /** Lets the phone go as soon as nothing more is done on it; safe to call from every ending. */
+  async release(): Promise<void> {
+    const claim = this.claim;
+    if (claim && !this.released) {
+      this.released = true;
+      await CancellationScope.nonCancellable(() => releasePhone(claim));
+    }
+  }
+
+  // ——— the steps ———
+
+  async expire(): Promise<PurchaseStatus> {
+    await this.moveTo('DRAFT', { reasonCode: 'AUTHORIZATION_EXPIRED' });
     return 'DRAFT';
   }
 
-  state.deviceId = claim.device_id;
-  upsertSearchAttributes([{ key: DeviceIdAttr, value: claim.device_id }]);
-  const phone = phoneActivities(claim.task_queue);
-  const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
-  try {
-    // The attempt first, so its timeline starts with the claim. Purchases started before that
-    // order wrote CLAIMED first and must replay that way (docs/versioning.md).
+  /** The attempt first, so its timeline starts with the claim. */
+  async begin(claim: DeviceClaim): Promise<PurchaseTarget> {
+    const { input, state } = this;
+    state.deviceId = claim.device_id;
+    upsertSearchAttributes([{ key: DeviceIdAttr, value: claim.device_id }]);
+    const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
+    this.target = target;
     const beginAttempt = async () => {
       target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
     };
+    // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
     if (patched('attempt-before-claimed')) {
       await beginAttempt();
-      await moveTo('CLAIMED');
+      await this.moveTo('CLAIMED');
     } else {
-      await moveTo('CLAIMED');
+      await this.moveTo('CLAIMED');
       await beginAttempt();
     }
-    await moveTo('ORDERING');
+    await this.moveTo('ORDERING');
     state.step = 'preparing';
+    return target;
+  }
 
-    // 3–6. Open, select, Gate 1, quantity, Gate 2, Gate 3 — nothing irreversible.
-    let prepared: Awaited<ReturnType<typeof phone.prepare.preparePurchase>>;
+  /**
+   * Open, select, Gate 1, quantity, Gate 2, Gate 3 on the phone — nothing irreversible — and
+   * then the workflow judges the readings itself: the phone's verdict is not taken on trust.
+   * A device failure (retries spent, or a stop) is the reason its code names in
+   * domain/purchase/failures.ts, not a failed workflow stuck in ORDERING.
+   */
+  async prepareThroughGates(claim: DeviceClaim, target: PurchaseTarget): Promise<Step<{ reading: FinalPanelReading }>> {
+    const { input } = this;
+    let prepared: PreparedPurchase | RecordedPrepareStop;
     try {
-      prepared = await phoneScope.run(() => phone.prepare.preparePurchase({ claim: claim!, target }));
+      prepared = (await this.phoneScope.run(() => phoneActivities(claim.task_queue).prepare.preparePurchase({ claim, target }))) as PreparedPurchase | RecordedPrepareStop;
     } catch (err) {
-      // The phone failed (retries spent) before the fence: nothing irreversible happened, so
-      // this is a stop with a reason like any other, not a failed workflow stuck in ORDERING.
-      if (canceledBy) return await endCanceled();
-      const code = deviceFailureType(err);
-      await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: state.gates, failure: { code, detail: describe(err) }, status: 'STOPPED' });
-      return await needsManual(prepareFailureReason(code), describe(err));
+      this.throwIfCanceled();
+      const failure = deviceFailure(err);
+      if (failure.reading) this.recordReadings(failure.reading);
+      await this.recordStop(target, { code: failure.code, detail: failure.detail, ...(failure.artifactPath ? { artifactRef: failure.artifactPath } : {}) });
+      return { ok: false, reason: reasonForDeviceFailure(failure.code), detail: failure.detail };
+    }
+    this.recordReadings(prepared.reading);
+    if (!prepared.ok) {
+      await this.recordStop(target, { code: prepared.reason, detail: prepared.detail, artifactRef: prepared.artifactPath });
+      return prepared;
     }
     const reading = prepared.reading;
-    recordReadings(state, reading);
-    if (!prepared.ok) {
-      await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: state.gates, failure: { code: prepared.reason, detail: prepared.detail, artifactRef: prepared.artifactPath }, status: 'STOPPED' });
-      return await needsManual(prepared.reason, prepared.detail);
-    }
-    const full = reading as FinalPanelReading;
-    // The workflow judges the readings itself too: the phone's verdict is not taken on trust.
-    const verdict = allGates(full, input.quantity, input.capCent);
-    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'final_panel', readings: state.gates, confirmedOptions: full.options, goods: { title: full.title, shopName: full.shopName }, status: verdict.pass ? 'RUNNING' : 'STOPPED' });
-    if (!verdict.pass) return await needsManual(verdict.reason, verdict.detail);
-    if (canceledBy) return await endCanceled();
+    const verdict = allGates(reading, input.quantity, input.capCent);
+    await admin.recordAttemptProgress({
+      attemptId: target.attemptId,
+      step: 'final_panel',
+      readings: this.state.gates,
+      confirmedOptions: reading.options,
+      goods: { title: reading.title, shopName: reading.shopName },
+      status: verdict.pass ? 'RUNNING' : 'STOPPED',
+    });
+    if (!verdict.pass) return { ok: false, reason: verdict.reason, detail: verdict.detail };
+    this.throwIfCanceled();
+    return { ok: true, reading };
+  }
 
-    if (input.mode === 'dry_run') {
-      await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'dry_run_passed', status: 'PASSED' });
-      await admin.savePurchaseResult({ taskId: input.taskId, attemptId: target.attemptId, purchase: purchaseResult(input, full, { submitted: false }) });
-      await moveTo('DRY_RUN_PASSED');
-      return 'DRY_RUN_PASSED';
-    }
+  private async recordStop(target: PurchaseTarget, failure: { code: string; detail: string; artifactRef?: string | null }): Promise<void> {
+    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: this.state.gates, failure, status: 'STOPPED' });
+  }
 
-    // 7. The fence. From here on, cancel is refused.
-    fenceRequested = true;
+  async passDryRun(target: PurchaseTarget, reading: FinalPanelReading): Promise<PurchaseStatus> {
+    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'dry_run_passed', status: 'PASSED' });
+    await admin.savePurchaseResult({ taskId: this.input.taskId, attemptId: target.attemptId, purchase: purchaseResult(this.input, reading, { submitted: false }) });
+    await this.moveTo('DRY_RUN_PASSED');
+    return 'DRY_RUN_PASSED';
+  }
+
+  /** The fence. From here on, cancel is refused. */
+  async fence(target: PurchaseTarget, reading: FinalPanelReading): Promise<Step<{ submissionId: string }>> {
+    const { input, state } = this;
+    this.fenceRequested = true;
     state.step = 'fence';
     let decision;
     try {
-      decision = await fence.createSubmissionFence({ taskId: input.taskId, authorizationId: input.authorizationId, attemptId: target.attemptId, confirmation: full });
+      decision = await fence.createSubmissionFence({ taskId: input.taskId, authorizationId: input.authorizationId, attemptId: target.attemptId, confirmation: reading });
     } catch {
       // No answer, no tap — and submitOnce is never called for this authorization, so a row the
       // fence may have committed is marked as never tapped.
       await admin.abandonUntappedFence({ authorizationId: input.authorizationId });
-      return await needsManual('FENCE_UNAVAILABLE', 'the fence gave no answer; nothing was tapped');
+      return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
     }
-    if (!decision.clickPermitted) return await needsManual('FENCE_REFUSED', decision.detail);
+    if (!decision.clickPermitted) return { ok: false, reason: 'FENCE_REFUSED', detail: decision.detail };
     state.fenced = true;
-
-    // 8. submitOnce — one attempt, ever. Any failure is an unknown outcome: reconcile, never retry.
-    state.step = 'submit';
-    let tappedAt: string | null = null;
-    try {
-      tappedAt = (await phone.submit.submitOnce({ claim, target, submissionId: decision.submissionId, expected: full })).tappedAt;
-      await admin.recordSubmissionTapped({ submissionId: decision.submissionId, tappedAt });
-    } catch (err) {
-      return await reconcile(decision.submissionId, full, null, 'SUBMIT_NOT_CONFIRMED', describe(err));
-    }
-
-    // 9. Observe, read-only.
-    state.step = 'observe';
-    const seen = await phone.read.observeAfterSubmit({ claim, target, submissionId: decision.submissionId }).catch(() => null);
-    if (seen?.outcome === 'pending_payment') {
-      await admin.recordSubmissionOutcome({ submissionId: decision.submissionId, status: 'SUBMITTED', orderNo: seen.orderNo });
-      await admin.savePurchaseResult({ taskId: input.taskId, attemptId: target.attemptId, purchase: purchaseResult(input, full, { submitted: true, orderNo: seen.orderNo, orderedAtRaw: seen.orderedAtRaw }) });
-      await moveTo('WAITING_PAYMENT', { ...(seen.orderNo ? { orderNo: seen.orderNo } : {}) });
-    } else {
-      const reason: ReasonCode = seen?.outcome === 'payment_handoff' ? 'PAYMENT_HANDOFF' : seen?.outcome === 'captcha' ? 'CAPTCHA_AFTER_SUBMIT' : 'SUBMIT_OUTCOME_UNKNOWN';
-      return await reconcile(decision.submissionId, full, tappedAt, reason, seen ? `observed ${seen.outcome}` : 'observation failed');
-    }
-  } catch (err) {
-    if (err instanceof CanceledByOperator) return await endCanceled();
-    throw err;
-  } finally {
-    await releaseNow();
+    return { ok: true, submissionId: decision.submissionId };
   }
-  return await waitForPayment();
+
+  /** submitOnce — one attempt, ever. Any failure is an unknown outcome: reconcile, never retry. */
+  async tapOnce(claim: DeviceClaim, target: PurchaseTarget, submissionId: string, expected: FinalPanelReading): Promise<{ ok: true; tappedAt: string } | { ok: false; detail: string }> {
+    this.state.step = 'submit';
+    try {
+      const { tappedAt } = await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected });
+      await admin.recordSubmissionTapped({ submissionId, tappedAt });
+      return { ok: true, tappedAt };
+    } catch (err) {
+      return { ok: false, detail: describe(err) };
+    }
+  }
+
+  /** Read-only: what the phone shows after the tap; null when it could not tell. */
+  async observe(claim: DeviceClaim, target: PurchaseTarget, submissionId: string): Promise<Observation | null> {
+    this.state.step = 'observe';
+    return phoneActivities(claim.task_queue).read.observeAfterSubmit({ claim, target, submissionId }).catch(() => null);
+  }
+
+  async recordPendingPayment(submissionId: string, target: PurchaseTarget, reading: FinalPanelReading, seen: Observation): Promise<void> {
+    await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: seen.orderNo });
+    await admin.savePurchaseResult({ taskId: this.input.taskId, attemptId: target.attemptId, purchase: purchaseResult(this.input, reading, { submitted: true, orderNo: seen.orderNo, orderedAtRaw: seen.orderedAtRaw }) });
+    await this.moveTo('WAITING_PAYMENT', { ...(seen.orderNo ? { orderNo: seen.orderNo } : {}) });
+  }
 
   // ——— the endings, each waiting for the operator's safe next step ———
 
-  async function needsManual(reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
-    if (canceledBy) return await endCanceled();
-    await moveTo('NEEDS_MANUAL', { reasonCode: reason, detail });
-    await releaseNow();
-    await condition(() => resetBy !== null || canceledBy !== null);
-    if (canceledBy) return await endCanceled();
-    await moveTo('DRAFT', { actor: resetBy!, reasonCode: null });
+  /** Stopped before the fence, nothing ordered: the operator resets to DRAFT or cancels. */
+  async needsManual(reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
+    this.throwIfCanceled();
+    await this.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail });
+    await this.release();
+    await condition(() => this.resetBy !== null || this.canceledBy !== null);
+    this.throwIfCanceled();
+    await this.moveTo('DRAFT', { actor: this.resetBy!, reasonCode: null });
     return 'DRAFT';
   }
 
-  async function reconcile(submissionId: string, full: FinalPanelReading, tappedAt: string | null, reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
+  /**
+   * The tap may have created an order: read-only reconcile against the orders list, and when
+   * exactly one order matches it is the one; otherwise the operator resolves.
+   */
+  async reconcile(submissionId: string, reading: FinalPanelReading, tappedAt: string | null, reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
+    const { input, state } = this;
+    const claim = this.claim!;
     await admin.recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' });
-    await moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail });
-    // 10. Read-only reconciliation against the orders list.
+    await this.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail });
     state.step = 'reconcile';
     const at = tappedAt ?? new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
-    const listed = await phoneActivities(claim!.task_queue).read.readPendingOrders({ claim: claim!, target }).catch(() => null);
-    const verdict = listed ? matchPendingOrder(listed.orders, { goodsId: input.goodsId, options: full.options, quantity: input.quantity, amountCent: full.gate3SubmitAmountCent!, submittedAt: at }) : null;
-    await releaseNow();
+    const listed = await phoneActivities(claim.task_queue)
+      .read.readPendingOrders({ claim, target: this.target! })
+      .catch(() => null);
+    const verdict = listed ? matchPendingOrder(listed.orders, { goodsId: input.goodsId, options: reading.options, quantity: input.quantity, amountCent: reading.gate3SubmitAmountCent!, submittedAt: at }) : null;
+    await this.release();
     if (verdict?.matched) {
       await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: verdict.order.orderNo });
-      await admin.savePurchaseResult({ taskId: input.taskId, attemptId: target.attemptId, purchase: purchaseResult(input, full, { submitted: true, orderNo: verdict.order.orderNo, orderedAtRaw: verdict.order.placedAtRaw, orderedAt: verdict.order.placedAt }) });
-      await moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
-      return await waitForPayment();
+      await admin.savePurchaseResult({
+        taskId: input.taskId,
+        attemptId: this.target!.attemptId,
+        purchase: purchaseResult(input, reading, { submitted: true, orderNo: verdict.order.orderNo, orderedAtRaw: verdict.order.placedAtRaw, orderedAt: verdict.order.placedAt }),
+      });
+      await this.moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
+      return await this.waitForPayment();
     }
-    await condition(() => resolution !== null);
-    const r = resolution!;
+    await condition(() => this.resolution !== null);
+    const r = this.resolution!;
     await admin.recordSubmissionOutcome({ submissionId, status: 'MANUAL_RESOLVED', orderNo: r.outcome === 'created' ? r.orderNo : null });
     if (r.outcome === 'not_created') {
-      await moveTo('FAILED', { actor: r.actor });
+      await this.moveTo('FAILED', { actor: r.actor });
       return 'FAILED';
     }
-    await moveTo('WAITING_PAYMENT', { actor: r.actor, orderNo: r.orderNo });
-    return await waitForPayment();
+    await this.moveTo('WAITING_PAYMENT', { actor: r.actor, orderNo: r.orderNo });
+    return await this.waitForPayment();
   }
 
-  /** The cancel update writes CANCELED itself; the workflow must not close before it has. */
-  async function endCanceled(): Promise<PurchaseStatus> {
-    await condition(allHandlersFinished);
-    return 'CANCELED';
-  }
-
-  async function waitForPayment(): Promise<PurchaseStatus> {
-    await releaseNow();
-    await condition(() => paidBy !== null);
-    await moveTo('SUCCEEDED', { actor: paidBy! });
+  /** An unpaid order exists: a person pays in the PDD app and marks it paid. */
+  async waitForPayment(): Promise<PurchaseStatus> {
+    await this.release();
+    await condition(() => this.paidBy !== null);
+    await this.moveTo('SUCCEEDED', { actor: this.paidBy! });
     return 'SUCCEEDED';
   }
-
-  async function releaseNow(): Promise<void> {
-    if (claim && !released) {
-      released = true;
-      await CancellationScope.nonCancellable(() => releasePhone(claim!));
-    }
-  }
 }
 
-class CanceledByOperator extends Error {}
-
-function recordReadings(state: PurchaseState, r: Partial<FinalPanelReading>): void {
-  state.gates = {
-    gate1UnitPriceCent: r.gate1UnitPriceCent ?? null,
-    gate2PanelTotalCent: r.gate2PanelTotalCent ?? null,
-    gate3SubmitAmountCent: r.gate3SubmitAmountCent ?? null,
-    quantityRead: r.quantityRead ?? null,
-  };
+function afterSubmitReason(seen: Observation | null): ReasonCode {
+  if (seen?.outcome === 'payment_handoff') return 'PAYMENT_HANDOFF';
+  if (seen?.outcome === 'captcha') return 'CAPTCHA_AFTER_SUBMIT';
+  return 'SUBMIT_OUTCOME_UNKNOWN';
 }
 
-function deviceFailureType(err: unknown): string {
+/**
+ * A failed device activity as the device worker described it: its code (the failure's type),
+ * the message, where the artifacts are and what was read. Without a device code (a timeout, a
+ * lost worker) it is DEVICE_ERROR.
+ */
+function deviceFailure(err: unknown): { code: string; detail: string; artifactPath: string | null; reading: Partial<FinalPanelReading> | null } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure && cause.type ? cause.type : 'DEVICE_ERROR';
-}
-
-/** A device failure code as the operator's reason; anything without its own reason is DEVICE_ERROR. */
-function prepareFailureReason(code: string): ReasonCode {
-  switch (code) {
-    case 'APP_VERSION_UNSUPPORTED':
-    case 'GOODS_DELISTED':
-    case 'PAGE_UNRECOGNIZED':
-      return code;
-    case 'CAPTCHA_REQUIRED':
-      return 'CAPTCHA';
-    case 'PAGE_STRUCTURE_CHANGED':
-      return 'PAGE_UNRECOGNIZED';
-    default:
-      return 'DEVICE_ERROR';
-  }
-}
-
-function isClaimTimeout(err: unknown): boolean {
-  return err instanceof ActivityFailure;
+  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as Partial<DeviceFailureDetails> | undefined) : undefined;
+  return {
+    code: cause instanceof ApplicationFailure && cause.type ? cause.type : 'DEVICE_ERROR',
+    detail: describe(err),
+    artifactPath: details?.artifact_path ?? null,
+    reading: details?.reading ?? null,
+  };
 }
 
 function describe(err: unknown): string {

@@ -7,7 +7,7 @@ export interface CatalogCollectActivities {
   markCollecting(input: { pddGoodsId: string; workflowId: string; deviceId: string }): Promise<void>;
   /**
    * Stores skus_json as collected. goods_id ≠ pddGoodsId → rejects with COLLECT_GOODS_MISMATCH
-   * and keeps the old data; zero SKUs → failed, not collected (seed 004 §4.3).
+   * and keeps the old data; zero SKUs → failed, not collected.
    */
   saveCollectResult(input: {
     pddGoodsId: string;

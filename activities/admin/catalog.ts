@@ -10,7 +10,7 @@ import { skusJsonSchema, type SkusJson } from '../../domain/collect';
 import { nowUtc } from '../../domain/time';
 
 /**
- * The admin side of the collect workflow (ARCHITECTURE §4.1, seed 004 §4.1–§4.3). Each one is
+ * The admin side of the collect workflow. Each one is
  * idempotent per collect run: the tasks row of the run records the outcome once, and a retry
  * (or a late duplicate) returns that outcome without changing anything.
  *
@@ -108,7 +108,7 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
   const runIdOf = () => currentRunId(opts.runId?.());
 
   return {
-    /** A phone took the collect: status collecting, and which device ran which task (§8). */
+    /** A phone took the collect: status collecting, and which device ran which task. */
     async markCollecting(input: MarkCollectingInput): Promise<void> {
       const runId = runIdOf();
       await writeTransaction(db, async (trx) => {
@@ -132,7 +132,7 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
     },
 
     /**
-     * Seed 004 §4.3: the collected goods_id must be the requested one, else reject
+     * The collected goods_id must be the requested one, else reject
      * (COLLECT_GOODS_MISMATCH, non-retryable) and keep the previous data; zero SKUs is a
      * failure (COLLECT_NO_SKUS), never "collected". The full submission is kept in the task.
      */
@@ -237,5 +237,3 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
     },
   };
 }
-
-export type CatalogActivities = ReturnType<typeof catalogActivities>;

@@ -4,12 +4,13 @@ import { recordAudit } from '../../admin/audit/audit';
 import { recordPurchaseTransition } from '../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import type { FinalPanelReading } from '../../domain/contracts/device-activities';
 import { searchTextOf } from '../../domain/catalog-search';
 import { sameOptions } from '../../domain/option-key';
 import { allGates, type GateReadings } from '../../domain/purchase/gates';
 import { purchaseResultSchema, type PurchaseResult } from '../../domain/purchase/schemas';
 import type { PurchaseStatus } from '../../domain/purchase/status';
-import { canTransition } from '../../domain/purchase/transitions';
+import { canTransition, isTerminal } from '../../domain/purchase/state-machine';
 import { nowUtc } from '../../domain/time';
 
 export interface RecordStatusInput {
@@ -24,14 +25,9 @@ export interface RecordStatusInput {
   actor?: string;
 }
 
-/** What the phone showed on the final panel, recorded before any tap. */
-export interface FinalConfirmation extends GateReadings {
-  options: Record<string, string>;
-}
-
 export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
 
-/** How an authorization moves with its task (seed 002 §5.1 status column). */
+/** How an authorization moves with its task. */
 const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
   CLAIMED: 'CLAIMED',
   DRAFT: 'EXPIRED',
@@ -71,7 +67,7 @@ export function purchaseActivities(db: AdminDb) {
             ...(input.reasonCode !== undefined ? { reason_code: input.reasonCode } : {}),
             ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
             ...(input.orderNo !== undefined ? { order_no: input.orderNo } : {}),
-            ...(['SUCCEEDED', 'FAILED', 'CANCELED', 'DRY_RUN_PASSED'].includes(input.to) ? { finished_at: now } : {}),
+            ...(isTerminal(input.to) ? { finished_at: now } : {}),
             // a task back in DRAFT needs a new authorization: the old one is never revived
             ...(input.to === 'DRAFT' ? { authorization_id: null } : {}),
           })
@@ -161,12 +157,12 @@ export function purchaseActivities(db: AdminDb) {
     },
 
     /**
-     * The server-side fence (ARCHITECTURE §4.2 step 7): in ONE write transaction, re-check the
+     * The server-side fence (docs/engineering.md, step 5): in ONE write transaction, re-check the
      * authorization, the task, the read-back and all three gates, then insert the only
      * submission row this authorization can ever have. Anything short of an explicit
      * `clickPermitted: true` means: do not tap.
      */
-    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalConfirmation }): Promise<FenceDecision> {
+    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalPanelReading }): Promise<FenceDecision> {
       return writeTransaction(db, async (trx) => {
         const refuse = (reason: string, detail: string): FenceDecision => ({ clickPermitted: false, reason, detail });
         const auth = await trx.selectFrom('order_authorizations').selectAll().where('id', '=', input.authorizationId).executeTakeFirst();
@@ -244,7 +240,7 @@ export function purchaseActivities(db: AdminDb) {
       });
     },
 
-    /** The `purchase` object of seed 000 §8.2, validated before it is stored. */
+    /** The `purchase` object of the task's result, validated before it is stored. */
     async savePurchaseResult(input: { taskId: string; attemptId: string; purchase: PurchaseResult }): Promise<void> {
       const parsed = purchaseResultSchema.safeParse(input.purchase);
       if (!parsed.success) throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');
@@ -276,5 +272,3 @@ async function appendTimeline(trx: AdminDb, authorizationId: string, entry: Time
   timeline.push(entry);
   await trx.updateTable('purchase_attempts').set({ timeline_json: JSON.stringify(timeline) }).where('id', '=', attempt.id).execute();
 }
-
-export type PurchaseAdminActivities = ReturnType<typeof purchaseActivities>;

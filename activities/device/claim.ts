@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { DeviceError } from '../../device-worker/errors';
 import { toFailure } from './failure';
 import type { DeviceContext } from './context';
-import type { ClaimDeviceActivities, DeviceClaim } from './types';
+import type { ClaimDeviceActivities, DeviceClaim } from '../../domain/contracts/device-activities';
 
 /**
  * `claimDevice` runs on the shared `devices` queue and is taken by whichever idle device

@@ -1,11 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { newCounters, type DeviceCounters } from '../../device-worker/counters';
+import { newCounters } from '../../device-worker/counters';
 import { DeviceError, isDeviceError } from '../../device-worker/errors';
-import type { DeviceFailureDetails } from './types';
+import type { DeviceCounters, DeviceFailureDetails, FinalPanelReading } from '../../domain/contracts/device-activities';
 
-/** A device error as the workflow sees it: `type` = code, retryable as the code says. */
-export function toFailure(err: unknown, artifactPath: string | null, counters: DeviceCounters | null): ApplicationFailure {
+/**
+ * A device failure as the workflow sees it: `type` is the DeviceError's code, unchanged, and it
+ * is retryable exactly when domain/purchase/failures.ts says so. Anything else that escaped is
+ * an ADB failure.
+ */
+export function toFailure(err: unknown, artifactPath: string | null, counters: DeviceCounters | null, reading: Partial<FinalPanelReading> | null = null): ApplicationFailure {
   const e = isDeviceError(err) ? err : new DeviceError('ADB_FAILED', (err as Error)?.message ?? String(err));
-  const details: DeviceFailureDetails = { code: e.code, message: e.message, artifact_path: artifactPath, counters: counters ?? newCounters() };
+  const details: DeviceFailureDetails = { code: e.code, message: e.message, artifact_path: artifactPath, counters: counters ?? newCounters(), ...(reading ? { reading } : {}) };
   return ApplicationFailure.create({ type: e.code, message: e.message, nonRetryable: !e.retryable, details: [details] });
 }

@@ -7,7 +7,7 @@ import type { DeviceContext } from './context';
 import { toFailure } from './failure';
 import { onPhone } from './phone-activity';
 import { toPddData } from './pdd-data';
-import type { CollectSkusInput, CollectSkusResult, DeviceActivities, DeviceActivityInput, DeviceHealth } from './types';
+import type { CollectSkusInput, CollectSkusResult, DeviceActivities, DeviceActivityInput, DeviceHealth } from '../../domain/contracts/device-activities';
 
 export { createClaimActivities } from './claim';
 export type { DeviceContext } from './context';
@@ -32,7 +32,7 @@ export function createDeviceActivities(ctx: DeviceContext): DeviceActivities {
       });
     },
 
-    /** Read-only: opens the goods and reads every option and price (ARCHITECTURE §4.1). */
+    /** Read-only: opens the goods and reads every option and price. */
     async collectSkus(input: CollectSkusInput): Promise<CollectSkusResult> {
       return onPhone(ctx, 'collectSkus', input, async ({ appVersion, clock, openSession }) => {
         if (!/^\d+$/.test(input.pddGoodsId ?? '')) throw new DeviceError('INVALID_INPUT', `pddGoodsId ${JSON.stringify(input.pddGoodsId)} is not digits`);

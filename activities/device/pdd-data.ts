@@ -1,7 +1,7 @@
 import type { SkusJson } from '../../domain/collect';
-import type { PddData } from './types';
+import type { PddData } from '../../domain/contracts/device-activities';
 
-/** seed 000 §8.1: the same collect as the phone host's record, dimension values included. */
+/** The same collect as the phone host's record, dimension values included. */
 export function toPddData(s: SkusJson, src: { url: string; deviceId: string; deviceAddress: string; pkg: string; appVersion: string }): PddData {
   return {
     schema_version: 1,

@@ -1,20 +1,18 @@
 import { Context } from '@temporalio/activity';
 import type { DeviceCounters } from '../../device-worker/counters';
-import { DeviceError, isDeviceError } from '../../device-worker/errors';
-import { SubmissionRefused, type SubmissionLedger } from '../../device-worker/ledger/submissions';
+import { DeviceError } from '../../device-worker/errors';
+import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
 import { profileForVersion } from '../../device-worker/pdd/profile';
 import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
-import { TapGuard, TapRefused } from '../../device-worker/pdd/purchase/guard';
+import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-session';
-import { isPurchaseStop } from '../../device-worker/pdd/purchase/stop';
-import { observeAfterTap, orderContext, readPendingOrderList, submitFinalPanel, SubmitRefused } from '../../device-worker/pdd/purchase/submit';
-import { StepLog } from '../../device-worker/step-log';
+import { observeAfterTap, orderContext, readPendingOrderList, submitFinalPanel } from '../../device-worker/pdd/purchase/submit';
+import type { ActivityCounters, DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
 import { nowUtc } from '../../domain/time';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
-import type { ActivityCounters, DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from './purchase-contract';
 
 export interface PurchaseDeps {
   /** the `submissions` table of this phone's ledger.db */
@@ -23,19 +21,19 @@ export interface PurchaseDeps {
   evidence: EvidenceUploader | null;
 }
 
-const LAST_DUMP_KEY = 'last_dump_sha1';
-
 function toActivityCounters(c: DeviceCounters): ActivityCounters {
   return { adbRoundTrips: c.adb_round_trips, dumps: c.dumps, taps: c.taps, wallMs: c.wall_ms };
 }
 
 /**
- * The phone side of a purchase (purchase-contract.ts). Every call runs inside `onPhone`, so the
- * caller must own the open claim; every input goes through one TapGuard, which consults the
- * submission ledger before each one — after `irreversible_action_at` only reads pass.
+ * The phone side of a purchase (DevicePurchaseActivities in domain/contracts/device-activities.ts).
+ * Every call runs inside `onPhone`, so the caller must own the open claim and every failure —
+ * a stop before the fence included — leaves as one device failure; every input goes through one
+ * TapGuard, which consults the submission ledger before each one — after
+ * `irreversible_action_at` only reads pass.
  */
 export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps): DevicePurchaseActivities {
-  const open = (run: PhoneRun, target: PurchaseTarget, steps: StepLog) => {
+  const open = (run: PhoneRun, target: PurchaseTarget) => {
     const profile = profileForVersion(run.appVersion);
     const pp = purchaseProfileFor(profile);
     const guard = new TapGuard({
@@ -45,10 +43,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       submitLabel: pp.text.submitLabel,
       readOnlyUrl: pp.pendingOrdersUrl,
     });
-    const session = new PurchaseSession(guard.wrap(ctx.adb), profile, run.clock, steps, ctx.timing, {
-      get: () => ctx.ledger.getState(LAST_DUMP_KEY),
-      set: (h) => ctx.ledger.setState(LAST_DUMP_KEY, h),
-    });
+    const session = run.track((phone, memory) => new PurchaseSession(guard.wrap(phone), profile, run.clock, run.steps, ctx.timing, memory));
     session.setPurchaseProfile(pp);
     return { session, pp, guard };
   };
@@ -64,92 +59,54 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     }
   };
 
+  /** What the fence approved for this authorization, as the ledger kept it with the tap. */
+  const approved = (target: PurchaseTarget): { expected: FinalPanelReading | null; tappedAt: string | null } => {
+    const row = deps.submissions.get(target.authorizationId);
+    return { expected: row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null, tappedAt: row?.tapped_at ?? null };
+  };
+
   const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
 
   return {
     async preparePurchase(input) {
       const { target } = input;
       return onPhone(ctx, 'preparePurchase', input, async (run) => {
-        const steps = new StepLog();
         const reading: Partial<FinalPanelReading> = { appVersion: run.appVersion ?? '' };
+        run.keepReading(reading);
         const evidenceIds: string[] = [];
-        let session: PurchaseSession | null = null;
-        try {
-          if (deps.submissions.irreversible(target.authorizationId)) {
-            throw new DeviceError('SUBMIT_REFUSED', `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`);
-          }
-          const opened = open(run, target, steps);
-          session = opened.session;
-          const full = await prepareFinalPanel(opened.session, opened.pp, target, reading, { evidence: evidenceTaker(target, evidenceIds) });
-          return { ok: true as const, reading: full, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
-        } catch (err) {
-          const stop = isPurchaseStop(err)
-            ? { reason: err.reason, detail: err.message }
-            : isDeviceError(err) && err.code === 'APP_VERSION_UNSUPPORTED'
-              ? { reason: 'APP_VERSION_UNSUPPORTED' as const, detail: err.message }
-              : err instanceof TapRefused
-                ? { reason: 'PAGE_UNRECOGNIZED' as const, detail: err.message }
-                : null;
-          if (!stop) throw err;
-          const artifactPath = await saveStop(ctx, workflowId(), steps, session, stop);
-          ctx.log.warn({ taskId: target.taskId, reason: stop.reason, detail: stop.detail, artifactPath }, 'purchase stopped before the fence');
-          return { ok: false as const, ...stop, reading, evidenceIds, artifactPath, counters: toActivityCounters(run.clock.snapshot()) };
+        if (deps.submissions.irreversible(target.authorizationId)) {
+          throw new DeviceError('SUBMIT_REFUSED', `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`);
         }
+        const { session, pp } = open(run, target);
+        const full = await prepareFinalPanel(session, pp, target, reading, { evidence: evidenceTaker(target, evidenceIds) });
+        return { ok: true as const, reading: full, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
 
     async submitOnce(input) {
       return onPhone(ctx, 'submitOnce', input, async (run) => {
-        const steps = new StepLog();
-        try {
-          const { session, pp, guard } = open(run, input.target, steps);
-          const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId() });
-          ctx.log.info({ taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done }, 'submitted once');
-          return { tappedAt: done.tappedAt, counters: toActivityCounters(run.clock.snapshot()) };
-        } catch (err) {
-          if (err instanceof SubmitRefused || err instanceof SubmissionRefused) throw new DeviceError('SUBMIT_REFUSED', err.message);
-          if (err instanceof TapRefused) throw new DeviceError('TAP_REFUSED', err.message);
-          throw err;
-        }
+        const { session, pp, guard } = open(run, input.target);
+        const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId() });
+        ctx.log.info({ taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done }, 'submitted once');
+        return { tappedAt: done.tappedAt, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
 
     async observeAfterSubmit(input) {
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
-        const steps = new StepLog();
         const evidenceIds: string[] = [];
-        const { session, pp } = open(run, input.target, steps);
-        const row = deps.submissions.get(input.target.authorizationId);
-        const expected = row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null;
-        const seen = await observeAfterTap(session, pp, { target: input.target, expected, tappedAt: row?.tapped_at ?? null }, evidenceTaker(input.target, evidenceIds));
+        const { session, pp } = open(run, input.target);
+        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds));
         return { ...seen, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
 
     async readPendingOrders(input) {
       return onPhone(ctx, 'readPendingOrders', input, async (run) => {
-        const steps = new StepLog();
-        const { session, pp } = open(run, input.target, steps);
-        const row = deps.submissions.get(input.target.authorizationId);
-        const expected = row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null;
-        const orders = await readPendingOrderList(session, pp, orderContext(input.target, expected));
+        const { session, pp } = open(run, input.target);
+        const orders = await readPendingOrderList(session, pp, orderContext(input.target, approved(input.target).expected));
         return { orders, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
   };
-}
-
-async function saveStop(ctx: DeviceContext, workflowId: string, steps: StepLog, session: PurchaseSession | null, stop: { reason: string; detail: string }): Promise<string | null> {
-  let screenshot: Buffer | null = null;
-  try {
-    screenshot = await ctx.adb.screencap();
-  } catch {
-    // the stop is what matters; the picture is a courtesy
-  }
-  try {
-    return ctx.artifacts.save(workflowId, `preparePurchase-${stop.reason}`, { screenshot, xml: session?.lastXml() ?? null, steps, error: { code: stop.reason, message: stop.detail } });
-  } catch (err) {
-    ctx.log.warn({ err: (err as Error).message }, 'could not save stop artifacts');
-    return null;
-  }
 }

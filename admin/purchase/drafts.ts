@@ -3,6 +3,7 @@ import { canonicalPddGoodsUrl, parsePddGoodsId } from '../../domain/pdd-url';
 import type { CreatePurchaseDraft } from '../../domain/purchase/schemas';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
+import { CatalogErrors } from '../catalog/errors';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest } from '../http/errors';
 
@@ -30,7 +31,7 @@ export async function createPurchaseDraft(
   source: DraftSource = { source: 'manual' },
 ): Promise<DraftCreated> {
   const parsed = parsePddGoodsId(input.pdd_goods_url);
-  if (!parsed.ok) throw badRequest('PDD_URL_WITHOUT_GOODS_ID', 'no single goods_id in the URL: paste the full PDD goods link');
+  if (!parsed.ok) throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
   const goodsId = parsed.goodsId;
   return writeTransaction(db, async (trx) => {
     const now = nowUtc();
@@ -73,7 +74,7 @@ export async function createPurchaseDraft(
   });
 }
 
-/** `PDD-YYYYMMDD-NNNN`, a per-day sequence (seed 004 §7); safe because we hold the write lock. */
+/** `PDD-YYYYMMDD-NNNN`, a per-day sequence; safe because we hold the write lock. */
 async function nextTaskId(trx: AdminDb, now: string): Promise<string> {
   const prefix = `PDD-${now.slice(0, 10).replaceAll('-', '')}-`;
   const last = await trx

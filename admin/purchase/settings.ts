@@ -1,7 +1,7 @@
 import type { AdminDb } from '../db/database';
 
-/** Purchase settings (app_settings, seed 000 §6); defaults apply until an operator sets them. */
-export const PURCHASE_SETTING_DEFAULTS = {
+/** Purchase settings (app_settings); defaults apply until an operator sets them. */
+const PURCHASE_SETTING_DEFAULTS = {
   'safety.max_quantity': 10,
   /** added to collected price × quantity for the cap of a draft made from an order line (cents) */
   'safety.price_tolerance_cent': 500,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
+import { allowsAction } from '../../domain/purchase/state-machine';
+import type { PurchaseStatus } from '../../domain/purchase/status';
 import { purchaseWorkflowId, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { nowUtc, toUtcTimestamp } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
@@ -27,7 +29,7 @@ export interface StartedTask {
 
 /**
  * 「开始采购」: ONE transaction checks every task's version and state and creates every one-time
- * authorization — all or nothing (seed 002 §5.2). Workflows start after the commit; one that
+ * authorization — all or nothing. Workflows start after the commit; one that
  * cannot start now (Temporal down) is started by the sweep, so nothing is lost.
  */
 export async function startPurchases(
@@ -48,7 +50,7 @@ export async function startPurchases(
       const task = byId.get(item.task_id);
       if (!task || task.task_type !== 'purchase') refusals.push({ task_id: item.task_id, code: 'TASK_NOT_FOUND', message: '任务不存在' });
       else if (task.version !== item.version) refusals.push({ task_id: item.task_id, code: 'VERSION_CONFLICT', message: `任务已被修改（当前版本 ${task.version}），请刷新后重试` });
-      else if (task.status !== 'DRAFT') refusals.push({ task_id: item.task_id, code: 'NOT_DRAFT', message: `只有草稿可以开始采购（当前状态 ${task.status}）` });
+      else if (!allowsAction(task.status as PurchaseStatus, 'start')) refusals.push({ task_id: item.task_id, code: 'NOT_DRAFT', message: `只有草稿可以开始采购（当前状态 ${task.status}）` });
       else if ((task.quantity ?? 0) > maxQuantity) refusals.push({ task_id: item.task_id, code: 'QUANTITY_OVER_LIMIT', message: `数量 ${task.quantity} 超过安全上限 ${maxQuantity}` });
     }
     if (refusals.length > 0) throw conflict('START_REFUSED', 'no task was started: fix the listed tasks and try again', { tasks: refusals });

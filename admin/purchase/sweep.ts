@@ -3,13 +3,13 @@ import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
 import { startAuthorizedWorkflow } from './start';
 
-export const SWEEP_INTERVAL_MS = 30_000;
+const SWEEP_INTERVAL_MS = 30_000;
 
 /**
  * Starts every authorised task whose workflow was not started (admin crashed after the commit,
  * Temporal was down). The workflow id makes a second start a no-op, so sweeping is always safe.
  */
-export async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGateway; log: Logger }): Promise<number> {
+async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGateway; log: Logger }): Promise<number> {
   const pending = await deps.db
     .selectFrom('order_authorizations')
     .select(['id', 'task_id'])

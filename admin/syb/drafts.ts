@@ -94,7 +94,7 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
   } catch (err) {
     // Another request drafted the same line between our check and the insert.
     if (isLiveLineConflict(err)) throw new Refused('ALREADY_DRAFTED');
-    if (err instanceof HttpError && err.code === 'PDD_URL_WITHOUT_GOODS_ID') throw new Refused('NO_PDD_LINK');
+    if (err instanceof HttpError && err.code === 'PDD_URL_NO_GOODS_ID') throw new Refused('NO_PDD_LINK');
     throw err;
   }
 }

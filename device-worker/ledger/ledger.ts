@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { nowUtc } from '../../domain/time';
 import { DeviceError } from '../errors';
 
-/** An open or closed claim of this phone by one workflow (ARCHITECTURE §3). */
+/** An open or closed claim of this phone by one workflow. */
 export interface ClaimRow {
   claim_id: string;
   device_id: string;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nowUtc } from '../../domain/time';
+import { DeviceError } from '../errors';
 
 /** One irreversible submit of this phone, keyed by the authorization it spent. */
 export interface SubmissionRow {
@@ -28,12 +29,16 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS submissions (
   tap_error              TEXT
 )`;
 
-export class SubmissionRefused extends Error {
-  override readonly name = 'SubmissionRefused';
+/** The ledger already holds a submission for this authorization: a second one is refused forever. */
+class SubmissionRefused extends DeviceError {
+  override readonly name: string = 'SubmissionRefused';
+  constructor(message: string) {
+    super('SUBMIT_REFUSED', message);
+  }
 }
 
 /**
- * The phone host's record of every 提交订单 tap (ARCHITECTURE §4.2 step 8), in the same
+ * The phone host's record of every 提交订单 tap (docs/engineering.md, step 6), in the same
  * ledger.db as the claims but with its own table and connection. Opened with
  * synchronous=FULL so `irreversible_action_at` is on disk when `begin` returns; the UNIQUE
  * authorization_id makes a second submit for one authorization impossible, across restarts,

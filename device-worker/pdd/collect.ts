@@ -21,7 +21,7 @@ interface Reading {
 const rowKey = (values: readonly string[]) => values.join('\u0000');
 
 /**
- * Collect one goods (ARCHITECTURE §4.1, seed 004 §4.2): every option and its price as the
+ * Collect one goods: every option and its price as the
  * panel shows it. Each colour (first dimension) is selected once and its price read; when
  * the panel shows a range for a colour, its sizes (and further dimensions) are selected one
  * by one until one price shows, and those rows are measured per SKU. The sizes are revealed

@@ -1,5 +1,5 @@
 /**
- * Keys for `options` objects. The common names get the seed's keys (`color`, `size`) so that
+ * Keys for `options` objects. The common names get the usual keys (`color`, `size`) so that
  * mappings read naturally; any other dimension keeps its page name as its key — the flow never
  * assumes which or how many dimensions a goods has.
  */

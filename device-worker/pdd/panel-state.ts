@@ -20,7 +20,7 @@ export function dimensionNamesFromSummary(summary: string, p: PddProfile): strin
   return names;
 }
 
-export function expectedSummary(names: readonly string[], selection: readonly (string | null)[], p: PddProfile): string {
+function expectedSummary(names: readonly string[], selection: readonly (string | null)[], p: PddProfile): string {
   if (selection.every((v) => v !== null)) return p.text.summaryDone + selection.join(' ');
   return p.text.summaryPending + names.filter((_, d) => selection[d] === null).join(' ');
 }

@@ -1,73 +1,9 @@
+import { PDD_PACKAGE } from '../../domain/pdd-app';
 import { DeviceError } from '../errors';
+import type { PddProfile } from './profiles/pdd-profile';
 import { PDD_8_17_0 } from './profiles/pdd-8.17.0';
 
-/**
- * What we know about one PDD app version, as data: resource ids, exact texts and geometry that
- * real-phone evidence proved for it. Nothing here is a pattern to search with; a screen is
- * recognised only when these exact values occur exactly once where expected.
- */
-export interface PddProfile {
-  appVersion: string;
-  pkg: string;
-  screen: { width: number; height: number };
-  /** foreign windows we recognise by package only */
-  launcherPkg: string;
-  alipayPkg: string;
-  id: {
-    loadingView: string;
-    loadingText: string;
-    goodsList: string;
-    goodsTitle: string;
-    /** the goods' sales figure ("已拼10万+件"); read as shown, optional */
-    goodsSales: string;
-    mallName: string;
-    bottomBar: string;
-    bottomBuy: string;
-    bottomBuyPrice: string;
-    bottomBuyDesc: string;
-    goodsOffline: string;
-    bottomOffline: string;
-    skuPanel: string;
-    skuPrice: string;
-    skuListPrice: string;
-    skuSelected: string;
-    skuClose: string;
-    skuScroll: string;
-    skuContent: string;
-    skuDimTitle: string;
-    skuOptions: string;
-    skuCard: string;
-    skuOption: string;
-    skuQuantity: string;
-    skuCount: string;
-    skuConfirm: string;
-    captchaTitle: string;
-    cashierPanel: string;
-    orderTabs: string;
-    searchHint: string;
-  };
-  cls: { textView: string; linearLayout: string; frameLayout: string; scrollView: string };
-  text: {
-    loading: string;
-    offline: string;
-    entryLabel: string;
-    entrySibling: string;
-    summaryPending: string;
-    summaryDone: string;
-    captchaTitle: string;
-  };
-  /** the one URL form we open goods with */
-  goodsUrl(goodsId: string): string;
-  keyBack: number;
-  reveal: {
-    /** x of the gaps between the option-card columns: a swipe there cannot start on an option */
-    laneXs: readonly number[];
-    /** start this far above the scroll container's bottom edge, move up by `distance` */
-    startAboveBottom: number;
-    distance: number;
-    durationMs: number;
-  };
-}
+export type { PddProfile };
 
 const PROFILES: readonly PddProfile[] = [PDD_8_17_0];
 
@@ -75,7 +11,7 @@ export const SUPPORTED_APP_VERSIONS = PROFILES.map((p) => p.appVersion);
 
 /** The profile of exactly this version; any other version is refused before the first tap. */
 export function profileForVersion(version: string | null): PddProfile {
-  if (version === null) throw new DeviceError('APP_NOT_INSTALLED', 'the PDD app (com.xunmeng.pinduoduo) is not installed on this phone');
+  if (version === null) throw new DeviceError('APP_NOT_INSTALLED', `the PDD app (${PDD_PACKAGE}) is not installed on this phone`);
   const profile = PROFILES.find((p) => p.appVersion === version);
   if (!profile) {
     throw new DeviceError('APP_VERSION_UNSUPPORTED', `PDD app version ${version} has no page profile (supported: ${SUPPORTED_APP_VERSIONS.join(', ')}); nothing was tapped`, {

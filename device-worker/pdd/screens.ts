@@ -1,10 +1,10 @@
 import { DeviceError } from '../errors';
 import type { PddProfile } from './profile';
 import { allById, expectNode, optionalById, structure, uniqueById } from './match';
-import { centre, contains, type Bounds, type UiDump, type UiNode } from './ui-xml';
+import { centre, contains, type UiDump, type UiNode } from './ui-xml';
 import { readPanel, type PanelView } from './panel-view';
 
-export interface TapPoint {
+interface TapPoint {
   x: number;
   y: number;
   /** what the point hits, for the step log */
@@ -92,7 +92,7 @@ function isPddTextLeaf(n: UiNode, p: PddProfile): boolean {
 }
 
 /**
- * The goods page and its spec-panel entry (seed 002 §三 受控规格面板入口): a non-clickable text
+ * The goods page and its spec-panel entry (受控规格面板入口): a non-clickable text
  * leaf `快要抢光 ¥…` as the first row of the bottom buy area, whose direct parent is the
  * clickable PDD container inside the bottom bar, with the non-clickable `免拼购买` sibling
  * below it. Anything else — a clickable sibling, a third child, the promo text of the content
@@ -133,10 +133,6 @@ function entryLabelMatches(text: string, p: PddProfile): boolean {
   const sep = text.indexOf(' ');
   if (sep < 0) return false;
   return text.slice(0, sep) === p.text.entryLabel && /^[¥￥]\d+\.\d{2}$/.test(text.slice(sep + 1));
-}
-
-export function boundsLabel(b: Bounds): string {
-  return `[${b.left},${b.top}][${b.right},${b.bottom}]`;
 }
 
 export function screenError(screen: Screen, expected: string): DeviceError {

@@ -38,7 +38,7 @@ export interface DumpMemory {
   set(hash: string): void;
 }
 
-export function memoryDumpMemory(): DumpMemory {
+function memoryDumpMemory(): DumpMemory {
   let last: string | null = null;
   return { get: () => last, set: (h) => (last = h) };
 }
@@ -54,7 +54,7 @@ export interface OpenPanel {
 }
 
 /**
- * The narrow action vocabulary of seed 002 §三 on one phone: open goods, open the spec panel
+ * The narrow action vocabulary of a purchase on one phone: open goods, open the spec panel
  * through the profiled entry, select an option, reveal the sizes, back. Each action is one
  * input followed by one dump that proves the expected state; only loading and stale dumps
  * are re-dumped, within a bound. No coordinate ever comes from a caller.
@@ -123,7 +123,7 @@ export class PddSession {
   }
 
   /**
-   * The one swipe of a panel (seed 002 §三 reveal_size_options): only from the proven state
+   * The one swipe of a panel (reveal_size_options): only from the proven state
    * "target first-dimension value selected, nothing else selected, later dimensions hidden",
    * once per panel, never retried, started in a gap between option columns inside the scroll
    * container and never near the submit control.

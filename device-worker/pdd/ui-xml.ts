@@ -118,10 +118,6 @@ export function contains(outer: Bounds, inner: Bounds): boolean {
   return inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom;
 }
 
-export function area(b: Bounds): number {
-  return Math.max(0, b.right - b.left) * Math.max(0, b.bottom - b.top);
-}
-
 /** Descendants of `node` in document order (not the node itself). */
 export function descendants(node: UiNode): UiNode[] {
   const out: UiNode[] = [];

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../../platform/logger';
 import { createMetricsRegistry, DURATION_BUCKETS_SECONDS, serveMetrics, type MetricsListener } from '../../platform/metrics';
-import { DEVICE_ERROR_CODES } from '../errors';
+import { isDeviceFailureCode } from '../../domain/purchase/failures';
 
 /**
  * One device worker's Prometheus metrics (docs/operations.md "Metrics"): what each activity
@@ -82,5 +82,5 @@ export class DeviceMetrics {
 /** A device error code from the closed list, or `OTHER`: a failure's type is free text otherwise. */
 function failureCode(err: unknown): string {
   const type = err instanceof ApplicationFailure ? err.type : undefined;
-  return type && Object.prototype.hasOwnProperty.call(DEVICE_ERROR_CODES, type) ? type : 'OTHER';
+  return type && isDeviceFailureCode(type) ? type : 'OTHER';
 }

@@ -1,9 +1,9 @@
 import type { Logger } from '../../platform/logger';
 import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
 import { AdminClient, type DeviceRegistration, type PhoneHostSettings } from '../admin-client';
+import { PDD_PACKAGE } from '../../domain/pdd-app';
 
 const CAPABILITIES = ['collect', 'device-check', 'purchase'];
-const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
 
 export interface Registration {
   /** Fire and forget: reads the phone and reports it; the admin may be down, the client retries. */

@@ -1,15 +1,19 @@
 import type { Cent } from '../money';
+import type { DeviceFailureCode } from './failures';
 import type { ReasonCode } from './reasons';
 
+/** Why a gate fails: each is both the phone's failure code and the operator's reason. */
+type GateFailure = Extract<DeviceFailureCode, ReasonCode> & ('GATE1_OVER_CAP' | 'GATE2_OVER_CAP' | 'GATE3_MISMATCH' | 'PRICE_UNREADABLE' | 'QUANTITY_READBACK_MISMATCH');
+
 /**
- * The three price gates (seed 002 §三). Pure, so the workflow, the device flow and the fence
+ * The three price gates. Pure, so the workflow, the device flow and the fence
  * transaction all judge the same readings the same way. Every gate compares integer cents read
  * from the screen; a null reading is unreadable and stops, never counts as 0.
  */
-export type GateVerdict = { pass: true } | { pass: false; reason: ReasonCode; detail: string };
+export type GateVerdict = { pass: true } | { pass: false; reason: GateFailure; detail: string };
 
 const pass: GateVerdict = { pass: true };
-const fail = (reason: ReasonCode, detail: string): GateVerdict => ({ pass: false, reason, detail });
+const fail = (reason: GateFailure, detail: string): GateVerdict => ({ pass: false, reason, detail });
 
 /** Gate 1, on the spec panel with the target options selected: unit × quantity ≤ cap. */
 export function gate1(input: { unitPriceCent: Cent | null; quantity: number; capCent: Cent }): GateVerdict {

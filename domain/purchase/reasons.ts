@@ -1,6 +1,6 @@
 /**
  * Why a purchase stopped. Every stop before the fence has a code, a Chinese message for the
- * operator and the safe next step (issue 7 §6). Codes are stable: the UI and tests key on them.
+ * operator and the safe next step. Codes are stable: the UI and tests key on them.
  */
 export interface ReasonInfo {
   zh: string;

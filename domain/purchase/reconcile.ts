@@ -1,7 +1,7 @@
 import type { PendingOrder } from './orders';
 import { sameOptions } from '../option-key';
 
-export const RECONCILE_WINDOW_MS = 5 * 60_000;
+const RECONCILE_WINDOW_MS = 5 * 60_000;
 
 export interface SubmittedFacts {
   goodsId: string;
@@ -15,7 +15,7 @@ export interface SubmittedFacts {
 export type ReconcileVerdict = { matched: true; order: PendingOrder } | { matched: false; candidates: number; why: string };
 
 /**
- * Read-only reconciliation (ARCHITECTURE §4.2 step 10): exactly one unpaid order matching goods,
+ * Read-only reconciliation after an unclear submit: exactly one unpaid order matching goods,
  * options, quantity and amount, placed within ±5 min of the tap. Zero or several → a person decides.
  */
 export function matchPendingOrder(orders: readonly PendingOrder[], facts: SubmittedFacts): ReconcileVerdict {

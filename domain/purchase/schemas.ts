@@ -4,7 +4,7 @@ import { EXECUTION_MODES } from './status';
 
 const cent = z.number().int().positive();
 /** dimension name as the PDD panel shows it → option text; any number of dimensions */
-export const purchaseOptionsSchema = z
+const purchaseOptionsSchema = z
   .record(z.string().trim().min(1, 'dimension name is empty'), z.string().trim().min(1, 'option value is empty'))
   .refine((o) => Object.keys(o).length > 0, 'give an option for every dimension');
 
@@ -30,7 +30,7 @@ const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 const optionsObject = z.record(z.string(), z.string());
 
 /**
- * The `purchase` object of seed 000 §8.2, validated before it is stored. Confirmed options,
+ * The `purchase` object of a task's result, validated before it is stored. Confirmed options,
  * quantity and amounts come from the final confirmation recorded before the tap.
  */
 export const purchaseResultSchema = z

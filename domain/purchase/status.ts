@@ -1,5 +1,5 @@
 /**
- * Purchase task states (seed 002 §5.2; ARCHITECTURE §4.2). WAITING_PAYMENT is not success:
+ * Purchase task states; what may follow what is domain/purchase/state-machine.ts. WAITING_PAYMENT is not success:
  * a person still has to pay in the PDD app and mark the task paid.
  */
 export const PURCHASE_STATUSES = [
@@ -20,13 +20,7 @@ export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 export const EXECUTION_MODES = ['dry_run', 'live'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
-/** States in which a workflow runs for the task (the operator acts through its updates). */
-export const WORKFLOW_STATES: ReadonlySet<PurchaseStatus> = new Set(['PENDING', 'CLAIMED', 'ORDERING', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']);
-
-/** Nothing more happens to a task in these states. */
-export const TERMINAL_STATES: ReadonlySet<PurchaseStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELED', 'DRY_RUN_PASSED']);
-
-/** The operator's safe next step in every state (002 §5.2: no state may leave them stuck). */
+/** The operator's safe next step in every state: no state may leave them stuck. */
 export const NEXT_STEP_ZH: Record<PurchaseStatus, string> = {
   DRAFT: '可编辑、取消，或勾选后点击「开始采购」',
   PENDING: '已授权，等待空闲手机领取；授权到期未领取会自动退回草稿。可取消',

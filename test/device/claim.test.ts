@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { createDeviceActivities } from '../../activities/device';
-import type { DeviceClaim, DeviceHealth } from '../../activities/device/types';
+import type { DeviceClaim, DeviceHealth } from '../../domain/contracts/device-activities';
 import { AdbDevice } from '../../device-worker/adb/adb-device';
 import { ArtifactStore } from '../../device-worker/artifacts';
 import { DeviceLedger, type ClaimRow } from '../../device-worker/ledger/ledger';
@@ -13,7 +13,7 @@ import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { deviceWorker, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
 
-/** The device claim of ARCHITECTURE §3 on the real Temporal server, driven by `deviceCheck`. */
+/** The device claim (workflows/device-claim.ts) on the real Temporal server, driven by `deviceCheck`. */
 describe('device claim', () => {
   let sim: PhoneSim;
   let client: Client;

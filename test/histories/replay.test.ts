@@ -23,6 +23,8 @@ const histories = fs
 const ENDINGS = [
   'collect',
   'purchase-cancel',
+  'purchase-captcha',
+  'purchase-device-error',
   'purchase-dry-run',
   'purchase-expired',
   'purchase-fence-unavailable',

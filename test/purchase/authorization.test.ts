@@ -2,7 +2,7 @@ import { nowUtc } from '../../domain/time';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
- * The one-time authorization (seed 002 §四 授权一次性, ARCHITECTURE §4.2 steps 1–2): it expires
+ * The one-time authorization (授权一次性; docs/engineering.md steps 1–2): it expires
  * when no phone is free, and a start racing another start of the same tasks authorises once.
  * No device worker runs here, so no phone is ever free.
  */

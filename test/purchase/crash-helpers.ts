@@ -13,7 +13,7 @@ export async function submissionRows(rig: PurchaseRig, taskId: string) {
   return byTask;
 }
 
-/** The §4.2 invariants for one task (one authorization per task in these tests). */
+/** The purchase's invariants for one task (one authorization per task in these tests). */
 export async function expectInvariants(rig: PurchaseRig, taskId: string): Promise<void> {
   expect(rig.orders().length).toBeLessThanOrEqual(1);
   expect(rig.submitTaps().length).toBeLessThanOrEqual(1);

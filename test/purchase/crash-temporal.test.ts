@@ -6,7 +6,7 @@ import { expectInvariants, poll, SETTLED, submissionRows } from './crash-helpers
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
- * ARCHITECTURE §4.2 invariants when the Temporal server goes away mid-purchase and comes back on
+ * The purchase's invariants (docs/engineering.md) when the Temporal server goes away mid-purchase and comes back on
  * the same SQLite file. The file owns its server (the shared one must not be stopped under other
  * files); the admin and the device worker both point at it.
  */

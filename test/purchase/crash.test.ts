@@ -10,7 +10,7 @@ import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * ARCHITECTURE §4.2 invariants under a crash of the ADMIN (HTTP + admin worker + DB closed, a new
+ * The purchase's invariants (docs/engineering.md) under a crash of the ADMIN (HTTP + admin worker + DB closed, a new
  * admin started on the same data dir and namespace) and under an ADB disconnect after the tap:
  * at most one order, one tap on 提交订单, one submission row per authorization, never a payment
  * tap, only reads after the tap, and the task ends in a state with a safe next step.

@@ -1,7 +1,7 @@
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
- * Live purchases end to end (ARCHITECTURE §4.2): operator API → purchase workflow → the real
+ * Live purchases end to end (docs/engineering.md): operator API → purchase workflow → the real
  * device worker → the simulated phone, and the read-only endings after the one tap.
  */
 describe('purchase, live and dry run, through the operator API', () => {

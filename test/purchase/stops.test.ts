@@ -2,7 +2,7 @@ import type { Faults } from '../../sim/phone';
 import { BLACK_M, startPurchaseRig, type PurchaseRig, type TaskSpec } from './setup';
 
 /**
- * Every stop before the fence (seed 002 §三/§四): NEEDS_MANUAL with its reason code, no order,
+ * Every stop before the fence: NEEDS_MANUAL with its reason code, no order,
  * no tap on 提交订单 — each through the operator API, the real workflow and device worker.
  */
 describe('purchase stops before the fence', () => {

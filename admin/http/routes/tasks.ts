@@ -50,21 +50,20 @@ export function taskRoutes(deps: AppDeps): Router {
     ctx.body = await getPurchaseTask(deps.db, taskId);
   });
 
-  const action = (path: string, name: 'cancel' | 'reset' | 'markPaid') =>
-    router.post(`/:taskId/${path}`, async (ctx) => {
+  // The route of each operator action is its name in the state machine.
+  for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
+    router.post(`/:taskId/${action}`, async (ctx) => {
       const { taskId } = parseParams(ctx, taskParams);
-      await actOnTask(deps, actorOf(ctx), taskId, name);
+      await actOnTask(deps, actorOf(ctx), taskId, action);
       markAudited(ctx); // written with the change, by the workflow's admin activity
       ctx.body = await getPurchaseTask(deps.db, taskId);
     });
-  action('cancel', 'cancel');
-  action('reset', 'reset');
-  action('mark-paid', 'markPaid');
+  }
 
   router.post('/:taskId/resolve', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
     const body = parseBody(ctx, resolveBody);
-    await actOnTask(deps, actorOf(ctx), taskId, 'resolveReconciliation', body.outcome === 'created' ? { outcome: 'created', orderNo: body.order_no } : { outcome: 'not_created' });
+    await actOnTask(deps, actorOf(ctx), taskId, 'resolve', body.outcome === 'created' ? { outcome: 'created', orderNo: body.order_no } : { outcome: 'not_created' });
     markAudited(ctx);
     ctx.body = await getPurchaseTask(deps.db, taskId);
   });

@@ -1,9 +1,9 @@
-import type { PddProfile } from '../profile';
+import { PDD_PACKAGE as PKG } from '../../../domain/pdd-app';
+import type { PddProfile } from './pdd-profile';
 
-const PKG = 'com.xunmeng.pinduoduo';
 const id = (name: string) => `${PKG}:id/${name}`;
 
-/** PDD 8.17.0 on a 1080×2376 screen, from the field notes (sim/phone/SCREENS.md, seed 002 §三). */
+/** PDD 8.17.0 on a 1080×2376 screen, as real-phone evidence showed it. */
 export const PDD_8_17_0: PddProfile = {
   appVersion: '8.17.0',
   pkg: PKG,

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 
-export interface EvidenceMeta {
+interface EvidenceMeta {
   taskId: string;
   attemptId: string;
   kind: string;

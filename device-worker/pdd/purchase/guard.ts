@@ -1,10 +1,14 @@
 import type { AdbDevice } from '../../adb/adb-device';
+import { DeviceError } from '../../errors';
 import { descendants, parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { PAYMENT_DENY_TEXTS, PAYMENT_SCREEN_TEXTS } from './profile';
 
 /** A tap the purchase guard refused: never retried, the flow stops where it is. */
-export class TapRefused extends Error {
-  override readonly name = 'TapRefused';
+export class TapRefused extends DeviceError {
+  override readonly name: string = 'TapRefused';
+  constructor(message: string) {
+    super('TAP_REFUSED', message);
+  }
 }
 
 export interface TapGuardOptions {
@@ -39,7 +43,7 @@ function texts(n: UiNode): string[] {
 }
 
 /**
- * The one gate every input of a purchase passes (seed 002 §四 不付款 / 最终面板零点击): each tap
+ * The one gate every input of a purchase passes (不付款 / 最终面板零点击): each tap
  * is hit-tested against the last dump and refused when it would land on a payment control, on a
  * foreign app, on nothing, or — without the one-shot permit of submitOnce — on 提交订单. After
  * `irreversible_action_at` of the authorization no input of any kind passes, except the single

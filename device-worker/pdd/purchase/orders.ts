@@ -56,7 +56,7 @@ function strip(text: string | null, prefix: string): string | null {
 }
 
 /** `2026-08-07 20:15:03` in the app's clock → `2026-08-07T12:15:03Z`; anything else → null. */
-export function localToUtc(raw: string, offsetMinutes: number): string | null {
+function localToUtc(raw: string, offsetMinutes: number): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(raw);
   if (!m) return null;
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) - offsetMinutes * 60_000;

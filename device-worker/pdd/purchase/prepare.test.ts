@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../../sim/phone';
-import type { FinalPanelReading, PurchaseTarget } from '../../../activities/device/purchase-contract';
+import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
+import { DeviceError, isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
 import { StepLog } from '../../step-log';
 import { profileForVersion } from '../profile';
@@ -14,7 +15,6 @@ import { prepareFinalPanel, readFinal } from './prepare';
 import { readPanelState } from '../panel-state';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
-import { PurchaseStop } from './stop';
 import { observeAfterTap, submitFinalPanel, SubmitRefused } from './submit';
 
 const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 20 };
@@ -57,11 +57,12 @@ function phone(t: PurchaseTarget) {
 const taps = () => sim.phone(SERIAL).taps;
 const submitTaps = () => taps().filter((t) => (t.target?.text ?? '').startsWith('提交订单') || t.target?.resource_id?.endsWith('ll_sku_confirm'));
 
-async function prepare(t: PurchaseTarget): Promise<{ reading: Partial<FinalPanelReading>; result: FinalPanelReading | PurchaseStop; p: ReturnType<typeof phone> }> {
+async function prepare(t: PurchaseTarget): Promise<{ reading: Partial<FinalPanelReading>; result: FinalPanelReading | DeviceError; p: ReturnType<typeof phone> }> {
   const p = phone(t);
   const reading: Partial<FinalPanelReading> = {};
   const result = await prepareFinalPanel(p.session, PURCHASE_8_17_0, t, reading, { evidence: async () => {} }).catch((e: unknown) => {
-    if (e instanceof PurchaseStop) return e;
+    // a stop: the page is not what the task authorised (a phone fault would be retryable)
+    if (isDeviceError(e) && !e.retryable) return e;
     throw e;
   });
   return { reading, result, p };
@@ -69,7 +70,7 @@ async function prepare(t: PurchaseTarget): Promise<{ reading: Partial<FinalPanel
 
 async function stopOf(t: PurchaseTarget): Promise<string> {
   const { result } = await prepare(t);
-  if (!(result instanceof PurchaseStop)) throw new Error('expected a stop');
+  if (!(result instanceof DeviceError)) throw new Error('expected a stop');
   return result.reason;
 }
 
@@ -103,7 +104,7 @@ describe('prepare: to the final panel, nothing irreversible', () => {
   it('gates: Gate 1 over cap, Gate 2 over cap with a non-linear total', async () => {
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 2500))).toBe('GATE1_OVER_CAP');
     const { result, reading } = await prepare(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 3000));
-    expect((result as PurchaseStop).reason).toBe('GATE2_OVER_CAP');
+    expect((result as DeviceError).reason).toBe('GATE2_OVER_CAP');
     expect(reading).toMatchObject({ gate1UnitPriceCent: 1288, gate2PanelTotalCent: 3276 });
   });
 

@@ -1,3 +1,4 @@
+import { PDD_PACKAGE } from '../../../domain/pdd-app';
 import { DeviceError } from '../../errors';
 import type { PddProfile } from '../profile';
 
@@ -42,7 +43,7 @@ export interface PurchaseProfile {
   orderTimeOffsetMinutes: number;
 }
 
-const PKG = 'com.xunmeng.pinduoduo';
+const PKG = PDD_PACKAGE;
 const id = (name: string) => `${PKG}:id/${name}`;
 
 export const PURCHASE_8_17_0: PurchaseProfile = {
@@ -74,7 +75,7 @@ export const PURCHASE_8_17_0: PurchaseProfile = {
     orderCountPrefix: 'x',
     orderSpecSeparator: '；',
   },
-  pendingOrdersUrl: 'pinduoduo://com.xunmeng.pinduoduo/orders.html?type=1',
+  pendingOrdersUrl: `pinduoduo://${PDD_PACKAGE}/orders.html?type=1`,
   orderTimeOffsetMinutes: 8 * 60,
 };
 

@@ -1,26 +1,29 @@
-import type { FinalPanelReading, ObservedOutcome, PurchaseTarget } from '../../../activities/device/purchase-contract';
+import type { FinalPanelReading, Observation, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { sameOptions } from '../../../domain/option-key';
 import { matchPendingOrder } from '../../../domain/purchase/reconcile';
 import { nowUtc } from '../../../domain/time';
+import { DeviceError, isDeviceError } from '../../errors';
 import type { SubmissionLedger } from '../../ledger/submissions';
 import { readPanelState } from '../panel-state';
 import { optionalById } from '../match';
 import { readSubmitControl } from './final-panel';
 import type { TapGuard } from './guard';
 import { readOrderList, type OrderContext } from './orders';
-import { mapScreenErrors, readFinal } from './prepare';
+import { readFinal } from './prepare';
 import type { PurchaseProfile } from './profile';
 import type { PurchaseSession } from './purchase-session';
-import { PurchaseStop } from './stop';
 import type { PendingOrder } from '../../../domain/purchase/orders';
 
 /** submitOnce refused before its tap: nothing was tapped. */
-export class SubmitRefused extends Error {
-  override readonly name = 'SubmitRefused';
+export class SubmitRefused extends DeviceError {
+  override readonly name: string = 'SubmitRefused';
+  constructor(message: string) {
+    super('SUBMIT_REFUSED', message);
+  }
 }
 
 /**
- * The one irreversible step (seed 002 §四 提交订单的四个前置条件): ledger first, then a
+ * The one irreversible step (提交订单的四个前置条件): ledger first, then a
  * read-only re-check of the final panel against what the fence approved, then the durable
  * `irreversible_action_at`, then exactly one tap. Returns when the tap command returned.
  */
@@ -42,14 +45,16 @@ export async function submitFinalPanel(
   const values = names.map((n) => expected.options[n] as string);
   let point: { x: number; y: number };
   try {
-    const { screen } = await mapScreenErrors(() => session.readScreen('the final panel'));
+    const { screen } = await session.readScreen('the final panel');
     if (screen.kind !== 'sku_panel') throw new SubmitRefused(`the phone shows ${screen.kind}, not the final panel; nothing tapped`);
     const st = readPanelState(screen.panel, names, session.profile, values);
     const amount = readFinal(session, pp, st, names, values, target, expected.gate2PanelTotalCent);
     if (amount !== expected.gate3SubmitAmountCent) throw new SubmitRefused(`the submit amount is ${amount}, the fence approved ${expected.gate3SubmitAmountCent}; nothing tapped`);
     point = readSubmitControl(session.lastDump(), session.profile, pp).point;
   } catch (err) {
-    if (err instanceof PurchaseStop) throw new SubmitRefused(`the final panel changed since the fence (${err.reason}: ${err.message}); nothing tapped`);
+    if (err instanceof SubmitRefused) throw err;
+    // a page a person must look at (not a phone fault, which stays what it is)
+    if (isDeviceError(err) && !err.retryable) throw new SubmitRefused(`the final panel changed since the fence (${err.code}: ${err.message}); nothing tapped`);
     throw err;
   }
 
@@ -71,12 +76,6 @@ export async function submitFinalPanel(
   const tappedAt = nowUtc();
   ledger.markTapped(target.authorizationId, tappedAt);
   return { irreversibleAt, tappedAt };
-}
-
-export interface Observation {
-  outcome: ObservedOutcome;
-  orderNo: string | null;
-  orderedAtRaw: string | null;
 }
 
 /**

@@ -128,11 +128,6 @@ export function panelSections(goods: Goods, st: PanelState): Section[] {
   return sections;
 }
 
-export function panelMaxScroll(goods: Goods, st: PanelState): number {
-  const total = panelSections(goods, st).reduce((a, s) => a + s.height, 0);
-  return Math.max(0, total - VIEW_H);
-}
-
 export function summaryText(goods: Goods, sel: Selection): string {
   if (isComplete(sel)) return `已选：${sel.join(' ')}`;
   return `请选择：${goods.dimensions.filter((_, d) => sel[d] === null).map((d) => d.name).join(' ')}`;

@@ -2,7 +2,8 @@
  * The task API's shapes and state tables come from domain/purchase (the same modules the admin
  * uses); what is here is only the UI's own: colours, the mode words, and reading a refusal.
  */
-import { PURCHASE_STATUSES, STATUS_ZH, TERMINAL_STATES, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
+import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
+import { PURCHASE_STATUSES, STATUS_ZH, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../../domain/purchase/views';
 
 export { PURCHASE_STATUSES, STATUS_ZH };
@@ -30,7 +31,7 @@ export function isPurchaseStatus(s: string): s is PurchaseStatus {
 
 /** Nothing more happens to a task in these states, so polling can stop. */
 export function isTerminal(status: string): boolean {
-  return isPurchaseStatus(status) && TERMINAL_STATES.has(status);
+  return isPurchaseStatus(status) && isTerminalState(status);
 }
 
 export function statusZh(s: string): string {

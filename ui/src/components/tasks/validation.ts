@@ -20,7 +20,7 @@ function isDraftField(s: string): s is DraftField {
 /** Field errors from a rejected create; null when the error is not about a field. */
 export function serverFieldErrors(err: unknown): FieldErrors | null {
   if (!(err instanceof ApiError)) return null;
-  if (err.code === 'PDD_URL_WITHOUT_GOODS_ID') return { pdd_goods_url: FIELD_ZH.pdd_goods_url };
+  if (err.code === 'PDD_URL_NO_GOODS_ID') return { pdd_goods_url: FIELD_ZH.pdd_goods_url };
   if (err.code !== 'VALIDATION_FAILED') return null;
   const details: unknown = err.details;
   if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues)) return null;

@@ -1,0 +1,176 @@
+import type { SkusJson } from '../collect';
+import type { Cent } from '../money';
+import type { PendingOrder } from '../purchase/orders';
+import type { ExecutionMode } from '../purchase/status';
+
+/**
+ * The contract between the workflows and the device activities, in one place: what a workflow
+ * sends to a phone and what comes back. Types only — workflows, `activities/device` and
+ * `device-worker/pdd` all import it, and none of them reaches into another for it. The workflow
+ * never sees XML, screenshots or coordinates: only readings, verdicts and evidence ids.
+ */
+
+/** What `claimDevice` answers: the device and the queue every later activity must go to. */
+export interface DeviceClaim {
+  claim_id: string;
+  device_id: string;
+  task_queue: string;
+  claimed_at: string;
+}
+
+/** Every activity on `device/<id>` checks that the calling workflow owns this open claim. */
+export interface DeviceActivityInput {
+  claim: DeviceClaim;
+}
+
+/** What one activity cost on the phone (dumps dominate a real device's time, so they count apart). */
+export interface DeviceCounters {
+  adb_round_trips: number;
+  dumps: number;
+  taps: number;
+  swipes: number;
+  keyevents: number;
+  wall_ms: number;
+}
+
+/** The same costs as the purchase activities report them. */
+export interface ActivityCounters {
+  adbRoundTrips: number;
+  dumps: number;
+  taps: number;
+  wallMs: number;
+}
+
+/**
+ * Details of every device ApplicationFailure; its `type` is `code`, a `DeviceFailureCode`
+ * (domain/purchase/failures.ts).
+ */
+export interface DeviceFailureDetails {
+  code: string;
+  message: string;
+  artifact_path: string | null;
+  counters: DeviceCounters;
+  /** what a purchase had read on the panel up to the failure; null outside a purchase */
+  reading?: Partial<FinalPanelReading> | null;
+}
+
+// ——— claim, health, collect ———
+
+export interface ClaimDeviceActivities {
+  claimDevice(): Promise<DeviceClaim>;
+}
+
+export interface DeviceHealth {
+  device_id: string;
+  serial: string;
+  model: string;
+  app_version: string | null;
+  /** a page profile exists for this app version */
+  app_supported: boolean;
+  screen: { width: number; height: number } | null;
+  counters: DeviceCounters;
+}
+
+export interface CollectSkusInput extends DeviceActivityInput {
+  pddGoodsId: string;
+}
+
+/** The phone-side record of one collect (no purchase part). */
+export interface PddData {
+  schema_version: 1;
+  goods: { goods_id: string; url: string; title: string };
+  shop: { name: string | null };
+  dimensions: { key: string; name: string; values: { text: string; available: boolean }[] }[];
+  skus: SkusJson['skus'];
+  purchase: null;
+  captured_at: string;
+  source: { device_id: string; device_address: string; pdd_package: string; app_version: string };
+  artifacts: string[];
+}
+
+export interface CollectSkusResult {
+  skus_json: SkusJson;
+  pdd_data: PddData;
+  counters: DeviceCounters;
+}
+
+export interface DeviceActivities {
+  deviceHealth(input: DeviceActivityInput): Promise<DeviceHealth>;
+  collectSkus(input: CollectSkusInput): Promise<CollectSkusResult>;
+  releaseDevice(input: DeviceActivityInput): Promise<{ released: boolean }>;
+}
+
+// ——— purchase ———
+
+/** The authorised purchase as the phone works on it. */
+export interface PurchaseTarget {
+  taskId: string;
+  attemptId: string;
+  authorizationId: string;
+  goodsId: string;
+  goodsUrl: string;
+  /** dimension name as the panel shows it → exact option text */
+  options: Record<string, string>;
+  quantity: number;
+  capCent: Cent;
+  mode: ExecutionMode;
+}
+
+/**
+ * What the final panel showed before any tap. The fence re-checks exactly this, submitOnce
+ * re-reads the panel against it, and the ledger keeps it with the submission.
+ */
+export interface FinalPanelReading {
+  /** read back from the panel: dimension name → selected option text */
+  options: Record<string, string>;
+  quantityRead: number | null;
+  gate1UnitPriceCent: Cent | null;
+  gate1RawPrice: string | null;
+  gate2PanelTotalCent: Cent | null;
+  gate3SubmitAmountCent: Cent | null;
+  title: string | null;
+  shopName: string | null;
+  appVersion: string;
+}
+
+/** `preparePurchase` reached the final panel; every stop on the way is a device failure instead. */
+export interface PreparedPurchase {
+  ok: true;
+  reading: FinalPanelReading;
+  evidenceIds: string[];
+  counters: ActivityCounters;
+}
+
+type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
+
+export interface Observation {
+  outcome: ObservedOutcome;
+  orderNo: string | null;
+  orderedAtRaw: string | null;
+}
+
+export interface DevicePurchaseActivities {
+  /**
+   * Open the goods, check goods_id and app version, open the spec panel through the profiled
+   * entry, select every option exactly and read it back, Gate 1, set the quantity and read it
+   * back, Gate 2, then read the final `提交订单 ¥X` control (Gate 3) — and stop there, on the
+   * final panel, having tapped nothing irreversible. Evidence at Gate 1 and Gate 3. Safe to
+   * retry from the start (it reopens the goods). A stop throws a device failure whose code
+   * names the reason (domain/purchase/failures.ts) and whose details carry the readings so far.
+   */
+  preparePurchase(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<PreparedPurchase>;
+
+  /**
+   * The one irreversible step. Refuses forever once the ledger holds a submission for this
+   * authorization; re-reads the final panel (read-only) and refuses unless options, quantity and
+   * the `提交订单 ¥X` amount still equal `expected`; writes `irreversible_action_at` durably;
+   * then taps the unique enabled control exactly once. Run with `maximumAttempts: 1`.
+   */
+  submitOnce(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: ActivityCounters }>;
+
+  /** Read-only: what the phone shows after the tap. No tap of any kind. */
+  observeAfterSubmit(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string }): Promise<Observation & { evidenceIds: string[]; counters: ActivityCounters }>;
+
+  /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
+  readPendingOrders(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: ActivityCounters }>;
+}

@@ -1,0 +1,46 @@
+import { allowedActions, allowsAction, canTransition, isTerminal, OPERATOR_ACTIONS, type OperatorAction } from './state-machine';
+import { PURCHASE_STATUSES, type PurchaseStatus } from './status';
+
+/** The whole table, written out once: a change to the machine must change this test too. */
+const EXPECTED: Record<PurchaseStatus, { next: PurchaseStatus[]; actions: OperatorAction[] }> = {
+  DRAFT: { next: ['PENDING', 'CANCELED'], actions: ['start', 'edit', 'cancel'] },
+  PENDING: { next: ['CLAIMED', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
+  CLAIMED: { next: ['ORDERING', 'NEEDS_MANUAL', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
+  ORDERING: { next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'], actions: ['cancel'] },
+  NEEDS_MANUAL: { next: ['DRAFT', 'CANCELED'], actions: ['reset', 'cancel'] },
+  WAITING_PAYMENT: { next: ['SUCCEEDED'], actions: ['mark-paid'] },
+  RECONCILIATION_REQUIRED: { next: ['WAITING_PAYMENT', 'FAILED'], actions: ['resolve'] },
+  DRY_RUN_PASSED: { next: [], actions: [] },
+  SUCCEEDED: { next: [], actions: [] },
+  FAILED: { next: [], actions: [] },
+  CANCELED: { next: [], actions: [] },
+};
+
+describe('purchase state machine', () => {
+  it.each(PURCHASE_STATUSES)('%s: exactly the listed transitions and actions', (from) => {
+    const want = EXPECTED[from];
+    expect(PURCHASE_STATUSES.filter((to) => canTransition(from, to)).sort()).toEqual([...want.next].sort());
+    expect([...allowedActions(from)]).toEqual(want.actions);
+    expect(OPERATOR_ACTIONS.filter((a) => allowsAction(from, a))).toEqual(OPERATOR_ACTIONS.filter((a) => want.actions.includes(a)));
+    expect(isTerminal(from)).toBe(want.next.length === 0);
+  });
+
+  it('terminal states are exactly the four endings, and none offers an action', () => {
+    expect(PURCHASE_STATUSES.filter(isTerminal)).toEqual(['DRY_RUN_PASSED', 'SUCCEEDED', 'FAILED', 'CANCELED']);
+    expect(PURCHASE_STATUSES.filter(isTerminal).flatMap((s) => allowedActions(s))).toEqual([]);
+  });
+
+  it('after the tap there is no way back: WAITING_PAYMENT and RECONCILIATION_REQUIRED never reach DRAFT, NEEDS_MANUAL or CANCELED', () => {
+    for (const from of ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED'] as const) {
+      for (const to of ['DRAFT', 'NEEDS_MANUAL', 'CANCELED', 'ORDERING'] as const) expect(canTransition(from, to)).toBe(false);
+      expect(allowsAction(from, 'cancel')).toBe(false);
+      expect(allowsAction(from, 'reset')).toBe(false);
+    }
+  });
+
+  it('a status it does not know allows nothing (a stored string is not trusted)', () => {
+    const stranger = 'collecting' as PurchaseStatus;
+    expect(allowedActions(stranger)).toEqual([]);
+    expect(canTransition(stranger, 'DRAFT')).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { OperatorAction } from '../domain/purchase/state-machine';
+import type { OperatorRef, PurchaseState, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
+
+/**
+ * The purchase workflow's messages, defined once: the workflow registers its handlers with these
+ * objects and the admin passes the same objects to `executeUpdate`/`query`. The wire names are
+ * what running workflows already answer to, so they never change.
+ */
+export const cancelUpdate = defineUpdate<void, [OperatorRef]>('cancel');
+export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
+export const markPaidUpdate = defineUpdate<void, [OperatorRef]>('markPaid');
+export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>('resolveReconciliation');
+export const stateQuery = defineQuery<PurchaseState>('state');
+
+/** The operator actions a running purchase workflow takes as updates, and which update each is. */
+export const OPERATOR_UPDATES = {
+  cancel: cancelUpdate,
+  reset: resetUpdate,
+  'mark-paid': markPaidUpdate,
+  resolve: resolveReconciliationUpdate,
+} as const satisfies Partial<Record<OperatorAction, unknown>>;
+
+export type WorkflowAction = keyof typeof OPERATOR_UPDATES;
