@@ -101,6 +101,9 @@ export const API_ERROR_CODES = {
   PRICE_UNKNOWN: '映射的拼多多规格价格未知：请重新采集',
   OVER_MAX_QUANTITY: '数量超过单次采购上限',
   ALREADY_DRAFTED: '这条订单明细已有采购任务',
+
+  // Settings (admin/settings)
+  SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
