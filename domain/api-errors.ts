@@ -44,7 +44,7 @@ export const API_ERROR_CODES = {
   PDD_URL_AMBIGUOUS: '粘贴的内容里有多个拼多多商品，请只粘贴一个商品的链接',
   SHOPEE_PRODUCT_NOT_FOUND: '找不到这个虾皮商品，请先导入',
   SHOPEE_SKU_NOT_FOUND: '找不到这个虾皮 SKU',
-  SHOPEE_SKU_EXISTS: '这个商品規格ID 已经存在，请直接修改它',
+  SHOPEE_SKU_EXISTS: '这个商品规格ID 已经存在，请直接修改它',
   PDD_PRODUCT_NOT_FOUND: '找不到这个拼多多商品（可能已删除），请重新粘贴链接',
   PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
   PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',

@@ -33,7 +33,7 @@ export default function SettingsPage(): JSX.Element {
       <SybAccountForm />
       <div class="card tk-section">
         <h2 class="tk-section-title">系统自检</h2>
-        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的 worker 读取数据库，证明 管理服务 → Temporal → worker → 数据库 整条链路可用。</p>
+        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的后台执行进程读取数据库，证明 管理服务 → Temporal → 执行进程 → 数据库 整条链路可用。</p>
         <button type="button" class="btn btn-primary" data-testid="system-check" disabled={busy()} onClick={() => void check()}>
           {busy() ? '正在自检…' : '系统自检'}
         </button>
