@@ -44,7 +44,7 @@ export const API_ERROR_CODES = {
   PDD_URL_AMBIGUOUS: '粘贴的内容里有多个拼多多商品，请只粘贴一个商品的链接',
   SHOPEE_PRODUCT_NOT_FOUND: '找不到这个虾皮商品，请先导入',
   SHOPEE_SKU_NOT_FOUND: '找不到这个虾皮 SKU',
-  SHOPEE_SKU_EXISTS: '这个商品規格ID 已经存在，请直接修改它',
+  SHOPEE_SKU_EXISTS: '这个商品规格ID 已经存在，请直接修改它',
   PDD_PRODUCT_NOT_FOUND: '找不到这个拼多多商品（可能已删除），请重新粘贴链接',
   PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
   PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',
@@ -100,6 +100,9 @@ export const API_ERROR_CODES = {
   PRICE_UNKNOWN: '映射的拼多多规格价格未知：请重新采集',
   OVER_MAX_QUANTITY: '数量超过单次采购上限',
   ALREADY_DRAFTED: '这条订单明细已有采购任务',
+
+  // Settings (admin/settings)
+  SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -9,6 +9,7 @@ import { mappingRoutes } from './mappings';
 import { metricsRoutes } from './metrics';
 import { pddRoutes } from './pdd';
 import { sessionRoutes } from './session';
+import { settingsRoutes } from './settings';
 import { shopeeRoutes } from './shopee';
 import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
@@ -32,6 +33,7 @@ export function allRouters(deps: AppDeps): Router[] {
     pddRoutes(deps),
     mappingRoutes(deps),
     sybRoutes(deps),
+    settingsRoutes(deps),
     metricsRoutes(deps),
   ];
 }

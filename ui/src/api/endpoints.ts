@@ -10,6 +10,7 @@ import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
+import type { SettingsUpdate, SettingsView } from '../../../domain/settings';
 import type { SystemCheckResult } from '../../../domain/system-check';
 import type { MatchState } from '../../../domain/syb';
 import type { UiConfig } from '../../../domain/ui-config';
@@ -164,3 +165,17 @@ export const draftsFromOrderLines = (sybIds: readonly string[], mode: ExecutionM
 
 export const listDevices = (): Promise<DeviceView[]> => http.get('/api/devices');
 export const runSystemCheck = (): Promise<SystemCheckResult> => http.post('/api/system/checks', {});
+export const getSettings = (): Promise<SettingsView> => http.get('/api/settings');
+/** Only the keys given change; the answer has every value as it now is. */
+export const saveSettings = (update: SettingsUpdate): Promise<SettingsView> => http.put('/api/settings', update);
+
+/** The 顺运宝 account; the password is never sent back, only whether one is set. */
+export interface SybAccountView {
+  url: string | null;
+  username: string | null;
+  password_set: boolean;
+  configured: boolean;
+  session_expires_at: string | null;
+}
+export const getSybAccount = (): Promise<SybAccountView> => http.get('/api/syb/settings');
+export const saveSybAccount = (change: { url?: string; username?: string; password?: string }): Promise<SybAccountView> => http.put('/api/syb/settings', change);

@@ -22,10 +22,10 @@ export function formatTwd(cents: number | null | undefined): string {
 
 export type ParsedCents = { ok: true; cents: number } | { ok: false; message: string };
 
-/** '12', '12.5', '12.50' → cents; refuses more than two decimals, signs, exponents and zero. */
-export function parseYuanToCents(input: string): ParsedCents {
+/** '12', '12.5', '12.50', '0' → cents; refuses more than two decimals, signs and exponents. */
+export function parseYuanAmount(input: string): ParsedCents {
   const s = input.trim();
-  if (s === '') return { ok: false, message: '请填写最高总价' };
+  if (s === '') return { ok: false, message: '请填写金额' };
   const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
   if (!m) return { ok: false, message: '请填写数字金额，例如 59.90' };
   const whole = m[1] ?? '0';
@@ -33,9 +33,15 @@ export function parseYuanToCents(input: string): ParsedCents {
   if (frac.length > 2) return { ok: false, message: '金额最多两位小数（到分）' };
   const digits = `${whole}${frac.padEnd(2, '0')}`.replace(/^0+(?=\d)/, '');
   if (digits.length > 15) return { ok: false, message: '金额过大' };
-  const cents = Number(digits);
-  if (cents <= 0) return { ok: false, message: '最高总价必须大于 0' };
-  return { ok: true, cents };
+  return { ok: true, cents: Number(digits) };
+}
+
+/** A cap: a yuan amount above zero. */
+export function parseYuanToCents(input: string): ParsedCents {
+  if (input.trim() === '') return { ok: false, message: '请填写最高总价' };
+  const parsed = parseYuanAmount(input);
+  if (parsed.ok && parsed.cents <= 0) return { ok: false, message: '最高总价必须大于 0' };
+  return parsed;
 }
 
 /** Sum of caps; integers stay exact below 2^53 cents, far beyond any batch. */

@@ -9,16 +9,10 @@ import { formatYuan } from '../lib/money';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
 import { hrefFor, navigate } from '../router';
+import { collectRunStatusZh } from '../../../domain/collect-labels';
 
 const POLL_MS = 3_000;
 
-const RUN_STATUS_ZH: Record<string, string> = {
-  queued: '等待手机领取',
-  collecting: '采集中',
-  succeeded: '成功',
-  failed: '失败',
-  rejected: '结果被拒绝',
-};
 
 /** PDD 商品详情: every collected option with price and stock, the goods' figures, the last collects. */
 export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element {
@@ -57,7 +51,7 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
           <>
             <h2 data-testid="pdd-goods-title">{g().title ?? `拼多多商品 ${g().goods_id}`}</h2>
             <p class="muted">
-              goods_id {g().goods_id}
+              商品 ID {g().goods_id}
               <Show when={g().shop_name}> · {g().shop_name}</Show> · <StateBadge state={g().state} />
               <Show when={g().metrics?.sales_text}>
                 {(s) => <span data-testid="pdd-goods-sales"> · {s()}</span>}
@@ -142,7 +136,7 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                       <tr data-testid="pdd-goods-collect-run" data-status={run.status}>
                         <td>{formatTime(run.created_at)}</td>
                         <td>
-                          {RUN_STATUS_ZH[run.status] ?? run.status}
+                          {collectRunStatusZh(run.status) ?? '未知状态'}
                           <Show when={run.error_message}>
                             <div class="form-error">{run.error_message}</div>
                           </Show>

@@ -73,7 +73,7 @@ function PddList(): JSX.Element {
       </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
       <div class="cat-toolbar">
-        <input class="input" placeholder="搜索 goods_id、标题、店铺" data-testid="pdd-search" onChange={(e) => setQ(e.currentTarget.value)} />
+        <input class="input" placeholder="搜索商品 ID、标题、店铺" data-testid="pdd-search" onChange={(e) => setQ(e.currentTarget.value)} />
         <select class="input" data-testid="pdd-state" onChange={(e) => setState(e.currentTarget.value as Exclude<ProductState, 'unlinked'> | '')}>
           <option value="">全部状态</option>
           <For each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}>{([v, l]) => <option value={v}>{l}</option>}</For>
@@ -89,7 +89,7 @@ function PddList(): JSX.Element {
       <table class="cat-table" data-testid="pdd-table">
         <thead>
           <tr>
-            <th>goods_id</th>
+            <th>商品 ID</th>
             <th>标题 / 店铺</th>
             <th>状态</th>
             <th>规格数</th>

@@ -88,7 +88,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                 {(pdd) => (
                   <div data-testid="pdd-status" data-status={pdd().collect_status}>
                     <p>
-                      goods_id <strong data-testid="pdd-goods-id">{pdd().goods_id}</strong> {pdd().title ? `· ${pdd().title}` : ''}
+                      商品 ID <strong data-testid="pdd-goods-id">{pdd().goods_id}</strong> {pdd().title ? `· ${pdd().title}` : ''}
                       {pdd().shop_name ? ` · ${pdd().shop_name}` : ''} <StateBadge state={pdd().state} />
                     </p>
                     <Show when={pdd().collected_at}>
@@ -276,7 +276,7 @@ function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
   return (
     <div class="inline-form" style={{ 'margin-top': '8px' }} data-testid="sku-add">
       <span class="muted">手工新增 SKU：</span>
-      <input class="input" placeholder="商品規格ID" value={skuId()} onInput={(e) => setSkuId(e.currentTarget.value)} data-testid="sku-add-id" />
+      <input class="input" placeholder="商品规格ID" value={skuId()} onInput={(e) => setSkuId(e.currentTarget.value)} data-testid="sku-add-id" />
       <input class="input" placeholder="颜色" value={color()} onInput={(e) => setColor(e.currentTarget.value)} data-testid="sku-add-color" />
       <input class="input" placeholder="尺码" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-add-size" />
       <input class="input" placeholder="建议（可空）" value={advice()} onInput={(e) => setAdvice(e.currentTarget.value)} />

@@ -1,6 +1,8 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { SystemCheckResult } from '../../../domain/system-check';
 import { runSystemCheck } from '../api/endpoints';
+import SafetySettingsForm from '../components/settings/SafetySettingsForm';
+import SybAccountForm from '../components/settings/SybAccountForm';
 import '../components/tasks/tasks.css';
 import { formatTime } from '../lib/time';
 import { errorText } from '../errors';
@@ -26,10 +28,12 @@ export default function SettingsPage(): JSX.Element {
   return (
     <section class="page" data-testid="page-settings">
       <h1 class="page-title">设置</h1>
-      <p class="page-summary">采购台的运行状态。</p>
+      <p class="page-summary">安全上限、授权与保留期限、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。</p>
+      <SafetySettingsForm />
+      <SybAccountForm />
       <div class="card tk-section">
         <h2 class="tk-section-title">系统自检</h2>
-        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的 worker 读取数据库，证明 管理服务 → Temporal → worker → 数据库 整条链路可用。</p>
+        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的后台执行进程读取数据库，证明 管理服务 → Temporal → 执行进程 → 数据库 整条链路可用。</p>
         <button type="button" class="btn btn-primary" data-testid="system-check" disabled={busy()} onClick={() => void check()}>
           {busy() ? '正在自检…' : '系统自检'}
         </button>

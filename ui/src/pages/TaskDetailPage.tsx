@@ -1,8 +1,11 @@
 import { createSignal, Show, type JSX } from 'solid-js';
+import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
 import { cancelTask, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
+import { stopDetailZh } from '../components/tasks/details';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
+import RawDetail from '../components/tasks/RawDetail';
 import GatesPanel from '../components/tasks/GatesPanel';
 import StatusBadge from '../components/StatusBadge';
 import TaskActions from '../components/tasks/TaskActions';
@@ -98,8 +101,8 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   <div>
                     <strong>原因：</strong>
                     {t().reason_zh}
-                    <span class="tk-mono muted"> （{t().reason_code}）</span>
                   </div>
+                  <StopDetail task={t()} />
                   <Show when={t().reason_next_zh}>{(n) => <div><strong>处理建议：</strong>{n()}</div>}</Show>
                 </div>
               </Show>
@@ -136,8 +139,8 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                 <dd>
                   <Show when={t().authorization} fallback="—">
                     {(a) => (
-                      <span>
-                        {a().status} · 到期 {formatTime(a().expires_at)}
+                      <span data-testid="task-authorization" data-status={a().status}>
+                        {authorizationStatusZh(a().status) ?? '未知状态'} · 到期 {formatTime(a().expires_at)}
                       </span>
                     )}
                   </Show>
@@ -166,5 +169,22 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
         )}
       </Show>
     </section>
+  );
+}
+
+/** What the phone saw when it stopped, in Chinese; an unrecognised detail only behind 技术详情. */
+function StopDetail(props: { task: TaskView }): JSX.Element {
+  const raw = (): string | null => props.task.attempt?.failure_detail ?? null;
+  const zh = (): string | null =>
+    stopDetailZh({ reasonCode: props.task.reason_code, gates: props.task.gates, quantity: props.task.quantity, capCent: props.task.max_total_price_cent }, raw());
+  return (
+    <Show when={zh()} fallback={<RawDetail detail={raw()} />}>
+      {(text) => (
+        <div>
+          <strong>详情：</strong>
+          <span data-testid="task-reason-detail">{text()}</span>
+        </div>
+      )}
+    </Show>
   );
 }

@@ -144,7 +144,7 @@ function TaskList(): JSX.Element {
       <div class="tk-head">
         <div>
           <h1 class="page-title">采购任务</h1>
-          <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多 App 完成。</p>
+          <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多手机应用里完成。</p>
         </div>
         <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
           新建采购任务

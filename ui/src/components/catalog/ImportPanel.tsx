@@ -2,6 +2,7 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { ImportResult } from '../../../../domain/catalog-views';
 import { importShopeeProducts } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import FilePicker from '../FilePicker';
 
 /**
  * 导入虾皮商品: the upload reports its progress so the operator sees it advance, then an
@@ -34,9 +35,9 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
   return (
     <div class="card" data-testid="import-panel">
       <h3>导入虾皮商品</h3>
-      <p class="muted">选择虾皮后台导出的商品 xlsx。重复导入只会更新商品名称、状态和规格，不会覆盖已填的拼多多链接、规格映射和手工新增的 SKU。</p>
+      <p class="muted">选择虾皮后台导出的商品表格（.xlsx）。重复导入只会更新商品名称、状态和规格，不会覆盖已填的拼多多链接、规格映射和手工新增的 SKU。</p>
       <div class="inline-form">
-        <input type="file" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" data-testid="import-file" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <FilePicker accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" testid="import-file" disabled={busy()} onChange={setFile} />
         <button type="button" class="btn btn-primary" disabled={!file() || busy()} onClick={() => void start()} data-testid="import-start">
           {busy() ? '导入中…' : '开始导入'}
         </button>

@@ -1,4 +1,5 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
+import { evidenceKindZh } from '../../../../domain/evidence-labels';
 import { evidenceImageUrl } from '../../api/endpoints';
 import { formatTime } from '../../lib/time';
 import Modal from '../Modal';
@@ -19,9 +20,9 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
           <For each={props.evidence}>
             {(ev) => (
               <button type="button" class="tk-thumb" data-testid="evidence-thumb" data-evidence-id={ev.id} onClick={() => setOpen(ev)}>
-                <img src={evidenceImageUrl(ev.id)} alt={`${ev.kind} 截图`} loading="lazy" />
+                <img src={evidenceImageUrl(ev.id)} alt={`${evidenceKindZh(ev.kind)}截图`} loading="lazy" />
                 <span class="muted">
-                  {ev.kind} · {formatTime(ev.captured_at)}
+                  {evidenceKindZh(ev.kind)} · {formatTime(ev.captured_at)}
                 </span>
               </button>
             )}
@@ -31,7 +32,7 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
       <Show when={open()}>
         {(ev) => (
           <Modal
-            title={`${ev().kind} · ${formatTime(ev().captured_at)}`}
+            title={`${evidenceKindZh(ev().kind)} · ${formatTime(ev().captured_at)}`}
             testid="evidence-dialog"
             onClose={() => setOpen(null)}
             footer={
@@ -40,7 +41,7 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
               </button>
             }
           >
-            <img class="tk-evidence-large" src={evidenceImageUrl(ev().id)} alt={`${ev().kind} 截图`} />
+            <img class="tk-evidence-large" src={evidenceImageUrl(ev().id)} alt={`${evidenceKindZh(ev().kind)}截图`} />
           </Modal>
         )}
       </Show>

@@ -39,7 +39,7 @@ export default function ResolveDialog(props: Props): JSX.Element {
         </>
       }
     >
-      <p>请在拼多多 App「待付款」中找到这次提交创建的订单，填写它的订单号。</p>
+      <p>请在拼多多手机应用「待付款」中找到这次提交创建的订单，填写它的订单号。</p>
       <label class="field">
         <span class="field-label">拼多多订单号</span>
         <input class="input" data-testid="resolve-order-no" value={orderNo()} onInput={(e) => setOrderNo(e.currentTarget.value)} />

@@ -42,7 +42,7 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
       <Show when={props.liveCount > 0}>
         <p class="tk-warn">真实下单的任务会在拼多多创建待付款订单（不会付款）。每个任务只授权一次，实付总价不超过各自的最高总价。</p>
       </Show>
-      <p class="muted">只创建待付款订单，付款需要您在拼多多 App 中完成。</p>
+      <p class="muted">只创建待付款订单，付款需要您在拼多多手机应用中完成。</p>
       <Show when={props.error}>
         {(msg) => (
           <div class="form-error" role="alert" data-testid="start-error">

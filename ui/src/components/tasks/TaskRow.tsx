@@ -1,4 +1,5 @@
 import { Show, type JSX } from 'solid-js';
+import { collectRunStatusZh } from '../../../../domain/collect-labels';
 import { hrefFor } from '../../router';
 import { formatYuan } from '../../lib/money';
 import { formatTime } from '../../lib/time';
@@ -43,9 +44,9 @@ export default function TaskRow(props: Props): JSX.Element {
         <span classList={{ 'tk-live': t().execution_mode === 'live' }}>{modeZh(t().execution_mode)}</span>
       </td>
       <td>
-        <StatusBadge status={t().status} label={t().status_zh} />
+        <StatusBadge status={t().status} label={t().status_zh ?? (t().type === 'collect' ? collectRunStatusZh(t().status) : null)} />
       </td>
-      <td class="tk-reason" data-testid="task-row-reason" title={t().reason_code ?? ''}>
+      <td class="tk-reason" data-testid="task-row-reason" data-reason={t().reason_code ?? ''} title={reasonZh(t().reason_code)}>
         {reasonZh(t().reason_code)}
       </td>
       <td class="tk-time">{formatTime(t().updated_at)}</td>

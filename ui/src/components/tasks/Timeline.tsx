@@ -1,6 +1,30 @@
 import { For, Show, type JSX } from 'solid-js';
+import { TIMELINE_STEP_ZH } from '../../../../domain/purchase-labels';
 import { formatTime } from '../../lib/time';
-import { isTimelineEntry, statusZh, type TimelineEntry } from './types';
+import { detailZh, submissionIdOf } from './details';
+import RawDetail from './RawDetail';
+import { reasonZh } from './reasons';
+import { isTimelineEntry, isPurchaseStatus, statusZh, type TimelineEntry } from './types';
+
+function stepZh(status: string): string {
+  if (isPurchaseStatus(status)) return statusZh(status);
+  return Object.prototype.hasOwnProperty.call(TIMELINE_STEP_ZH, status) ? TIMELINE_STEP_ZH[status as keyof typeof TIMELINE_STEP_ZH] : '其他记录';
+}
+
+/** The entry's detail in Chinese: the submission's id after the fence, a known phone sentence, or folded. */
+function Detail(props: { entry: TimelineEntry }): JSX.Element {
+  const submission = (): string | null => (props.entry.status === 'FENCED' ? submissionIdOf(props.entry.detail) : null);
+  const zh = (): string | null => detailZh(props.entry.detail);
+  return (
+    <Show when={submission()} fallback={<Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>{(text) => <span class="muted">{text()}</span>}</Show>}>
+      {(id) => (
+        <span class="muted">
+          提交编号 <span class="tk-mono">{id()}</span>
+        </span>
+      )}
+    </Show>
+  );
+}
 
 export default function Timeline(props: { entries: readonly unknown[] }): JSX.Element {
   // Entries are the workflow's own records; anything not shaped like one is skipped, not guessed.
@@ -12,11 +36,11 @@ export default function Timeline(props: { entries: readonly unknown[] }): JSX.El
         <ol class="tk-timeline">
           <For each={entries()}>
             {(e) => (
-              <li data-testid="timeline-entry" data-status={e.status}>
+              <li data-testid="timeline-entry" data-status={e.status} data-reason={e.reason ?? ''}>
                 <span class="tk-time">{formatTime(e.at)}</span>
-                <strong>{statusZh(e.status)}</strong>
-                <Show when={e.reason}>{(r) => <span class="tk-mono">{r()}</span>}</Show>
-                <Show when={e.detail}>{(d) => <span class="muted">{d()}</span>}</Show>
+                <strong>{stepZh(e.status)}</strong>
+                <Show when={e.reason}>{(r) => <span>{reasonZh(r())}</span>}</Show>
+                <Detail entry={e} />
                 <Show when={e.actor}>{(a) => <span class="muted">操作人 {a()}</span>}</Show>
               </li>
             )}

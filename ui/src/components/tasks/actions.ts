@@ -37,7 +37,7 @@ export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
 export const CONFIRM_TEXT: Readonly<Record<Exclude<TaskAction, 'resolve-created'>, { title: string; message: string; danger: boolean }>> = {
   cancel: { title: '取消任务', message: '取消后任务不再执行。已经点击提交的任务，服务端会拒绝取消。', danger: true },
   reset: { title: '重置为草稿', message: '任务回到草稿，旧的授权作废；需要再次勾选并开始采购。', danger: false },
-  'mark-paid': { title: '标记已付款', message: '请确认已在拼多多 App 完成付款。', danger: false },
+  'mark-paid': { title: '标记已付款', message: '请确认已在拼多多手机应用里完成付款。', danger: false },
   'resolve-not-created': {
     title: '核对结果：未创建',
     message: '确认在拼多多「待付款」和全部订单中都没有这次提交创建的订单？任务将标记为失败，不会重试。',

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { formatCent } from './money';
+
+/**
+ * The operator-editable settings (`app_settings`, changed on 设置 through `PUT /api/settings`):
+ * each key once, with its default, its range and the Chinese words the page and the refusals
+ * use. The admin validates with the same schema the UI checks before sending, so the two cannot
+ * disagree about what is allowed. Secrets never go here (docs/security.md).
+ */
+export const SETTINGS = {
+  'safety.max_quantity': {
+    default: 10,
+    min: 1,
+    max: 99,
+    label: '单次采购数量上限',
+    unit: '件',
+    help: '一个采购任务最多买几件；超过的任务不能开始，也不会从订单生成草稿。',
+  },
+  'safety.price_tolerance_cent': {
+    default: 500,
+    min: 0,
+    // ¥1,000: a cap this far above the collected price no longer protects anything.
+    max: 100_000,
+    label: '最高总价容差',
+    unit: '元',
+    help: '从订单生成草稿时，最高总价 = 采集单价 × 数量 + 容差。',
+  },
+  'purchase.authorization_ttl_minutes': {
+    default: 60,
+    // One minute is the shortest authorization the purchase flow is tested with.
+    min: 1,
+    max: 1440,
+    label: '授权有效期',
+    unit: '分钟',
+    help: '开始采购后，任务须在这段时间内被手机领取，否则自动退回草稿。',
+  },
+  'diagnostics.retention_days': {
+    default: 14,
+    min: 1,
+    max: 3650,
+    label: '失败现场保留天数',
+    unit: '天',
+    help: '手机主机上失败截图与界面记录保留的天数；手机下次向管理服务注册时生效。',
+  },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** Every setting's current value (the default until an operator sets it). */
+export type SettingsValues = Record<SettingKey, number>;
+
+/** `GET /api/settings`, and the answer to `PUT /api/settings`. */
+export interface SettingsView {
+  values: SettingsValues;
+  /** keys whose stored value is unusable (edited by hand); shown with their default until saved */
+  invalid: SettingKey[];
+}
+
+function settingValue(key: SettingKey): z.ZodNumber {
+  const s = SETTINGS[key];
+  const range = `${s.label}须在 ${rangeText(key)} 之间`;
+  return z
+    .number({ message: `${s.label}须为整数` })
+    .int(`${s.label}须为整数`)
+    .min(s.min, range)
+    .max(s.max, range);
+}
+
+/** '1–99 件', '¥0.00–¥1000.00': the range as the operator enters it. */
+export function rangeText(key: SettingKey): string {
+  const s = SETTINGS[key];
+  if (s.unit === '元') return `¥${formatCent(s.min)}–¥${formatCent(s.max)}`;
+  return `${s.min}–${s.max} ${s.unit}`;
+}
+
+/** One stored or submitted value, checked against its range. */
+export function settingSchema(key: SettingKey): z.ZodNumber {
+  return settingValue(key);
+}
+
+/** `PUT /api/settings`: any subset of the keys, at least one; unknown keys are refused. */
+export const settingsUpdateSchema = z
+  .strictObject(
+    {
+    'safety.max_quantity': settingValue('safety.max_quantity').optional(),
+    'safety.price_tolerance_cent': settingValue('safety.price_tolerance_cent').optional(),
+    'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
+    'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
+    },
+    { error: (iss) => (iss.code === 'unrecognized_keys' ? '只能修改设置页上列出的项目' : '设置须为一个对象') },
+  )
+  .refine((o) => Object.values(o).some((v) => v !== undefined), '请至少修改一项设置');
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;

@@ -1,0 +1,216 @@
+import type { Page } from 'playwright-core';
+import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import type { CollectTaskStatus } from '../../admin/db/tables/catalog';
+import { EVIDENCE_KINDS } from '../../admin/evidence/limits';
+import { COLLECT_RUN_STATUS_ZH } from '../../domain/collect-labels';
+import { EVIDENCE_KIND_ZH } from '../../domain/evidence-labels';
+import { AUTHORIZATION_STATUS_ZH } from '../../domain/purchase-labels';
+import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import type { SkusJson } from '../../domain/collect';
+import type { TaskView } from '../../domain/purchase/views';
+import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
+import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
+import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
+import { startSybSim, type SybSim } from '../../sim/syb/server';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { upload } from '../catalog/helpers';
+import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
+import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+
+/**
+ * The operator reads Chinese everywhere. On the demo data of a fresh `npm start` — the Shopee
+ * export imported, the coat linked, collected by a real device worker on the phone simulator and
+ * mapped, the SYB orders synced, one dry run passed and one purchase stopped at Gate 1 — this
+ * walks every page the router has and fails on any visible Latin-only word that is not a genuine
+ * identifier (ui/dist must be built: `npm test` does it; by hand
+ * `npx vite build --config ui/vite.config.ts`). It also opens the evidence dialog on a
+ * 1366×768 screen, where its 关闭 must stay in view.
+ */
+
+/** Words that are names, not English: the product, the platforms, and size codes of the goods (S/M/L, T恤). */
+const ALLOWED = new Set(['cmautobuy', 'PDD', 'SKU', 'ID', 'Temporal', 'Shopee', 'S', 'M', 'L', 'XL', 'T']);
+/** Identifiers this test's own data puts on the pages: the operator's user name, the phone's serial and model. */
+const SERIAL = 'sim-walk';
+const DATA_IDS = new Set(['admin', SERIAL, 'SIM']);
+
+const [coat] = DEMO_PRODUCTS;
+const BLACK_M = { 颜色分类: '黑色', 尺码: 'M' };
+
+let rig: BrowserRig;
+let admin: TestAdmin;
+let page: Page;
+let api: OperatorClient;
+let syb: SybSim;
+let phones: PhoneSim;
+let worker: DeviceWorkerHandle;
+const task: { passed?: string; stopped?: string } = {};
+
+async function purchase(capCent: number): Promise<string> {
+  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: demoPddUrl(coat.pddGoodsId), pdd_options: BLACK_M, quantity: 1, max_total_price_cent: capCent, execution_mode: 'dry_run' });
+  expect(created.status).toBe(201);
+  const { task_id, version } = created.body as { task_id: string; version: number };
+  expect((await api.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+  return task_id;
+}
+
+async function settled(taskId: string, status: string): Promise<TaskView> {
+  return until(
+    `task ${taskId} to be ${status}`,
+    async () => {
+      const t = (await api.get(`/api/tasks/${taskId}`)).body as TaskView;
+      return ['DRY_RUN_PASSED', 'NEEDS_MANUAL', 'FAILED', 'CANCELED'].includes(t.status) ? t : null;
+    },
+    120_000,
+  );
+}
+
+beforeAll(async () => {
+  rig = await startBrowserRig();
+  ({ admin, api, page } = rig);
+  const shipments = defaultShipments();
+  syb = await startSybSim({ port: 0, shipments });
+  phones = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
+  const device = await issueTestDevice(admin, '走查手机');
+  worker = await deviceWorker({
+    deviceId: device.deviceId,
+    serial: SERIAL,
+    adb: { host: '127.0.0.1', port: phones.adbPort, timeouts: { reconnectMs: 1_500 } },
+    dataDir: tempDataDir('device'),
+    temporal: { address: sharedTemporal().address, namespace: admin.namespace },
+    admin: { url: admin.url, token: device.token },
+    timing: FAST_TIMING,
+  });
+
+  expect((await upload(api, await demoShopeeExport())).status).toBe(200);
+  expect((await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status).toBe(200);
+  expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
+  const collected = await until(
+    'the coat to be collected',
+    async () => {
+      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as { collect_status: string; skus_json: SkusJson | null };
+      return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
+    },
+    120_000,
+  );
+  expect(collected.collect_status).toBe('collected');
+  const blackM = collected.skus_json?.skus.find((s) => Object.values(s.options).join('/') === '黑色/M');
+  const skuId = demoSkus().find((s) => s.goodsId === coat.productId && s.spec === '黑色,M')?.skuId;
+  expect((await api.put(`/api/mappings/${skuId}`, { pdd_options: blackM!.options })).status).toBe(200);
+
+  expect((await api.put('/api/syb/settings', { url: syb.url, username: syb.credentials.username, password: syb.credentials.password })).status).toBe(200);
+  expect((await api.post('/api/syb/sync')).status).toBe(202);
+  await until('the SYB sync', async () => ((await api.get('/api/syb/orders')).body as { items: unknown[] }).items.length > 0, 60_000);
+
+  task.passed = await purchase(2000);
+  expect((await settled(task.passed, 'DRY_RUN_PASSED')).status).toBe('DRY_RUN_PASSED');
+  task.stopped = await purchase(500); // ¥12.88 × 1 > ¥5.00: Gate 1
+  const stopped = await settled(task.stopped, 'NEEDS_MANUAL');
+  expect({ status: stopped.status, reason: stopped.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'GATE1_OVER_CAP' });
+}, 400_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await phones?.close();
+  await syb?.close();
+  await rig?.close();
+});
+
+/**
+ * Everything the operator can read on the page: the rendered text, the placeholders, titles and
+ * labels of elements, button texts and the file inputs' own browser text ("No file chosen").
+ */
+const VISIBLE_TEXT = `(() => {
+  const parts = [document.body.innerText];
+  for (const el of document.querySelectorAll('[placeholder],[title],[aria-label],[alt]')) {
+    for (const a of ['placeholder', 'title', 'aria-label', 'alt']) { const v = el.getAttribute(a); if (v) parts.push(v); }
+  }
+  for (const b of document.querySelectorAll('button,input[type=button],input[type=submit]')) parts.push(b.innerText || b.value || '');
+  for (const f of document.querySelectorAll('input[type=file]')) {
+    const r = f.getBoundingClientRect();
+    if (r.width > 1 && r.height > 1 && getComputedStyle(f).visibility !== 'hidden') parts.push('Choose File No file chosen');
+  }
+  return parts.join('\\n');
+})()`;
+
+/** Latin-only words: CJK, punctuation and spaces split; URLs, ids and amounts never match. */
+function latinWords(text: string): string[] {
+  return text
+    .split(/[\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef（）()，,；;、。！!「」【】《》“”"'·×…—–|<>≤≥≠→←[\]{}]+/)
+    .map((w) => w.replace(/[.:?]+$/, ''))
+    .filter((w) => /^[A-Za-z][A-Za-z_-]*$/.test(w) && !ALLOWED.has(w) && !DATA_IDS.has(w));
+}
+
+const found = new Map<string, Set<string>>();
+
+async function walk(name: string, hash: string, ready: string): Promise<void> {
+  await page.goto(`${admin.url}/#${hash}`);
+  await page.getByTestId(ready).first().waitFor({ timeout: 30_000 });
+  // Lists and details load after the frame: wait until nothing says 正在加载.
+  await waitInPage<boolean>(page, `!document.body.innerText.includes('正在加载')`, (v) => v, 30_000);
+  const words = latinWords(await page.evaluate<string>(VISIBLE_TEXT));
+  for (const w of words) found.set(w, (found.get(w) ?? new Set()).add(name));
+}
+
+test('every evidence kind, authorization state and collect state the admin names has its Chinese label', () => {
+  expect(Object.keys(EVIDENCE_KIND_ZH).sort()).toEqual([...EVIDENCE_KINDS].sort());
+  // A state added to the admin's types without a label here fails to compile.
+  const authorization: Record<AuthorizationStatus, string> = AUTHORIZATION_STATUS_ZH;
+  const collect: Record<CollectTaskStatus, string> = COLLECT_RUN_STATUS_ZH;
+  for (const label of [...Object.values(EVIDENCE_KIND_ZH), ...Object.values(authorization), ...Object.values(collect)]) expect(label).toMatch(/^[^A-Za-z]+$/);
+});
+
+test('logs in', async () => {
+  await page.goto(`${admin.url}/#/products`);
+  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('page-products').waitFor();
+});
+
+test('no page shows a Latin-only word that is not an identifier', async () => {
+  await walk('商品', '/products', 'product-row');
+  await walk('商品详情', `/products/${coat.productId}`, 'product-title');
+  await walk('PDD 商品', '/pdd', 'page-pdd');
+  await walk('PDD 商品详情', `/pdd/${coat.pddGoodsId}`, 'page-pdd-goods');
+  await walk('订单', '/orders', 'order-row');
+  await walk('采购任务', '/tasks', 'task-row');
+  await walk('任务详情（需人工处理）', `/tasks/${task.stopped!}`, 'task-reason');
+  await walk('任务详情（试运行通过）', `/tasks/${task.passed!}`, 'evidence-thumb');
+  await page.getByTestId('evidence-thumb').first().click();
+  await page.getByTestId('evidence-dialog').waitFor();
+  for (const w of latinWords(await page.evaluate<string>(VISIBLE_TEXT))) found.set(w, (found.get(w) ?? new Set()).add('证据截图'));
+  await walk('新建采购任务', '/tasks/new', 'task-form');
+  await walk('设备', '/devices', 'device-row');
+  await walk('设置', '/settings', 'settings-form');
+  const report = [...found].map(([word, pages]) => `${word}  (${[...pages].join('、')})`);
+  expect(report).toEqual([]);
+});
+
+test('the Gate 1 stop reads as a Chinese sentence with the amounts', async () => {
+  await page.goto(`${admin.url}/#/tasks/${task.stopped!}`);
+  await page.getByTestId('task-reason').waitFor();
+  expect(await page.getByTestId('task-reason-detail').textContent()).toBe('单价 ¥12.88 × 1 = ¥12.88，超过最高总价 ¥5.00');
+});
+
+test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes with it', async () => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(`${admin.url}/#/tasks/${task.passed!}`);
+  await page.getByTestId('evidence-thumb').first().click();
+  const dialog = page.getByTestId('evidence-dialog');
+  await dialog.waitFor();
+  // the full-size screenshot has loaded, so the layout is final
+  await waitInPage<boolean>(page, `(() => { const i = document.querySelector('[data-testid="evidence-dialog"] img'); return !!i && i.complete && i.naturalHeight > 0; })()`, (v) => v);
+  const close = page.getByTestId('evidence-close');
+  const box = await close.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(768);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(1366);
+  // What is at the button's centre is the button: nothing covers it.
+  const hit = await page.evaluate<string | null>(
+    `(() => { const e = document.elementFromPoint(${box!.x + box!.width / 2}, ${box!.y + box!.height / 2}); return e && e.closest('[data-testid="evidence-close"]') ? 'close' : (e ? e.outerHTML.slice(0, 80) : null); })()`,
+  );
+  expect(hit).toBe('close');
+  await close.click({ trial: false });
+  await dialog.waitFor({ state: 'detached' });
+});

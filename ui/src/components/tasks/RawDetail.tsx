@@ -1,0 +1,18 @@
+import { Show, type JSX } from 'solid-js';
+
+/**
+ * A detail the UI has no Chinese for (components/tasks/details.ts knows none of its patterns):
+ * kept for engineers, folded so the operator's page stays Chinese.
+ */
+export default function RawDetail(props: { detail: string | null }): JSX.Element {
+  return (
+    <Show when={props.detail}>
+      {(d) => (
+        <details class="tk-raw-detail" data-testid="raw-detail">
+          <summary class="muted">技术详情</summary>
+          <code class="tk-mono">{d()}</code>
+        </details>
+      )}
+    </Show>
+  );
+}
