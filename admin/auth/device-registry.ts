@@ -128,11 +128,11 @@ async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastEr
 }
 
 /**
- * A worker asks Temporal for work again as soon as a long poll ends (about a minute on an idle
- * queue), so a phone whose worker polled within this window is running; one that stopped drops
- * out of it.
+ * An idle worker's long poll on its queue ends after about a minute and is renewed at once, so
+ * Temporal's last access time of a running phone is never much older than that; a stopped
+ * worker drops out of this window (test/devices/devices.test.ts).
  */
-export const POLLER_WINDOW_MS = 2 * 60_000;
+export const POLLER_WINDOW_MS = 90_000;
 /** One round of Temporal calls serves every page load within this time. */
 const PRESENCE_CACHE_MS = 5_000;
 /** A Temporal that does not answer within this is treated as down for the page. */
