@@ -80,13 +80,11 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     .execute();
   const taskOf = new Map(busy.map((t) => [t.device_id, t]));
   const lastErrors = await lastErrorsByDevice(db);
-  const polls = await presence.lastPolls(
-    rows.map((r) => r.device_id),
-    now,
-  );
+  const polls = await presence.lastPolls(rows.map((r) => r.device_id), now);
+  const lastSeen = (at: string | null): Date | null => (at === null ? null : parseUtcTimestamp(at));
   return rows.map((r) => {
     const task = taskOf.get(r.device_id);
-    const seen = polls ? (polls.get(r.device_id) ?? null) : r.last_seen_at === null ? null : parseUtcTimestamp(r.last_seen_at);
+    const seen = polls ? (polls.get(r.device_id) ?? null) : lastSeen(r.last_seen_at);
     const window = polls ? POLLER_WINDOW_MS : ONLINE_WITHIN_MS;
     return {
       device_id: r.device_id,
