@@ -25,6 +25,10 @@ export const API_ERROR_CODES = {
   LOGIN_FAILED: '用户名或密码错误',
   LOGIN_RATE_LIMITED: '尝试次数过多，请稍后再试',
 
+  // Devices (admin/auth device credentials, the 设备 page)
+  DEVICE_NOT_FOUND: '找不到这台设备，请刷新设备列表',
+  DEVICE_REVOKED: '这台设备的凭据已吊销，不能再修改；如需继续使用请重新发放',
+
   // Temporal
   TEMPORAL_UNAVAILABLE: 'Temporal 未连接，任务暂时无法启动',
 

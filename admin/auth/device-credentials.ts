@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
+import type { ApiErrorCode } from '../../domain/api-errors';
+import { deviceDisplayNameSchema } from '../../domain/devices';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
+import { HttpError } from '../http/errors';
 
 /**
  * Device credentials (seed 002 §5.1): a token is 32 random bytes, shown once as 64 lowercase
@@ -11,8 +14,24 @@ import { writeTransaction, type AdminDb } from '../db/database';
 export const DEVICE_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const BEARER_RE = /^Bearer ([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.([0-9a-f]{64})$/;
 
-export class DeviceCredentialError extends Error {
-  override readonly name = 'DeviceCredentialError';
+/**
+ * Refused by the credential store. An HttpError, so the 设备 page's routes answer with it as is
+ * and the CLI prints the same message.
+ */
+export class DeviceCredentialError extends HttpError {
+  constructor(status: 400 | 404 | 409, code: ApiErrorCode, message: string) {
+    super(status, code, message);
+  }
+}
+
+const notADeviceId = (deviceId: string) => new DeviceCredentialError(400, 'VALIDATION_FAILED', `${JSON.stringify(deviceId)} is not a device id; "device list" shows them`);
+const noSuchDevice = (deviceId: string) => new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no device ${deviceId}; "device list" shows them`);
+
+/** The one check of a display name, for the CLI and the API alike. */
+function displayName(raw: string): string {
+  const parsed = deviceDisplayNameSchema.safeParse(raw);
+  if (!parsed.success) throw new DeviceCredentialError(400, 'VALIDATION_FAILED', `device name: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
 }
 
 export interface IssuedDeviceCredential {
@@ -33,9 +52,8 @@ function tokenHash(raw: Buffer): Buffer {
   return crypto.createHash('sha256').update(raw).digest();
 }
 
-export async function issueDeviceCredential(db: AdminDb, actor: AuditActor, displayName: string): Promise<IssuedDeviceCredential> {
-  const name = displayName.trim();
-  if (name.length < 1 || name.length > 100) throw new DeviceCredentialError('device name must be 1–100 characters');
+export async function issueDeviceCredential(db: AdminDb, actor: AuditActor, rawName: string): Promise<IssuedDeviceCredential> {
+  const name = displayName(rawName);
   const raw = crypto.randomBytes(32);
   const deviceId = crypto.randomUUID();
   await writeTransaction(db, async (trx) => {
@@ -58,14 +76,33 @@ export async function listDeviceCredentials(db: AdminDb): Promise<DeviceCredenti
 }
 
 export async function revokeDeviceCredential(db: AdminDb, actor: AuditActor, deviceId: string): Promise<'revoked' | 'already-revoked'> {
-  if (!DEVICE_ID_RE.test(deviceId)) throw new DeviceCredentialError(`${JSON.stringify(deviceId)} is not a device id; "device list" shows them`);
+  if (!DEVICE_ID_RE.test(deviceId)) throw notADeviceId(deviceId);
   return writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom('device_credentials').select(['status']).where('device_id', '=', deviceId).executeTakeFirst();
-    if (!row) throw new DeviceCredentialError(`no device ${deviceId}; "device list" shows them`);
+    if (!row) throw noSuchDevice(deviceId);
     if (row.status === 'REVOKED') return 'already-revoked';
     await trx.updateTable('device_credentials').set({ status: 'REVOKED', revoked_at: nowUtc() }).where('device_id', '=', deviceId).execute();
     await recordAudit(trx, actor, { action: 'device.revoke', target: { kind: 'device', id: deviceId } });
     return 'revoked';
+  });
+}
+
+/**
+ * A new display name for an active device. The token and everything the phone keeps under its
+ * device id stay as they are; the audit row keeps the old name so a renamed phone can be traced.
+ */
+export async function renameDevice(db: AdminDb, actor: AuditActor, deviceId: string, rawName: string): Promise<{ device_id: string; display_name: string }> {
+  if (!DEVICE_ID_RE.test(deviceId)) throw notADeviceId(deviceId);
+  const name = displayName(rawName);
+  return writeTransaction(db, async (trx) => {
+    const row = await trx.selectFrom('device_credentials').select(['status', 'display_name']).where('device_id', '=', deviceId).executeTakeFirst();
+    if (!row) throw noSuchDevice(deviceId);
+    if (row.status !== 'ACTIVE') throw new DeviceCredentialError(409, 'DEVICE_REVOKED', `device ${deviceId} is revoked; issue a new one instead of renaming it`);
+    if (row.display_name !== name) {
+      await trx.updateTable('device_credentials').set({ display_name: name }).where('device_id', '=', deviceId).execute();
+      await recordAudit(trx, actor, { action: 'device.rename', target: { kind: 'device', id: deviceId }, details: { from: row.display_name, to: name } });
+    }
+    return { device_id: deviceId, display_name: name };
   });
 }
 
@@ -118,7 +155,7 @@ export async function rotateDeviceCredential(db: AdminDb, actor: AuditActor, dev
       .where('device_id', '=', deviceId)
       .where('status', '=', 'ACTIVE')
       .executeTakeFirst();
-    if (r.numUpdatedRows !== 1n) throw new DeviceCredentialError(`no active device ${deviceId}; "device list" shows them`);
+    if (r.numUpdatedRows !== 1n) throw new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no active device ${deviceId}; "device list" shows them`);
     await recordAudit(trx, actor, { action: 'device.rotate', target: { kind: 'device', id: deviceId } });
   });
   return { deviceId, token: raw.toString('hex') };

@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { nowUtc, toUtcTimestamp } from '../../domain/time';
+import type { DeviceLastError, DeviceView } from '../../domain/devices';
+import { reasonInfo } from '../../domain/purchase/reasons';
+import { deviceTaskQueue } from '../../domain/task-queues';
+import { nowUtc, parseUtcTimestamp, toUtcTimestamp } from '../../domain/time';
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
+import type { TemporalGateway } from '../temporal/gateway';
 
-/** Seed 004 §9: online is computed, never stored: seen within the last 10 minutes. */
+/**
+ * While Temporal does not answer, a device counts as online when it registered or claimed
+ * within this time (online is computed, never stored).
+ */
 export const ONLINE_WITHIN_MS = 10 * 60_000;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -15,17 +24,6 @@ export const deviceRegistrationSchema = z.object({
   capabilities: z.union([z.array(text(64)).max(64), z.record(z.string().max(64), z.unknown())]).default([]),
 });
 export type DeviceRegistration = z.infer<typeof deviceRegistrationSchema>;
-
-export interface DeviceView {
-  device_id: string;
-  display_name: string;
-  online: boolean;
-  app_version: string | null;
-  current_task_id: string | null;
-  serial: string | null;
-  model: string | null;
-  last_seen_at: string | null;
-}
 
 /** Idempotent: the same device registering again updates what it reported. */
 export async function registerDevice(db: AdminDb, deviceId: string, reg: DeviceRegistration): Promise<{ device_id: string; registered_at: string }> {
@@ -58,37 +56,143 @@ export async function touchDevice(db: AdminDb, deviceId: string, now = new Date(
 
 /**
  * Every active credential, registered or not, so a phone that was issued a token but never
- * came up shows as offline instead of being missing. `current_task_id` is the purchase task the
- * phone is working on (claimed or ordering).
+ * came up shows as offline instead of being missing. Online comes from `presence` (the phone's
+ * queue pollers in Temporal); `last_seen_at` decides only while Temporal does not answer.
  */
-export async function listDevices(db: AdminDb, now = new Date()): Promise<DeviceView[]> {
+export async function listDevices(db: AdminDb, presence: DevicePresence, now = new Date()): Promise<DeviceView[]> {
   const rows = await db
     .selectFrom('device_credentials as c')
     .leftJoin('devices as d', 'd.device_id', 'c.device_id')
-    .select(['c.device_id', 'c.display_name', 'd.app_version', 'd.serial', 'd.model', 'd.last_seen_at'])
+    .select(['c.device_id', 'c.display_name', 'c.created_at', 'd.app_version', 'd.serial', 'd.model', 'd.last_seen_at'])
     .where('c.status', '=', 'ACTIVE')
     .orderBy('c.display_name')
     .orderBy('c.device_id')
     .execute();
-  // A phone is busy with the purchase task it has claimed and not yet let go of.
+  // A phone is busy with the purchase task it has claimed and not yet let go of; the claim
+  // began with the attempt of the task's current authorization.
   const busy = await db
-    .selectFrom('tasks')
-    .select(['device_id', 'task_id'])
-    .where('task_type', '=', 'purchase')
-    .where('status', 'in', ['CLAIMED', 'ORDERING'])
-    .where('device_id', 'is not', null)
+    .selectFrom('tasks as t')
+    .leftJoin('purchase_attempts as a', 'a.authorization_id', 't.authorization_id')
+    .select(['t.device_id', 't.task_id', 'a.started_at'])
+    .where('t.task_type', '=', 'purchase')
+    .where('t.status', 'in', ['CLAIMED', 'ORDERING'])
+    .where('t.device_id', 'is not', null)
     .execute();
-  const taskOf = new Map(busy.map((t) => [t.device_id, t.task_id]));
-  return rows.map((r) => ({
-    device_id: r.device_id,
-    display_name: r.display_name,
-    online: r.last_seen_at !== null && now.getTime() - Date.parse(r.last_seen_at) <= ONLINE_WITHIN_MS,
-    app_version: r.app_version,
-    current_task_id: taskOf.get(r.device_id) ?? null,
-    serial: r.serial,
-    model: r.model,
-    last_seen_at: r.last_seen_at,
-  }));
+  const taskOf = new Map(busy.map((t) => [t.device_id, t]));
+  const lastErrors = await lastErrorsByDevice(db);
+  const polls = await presence.lastPolls(rows.map((r) => r.device_id), now);
+  const lastSeen = (at: string | null): Date | null => (at === null ? null : parseUtcTimestamp(at));
+  return rows.map((r) => {
+    const task = taskOf.get(r.device_id);
+    const seen = polls ? (polls.get(r.device_id) ?? null) : lastSeen(r.last_seen_at);
+    const window = polls ? POLLER_WINDOW_MS : ONLINE_WITHIN_MS;
+    return {
+      device_id: r.device_id,
+      display_name: r.display_name,
+      online: seen !== null && now.getTime() - seen.getTime() <= window,
+      online_source: polls ? 'temporal' : 'last_seen',
+      app_version: r.app_version,
+      current_task_id: task?.task_id ?? null,
+      claimed_at: task?.started_at ?? null,
+      last_error: lastErrors.get(r.device_id) ?? null,
+      serial: r.serial,
+      model: r.model,
+      last_seen_at: r.last_seen_at,
+      created_at: r.created_at,
+    };
+  });
+}
+
+/** The newest stopped purchase attempt of each device, with the operator's words for it. */
+async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastError>> {
+  const rows = await db
+    .selectFrom('purchase_attempts as a')
+    .select(['a.device_id', 'a.task_id', 'a.failure_code', 'a.failure_detail', 'a.started_at', 'a.finished_at'])
+    .where('a.failure_code', 'is not', null)
+    .where((eb) =>
+      eb(
+        'a.started_at',
+        '=',
+        eb.selectFrom('purchase_attempts as b').select((b) => b.fn.max('b.started_at').as('newest')).whereRef('b.device_id', '=', 'a.device_id').where('b.failure_code', 'is not', null),
+      ),
+    )
+    .execute();
+  const out = new Map<string, DeviceLastError>();
+  for (const r of rows) {
+    const code = r.failure_code ?? '';
+    out.set(r.device_id, { code, reason_zh: reasonInfo(code).zh, detail: r.failure_detail, task_id: r.task_id, at: r.finished_at ?? r.started_at });
+  }
+  return out;
+}
+
+/**
+ * An idle worker's long poll on its queue ends after about a minute and is renewed at once, so
+ * Temporal's last access time of a running phone is never much older than that; a stopped
+ * worker drops out of this window (test/devices/devices.test.ts).
+ */
+export const POLLER_WINDOW_MS = 90_000;
+/** One round of Temporal calls serves every page load within this time. */
+const PRESENCE_CACHE_MS = 5_000;
+/** A Temporal that does not answer within this is treated as down for the page. */
+const PRESENCE_TIMEOUT_MS = 2_000;
+
+type PollerSource = Pick<TemporalGateway, 'activityPollers'>;
+
+/**
+ * When each device's worker last polled its own queue `device/<id>`, from Temporal, with a
+ * short cache so the 设备 page's polling costs one round of calls however many tabs are open.
+ */
+export class DevicePresence {
+  private entries = new Map<string, { at: number; lastPoll: Date | null }>();
+  private downUntil = 0;
+
+  constructor(
+    private readonly temporal: PollerSource,
+    private readonly log: Logger,
+  ) {}
+
+  /** The newest poll per device (null: none seen), or null when Temporal did not answer. */
+  async lastPolls(deviceIds: readonly string[], now = new Date()): Promise<Map<string, Date | null> | null> {
+    const at = now.getTime();
+    if (at < this.downUntil) return null;
+    const stale = deviceIds.filter((id) => {
+      const e = this.entries.get(id);
+      return !e || at - e.at > PRESENCE_CACHE_MS || e.at > at;
+    });
+    if (stale.length > 0) {
+      try {
+        const fresh = await Promise.all(
+          stale.map(async (id) => {
+            const pollers = await this.temporal.activityPollers(deviceTaskQueue(id), PRESENCE_TIMEOUT_MS);
+            const times = pollers.flatMap((p) => (p.lastAccessTime ? [p.lastAccessTime.getTime()] : []));
+            return [id, times.length > 0 ? new Date(Math.max(...times)) : null] as const;
+          }),
+        );
+        const kept = new Set(deviceIds);
+        for (const id of this.entries.keys()) if (!kept.has(id)) this.entries.delete(id);
+        for (const [id, lastPoll] of fresh) this.entries.set(id, { at, lastPoll });
+      } catch (err) {
+        // Remembered for as long as an answer would be, so a page of devices waits for a down
+        // Temporal at most once per cache period.
+        this.downUntil = at + PRESENCE_CACHE_MS;
+        this.log.warn({ err: describeError(err) }, 'device presence from Temporal unavailable; online falls back to last_seen_at');
+        return null;
+      }
+    }
+    return new Map(deviceIds.map((id) => [id, this.entries.get(id)?.lastPoll ?? null]));
+  }
+}
+
+const presences = new WeakMap<PollerSource, DevicePresence>();
+
+/** The one DevicePresence of an admin's Temporal client, shared by the 设备 page and /metrics. */
+export function devicePresence(temporal: PollerSource, log: Logger): DevicePresence {
+  let presence = presences.get(temporal);
+  if (!presence) {
+    presence = new DevicePresence(temporal, log);
+    presences.set(temporal, presence);
+  }
+  return presence;
 }
 
 /** The setting (seed 000 §6 `diagnostics.retention_days`) phone hosts apply to failure artifacts. */

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { isReasonCode, type ReasonCode } from '../../domain/purchase/reasons';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { createMetricsRegistry, DURATION_BUCKETS_SECONDS, secondsBetween } from '../../platform/metrics';
-import { listDevices } from '../auth/device-registry';
+import { listDevices, type DevicePresence } from '../auth/device-registry';
 import type { AdminDb } from '../db/database';
 
 /**
@@ -143,10 +143,10 @@ export function recordSybSync(run: { lines: number; ok: boolean }): void {
  * right away; a DB that cannot answer leaves the counters readable and says so in
  * `cmautobuy_admin_db_up`.
  */
-export async function renderAdminMetrics(db: AdminDb): Promise<{ contentType: string; text: string }> {
+export async function renderAdminMetrics(db: AdminDb, presence: DevicePresence): Promise<{ contentType: string; text: string }> {
   try {
     const now = new Date();
-    const devices = await listDevices(db, now);
+    const devices = await listDevices(db, presence, now);
     const online = devices.filter((d) => d.online).length;
     phones.set({ state: 'online' }, online);
     phones.set({ state: 'offline' }, devices.length - online);

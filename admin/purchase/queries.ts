@@ -6,13 +6,15 @@ import type { TaskListItem, TaskView } from '../../domain/purchase/views';
 
 export type { TaskListItem, TaskView };
 import { parseUtcTimestamp } from '../../domain/time';
+import type { ExpressionBuilder } from 'kysely';
 import type { AdminDb } from '../db/database';
+import type { AdminDatabase } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import { containsText } from '../db/like';
 
 export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<TaskView> {
-  const task = await db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+  const task = await db.selectFrom('tasks').selectAll().select(deviceName).where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   // The latest authorization of the task, even after a reset cleared tasks.authorization_id.
   const auth = await db.selectFrom('order_authorizations').selectAll().where('task_id', '=', taskId).orderBy('task_version', 'desc').limit(1).executeTakeFirst();
@@ -42,6 +44,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
+    device_name: task.device_name,
     order_no: task.order_no,
     pdd_order_no: task.order_no,
     syb_id: task.syb_id,
@@ -95,7 +98,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     );
   }
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let q = filtered.selectAll();
+  let q = filtered.selectAll().select(deviceName);
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
@@ -119,6 +122,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       quantity: t.quantity,
       max_total_price_cent: t.max_total_price_cent,
       reason_code: t.reason_code,
+      device_name: t.device_name,
       version: t.version,
       duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
       updated_at: t.updated_at,
@@ -127,6 +131,10 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     total: Number(counted.n),
   };
 }
+
+/** A task's device by its display name (a subquery, so the task filters stay unambiguous). */
+const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
+  eb.selectFrom('device_credentials as dc').select('dc.display_name').whereRef('dc.device_id', '=', 'tasks.device_id').as('device_name');
 
 function durationSeconds(from: string, to: string | null): number | null {
   if (!to) return null;

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { Logger } from '../../platform/logger';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { HttpError } from '../http/errors';
@@ -52,6 +53,23 @@ export class TemporalGateway {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * When each worker polling `taskQueue` for activities last asked for work, as the server saw
+   * it. Throws when Temporal does not answer within `timeoutMs`; callers decide what that means.
+   */
+  async activityPollers(taskQueue: string, timeoutMs: number): Promise<Array<{ identity: string; lastAccessTime: Date | null }>> {
+    const client = await this.client();
+    const res = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
+      client.workflowService.describeTaskQueue({
+        namespace: this.settings.namespace,
+        // the enum values TASK_QUEUE_KIND_NORMAL and TASK_QUEUE_TYPE_ACTIVITY (@temporalio/proto is not a dependency of its own)
+        taskQueue: { name: taskQueue, kind: 1 },
+        taskQueueType: 2,
+      }),
+    );
+    return (res.pollers ?? []).map((p) => ({ identity: p.identity ?? '', lastAccessTime: optionalTsToDate(p.lastAccessTime) ?? null }));
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,8 @@ export interface TaskView {
   reason_zh: string | null;
   reason_next_zh: string | null;
   device_id: string | null;
+  /** the device's display name (设备), also after it was revoked */
+  device_name: string | null;
   /** the PDD order number (until the column is renamed, `order_no` carries it too) */
   order_no: string | null;
   pdd_order_no: string | null;
@@ -60,6 +62,8 @@ export interface TaskListItem {
   quantity: number | null;
   max_total_price_cent: number | null;
   reason_code: string | null;
+  /** the display name of the device that ran (or runs) the task */
+  device_name: string | null;
   version: number;
   duration_seconds: number | null;
   updated_at: string;

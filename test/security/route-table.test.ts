@@ -47,7 +47,7 @@ describe('route table: every /api route needs the right identity', () => {
 
   it('finds the routes it is supposed to guard, and nothing outside /api except the public ones', () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['POST /api/session', 'DELETE /api/session', 'GET /api/me', 'GET /api/devices', 'GET /api/evidence/:id', 'POST /api/device/register', 'POST /api/device/evidence', 'GET /api/syb/sync', 'POST /api/syb/sync', 'GET /api/syb/orders', 'PUT /api/syb/orders/:sybId/sku', 'GET /api/syb/settings', 'PUT /api/syb/settings', 'POST /api/tasks/from-orders', 'GET /api/settings', 'PUT /api/settings']) {
+    for (const expected of ['POST /api/session', 'DELETE /api/session', 'GET /api/me', 'GET /api/devices', 'POST /api/devices', 'PATCH /api/devices/:deviceId', 'POST /api/devices/:deviceId/revoke', 'GET /api/evidence/:id', 'POST /api/device/register', 'POST /api/device/evidence', 'GET /api/syb/sync', 'POST /api/syb/sync', 'GET /api/syb/orders', 'PUT /api/syb/orders/:sybId/sku', 'GET /api/syb/settings', 'PUT /api/syb/settings', 'POST /api/tasks/from-orders', 'GET /api/settings', 'PUT /api/settings']) {
       expect(names).toContain(expected);
     }
     const outside = routes.filter((r) => !r.path.startsWith('/api/') && !PUBLIC.has(`${r.method} ${r.path}`));

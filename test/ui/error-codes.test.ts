@@ -11,7 +11,8 @@ import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
 const CODE = String.raw`'([A-Z][A-Z0-9_]*)'`;
 const SENDERS: readonly RegExp[] = [
   new RegExp(String.raw`\b(?:badRequest|notFound|conflict|errorBody)\(\s*${CODE}`, 'g'),
-  new RegExp(String.raw`\bnew HttpError\(\s*\d+\s*,\s*${CODE}`, 'g'),
+  // HttpError and its subclass for the device credentials (the CLI prints the same refusal)
+  new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}`, 'g'),
   new RegExp(String.raw`\bcode:\s*${CODE}`, 'g'),
   // The 顺运宝 adapter's failures (the sync's last_error) and the per-line draft refusals.
   new RegExp(String.raw`\bnew (?:SybError|Refused)\(\s*${CODE}`, 'g'),

@@ -1,17 +1,54 @@
 import Router from '@koa/router';
-import type { DeviceView } from '../../../domain/devices';
-import { listDevices } from '../../auth/device-registry';
-import { operatorOf } from '../../auth/principal';
+import { z } from 'zod';
+import { deviceDisplayNameSchema, type DeviceView, type IssuedDeviceView } from '../../../domain/devices';
+import { markAudited } from '../../audit/audit';
+import { DEVICE_ID_RE, issueDeviceCredential, renameDevice, revokeDeviceCredential } from '../../auth/device-credentials';
+import { devicePresence, listDevices } from '../../auth/device-registry';
+import { actorOf, operatorOf } from '../../auth/principal';
 import type { AppDeps } from '../deps';
+import { parseBody, parseParams } from '../validate';
 
-/** `GET /api/devices` (operators): every active device and whether it was seen lately. */
+const deviceParams = z.object({ deviceId: z.string().regex(DEVICE_ID_RE, 'not a device id') });
+const nameBody = z.object({ display_name: deviceDisplayNameSchema }).strict();
+
+/**
+ * 设备 (operators): the active devices with whether their worker is polling, and issuing,
+ * renaming and revoking device credentials — the same functions `npm run cli -- device …` uses.
+ */
 export function deviceRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/devices' });
+  const presence = devicePresence(deps.temporal, deps.log);
+
   router.get('/', async (ctx) => {
     operatorOf(ctx);
     // Typed with the view the UI reads, so the registry's shape cannot drift from it.
-    const devices: DeviceView[] = await listDevices(deps.db);
+    const devices: DeviceView[] = await listDevices(deps.db, presence);
     ctx.body = devices;
   });
+
+  router.post('/', async (ctx) => {
+    const body = parseBody(ctx, nameBody);
+    const issued = await issueDeviceCredential(deps.db, actorOf(ctx), body.display_name);
+    markAudited(ctx); // written with the credential
+    const answer: IssuedDeviceView = { device_id: issued.deviceId, display_name: body.display_name, token: issued.token };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 201;
+    ctx.body = answer;
+  });
+
+  router.patch('/:deviceId', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    const body = parseBody(ctx, nameBody);
+    ctx.body = await renameDevice(deps.db, actorOf(ctx), deviceId, body.display_name);
+    markAudited(ctx);
+  });
+
+  router.post('/:deviceId/revoke', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    const outcome = await revokeDeviceCredential(deps.db, actorOf(ctx), deviceId);
+    markAudited(ctx);
+    ctx.body = { device_id: deviceId, status: 'REVOKED', already_revoked: outcome === 'already-revoked' };
+  });
+
   return router;
 }

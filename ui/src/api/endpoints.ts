@@ -5,7 +5,7 @@
  */
 import type { ImportResult, MappingBoard, MappingSaved, PddGoodsDetailView, PddListItem, ProductDetailView, ProductListItem } from '../../../domain/catalog-views';
 import type { ProductState } from '../../../domain/catalog';
-import type { DeviceView } from '../../../domain/devices';
+import type { DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
@@ -164,6 +164,11 @@ export const draftsFromOrderLines = (sybIds: readonly string[], mode: ExecutionM
 // 设备 and 设置
 
 export const listDevices = (): Promise<DeviceView[]> => http.get('/api/devices');
+/** The token is in this answer only; nothing can show it again. */
+export const issueDevice = (displayName: string): Promise<IssuedDeviceView> => http.post('/api/devices', { display_name: displayName });
+export const renameDevice = (deviceId: string, displayName: string): Promise<{ device_id: string; display_name: string }> =>
+  http.patch(`/api/devices/${id(deviceId)}`, { display_name: displayName });
+export const revokeDevice = (deviceId: string): Promise<unknown> => http.post(`/api/devices/${id(deviceId)}/revoke`, {});
 export const runSystemCheck = (): Promise<SystemCheckResult> => http.post('/api/system/checks', {});
 export const getSettings = (): Promise<SettingsView> => http.get('/api/settings');
 /** Only the keys given change; the answer has every value as it now is. */

@@ -1,7 +1,11 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../domain/devices';
-import { listDevices } from '../api/endpoints';
+import { listDevices, revokeDevice } from '../api/endpoints';
+import ConfirmDialog from '../components/ConfirmDialog';
+import { forgetDeviceNames } from '../components/devices/DeviceName';
 import DeviceTable from '../components/devices/DeviceTable';
+import IssueDialog from '../components/devices/IssueDialog';
+import RenameDialog from '../components/devices/RenameDialog';
 import '../components/tasks/tasks.css';
 import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
@@ -13,10 +17,17 @@ export default function DevicesPage(): JSX.Element {
   const [devices, setDevices] = createSignal<DeviceView[] | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [loadedAt, setLoadedAt] = createSignal<string | null>(null);
+  const [now, setNow] = createSignal(Date.now());
+  const [issuing, setIssuing] = createSignal(false);
+  const [renaming, setRenaming] = createSignal<DeviceView | null>(null);
+  const [revoking, setRevoking] = createSignal<DeviceView | null>(null);
+  const [revokeBusy, setRevokeBusy] = createSignal(false);
+  const [revokeError, setRevokeError] = createSignal<string | null>(null);
 
   const load = async (): Promise<void> => {
     try {
       setDevices(await listDevices());
+      setNow(Date.now());
       setLoadedAt(new Date().toISOString());
       setError(null);
     } catch (err) {
@@ -26,6 +37,25 @@ export default function DevicesPage(): JSX.Element {
   };
   createPoll(load, DEVICE_POLL_MS, { immediate: true });
 
+  const changed = (): void => {
+    forgetDeviceNames();
+    void load();
+  };
+
+  const revoke = async (device: DeviceView): Promise<void> => {
+    setRevokeBusy(true);
+    try {
+      await revokeDevice(device.device_id);
+      setRevoking(null);
+      setRevokeError(null);
+      changed();
+    } catch (err) {
+      setRevokeError(errorText(err));
+    } finally {
+      setRevokeBusy(false);
+    }
+  };
+
   return (
     <section class="page" data-testid="page-devices">
       <div class="tk-head">
@@ -33,9 +63,14 @@ export default function DevicesPage(): JSX.Element {
           <h1 class="page-title">设备</h1>
           <p class="page-summary">执行采集和下单的安卓手机；每 10 秒自动刷新。</p>
         </div>
-        <span class="muted" data-testid="devices-loaded-at">
-          {loadedAt() ? `更新于 ${formatTime(loadedAt())}` : ''}
-        </span>
+        <div class="tk-actions">
+          <span class="muted" data-testid="devices-loaded-at">
+            {loadedAt() ? `更新于 ${formatTime(loadedAt())}` : ''}
+          </span>
+          <button type="button" class="btn btn-primary" data-testid="device-issue" onClick={() => setIssuing(true)}>
+            发放设备凭据
+          </button>
+        </div>
       </div>
       <Show when={error()}>
         {(msg) => (
@@ -45,7 +80,41 @@ export default function DevicesPage(): JSX.Element {
         )}
       </Show>
       <Show when={devices()} fallback={<p class="muted">正在加载…</p>}>
-        {(list) => <DeviceTable devices={list()} />}
+        {(list) => <DeviceTable devices={list()} now={now()} onRename={(d) => setRenaming(d)} onRevoke={(d) => setRevoking(d)} />}
+      </Show>
+
+      <Show when={issuing()}>
+        <IssueDialog onIssued={changed} onClose={() => setIssuing(false)} />
+      </Show>
+      <Show when={renaming()}>
+        {(d) => (
+          <RenameDialog
+            deviceId={d().device_id}
+            current={d().display_name}
+            onDone={() => {
+              setRenaming(null);
+              changed();
+            }}
+            onClose={() => setRenaming(null)}
+          />
+        )}
+      </Show>
+      <Show when={revoking()}>
+        {(d) => (
+          <ConfirmDialog
+            title="吊销设备凭据"
+            message={`吊销「${d().display_name}」后，这台手机的设备进程将无法再领取任务或上传截图${d().current_task_id ? '（它正在执行一个采购任务）' : ''}。此操作不能撤销，如需继续使用请重新发放。${revokeError() ?? ''}`}
+            confirmLabel="吊销"
+            testid="device-revoke-dialog"
+            busy={revokeBusy()}
+            danger
+            onConfirm={() => void revoke(d())}
+            onClose={() => {
+              setRevoking(null);
+              setRevokeError(null);
+            }}
+          />
+        )}
       </Show>
     </section>
   );

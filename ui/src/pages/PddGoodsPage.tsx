@@ -10,6 +10,7 @@ import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
 import { hrefFor, navigate } from '../router';
 import { collectRunStatusZh } from '../../../domain/collect-labels';
+import DeviceName from '../components/devices/DeviceName';
 
 const POLL_MS = 3_000;
 
@@ -141,7 +142,9 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                             <div class="form-error">{run.error_message}</div>
                           </Show>
                         </td>
-                        <td>{run.device_id ?? '—'}</td>
+                        <td>
+                          <DeviceName deviceId={run.device_id} />
+                        </td>
                         <td>{formatTime(run.finished_at)}</td>
                       </tr>
                     )}

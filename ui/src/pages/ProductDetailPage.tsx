@@ -9,6 +9,7 @@ import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
 import { hrefFor, navigate } from '../router';
+import DeviceName from '../components/devices/DeviceName';
 
 const POLL_MS = 2_000;
 
@@ -96,7 +97,15 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                     </Show>
                     <Show when={pdd().state === 'collecting'}>
                       <p class="muted" data-testid="collect-live">
-                        采集中{pdd().collect_device_id ? `（设备 ${pdd().collect_device_id}）` : '（等待手机领取）'}…
+                        采集中
+                        <Show when={pdd().collect_device_id} fallback="（等待手机领取）">
+                          {(d) => (
+                            <>
+                              （设备 <DeviceName deviceId={d()} />）
+                            </>
+                          )}
+                        </Show>
+                        …
                       </p>
                     </Show>
                     <Show when={pdd().state === 'failed'}>

@@ -18,6 +18,7 @@ import { formatYuan } from '../lib/money';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
 import { hrefFor } from '../router';
+import DeviceName from '../components/devices/DeviceName';
 
 const TASK_POLL_MS = 3_000;
 
@@ -132,7 +133,11 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                 <dt>设备</dt>
                 <dd data-testid="task-device">
                   <Show when={t().device_id} fallback="—">
-                    {(d) => <a href={hrefFor('/devices')}>{d()}</a>}
+                    {(d) => (
+                      <a href={hrefFor('/devices')}>
+                        <DeviceName deviceId={d()} name={t().device_name} />
+                      </a>
+                    )}
                   </Show>
                 </dd>
                 <dt>授权</dt>

@@ -1,33 +1,67 @@
 import { Show, type JSX } from 'solid-js';
-import { hrefFor } from '../../router';
 import type { DeviceView } from '../../../../domain/devices';
 import { formatTime } from '../../lib/time';
+import { hrefFor } from '../../router';
+import { ageZh } from './age';
 
-export default function DeviceRow(props: { device: DeviceView }): JSX.Element {
+export default function DeviceRow(props: { device: DeviceView; now: number; onRename: () => void; onRevoke: () => void }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
     <tr data-testid="device-row" data-device-id={d().device_id} data-online={d().online ? 'true' : 'false'}>
       <td>
-        <div>{d().display_name ?? d().device_id}</div>
+        <div data-testid="device-display-name">{d().display_name}</div>
         <div class="tk-mono muted">{d().device_id}</div>
       </td>
       <td>
         <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">
           {d().online ? '在线' : '离线'}
         </span>
+        <Show when={d().online_source === 'last_seen'}>
+          <div class="tk-reason" data-testid="device-online-fallback">
+            Temporal 未连接，按最近联系时间判断
+          </div>
+        </Show>
       </td>
       <td>{d().app_version ?? '—'}</td>
       <td>{[d().model, d().serial].filter((s) => s).join(' · ') || '—'}</td>
       <td>
-        <Show when={d().current_task_id} fallback="—">
+        <Show when={d().current_task_id} fallback="空闲">
           {(id) => (
-            <a href={hrefFor(`/tasks/${encodeURIComponent(id())}`)} data-testid="device-task-link">
-              {id()}
-            </a>
+            <>
+              <a href={hrefFor(`/tasks/${encodeURIComponent(id())}`)} data-testid="device-task-link">
+                {id()}
+              </a>
+              <div class="tk-reason" data-testid="device-claim-age">
+                已领取 {ageZh(d().claimed_at, props.now)}
+              </div>
+            </>
+          )}
+        </Show>
+      </td>
+      <td class="dv-error">
+        <Show when={d().last_error} fallback="—">
+          {(e) => (
+            <div data-testid="device-last-error">
+              <div>{e().reason_zh}</div>
+              <div class="tk-reason">
+                {formatTime(e().at)} ·{' '}
+                <a href={hrefFor(`/tasks/${encodeURIComponent(e().task_id)}`)}>查看任务</a>
+              </div>
+            </div>
           )}
         </Show>
       </td>
       <td class="tk-time">{formatTime(d().last_seen_at)}</td>
+      <td>
+        <div class="dv-actions">
+          <button type="button" class="btn" data-testid="device-rename" onClick={() => props.onRename()}>
+            改名
+          </button>
+          <button type="button" class="btn tk-btn-danger" data-testid="device-revoke" onClick={() => props.onRevoke()}>
+            吊销
+          </button>
+        </div>
+      </td>
     </tr>
   );
 }

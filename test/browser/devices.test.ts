@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, waitInPage } from '../browser';
+import { deviceRequest, TEST_ADMIN_PASSWORD } from '../harness';
+import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
+
+/**
+ * The 设备 page in a real browser (ui/dist must be built: `npx vite build --config
+ * ui/vite.config.ts`): a real phone worker ran a dry run, so the task names its device; the
+ * operator renames it, issues a new device (token shown once with the command) and revokes it.
+ * The tests run in order and share one page, as one operator's session would.
+ */
+
+jest.setTimeout(180_000);
+
+let rig: PurchaseRig;
+let browser: Browser;
+let page: Page;
+let taskId: string;
+
+beforeAll(async () => {
+  rig = await startPurchaseRig();
+  taskId = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+  await rig.waitFor(taskId, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN' });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rig?.close();
+});
+
+const REGISTRATION = { serial: 'browser-phone', model: 'Pixel 7', app_version: '8.17.0' };
+
+function deviceRow(p: Page, deviceId: string) {
+  return p.locator(`[data-testid="device-row"][data-device-id="${deviceId}"]`);
+}
+
+test('a device renamed on the 设备 page is shown by that name there and on its task', async () => {
+  await page.goto(`${rig.admin.url}/#/devices`);
+  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await waitInPage<string>(page, 'window.location.hash', (h) => h === '#/devices', 30_000);
+
+  const row = deviceRow(page, rig.device.deviceId);
+  await row.getByTestId('device-display-name').getByText('purchase phone').waitFor();
+  await row.locator('[data-testid="device-online"]', { hasText: '在线' }).waitFor();
+  await row.getByTestId('device-rename').click();
+  await page.getByTestId('device-rename-input').fill('');
+  await page.getByTestId('device-rename-save').click();
+  await page.getByTestId('error-device-rename').getByText('请输入设备名称').waitFor();
+  await page.getByTestId('device-rename-input').fill('深圳-01');
+  await page.getByTestId('device-rename-save').click();
+  await page.getByTestId('device-rename-dialog').waitFor({ state: 'detached' });
+  await row.getByTestId('device-display-name').getByText('深圳-01').waitFor();
+
+  await page.goto(`${rig.admin.url}/#/tasks/${taskId}`);
+  await page.getByTestId('task-device').getByText('深圳-01').waitFor();
+  expect(await page.getByTestId('task-device').innerText()).not.toContain(rig.device.deviceId);
+});
+
+test('issuing a device in the UI shows its token once, with the command for the phone host, and the token works', async () => {
+  await page.goto(`${rig.admin.url}/#/devices`);
+  await page.getByTestId('device-issue').click();
+  await page.getByTestId('device-issue-name').fill('东莞-02');
+  await page.getByTestId('device-issue-submit').click();
+  const deviceId = (await page.getByTestId('device-issued-id').innerText()).trim();
+  const token = (await page.getByTestId('device-issued-token').innerText()).trim();
+  expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(token).toMatch(/^[0-9a-f]{64}$/);
+  const command = (await page.getByTestId('device-issued-command').innerText()).trim();
+  expect(command).toBe(`CMAUTOBUY_DEVICE_TOKEN=${token} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`);
+  await page.getByTestId('device-issued').getByText('令牌只显示这一次').waitFor();
+
+  await page.getByTestId('device-issue-close').click();
+  const row = deviceRow(page, deviceId);
+  await row.getByTestId('device-display-name').getByText('东莞-02').waitFor();
+  expect(await page.content()).not.toContain(token);
+
+  const auth = { authorization: `Bearer ${deviceId}.${token}` };
+  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(200);
+
+  // revoke it from the same page: a confirmation first, then the row is gone and the token dead
+  await row.getByTestId('device-revoke').click();
+  await page.getByTestId('device-revoke-dialog').getByText('东莞-02').waitFor();
+  await page.getByTestId('device-revoke-dialog-confirm').click();
+  await row.waitFor({ state: 'detached' });
+  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(401);
+  // the phone that was renamed is still there
+  await deviceRow(page, rig.device.deviceId).waitFor();
+});
