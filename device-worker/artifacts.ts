@@ -11,7 +11,7 @@ export interface FailureArtifacts {
 
 /**
  * Failure evidence on the phone host (data/device/<id>/artifacts/<workflow id>/…): screenshot,
- * the last XML and the step log. The XML never leaves this machine (ARCHITECTURE §5); the
+ * the last XML and the step log. The XML never leaves this machine (docs/architecture.md §5.3); the
  * path is reported so an operator knows where to look.
  */
 export class ArtifactStore {

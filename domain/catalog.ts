@@ -1,5 +1,5 @@
 /**
- * Catalog rules shared by the admin and the collect workflow (seed 004 §4.1).
+ * Catalog rules shared by the admin and the collect workflow (docs/architecture.md §4.1, §5.2).
  *
  * A collect that has been `collecting` for longer than this may be started again, and the
  * collect workflow's run timeout is this long, so a stuck collect ends by itself. Collecting is
@@ -13,7 +13,7 @@ export const CollectStaleAfter = '15 minutes';
 export const COLLECT_STATUSES = ['pending', 'collecting', 'collected', 'failed'] as const;
 export type CollectStatus = (typeof COLLECT_STATUSES)[number];
 
-/** The five states an operator filters Shopee products by (seed 004 §4.1). */
+/** The five states an operator filters Shopee products by (docs/architecture.md §5.2). */
 export const PRODUCT_STATES = ['unlinked', 'pending', 'collecting', 'collected', 'failed'] as const;
 export type ProductState = (typeof PRODUCT_STATES)[number];
 
@@ -21,7 +21,7 @@ export function collectWorkflowId(pddGoodsId: string): string {
   return `collect/${pddGoodsId}`;
 }
 
-/** Stale `collecting` is computed at read time (seed 004 §4.1), never by a sweeper. */
+/** Stale `collecting` is computed at read time (docs/architecture.md §4.1), never by a sweeper. */
 export function staleBefore(nowMs: number): string {
   return `${new Date(nowMs - CollectStaleAfterMs).toISOString().slice(0, 19)}Z`;
 }

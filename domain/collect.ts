@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * `skus_json` (seed 004 §4.2): what a phone collected for one PDD goods, stored by the admin
+ * `skus_json` (docs/architecture.md §4.1): what a phone collected for one PDD goods, stored by the admin
  * as is. Roots carry `schema_version`; unknown fields are kept (`.passthrough()`), because a
- * newer device worker may send fields an older admin does not know yet (seed 000 §9).
+ * newer device worker may send fields an older admin does not know yet (docs/architecture.md §6).
  */
 const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'UTC YYYY-MM-DDTHH:MM:SSZ');
 const cent = z.number().int().nonnegative();

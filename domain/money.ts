@@ -1,5 +1,5 @@
 /**
- * Money is integer cents, never a float (ARCHITECTURE §6). Prices on the PDD screen are
+ * Money is integer cents, never a float (docs/architecture.md §6). Prices on the PDD screen are
  * parsed by string so `¥12.56` is exactly 1256, not 1255.9999.
  */
 export type Cent = number;

@@ -1,5 +1,5 @@
 /**
- * The one canonical key of an option combination (seed 004 §6): independent of key order,
+ * The one canonical key of an option combination (docs/architecture.md §5.2): independent of key order,
  * and unambiguous whatever the values contain (quotes, commas, `=`, `|`), because it is the
  * JSON of the entries sorted by dimension key.
  */

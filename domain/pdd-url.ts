@@ -1,5 +1,5 @@
 /**
- * Whatever an operator pastes for a PDD goods (seed 004 §4.1) → its goods_id. Dedupe is by
+ * Whatever an operator pastes for a PDD goods (docs/architecture.md §5.2) → its goods_id. Dedupe is by
  * goods_id, never by URL: the same goods has many URL spellings (goods.html, goods2.html,
  * share parameters, the app scheme, a share text with the link inside, percent-encoded
  * links nested in another link).

@@ -1,6 +1,6 @@
 import { parseShopeeSpec } from './shopee-spec';
 
-describe('parseShopeeSpec (seed 004 §3.3 step 3)', () => {
+describe('parseShopeeSpec (docs/architecture.md §5.2)', () => {
   it.each([
     ['黑色,M【建議40-50公斤】', '黑色', 'M', '40-50公斤'],
     ['卡其色拼黑色,L 建議50-57.5kg', '卡其色拼黑色', 'L', '50-57.5kg'],

@@ -1,5 +1,5 @@
 /**
- * Shopee 商品規格 text → colour / size / advice (seed 004 §3.3 step 3).
+ * Shopee 商品規格 text → colour / size / advice (docs/architecture.md §5.2).
  *
  *   `黑色,M【建議40-50公斤】`      → 黑色 / M / 40-50公斤
  *   `卡其色拼黑色,L 建議50-57.5kg` → 卡其色拼黑色 / L / 50-57.5kg

@@ -1,4 +1,4 @@
-/** Task queues of ARCHITECTURE §3. */
+/** Task queues of docs/architecture.md §3.1. */
 export const ADMIN_TASK_QUEUE = 'admin';
 /** Only `claimDevice` runs here; every idle device worker polls it. */
 export const DEVICES_TASK_QUEUE = 'devices';

@@ -1,6 +1,6 @@
 /**
  * Time in the admin DB and in payloads is UTC, fixed width `YYYY-MM-DDTHH:MM:SSZ`, so that
- * lexical order equals time order (ARCHITECTURE §6). Milliseconds are dropped on purpose.
+ * lexical order equals time order (docs/architecture.md §6). Milliseconds are dropped on purpose.
  */
 export type UtcTimestamp = string & { readonly __brand: 'UtcTimestamp' };
 

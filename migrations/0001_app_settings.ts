@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Non-secret settings only (seed 000 §6): tokens, passwords and cookies never go here.
+// Non-secret settings only (docs/architecture.md §5.1): tokens, passwords and cookies never go here.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('app_settings')

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Operators and sessions (issue 3). Neither table ever holds a secret in clear: passwords are
+// Operators and sessions (docs/security.md "Operators"). Neither table ever holds a secret in clear: passwords are
 // scrypt hashes, sessions are keyed by the SHA-256 of the cookie value.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
-// Seed 002 §5.1 device_credentials (token kept only as SHA-256 of its 32 raw bytes) and the
-// seed 004 §9 device record, which has no status column: online is computed from last_seen_at.
+// device_credentials (docs/security.md "Devices") (token kept only as SHA-256 of its 32 raw bytes) and the
+// device record (docs/architecture.md §5.1), which has no status column: online is computed from last_seen_at.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('device_credentials')

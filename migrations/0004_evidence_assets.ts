@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Seed 002 §5.4. The row is written only after the file is fsynced and renamed to its content
+// docs/architecture.md §5.4. The row is written only after the file is fsynced and renamed to its content
 // address, so a row never points at a partial file. The SHA-256 addresses content, it is not
 // the business key: (device, upload_key) is.
 export async function up(db: Kysely<unknown>): Promise<void> {

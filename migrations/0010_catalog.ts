@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Catalog (seed 004 §3, §4, §6, §7 collect part, §8): Shopee products and SKUs from the
+ * Catalog (docs/architecture.md §5.1–§5.2): Shopee products and SKUs from the
  * export, PDD goods with what a phone collected, the SKU mappings, collect tasks and which
  * device ran them. Money inside skus_json is integer cents; every time is fixed-width UTC.
  * Append-only: change the schema with a new migration, never by editing this one.
@@ -17,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('shopee_status', 'text')
     .addColumn('main_sku_code', 'text')
-    // maintained by operators, never by the import (seed 004 §3.3 step 4)
+    // maintained by operators, never by the import (docs/architecture.md §5.2)
     .addColumn('pdd_goods_url', 'text')
     .addColumn('pdd_goods_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull().check(UTC_CHECK('created_at')))
@@ -81,7 +81,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('idx_sku_mappings_goods').on('sku_mappings').column('goods_id').execute();
   await db.schema.createIndex('idx_sku_mappings_pdd').on('sku_mappings').column('pdd_goods_id').execute();
 
-  // Collect and purchase tasks share this table (seed 004 §7); this migration defines the
+  // Collect and purchase tasks share this table (docs/architecture.md §5.1); this migration defines the
   // collect part. Statuses are only constrained for collect rows, so the purchase part can
   // bring its own states with a later migration.
   await db.schema
@@ -110,7 +110,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('idx_tasks_list').on('tasks').columns(['updated_at desc', 'task_id desc']).execute();
   await db.schema.createIndex('idx_tasks_goods').on('tasks').columns(['pdd_goods_id', 'created_at']).execute();
 
-  // Which device ran which task (seed 004 §8); claiming again only moves claimed_at.
+  // Which device ran which task (docs/architecture.md §5.1); claiming again only moves claimed_at.
   await db.schema
     .createTable('task_claims')
     .addColumn('task_id', 'text', (c) => c.notNull().references('tasks.task_id').onDelete('cascade'))

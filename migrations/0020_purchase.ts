@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The purchase part (seed 002 §5.1, ARCHITECTURE §4.2): purchase columns on `tasks`, one-time
+ * The purchase part (docs/architecture.md §4.2, §5.1): purchase columns on `tasks`, one-time
  * authorizations, attempts and the submission fence. Money is integer cents; times fixed-width
  * UTC. The UNIQUE constraints are the safety net under the workflow: one authorization per task
  * version, one attempt and at most one submission per authorization.

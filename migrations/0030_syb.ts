@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * 顺运宝 orders (seed 004 §5, §5.1; docs/syb-protocol.md): one `syb_orders` row per shipment
+ * 顺运宝 orders (docs/syb-protocol.md): one `syb_orders` row per shipment
  * detail line, the session's expiry (never the cookie: it is a credential and stays in the
  * admin's memory), and the one-row sync state. Purchase tasks drafted from a line carry it.
  *

@@ -12,7 +12,7 @@ import * as m0031 from './0031_search_text';
 import * as m0032 from './0032_task_list_indexes';
 
 /**
- * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
+ * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
  * A static list rather than a folder scan, so the same code works under tsx, ts-jest and
  * a compiled build.
  */

@@ -10,7 +10,7 @@ import { startDevServer } from './dev-server';
 async function main(): Promise<void> {
   const env = parseConfig(z.object({ ...dataDirEnvShape, ...temporalEnvShape }), process.env, {
     what: 'environment',
-    hint: 'Fix or unset these variables (see docs/API.md).',
+    hint: 'Fix or unset these variables (see docs/api.md).',
   });
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const server = await startDevServer({

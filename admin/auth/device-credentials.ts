@@ -7,7 +7,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { HttpError } from '../http/errors';
 
 /**
- * Device credentials (seed 002 §5.1): a token is 32 random bytes, shown once as 64 lowercase
+ * Device credentials (docs/security.md "Devices"): a token is 32 random bytes, shown once as 64 lowercase
  * hex; the DB keeps the SHA-256 of the raw bytes. Every request looks the credential up again,
  * so a revocation holds for every request that starts after it commits.
  */

@@ -195,7 +195,7 @@ export function devicePresence(temporal: PollerSource, log: Logger): DevicePrese
   return presence;
 }
 
-/** The setting (seed 000 §6 `diagnostics.retention_days`) phone hosts apply to failure artifacts. */
+/** The setting (`diagnostics.retention_days`, docs/architecture.md §5.3) phone hosts apply to failure artifacts. */
 export const ARTIFACT_RETENTION_DAYS_DEFAULT = 14;
 
 /**

@@ -31,7 +31,7 @@ export type CollectStateFilter = 'pending' | 'collecting' | 'collected' | 'faile
 
 /**
  * The collect state an operator sees, as SQL over the `pdd_products as p` of a list query: a
- * collect still "collecting" after CollectStaleAfter counts as failed (seed 004 §4). One place,
+ * collect still "collecting" after CollectStaleAfter counts as failed (docs/architecture.md §4.1). One place,
  * so the 商品 and PDD 商品 lists can never disagree about the rule.
  */
 export function collectStateIs(state: CollectStateFilter, staleBefore: string): RawBuilder<SqlBool> {

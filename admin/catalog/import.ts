@@ -8,7 +8,7 @@ import { badRequest, HttpError } from '../http/errors';
 import { CatalogErrors } from './errors';
 import { cellText, idCellText, readFirstSheet, WorkbookTooLarge, WorkbookUnreadable, type SheetRow } from './xlsx';
 
-/** Seed 004 §3.3 step 2: columns are found by their trimmed header text, never by position. */
+/** docs/architecture.md §5.2: columns are found by their trimmed header text, never by position. */
 export const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
 export const OPTIONAL_COLUMNS = ['主商品貨號', '商品當前狀態', '商品選項貨號'] as const;
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
@@ -149,7 +149,7 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 /**
- * Seed 004 §3.3 step 4: upsert, never clear. The operator's columns (pdd_goods_url,
+ * docs/architecture.md §5.2: upsert, never clear. The operator's columns (pdd_goods_url,
  * pdd_goods_id), PDD data, mappings and manual SKUs are never touched, nothing is deleted,
  * and an optional column absent from the file leaves the stored value alone. Runs inside
  * the caller's write transaction.

@@ -10,7 +10,7 @@ import { collected, pddSkuRows } from './pdd-view';
 import { currentMappings } from './products';
 
 /**
- * Seed 004 §6: a mapping is keyed (shopee_sku_id, pdd_goods_id) and every lookup is scoped to
+ * docs/architecture.md §5.2: a mapping is keyed (shopee_sku_id, pdd_goods_id) and every lookup is scoped to
  * the Shopee product's *current* PDD goods. Switching PDD goods hides the old mappings
  * without deleting them; switching back shows them again. The option key is optionKey()
  * from domain/ — the one implementation.

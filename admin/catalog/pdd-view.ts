@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 
 export type PddRow = Selectable<PddProductsTable>;
 
-/** Stale `collecting` is worked out now, from updated_at, never stored (seed 004 §4.1). */
+/** Stale `collecting` is worked out now, from updated_at, never stored (docs/architecture.md §4.1). */
 export function isStale(row: Pick<PddRow, 'collect_status' | 'updated_at'>, nowMs = Date.now()): boolean {
   return row.collect_status === 'collecting' && row.updated_at < staleBefore(nowMs);
 }

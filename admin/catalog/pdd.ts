@@ -101,7 +101,7 @@ export async function getPddProduct(db: AdminDb, pddGoodsId: string, nowMs = Dat
 /** How many collect runs the goods page lists: enough to see a pattern, not a history browser. */
 const RECENT_COLLECTS = 10;
 
-/** Soft delete (seed 004 §4.1): hidden, but the row and its mappings stay; pasting again revives. */
+/** Soft delete (docs/architecture.md §5.2): hidden, but the row and its mappings stay; pasting again revives. */
 export async function softDeletePdd(db: AdminDb, pddGoodsId: string, audit: AuditHook): Promise<void> {
   await writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom('pdd_products').select(['id']).where('goods_id', '=', pddGoodsId).where('deleted_at', 'is', null).executeTakeFirst();
@@ -113,7 +113,7 @@ export async function softDeletePdd(db: AdminDb, pddGoodsId: string, audit: Audi
 }
 
 /**
- * Starts (or joins) the collect workflow of one PDD goods (ARCHITECTURE §4.1). USE_EXISTING:
+ * Starts (or joins) the collect workflow of one PDD goods (docs/architecture.md §4.1). USE_EXISTING:
  * while a collect of this goods runs, asking again returns that run. The run times out after
  * CollectStaleAfter, so a stuck collect ends by itself and may be started again. Temporal is
  * asked first, so a Temporal outage writes nothing.

@@ -144,7 +144,7 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
   };
 }
 
-/** Seed 004 §6.1: mappings are always looked up under the product's current PDD goods. */
+/** docs/architecture.md §5.2: mappings are always looked up under the product's current PDD goods. */
 export async function currentMappings(db: AdminDb, goodsId: string, currentPddGoodsId: string): Promise<Map<string, MappingView>> {
   const rows = await db
     .selectFrom('sku_mappings as m')
@@ -162,7 +162,7 @@ export async function currentMappings(db: AdminDb, goodsId: string, currentPddGo
 }
 
 /**
- * Seed 004 §4.1: parse goods_id from whatever was pasted, dedupe by goods_id (never URL),
+ * docs/architecture.md §5.2: parse goods_id from whatever was pasted, dedupe by goods_id (never URL),
  * revive a soft-deleted goods (pending again, old collect data cleared), then point the
  * Shopee product at it. Mappings are left alone: they are keyed by PDD goods.
  */

@@ -2,7 +2,7 @@ import { dataPaths } from '../../platform/data-dir';
 import { temporalTarget } from '../../temporal/connection';
 import { parseEnv } from './env';
 
-describe('environment (docs/API.md)', () => {
+describe('environment (README.md, docs/security.md)', () => {
   it('uses the documented defaults', () => {
     const env = parseEnv({});
     expect(env.CMAUTOBUY_ADMIN_PORT).toBe(8080);
@@ -42,7 +42,7 @@ describe('environment (docs/API.md)', () => {
     expect(temporalTarget(env)).toMatchObject({ address: 'temporal.internal:7233', embedded: false });
   });
 
-  it('lays out the data dir of ARCHITECTURE §5 and refuses unsafe device ids', () => {
+  it('lays out the data dir of docs/architecture.md §5 and refuses unsafe device ids', () => {
     const p = dataPaths('/srv/data');
     expect(p.adminDb).toBe('/srv/data/admin.db');
     expect(p.device('sim-phone-1').ledgerDb).toBe('/srv/data/device/sim-phone-1/ledger.db');

@@ -4,7 +4,7 @@ import { metricsHostEnvShape } from '../../platform/metrics';
 import { temporalEnvShape } from '../../temporal/connection';
 
 /**
- * The admin's (and `npm start`'s) environment, read in one place (docs/API.md "Environment");
+ * The admin's (and `npm start`'s) environment, read in one place (docs/api.md "Environment");
  * the device worker builds its own from the same shapes (device-worker/args.ts).
  */
 const envSchema = z.object({
@@ -40,5 +40,5 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  return parseConfig(envSchema, source, { what: 'environment', hint: 'Fix or unset these variables (see docs/API.md).' });
+  return parseConfig(envSchema, source, { what: 'environment', hint: 'Fix or unset these variables (see docs/api.md).' });
 }

@@ -22,7 +22,7 @@ describe('admin database', () => {
     await db.destroy();
   });
 
-  it('refuses to start on a schema missing a required table (seed 004 §2.4)', async () => {
+  it('refuses to start on a schema missing a required table (docs/architecture.md §5.1)', async () => {
     const file = tempFile();
     const db = await openMigratedAdminDb(file);
     await sql`drop table app_settings`.execute(db);

@@ -13,7 +13,7 @@ export class SchemaError extends Error {
 }
 
 /**
- * Opens the admin SQLite file with the settings seed 004 §2 requires: WAL so readers never
+ * Opens the admin SQLite file with the settings of docs/architecture.md §5.1: WAL so readers never
  * block the single writer, foreign keys on, and a busy timeout so a CLI command running
  * beside the admin waits instead of failing.
  */
@@ -40,7 +40,7 @@ export async function migrateToLatest(db: AdminDb): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Seed 004 §2.4: a schema missing a table the code needs refuses to start, loudly. */
+/** docs/architecture.md §5.1: a schema missing a table the code needs refuses to start, loudly. */
 export async function checkSchema(db: AdminDb): Promise<void> {
   const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
   const present = new Set(rows.rows.map((r) => r.name));
@@ -64,7 +64,7 @@ export async function openMigratedAdminDb(file: string): Promise<AdminDb> {
 
 /**
  * A read-then-write transaction that takes SQLite's write lock first (`BEGIN IMMEDIATE`),
- * so two writers can never both read the old state and then both write (ARCHITECTURE §6).
+ * so two writers can never both read the old state and then both write (docs/architecture.md §6).
  */
 export async function writeTransaction<T>(db: AdminDb, fn: (trx: AdminDb) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {

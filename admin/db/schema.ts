@@ -10,7 +10,7 @@ import type { SybTables } from './tables/syb';
 /**
  * Row types of the admin database, kept in step with `migrations/`: one file per area under
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
- * the startup self-check refuses a database the code does not match (seed 004 §2.4).
+ * the startup self-check refuses a database the code does not match (docs/architecture.md §5.1).
  */
 export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables & PurchaseTables & SybTables;
 

@@ -1,4 +1,4 @@
-/** Seed 002 §5.4: fixed bounds of the internal screenshot store. */
+/** docs/security.md "Evidence": fixed bounds of the internal screenshot store. */
 export const EVIDENCE_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   maxSidePx: 8192,

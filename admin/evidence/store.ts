@@ -14,7 +14,7 @@ import { Semaphore } from './semaphore';
 
 const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
 
-/** The text fields of `POST /api/device/evidence` (docs/API.md). */
+/** The text fields of `POST /api/device/evidence` (docs/security.md "Evidence"). */
 export const evidenceFieldsSchema = z.object({
   upload_key: idText,
   sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'),
@@ -74,7 +74,7 @@ function replayOrConflict(row: EvidenceAssetsTable, f: EvidenceFields): { asset:
 }
 
 /**
- * The private screenshot store (seed 002 §5.4): content-addressed files in one directory that
+ * The private screenshot store (docs/architecture.md §5.4): content-addressed files in one directory that
  * nothing serves statically, and a DB row written only after the file is complete and in place.
  */
 export class EvidenceStore {

@@ -18,7 +18,7 @@ export interface SybSyncStatus {
 }
 
 /**
- * One sync (seed 004 §5.1, docs/syb-protocol.md): from the Taipei day of `last_synced_at` to
+ * One sync (docs/syb-protocol.md): from the Taipei day of `last_synced_at` to
  * today, every page, every shipment's detail, every line upserted. `last_synced_at` moves to
  * this sync's start only when all of it succeeded; otherwise `last_error` says why and the
  * next sync covers the same days again (the upsert makes that harmless).

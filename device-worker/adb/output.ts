@@ -1,5 +1,5 @@
 /**
- * Parsers for what Android prints over `shell:` (ADB-NOTES.md). `shell:` has no exit code, so
+ * Parsers for what Android prints over `shell:` (as Android prints it; the simulator's side is in sim/phone/SCREENS.md "ADB side"). `shell:` has no exit code, so
  * success and failure are read from the text; each parser accepts exactly the documented form
  * and returns null for anything else rather than guessing.
  */

@@ -2,7 +2,7 @@ import type { LatencyProfile } from './faults';
 
 export type LatencyKind = 'dump' | 'tap' | 'am_start' | 'screencap' | 'settle' | 'shell';
 
-// Ranges in ms from SIM.md §3; `shell` is the round trip of any other command on a phone.
+// Ranges in ms from sim/phone/SCREENS.md ("ADB side", latency); `shell` is the round trip of any other command on a phone.
 const REALISTIC: Record<LatencyKind, readonly [number, number]> = {
   dump: [1200, 2500],
   tap: [80, 200],

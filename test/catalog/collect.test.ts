@@ -9,7 +9,7 @@ import { buildWorkbook } from './workbook';
 
 const WF = (id: string) => `collect/${id}`;
 
-describe('collect: admin activities (seed 004 §4.3) and the start route (ARCHITECTURE §4.1)', () => {
+describe('collect: admin activities and the start route (docs/architecture.md §4.1)', () => {
   let admin: TestAdmin;
   let op: OperatorClient;
   let acts: ReturnType<typeof catalogActivities>;

@@ -2,7 +2,7 @@ import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } fr
 import { dumpDb, upload, xlsxForm } from './helpers';
 import { buildWorkbook, emptyWorkbook, generatedExport } from './workbook';
 
-describe('POST /api/shopee/imports (seed 004 §3.3)', () => {
+describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
   let admin: TestAdmin;
   let op: OperatorClient;
   beforeAll(async () => {
@@ -40,7 +40,7 @@ describe('POST /api/shopee/imports (seed 004 §3.3)', () => {
       const want = gen.expect.skus.get(s.sku_id);
       expect({ ...s, created_at: undefined, updated_at: undefined }).toEqual({ sku_id: s.sku_id, ...want, is_manual: 0, created_at: undefined, updated_at: undefined });
     }
-    // the three formats of §3.3 step 3, read back through the API
+    // the three spec formats (docs/architecture.md §5.2), read back through the API
     const detail = await op.get('/api/shopee/products/21000000000');
     expect(detail.status).toBe(200);
     expect((detail.body as { skus: unknown[] }).skus).toEqual([

@@ -5,7 +5,7 @@ import { buildWorkbook } from './workbook';
 
 const HEADER = ['商品ID', '商品名稱', '商品規格ID', '商品規格'];
 
-describe('PDD links (seed 004 §4.1) and SKU mappings (seed 004 §6)', () => {
+describe('PDD links and SKU mappings (docs/architecture.md §5.2)', () => {
   let admin: TestAdmin;
   let op: OperatorClient;
   beforeAll(async () => {

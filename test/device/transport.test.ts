@@ -6,7 +6,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /**
  * A device worker on another host must not talk plain gRPC to a Temporal server off loopback
- * (seed 002 §四): the same rule as the admin, refused before any connection is tried. The
+ * (docs/architecture.md §2.3): the same rule as the admin, refused before any connection is tried. The
  * `.invalid` name can never resolve, so nothing leaves this machine even if the rule broke.
  */
 describe('device worker transport rule', () => {

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Operators and their sessions (issue 3). Secrets are never stored: only scrypt hashes and SHA-256 of session ids. */
+/** Operators and their sessions (docs/security.md "Operators"). Secrets are never stored: only scrypt hashes and SHA-256 of session ids. */
 export interface UsersTable {
   id: Generated<number>;
   username: string;

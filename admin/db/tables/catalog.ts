@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Row types of migrations/0010_catalog.ts (seed 004 §3, §4, §6–§8). */
+/** Row types of migrations/0010_catalog.ts (docs/architecture.md §5.1–§5.2). */
 export interface ShopeeProductsTable {
   goods_id: string;
   title: string;

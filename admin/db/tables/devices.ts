@@ -1,4 +1,4 @@
-/** Device credentials (seed 002 §5.1) and what a device reports about itself (seed 004 §9). */
+/** Device credentials (docs/security.md "Devices") and what a device reports about itself (docs/architecture.md §5.1). */
 export interface DeviceCredentialsTable {
   /** canonical lowercase UUIDv4 */
   device_id: string;
@@ -10,7 +10,7 @@ export interface DeviceCredentialsTable {
   revoked_at: string | null;
 }
 
-/** No status column: online is computed from last_seen_at (seed 004 §9). */
+/** No status column: online is computed from last_seen_at (docs/architecture.md §5.1). */
 export interface DevicesTable {
   device_id: string;
   serial: string;

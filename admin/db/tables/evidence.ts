@@ -1,4 +1,4 @@
-/** Internal raw screenshots (seed 002 §5.4); the file lives at `<evidence dir>/<storage_key>`. */
+/** Internal raw screenshots (docs/architecture.md §5.4); the file lives at `<evidence dir>/<storage_key>`. */
 export interface EvidenceAssetsTable {
   id: string;
   upload_key: string;

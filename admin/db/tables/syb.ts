@@ -1,4 +1,4 @@
-/** Row types of migrations/0030_syb.ts (seed 004 §5, §5.1; docs/syb-protocol.md). */
+/** Row types of migrations/0030_syb.ts (docs/syb-protocol.md). */
 export interface SybOrdersTable {
   syb_id: string;
   order_no: string;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AdminDb } from '../../db/database';
 import type { TemporalGateway } from '../../temporal/gateway';
 
-/** `GET /healthz` (docs/API.md): no auth, and it tells the truth about each dependency. */
+/** `GET /healthz` (README.md "Health"): no auth, and it tells the truth about each dependency. */
 export function healthRoutes(deps: { db: AdminDb; temporal: TemporalGateway }): Router {
   const router = new Router();
   router.get('/healthz', async (ctx) => {

@@ -11,7 +11,7 @@ const skuParams = z.object({ skuId: digits });
 const boardQuery = z.object({ goods_id: digits });
 const setBody = z.object({ pdd_options: z.record(z.string().min(1).max(100), z.string().min(1).max(200)) }).strict();
 
-/** SKU mapping (seed 004 §6): always under the Shopee product's current PDD goods. */
+/** SKU mapping (docs/architecture.md §5.2): always under the Shopee product's current PDD goods. */
 export function mappingRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/mappings' });
 

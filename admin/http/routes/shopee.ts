@@ -29,7 +29,7 @@ const manualSkuBody = z
   .strict();
 const fixSkuBody = z.object({ color: text(200), size: text(200), advice: z.string().max(200).nullable().optional() }).strict();
 
-/** 商品: the Shopee catalog (seed 004 §3), its import and each product's PDD link. */
+/** 商品: the Shopee catalog (docs/architecture.md §5.2), its import and each product's PDD link. */
 export function shopeeRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/shopee' });
 

@@ -25,7 +25,7 @@ export function defaultCatalog(): Catalog {
   return {
     schema_version: 1,
     goods: [
-      // The seed's evidence goods: black shares one coupon price over its sizes, white's sizes
+      // The reference goods: black shares one coupon price over its sizes, white's sizes
       // differ, white/L is sold out, and two pieces cost 32.76 (not 2 × 12.88).
       goods(
         {

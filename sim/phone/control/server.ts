@@ -49,7 +49,7 @@ function deviceView(p: Phone): object {
   return { serial: p.serial, app_version: p.appVersion, screen: p.app.screenName(), online: p.online };
 }
 
-/** The sim's control API (SIM.md §3): plain node http, zod-validated input. */
+/** The sim's control API (sim/phone/SCREENS.md "Control API"): plain node http, zod-validated input. */
 export class ControlServer {
   private readonly server: http.Server;
   // Loopback until listen() names the bind host; a page on another site never drives a phone.
