@@ -93,17 +93,17 @@ export const API_ERROR_CODES = {
   SYB_UNAVAILABLE: '顺运宝暂时无法访问，稍后会自动重试',
   SYB_SESSION_LOST: '顺运宝登录已失效且重新登录未成功，稍后会自动重试',
   SYB_BAD_ANSWER: '顺运宝返回了无法识别的内容，请联系工程师',
-  SYB_ORDER_NOT_FOUND: '找不到这条顺运宝订单明细',
+  SYB_ORDER_NOT_FOUND: '没有这条订单明细，请先同步顺运宝',
   SHOPEE_SKU_OTHER_GOODS: '该 Shopee 规格不属于这条订单的商品',
 
   // Purchase drafts from order lines (POST /api/tasks/from-orders, per line)
-  SKU_UNKNOWN: '订单明细未匹配 Shopee 规格：请先匹配或在商品中添加该规格',
-  NO_PDD_LINK: '该商品未填写拼多多链接',
-  NO_MAPPING: '该规格在当前拼多多商品下没有映射：请先完成规格映射',
-  OPTION_UNAVAILABLE: '映射的拼多多规格已下架或缺货',
-  PRICE_UNKNOWN: '映射的拼多多规格价格未知：请重新采集',
-  OVER_MAX_QUANTITY: '数量超过单次采购上限',
-  ALREADY_DRAFTED: '这条订单明细已有采购任务',
+  SKU_UNKNOWN: '未匹配蝦皮规格：请先为这条明细设置蝦皮 SKU',
+  NO_PDD_LINK: '商品还没有关联拼多多链接',
+  NO_MAPPING: '这个蝦皮规格在当前拼多多商品下还没有规格映射',
+  OPTION_UNAVAILABLE: '映射的拼多多规格已不可选（缺货或已下架），请重新采集或重新映射',
+  PRICE_UNKNOWN: '映射的拼多多规格没有采集到价格，请重新采集',
+  OVER_MAX_QUANTITY: '数量超过单次采购数量上限（设置 → 单次采购数量上限）',
+  ALREADY_DRAFTED: '这条订单明细已有进行中的采购任务',
 
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',

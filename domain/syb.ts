@@ -1,4 +1,5 @@
 import { parseShopeeSpec } from './shopee-spec';
+import { API_ERROR_CODES } from './api-errors';
 
 /**
  * 顺运宝 order lines (docs/syb-protocol.md): the rules that are not wire protocol — the TWD
@@ -86,14 +87,19 @@ export interface SybSyncCounts {
 }
 
 /** Why no purchase draft was made from an order line (POST /api/tasks/from-orders). */
-export const DRAFT_REFUSALS = {
-  SYB_ORDER_NOT_FOUND: '没有这条订单明细，请先同步顺运宝',
-  ALREADY_DRAFTED: '这条订单明细已有进行中的采购任务',
-  SKU_UNKNOWN: '未匹配蝦皮规格：请先为这条明细设置蝦皮 SKU',
-  NO_PDD_LINK: '商品还没有关联拼多多链接',
-  NO_MAPPING: '这个蝦皮规格在当前拼多多商品下还没有规格映射',
-  OPTION_UNAVAILABLE: '映射的拼多多规格已不可选（缺货或已下架），请重新采集或重新映射',
-  PRICE_UNKNOWN: '映射的拼多多规格没有采集到价格，请重新采集',
-  OVER_MAX_QUANTITY: '数量超过安全上限 safety.max_quantity',
-} as const;
+export const DRAFT_REFUSALS = pick(API_ERROR_CODES, [
+  'SYB_ORDER_NOT_FOUND',
+  'ALREADY_DRAFTED',
+  'SKU_UNKNOWN',
+  'NO_PDD_LINK',
+  'NO_MAPPING',
+  'OPTION_UNAVAILABLE',
+  'PRICE_UNKNOWN',
+  'OVER_MAX_QUANTITY',
+] as const);
 export type DraftRefusal = keyof typeof DRAFT_REFUSALS;
+
+/** The refusals' Chinese comes from the one API error table, so a line's reason reads the same everywhere. */
+function pick<K extends keyof typeof API_ERROR_CODES>(table: typeof API_ERROR_CODES, keys: readonly K[]): { [P in K]: (typeof API_ERROR_CODES)[P] } {
+  return Object.fromEntries(keys.map((k) => [k, table[k]])) as { [P in K]: (typeof API_ERROR_CODES)[P] };
+}
