@@ -17,7 +17,7 @@ describe('device authentication', () => {
     await admin?.close();
   });
 
-  it('lets a device register with its token, idempotently, and shows it online to operators', async () => {
+  it('lets a device register with its token, idempotently, and shows it to operators (online only once its worker polls)', async () => {
     const first = await deviceRequest(admin, device, 'POST', '/api/device/register', { body: registration });
     expect(first.status).toBe(200);
     const again = await deviceRequest(admin, device, 'POST', '/api/device/register', { body: { ...registration, app_version: '7.2.0' } });
@@ -27,7 +27,9 @@ describe('device authentication', () => {
     const operator = await loginOperator(admin);
     const list = await operator.get('/api/devices');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual(expect.arrayContaining([expect.objectContaining({ device_id: device.deviceId, online: true, app_version: '7.2.0', current_task_id: null })]));
+    // Registration is not presence: online comes from the pollers Temporal sees on the device's
+    // queue (test/devices/devices.test.ts starts a real worker for that), and none polls here.
+    expect(list.body).toEqual(expect.arrayContaining([expect.objectContaining({ device_id: device.deviceId, online: false, online_source: 'temporal', app_version: '7.2.0', current_task_id: null })]));
   });
 
   it('answers an empty 401 for a missing, malformed, unknown or wrong token', async () => {
