@@ -103,3 +103,30 @@ export type DraftRefusal = keyof typeof DRAFT_REFUSALS;
 function pick<K extends keyof typeof API_ERROR_CODES>(table: typeof API_ERROR_CODES, keys: readonly K[]): { [P in K]: (typeof API_ERROR_CODES)[P] } {
   return Object.fromEntries(keys.map((k) => [k, table[k]])) as { [P in K]: (typeof API_ERROR_CODES)[P] };
 }
+
+/** `GET /api/syb/sync`: the admin answers it, the 订单 page reads it. */
+export interface SybSyncStatus {
+  running: boolean;
+  last_synced_at: string | null;
+  /** `CODE: message` of the last sync that failed, null once one succeeds */
+  last_error: string | null;
+  progress: { pages: number; lines: number };
+}
+
+/** One line of `GET /api/syb/orders`, defined once for the admin and the 订单 page. */
+export interface OrderLineView {
+  syb_id: string;
+  order_no: string;
+  title: string | null;
+  product_spec: string | null;
+  shopee_goods_id: string;
+  shopee_sku_id: string | null;
+  quantity: number;
+  /** New Taiwan dollars in cents; null when SYB sent a price that is not a plain decimal */
+  price_twd_cent: number | null;
+  image_url: string | null;
+  created_at: string;
+  match_state: MatchState;
+  task_id: string | null;
+  task_status: string | null;
+}

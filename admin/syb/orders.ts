@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import { LIVE_LINE_TASK_STATES, type MatchState } from '../../domain/syb';
+import { LIVE_LINE_TASK_STATES, type MatchState, type OrderLineView } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { decodeCursor, encodeCursor } from '../catalog/common';
@@ -18,22 +18,6 @@ export interface OrderListQuery {
   date_to?: string | undefined;
   cursor?: string | undefined;
   limit: number;
-}
-
-export interface OrderLineView {
-  syb_id: string;
-  order_no: string;
-  title: string | null;
-  product_spec: string | null;
-  shopee_goods_id: string;
-  shopee_sku_id: string | null;
-  quantity: number;
-  price_twd_cent: number | null;
-  image_url: string | null;
-  created_at: string;
-  match_state: MatchState;
-  task_id: string | null;
-  task_status: string | null;
 }
 
 /** The audit action of an operator's set or clear of a line's SKU; the sync reads it to leave that choice alone. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { specMatchKey, taipeiDay, type SybSyncCounts } from '../../domain/syb';
+import { specMatchKey, taipeiDay, type SybSyncCounts, type SybSyncStatus } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { SybService } from './account';
@@ -9,13 +9,6 @@ import { recordSybSync } from '../metrics/metrics';
 
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
-
-export interface SybSyncStatus {
-  running: boolean;
-  last_synced_at: string | null;
-  last_error: string | null;
-  progress: { pages: number; lines: number };
-}
 
 /**
  * One sync (docs/syb-protocol.md): from the Taipei day of `last_synced_at` to

@@ -12,7 +12,8 @@ import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SettingsUpdate, SettingsView } from '../../../domain/settings';
 import type { SystemCheckResult } from '../../../domain/system-check';
-import type { MatchState } from '../../../domain/syb';
+import type { MatchState, OrderLineView, SybSyncStatus } from '../../../domain/syb';
+export type { SybSyncStatus } from '../../../domain/syb';
 import type { UiConfig } from '../../../domain/ui-config';
 import { http, query } from './client';
 
@@ -104,29 +105,7 @@ export const clearMapping = (skuId: string): Promise<unknown> => http.del(`/api/
 
 // 订单 (顺运宝)
 
-export interface SybSyncStatus {
-  running: boolean;
-  last_synced_at: string | null;
-  /** `CODE: message` of the last sync that failed, null once one succeeds */
-  last_error: string | null;
-  progress: { pages: number; lines: number };
-}
-export interface OrderLine {
-  syb_id: string;
-  order_no: string;
-  title: string | null;
-  product_spec: string | null;
-  shopee_goods_id: string;
-  shopee_sku_id: string | null;
-  quantity: number;
-  /** New Taiwan dollars in cents; null when SYB sent a price that is not a plain decimal */
-  price_twd_cent: number | null;
-  image_url: string | null;
-  created_at: string;
-  match_state: MatchState;
-  task_id: string | null;
-  task_status: string | null;
-}
+export type OrderLine = OrderLineView;
 export interface OrderLineFilter {
   match?: MatchState | '';
   hasTask?: boolean | undefined;
