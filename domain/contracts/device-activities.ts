@@ -1,7 +1,7 @@
 import type { SkusJson } from '../collect';
 import type { Cent } from '../money';
 import type { PendingOrder } from '../purchase/orders';
-import type { ExecutionMode } from '../purchase/status';
+import type { PurchaseWorkflowInput } from '../purchase/workflow-types';
 
 /**
  * The contract between the workflows and the device activities, in one place: what a workflow
@@ -102,19 +102,8 @@ export interface DeviceActivities {
 
 // ——— purchase ———
 
-/** The authorised purchase as the phone works on it. */
-export interface PurchaseTarget {
-  taskId: string;
-  attemptId: string;
-  authorizationId: string;
-  goodsId: string;
-  goodsUrl: string;
-  /** dimension name as the panel shows it → exact option text */
-  options: Record<string, string>;
-  quantity: number;
-  capCent: Cent;
-  mode: ExecutionMode;
-}
+/** The authorised purchase as the phone works on it: the workflow's input, less the expiry, plus the attempt. */
+export type PurchaseTarget = Omit<PurchaseWorkflowInput, 'expiresAt'> & { attemptId: string };
 
 /**
  * What the final panel showed before any tap. The fence re-checks exactly this, submitOnce
