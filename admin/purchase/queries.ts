@@ -42,10 +42,9 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
-    order_no: task.order_no,
-    pdd_order_no: task.order_no,
     syb_id: task.syb_id,
-    syb_order_no: task.syb_order_no,
+    order_no: task.order_no,
+    pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
@@ -71,6 +70,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
       ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no, abandoned_at: submission.abandoned_at }
       : null,
     evidence,
+    removed_at: task.removed_at,
     created_at: task.created_at,
     updated_at: task.updated_at,
   };
@@ -79,19 +79,25 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
 export interface ListQuery {
   status?: string;
   q?: string;
+  /** 显示已隐藏: include the tasks an operator hid */
+  includeHidden?: boolean;
   cursor?: string;
   limit: number;
 }
 
-/** Keyset pagination on (updated_at desc, task_id desc): stable while tasks change. */
+/**
+ * 采购任务: purchase tasks only (collect runs belong to their PDD goods), hidden ones only when
+ * asked. Keyset pagination on (updated_at desc, task_id desc): stable while tasks change.
+ */
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
-  let filtered = db.selectFrom('tasks');
+  let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
+  if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
   if (query.status) filtered = filtered.where('status', '=', query.status);
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);
     filtered = filtered.where((eb) =>
-      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]),
+      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text), containsText(eb, 'pdd_order_no', text)]),
     );
   }
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -109,9 +115,9 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
   return {
     items: page.map((t) => ({
       task_id: t.task_id,
-      type: t.task_type,
+      type: 'purchase' as const,
       status: t.status,
-      status_zh: t.task_type === 'purchase' ? (STATUS_ZH[t.status as PurchaseStatus] ?? null) : null,
+      status_zh: STATUS_ZH[t.status as PurchaseStatus] ?? null,
       title: t.title,
       shop_name: t.shop_name,
       execution_mode: t.execution_mode,
@@ -120,7 +126,10 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       max_total_price_cent: t.max_total_price_cent,
       reason_code: t.reason_code,
       version: t.version,
+      order_no: t.order_no,
+      pdd_order_no: t.pdd_order_no,
       duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
+      removed_at: t.removed_at,
       updated_at: t.updated_at,
     })),
     next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,

@@ -6,6 +6,7 @@ import { resolveMapping } from '../catalog/mappings';
 import type { AdminDb } from '../db/database';
 import { HttpError } from '../http/errors';
 import { createPurchaseDraft } from '../purchase/drafts';
+import type { OptionsRefusal } from '../purchase/options';
 import { readIntSetting } from '../purchase/settings';
 
 
@@ -14,6 +15,8 @@ export interface DraftResult {
   task_id: string | null;
   error: { code: DraftRefusal; message: string } | null;
 }
+
+const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>(['OPTION_DIMENSION_UNKNOWN', 'OPTION_DIMENSION_MISSING', 'OPTION_VALUE_UNKNOWN', 'OPTION_OUT_OF_STOCK']);
 
 class Refused extends Error {
   constructor(readonly code: DraftRefusal) {
@@ -95,6 +98,8 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
     // Another request drafted the same line between our check and the insert.
     if (isLiveLineConflict(err)) throw new Refused('ALREADY_DRAFTED');
     if (err instanceof HttpError && err.code === 'PDD_URL_NO_GOODS_ID') throw new Refused('NO_PDD_LINK');
+    // the one options check (admin/purchase/options.ts) found the mapped options not offered
+    if (err instanceof HttpError && OPTION_REFUSALS.has(err.code)) throw new Refused('OPTION_UNAVAILABLE');
     throw err;
   }
 }

@@ -30,12 +30,11 @@ export interface TaskView {
   reason_zh: string | null;
   reason_next_zh: string | null;
   device_id: string | null;
-  /** the PDD order number (until the column is renamed, `order_no` carries it too) */
-  order_no: string | null;
-  pdd_order_no: string | null;
-  /** the 顺运宝 order line and order number a draft was made from */
+  /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
-  syb_order_no: string | null;
+  order_no: string | null;
+  /** the PDD order number the phone read after submitting (or the operator entered) */
+  pdd_order_no: string | null;
   shopee_goods_id: string | null;
   shopee_sku_id: string | null;
   workflow_id: string | null;
@@ -44,13 +43,15 @@ export interface TaskView {
   attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
   submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
+  /** when an operator hid the finished task from the list; null while shown */
+  removed_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export interface TaskListItem {
   task_id: string;
-  type: 'purchase' | 'collect';
+  type: 'purchase';
   status: string;
   status_zh: string | null;
   title: string | null;
@@ -61,6 +62,10 @@ export interface TaskListItem {
   max_total_price_cent: number | null;
   reason_code: string | null;
   version: number;
+  order_no: string | null;
+  pdd_order_no: string | null;
+  /** from start (or creation) to the end; null while the task has not finished */
   duration_seconds: number | null;
+  removed_at: string | null;
   updated_at: string;
 }
