@@ -2,7 +2,7 @@ import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
 import { reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
-import type { TaskListItem, TaskView } from '../../domain/purchase/views';
+import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
 export type { TaskListItem, TaskView };
 import { parseUtcTimestamp } from '../../domain/time';
@@ -23,6 +23,12 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     : [];
   const status = task.status as PurchaseStatus;
   const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
+  const current = auth !== undefined && task.authorization_id === auth.id;
+  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
+  // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
+  if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
+    timeline.push({ at: task.finished_at ?? task.updated_at, status: 'CANCELED', reason: task.reason_code, detail: null, actor: await cancelledBy(db, taskId) });
+  }
   return {
     task_id: task.task_id,
     type: 'purchase',
@@ -49,12 +55,15 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
+    // Readings of an authorization the task no longer holds (reset to DRAFT, then edited or
+    // cancelled) are history, not the task's current gates; the attempt keeps them.
     gates: {
-      gate1_unit_price_cent: attempt?.gate1_unit_price_cent ?? null,
-      gate2_panel_total_cent: attempt?.gate2_panel_total_cent ?? null,
-      gate3_submit_amount_cent: attempt?.gate3_submit_amount_cent ?? null,
-      quantity_read: attempt?.quantity_read ?? null,
+      gate1_unit_price_cent: current ? (attempt?.gate1_unit_price_cent ?? null) : null,
+      gate2_panel_total_cent: current ? (attempt?.gate2_panel_total_cent ?? null) : null,
+      gate3_submit_amount_cent: current ? (attempt?.gate3_submit_amount_cent ?? null) : null,
+      quantity_read: current ? (attempt?.quantity_read ?? null) : null,
     },
+    timeline,
     attempt: attempt
       ? {
           id: attempt.id,
@@ -74,6 +83,18 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     created_at: task.created_at,
     updated_at: task.updated_at,
   };
+}
+
+async function cancelledBy(db: AdminDb, taskId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select('actor')
+    .where('target_id', '=', taskId)
+    .where('action', '=', 'task.canceled')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.actor ?? null;
 }
 
 export interface ListQuery {

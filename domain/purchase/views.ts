@@ -11,6 +11,15 @@ export interface GateView {
   quantity_read: number | null;
 }
 
+/** One line of a task's 执行记录, as the admin activity writes it (newest last). */
+export interface TimelineEntry {
+  at: string;
+  status: string;
+  reason: string | null;
+  detail: string | null;
+  actor: string | null;
+}
+
 export interface TaskView {
   task_id: string;
   type: 'purchase';
@@ -39,7 +48,10 @@ export interface TaskView {
   shopee_sku_id: string | null;
   workflow_id: string | null;
   authorization: { id: string; status: string; expires_at: string } | null;
+  /** the gates of the task's current authorization; all null once it no longer holds one */
   gates: GateView;
+  /** the current attempt's timeline, with 已取消 when the cancel came before any attempt */
+  timeline: TimelineEntry[];
   attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
   submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;

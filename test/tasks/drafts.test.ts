@@ -24,6 +24,7 @@ interface Task {
   pdd_order_no: string | null;
   syb_id: string | null;
   removed_at: string | null;
+  timeline: Array<{ status: string; reason: string | null; actor: string | null }>;
 }
 
 describe('purchase drafts from what is known', () => {
@@ -56,6 +57,7 @@ describe('purchase drafts from what is known', () => {
       .updateTable('pdd_products')
       .set({
         collect_status: 'collected',
+        title: 'PDD 外套',
         collected_at: '2026-08-07T08:00:00Z',
         skus_json: JSON.stringify(
           skusJson(PDD, [
@@ -70,6 +72,23 @@ describe('purchase drafts from what is known', () => {
   });
   afterAll(async () => {
     await admin?.close();
+  });
+
+  it('knows the purchase of a mapped SKU: current goods, options by dimension name, cap = price × quantity + tolerance', async () => {
+    expect((await op.get('/api/tasks/known?shopee_sku_id=8001')).body).toMatchObject({ error: { code: 'NO_MAPPING' } });
+    expect((await op.put('/api/mappings/8001', { pdd_options: { color: '黑色', size: 'M' } })).status).toBe(200);
+    const res = await op.get('/api/tasks/known?shopee_sku_id=8001&quantity=2');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      pdd_goods_id: PDD,
+      pdd_goods_url: URL,
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 2,
+      max_total_price_cent: 1288 * 2 + 500,
+      title: 'PDD 外套',
+    });
+    expect((await op.get('/api/tasks/known?shopee_sku_id=999')).status).toBe(404);
+    expect((await op.get('/api/tasks/known?shopee_sku_id=abc')).status).toBe(400);
   });
 
   it('refuses options the collected goods does not offer, in Chinese, writing nothing', async () => {
@@ -132,6 +151,8 @@ describe('purchase drafts from what is known', () => {
     const done = await created();
     const open = await created();
     expect((await op.post(`/api/tasks/${done.task_id}/cancel`)).status).toBe(200);
+    // a cancel before any phone took the task still shows in its timeline
+    expect((await task(done.task_id)).timeline).toEqual([expect.objectContaining({ status: 'CANCELED', reason: 'CANCELED_BY_OPERATOR', actor: 'admin' })]);
 
     const refused = await op.post('/api/tasks/hide', { task_ids: [done.task_id, open.task_id] });
     expect(refused.status).toBe(409);

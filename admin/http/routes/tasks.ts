@@ -6,6 +6,7 @@ import { markAudited } from '../../audit/audit';
 import { actOnTask } from '../../purchase/actions';
 import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purchase/drafts';
 import { hideTasks } from '../../purchase/hide';
+import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { getPurchaseTask, listTasks } from '../../purchase/queries';
 import { startPurchases } from '../../purchase/start';
 import type { AppDeps } from '../deps';
@@ -13,6 +14,7 @@ import { parseBody, parseParams, parseQuery } from '../validate';
 
 const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
 const startBody = z.object({ tasks: z.array(z.object({ task_id: z.string().min(1), version: z.number().int().positive() }).strict()).min(1).max(500) }).strict();
+const knownQuery = z.object({ shopee_sku_id: z.string().regex(/^\d{1,32}$/, 'not a Shopee SKU id'), quantity: z.coerce.number().int().min(1).max(1000).default(1) });
 const hideBody = z.object({ task_ids: z.array(z.string().min(1).max(64)).min(1).max(500) }).strict();
 const resolveBody = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('created'), order_no: z.string().trim().min(1).max(64) }).strict(),
@@ -48,6 +50,12 @@ export function taskRoutes(deps: AppDeps): Router {
     const body = parseBody(ctx, hideBody);
     ctx.body = await hideTasks(deps.db, actorOf(ctx), body.task_ids);
     markAudited(ctx);
+  });
+
+  // 采购 on a product's SKU: the form pre-filled with what the admin knows (before /:taskId).
+  router.get('/known', async (ctx) => {
+    const { shopee_sku_id, quantity } = parseQuery(ctx, knownQuery);
+    ctx.body = await knownPurchaseOrRefuse(deps.db, shopee_sku_id, quantity);
   });
 
   router.get('/', async (ctx) => {

@@ -73,7 +73,7 @@ export function requireLogin(): void {
   navigate(LOGIN_ROUTE);
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 function isErrorBody(v: unknown): v is { error: { code?: unknown; message?: unknown; details?: unknown } } {
   return typeof v === 'object' && v !== null && 'error' in v && typeof v.error === 'object' && v.error !== null;
@@ -233,6 +233,9 @@ export const http = {
   },
   put<T = unknown>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
     return request<T>('PUT', path, body, opts);
+  },
+  patch<T = unknown>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>('PATCH', path, body, opts);
   },
   del<T = unknown>(path: string, opts?: RequestOptions): Promise<T> {
     return request<T>('DELETE', path, undefined, opts);
