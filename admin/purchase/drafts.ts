@@ -146,7 +146,7 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
     task.syb_id !== null && task.order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
       ? { sybId: task.syb_id, orderNo: task.order_no, shopeeGoodsId: task.shopee_goods_id, shopeeSkuId: task.shopee_sku_id }
       : undefined;
-  return createPurchaseDraft(
+  const copy = createPurchaseDraft(
     db,
     actor,
     {
@@ -160,6 +160,14 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
     },
     { source: task.source ?? 'manual', sourceRef: task.source_ref ?? taskId, ...(orderLine ? { orderLine } : {}) },
   );
+  // An order line has at most one live task (migrations/0030_syb.ts): a second copy is refused.
+  return copy.catch((err: unknown) => {
+    const e = err as { code?: unknown; message?: unknown };
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof e.message === 'string' && e.message.includes('tasks.syb_id')) {
+      throw conflict('ALREADY_DRAFTED', '这条订单明细已有进行中的采购任务');
+    }
+    throw err;
+  });
 }
 
 /** `PDD-YYYYMMDD-NNNN`, a per-day sequence; safe because we hold the write lock. */

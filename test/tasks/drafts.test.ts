@@ -183,11 +183,25 @@ describe('purchase drafts from what is known', () => {
     expect(res.total).toBe(res.items.length);
   });
 
-  it('copy-live makes a live draft of a passed dry run only', async () => {
+  it('copy-live makes a live draft of a passed dry run only, keeping its order line, once per line', async () => {
     const t = await created();
     const refused = await op.post(`/api/tasks/${t.task_id}/copy-live`);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
+
+    // The dry run itself is run by a phone in test/browser/tasks-known.test.ts; here its end state.
+    await admin.db
+      .updateTable('tasks')
+      .set({ status: 'DRY_RUN_PASSED', syb_id: 'SH-9-L1', order_no: 'TW-0009', shopee_goods_id: SHOPEE, shopee_sku_id: '8001' })
+      .where('task_id', '=', t.task_id)
+      .execute();
+    const copy = await op.post(`/api/tasks/${t.task_id}/copy-live`);
+    expect(copy.status).toBe(201);
+    const live = await task((copy.body as { task_id: string }).task_id);
+    expect(live).toMatchObject({ status: 'DRAFT', execution_mode: 'live', version: 1, pdd_options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, max_total_price_cent: 2000, syb_id: 'SH-9-L1', order_no: 'TW-0009' });
+    const again = await op.post(`/api/tasks/${t.task_id}/copy-live`);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: { code: 'ALREADY_DRAFTED' } });
   });
 
   it('the task view carries the SYB order number as order_no and the PDD one as pdd_order_no', async () => {
