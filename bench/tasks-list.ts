@@ -33,7 +33,7 @@ function seedTasks(file: string, tasks: number): void {
   const perStatement = 50;
   const insert = (table: string, columns: string[], rows: number) =>
     db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(`(${columns.map(() => '?').join(', ')})`).join(', ')}`);
-  const taskCols = ['task_id', 'task_type', 'status', 'version', 'pdd_goods_url', 'pdd_goods_id', 'title', 'shop_name', 'source', 'pdd_options', 'quantity', 'max_total_price_cent', 'execution_mode', 'authorization_id', 'reason_code', 'order_no', 'started_at', 'finished_at', 'created_by', 'created_at', 'updated_at'];
+  const taskCols = ['task_id', 'task_type', 'status', 'version', 'pdd_goods_url', 'pdd_goods_id', 'title', 'shop_name', 'source', 'pdd_options', 'quantity', 'max_total_price_cent', 'execution_mode', 'authorization_id', 'reason_code', 'pdd_order_no', 'started_at', 'finished_at', 'created_by', 'created_at', 'updated_at'];
   const authCols = ['id', 'task_id', 'task_version', 'start_key', 'goods_id', 'pdd_options', 'quantity', 'total_price_cap_cent', 'execution_mode', 'status', 'workflow_id', 'workflow_started_at', 'created_by', 'created_at', 'expires_at', 'closed_at'];
   const attemptCols = ['id', 'task_id', 'authorization_id', 'device_id', 'workflow_id', 'status', 'step', 'gate1_unit_price_cent', 'gate2_panel_total_cent', 'quantity_read', 'gate3_submit_amount_cent', 'timeline_json', 'started_at', 'finished_at'];
   const stmts = new Map<string, Database.Statement>();
@@ -108,14 +108,14 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
 
   const bare = new Database(file, { readonly: true });
   const deepRow = bare.prepare('SELECT updated_at, task_id FROM tasks ORDER BY updated_at DESC, task_id DESC LIMIT 1 OFFSET ?').get(Math.floor(opts.tasks * 0.9) - 1) as { updated_at: string; task_id: string };
-  const searchFor = bare.prepare("SELECT order_no FROM tasks WHERE order_no IS NOT NULL ORDER BY updated_at LIMIT 1 OFFSET ?").get(Math.floor(opts.tasks * 0.05)) as { order_no: string };
+  const searchFor = bare.prepare("SELECT pdd_order_no FROM tasks WHERE pdd_order_no IS NOT NULL ORDER BY updated_at LIMIT 1 OFFSET ?").get(Math.floor(opts.tasks * 0.05)) as { pdd_order_no: string };
   const cases: Record<Case, ListQuery> = {
     first: { limit: PAGE },
     // the page that starts 90 % of the way down, reached by its cursor
     deep: { limit: PAGE, cursor: encodeCursor(JSON.stringify([deepRow.updated_at, deepRow.task_id])) },
     filter: { limit: PAGE, status: 'NEEDS_MANUAL' },
     // an operator looking up one order number among years of tasks
-    search: { limit: PAGE, q: searchFor.order_no },
+    search: { limit: PAGE, q: searchFor.pdd_order_no },
   };
 
   const captured = await captureSql(file, cases);

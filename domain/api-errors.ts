@@ -66,6 +66,12 @@ export const API_ERROR_CODES = {
   VERSION_CONFLICT: '任务已被修改，请刷新后重试',
   NOT_DRAFT: '只有草稿可以开始采购',
   QUANTITY_OVER_LIMIT: '数量超过安全上限',
+  OPTION_DIMENSION_UNKNOWN: '商品没有这个规格名，请按采集结果选择',
+  OPTION_DIMENSION_MISSING: '缺少规格：每个规格都要选一个值',
+  OPTION_VALUE_UNKNOWN: '商品没有这个规格值，请按采集结果选择',
+  OPTION_OUT_OF_STOCK: '这个规格在上次采集时缺货，请换一个规格或重新采集',
+  HIDE_REFUSED: '没有任何任务被隐藏：只有已结束的任务可以隐藏',
+  NOT_FINISHED: '任务尚未结束，不能隐藏',
 
   // Evidence screenshots (operators read them; device workers upload them)
   EVIDENCE_NOT_FOUND: '找不到这张截图',

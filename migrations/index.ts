@@ -10,6 +10,8 @@ import * as m0021 from './0021_submission_abandoned';
 import * as m0030 from './0030_syb';
 import * as m0031 from './0031_search_text';
 import * as m0032 from './0032_task_list_indexes';
+import * as m0033 from './0033_task_order_numbers';
+import * as m0034 from './0034_task_removed_at';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -28,6 +30,8 @@ export const migrations: Record<string, Migration> = {
   '0030_syb': m0030,
   '0031_search_text': m0031,
   '0032_task_list_indexes': m0032,
+  '0033_task_order_numbers': m0033,
+  '0034_task_removed_at': m0034,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -66,7 +66,7 @@ export function purchaseActivities(db: AdminDb) {
             updated_at: now,
             ...(input.reasonCode !== undefined ? { reason_code: input.reasonCode } : {}),
             ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
-            ...(input.orderNo !== undefined ? { order_no: input.orderNo } : {}),
+            ...(input.orderNo !== undefined ? { pdd_order_no: input.orderNo } : {}),
             ...(isTerminal(input.to) ? { finished_at: now } : {}),
             // a task back in DRAFT needs a new authorization: the old one is never revived
             ...(input.to === 'DRAFT' ? { authorization_id: null } : {}),

@@ -2,7 +2,7 @@ import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
 import { reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
-import type { TaskListItem, TaskView } from '../../domain/purchase/views';
+import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
 export type { TaskListItem, TaskView };
 import { parseUtcTimestamp } from '../../domain/time';
@@ -25,6 +25,12 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     : [];
   const status = task.status as PurchaseStatus;
   const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
+  const current = auth !== undefined && task.authorization_id === auth.id;
+  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
+  // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
+  if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
+    timeline.push({ at: task.finished_at ?? task.updated_at, status: 'CANCELED', reason: task.reason_code, detail: null, actor: await cancelledBy(db, taskId) });
+  }
   return {
     task_id: task.task_id,
     type: 'purchase',
@@ -45,20 +51,22 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
     device_name: task.device_name,
-    order_no: task.order_no,
-    pdd_order_no: task.order_no,
     syb_id: task.syb_id,
-    syb_order_no: task.syb_order_no,
+    order_no: task.order_no,
+    pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
+    // Readings of an authorization the task no longer holds (reset to DRAFT, then edited or
+    // cancelled) are history, not the task's current gates; the attempt keeps them.
     gates: {
-      gate1_unit_price_cent: attempt?.gate1_unit_price_cent ?? null,
-      gate2_panel_total_cent: attempt?.gate2_panel_total_cent ?? null,
-      gate3_submit_amount_cent: attempt?.gate3_submit_amount_cent ?? null,
-      quantity_read: attempt?.quantity_read ?? null,
+      gate1_unit_price_cent: current ? (attempt?.gate1_unit_price_cent ?? null) : null,
+      gate2_panel_total_cent: current ? (attempt?.gate2_panel_total_cent ?? null) : null,
+      gate3_submit_amount_cent: current ? (attempt?.gate3_submit_amount_cent ?? null) : null,
+      quantity_read: current ? (attempt?.quantity_read ?? null) : null,
     },
+    timeline,
     attempt: attempt
       ? {
           id: attempt.id,
@@ -74,27 +82,46 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
       ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no, abandoned_at: submission.abandoned_at }
       : null,
     evidence,
+    removed_at: task.removed_at,
     created_at: task.created_at,
     updated_at: task.updated_at,
   };
 }
 
+async function cancelledBy(db: AdminDb, taskId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select('actor')
+    .where('target_id', '=', taskId)
+    .where('action', '=', 'task.canceled')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.actor ?? null;
+}
+
 export interface ListQuery {
   status?: string;
   q?: string;
+  /** 显示已隐藏: include the tasks an operator hid */
+  includeHidden?: boolean;
   cursor?: string;
   limit: number;
 }
 
-/** Keyset pagination on (updated_at desc, task_id desc): stable while tasks change. */
+/**
+ * 采购任务: purchase tasks only (collect runs belong to their PDD goods), hidden ones only when
+ * asked. Keyset pagination on (updated_at desc, task_id desc): stable while tasks change.
+ */
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
-  let filtered = db.selectFrom('tasks');
+  let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
+  if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
   if (query.status) filtered = filtered.where('status', '=', query.status);
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);
     filtered = filtered.where((eb) =>
-      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text)]),
+      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text), containsText(eb, 'pdd_order_no', text)]),
     );
   }
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -112,9 +139,9 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
   return {
     items: page.map((t) => ({
       task_id: t.task_id,
-      type: t.task_type,
+      type: 'purchase' as const,
       status: t.status,
-      status_zh: t.task_type === 'purchase' ? (STATUS_ZH[t.status as PurchaseStatus] ?? null) : null,
+      status_zh: STATUS_ZH[t.status as PurchaseStatus] ?? null,
       title: t.title,
       shop_name: t.shop_name,
       execution_mode: t.execution_mode,
@@ -124,7 +151,10 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       reason_code: t.reason_code,
       device_name: t.device_name,
       version: t.version,
+      order_no: t.order_no,
+      pdd_order_no: t.pdd_order_no,
       duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
+      removed_at: t.removed_at,
       updated_at: t.updated_at,
     })),
     next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,

@@ -8,23 +8,50 @@ const purchaseOptionsSchema = z
   .record(z.string().trim().min(1, 'dimension name is empty'), z.string().trim().min(1, 'option value is empty'))
   .refine((o) => Object.keys(o).length > 0, 'give an option for every dimension');
 
+const draftFields = {
+  pdd_goods_url: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((url) => parsePddGoodsId(url).ok, 'no single goods_id in the URL: paste the full PDD goods link'),
+  pdd_options: purchaseOptionsSchema,
+  quantity: z.number().int().positive(),
+  max_total_price_cent: cent,
+  execution_mode: z.enum(EXECUTION_MODES),
+  title: z.string().trim().max(200),
+};
+
 /** `POST /api/tasks` (docs/API.md). `execution_mode` is dry_run unless live is given explicitly. */
 export const createPurchaseDraftSchema = z
   .object({
     type: z.literal('purchase'),
-    pdd_goods_url: z
-      .string()
-      .trim()
-      .min(1)
-      .refine((url) => parsePddGoodsId(url).ok, 'no single goods_id in the URL: paste the full PDD goods link'),
-    pdd_options: purchaseOptionsSchema,
-    quantity: z.number().int().positive(),
-    max_total_price_cent: cent,
-    execution_mode: z.enum(EXECUTION_MODES).default('dry_run'),
-    title: z.string().trim().max(200).optional(),
+    pdd_goods_url: draftFields.pdd_goods_url,
+    pdd_options: draftFields.pdd_options,
+    quantity: draftFields.quantity,
+    max_total_price_cent: draftFields.max_total_price_cent,
+    execution_mode: draftFields.execution_mode.default('dry_run'),
+    title: draftFields.title.optional(),
   })
   .strict();
 export type CreatePurchaseDraft = z.infer<typeof createPurchaseDraftSchema>;
+
+/**
+ * `PATCH /api/tasks/:taskId`: the version the operator saw and the fields to change, each with
+ * the create form's rules. Options are replaced as a whole, never merged: a dimension dropped
+ * in the form must not survive from the old version.
+ */
+export const editPurchaseDraftSchema = z
+  .object({
+    version: z.number().int().positive(),
+    pdd_goods_url: draftFields.pdd_goods_url.optional(),
+    pdd_options: draftFields.pdd_options.optional(),
+    quantity: draftFields.quantity.optional(),
+    max_total_price_cent: draftFields.max_total_price_cent.optional(),
+    execution_mode: draftFields.execution_mode.optional(),
+    title: draftFields.title.optional(),
+  })
+  .strict();
+export type EditPurchaseDraft = z.infer<typeof editPurchaseDraftSchema>;
 
 const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 const optionsObject = z.record(z.string(), z.string());

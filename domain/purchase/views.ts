@@ -11,6 +11,15 @@ export interface GateView {
   quantity_read: number | null;
 }
 
+/** One line of a task's 执行记录, as the admin activity writes it (newest last). */
+export interface TimelineEntry {
+  at: string;
+  status: string;
+  reason: string | null;
+  detail: string | null;
+  actor: string | null;
+}
+
 export interface TaskView {
   task_id: string;
   type: 'purchase';
@@ -32,27 +41,31 @@ export interface TaskView {
   device_id: string | null;
   /** the device's display name (设备), also after it was revoked */
   device_name: string | null;
-  /** the PDD order number (until the column is renamed, `order_no` carries it too) */
-  order_no: string | null;
-  pdd_order_no: string | null;
-  /** the 顺运宝 order line and order number a draft was made from */
+  /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
-  syb_order_no: string | null;
+  order_no: string | null;
+  /** the PDD order number the phone read after submitting (or the operator entered) */
+  pdd_order_no: string | null;
   shopee_goods_id: string | null;
   shopee_sku_id: string | null;
   workflow_id: string | null;
   authorization: { id: string; status: string; expires_at: string } | null;
+  /** the gates of the task's current authorization; all null once it no longer holds one */
   gates: GateView;
+  /** the current attempt's timeline, with 已取消 when the cancel came before any attempt */
+  timeline: TimelineEntry[];
   attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
   submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
+  /** when an operator hid the finished task from the list; null while shown */
+  removed_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export interface TaskListItem {
   task_id: string;
-  type: 'purchase' | 'collect';
+  type: 'purchase';
   status: string;
   status_zh: string | null;
   title: string | null;
@@ -65,6 +78,10 @@ export interface TaskListItem {
   /** the display name of the device that ran (or runs) the task */
   device_name: string | null;
   version: number;
+  order_no: string | null;
+  pdd_order_no: string | null;
+  /** from start (or creation) to the end; null while the task has not finished */
   duration_seconds: number | null;
+  removed_at: string | null;
   updated_at: string;
 }

@@ -362,7 +362,8 @@ test('the task page\'s 工作流 link opens the Temporal UI this admin was start
   const draft = await api.post('/api/tasks', {
     type: 'purchase',
     pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}`,
-    pdd_options: { color: '黑色', size: 'M' },
+    // by the dimension names the goods was collected with (a purchase names what the panel shows)
+    pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
     quantity: 1,
     max_total_price_cent: 9000,
   });

@@ -210,7 +210,7 @@ test('生成采购草稿 (试运行): a draft for the mapped line, the refusals 
   expect((await apiLine(line.teeRedS)).task_id).toBeNull();
 
   const draft = (await api.get(`/api/tasks/${draftId}`)).body as Record<string, unknown>;
-  expect(draft).toMatchObject({ status: 'DRAFT', execution_mode: 'dry_run', quantity: 1, syb_id: line.coatBlackM, syb_order_no: shipments[0]!.code });
+  expect(draft).toMatchObject({ status: 'DRAFT', execution_mode: 'dry_run', quantity: 1, syb_id: line.coatBlackM, order_no: shipments[0]!.code });
 
   const shot = path.join(shotsDir, 'orders.png');
   await page.screenshot({ path: shot, fullPage: true });

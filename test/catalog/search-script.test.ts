@@ -54,7 +54,7 @@ describe('search: simplified and traditional spellings find each other; lists co
       { pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD_SUIT}`, title: '西裝外套 補貨' },
       { pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD_SHIRT}` },
     ]) {
-      expect((await op.post('/api/tasks', { type: 'purchase', pdd_options: { color: '黑色', size: 'M' }, quantity: 1, max_total_price_cent: 9000, ...body })).status).toBe(201);
+      expect((await op.post('/api/tasks', { type: 'purchase', pdd_options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, max_total_price_cent: 9000, ...body })).status).toBe(201);
     }
   });
   afterAll(async () => {
@@ -91,8 +91,8 @@ describe('search: simplified and traditional spellings find each other; lists co
   });
 
   it('total counts every matching row, not the page: limit 1 still says all of them', async () => {
-    // the task list also holds the two collect runs
-    for (const [path, total] of [['/api/shopee/products', 2], ['/api/pdd/products', 2], ['/api/tasks', 4]] as const) {
+    // the task list holds the two purchase tasks only: collect runs live on their PDD goods
+    for (const [path, total] of [['/api/shopee/products', 2], ['/api/pdd/products', 2], ['/api/tasks', 2]] as const) {
       const first = await op.get(`${path}?limit=1`);
       expect(first.status).toBe(200);
       const body = first.body as { items: unknown[]; next_cursor: string | null; total: number };

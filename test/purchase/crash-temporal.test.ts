@@ -111,7 +111,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     expect(ledger[0]?.authorization_id).toBe(t.authorization?.id);
     expect(ledger[0]?.tapped_at).toBeTruthy();
     expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
-    if (t.status === 'WAITING_PAYMENT') expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    if (t.status === 'WAITING_PAYMENT') expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(await workflowOpen(id)).toBe('RUNNING');
     expect(await submitOnceRuns(id)).toEqual({ scheduled: 1, attempts: [1] });
   });
@@ -138,7 +138,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     expect(rig.orders()).toHaveLength(1);
     expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
     expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
-    if (t.status === 'WAITING_PAYMENT') expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    if (t.status === 'WAITING_PAYMENT') expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(await workflowOpen(id)).toBe('RUNNING');
     expect(await submitOnceRuns(id)).toEqual({ scheduled: 1, attempts: [1] });
   });

@@ -50,7 +50,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
       expect(t.status).toBe('WAITING_PAYMENT');
       expect(rig.submitTaps()).toHaveLength(1);
       expect(rig.orders()).toHaveLength(1);
-      expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+      expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     }
   });
 
@@ -71,7 +71,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
     await expectInvariants(rig, id);
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.orders()).toHaveLength(1);
-    if (t.status === 'WAITING_PAYMENT') expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    if (t.status === 'WAITING_PAYMENT') expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
     expect(t.submission?.order_submitted_at).toBeTruthy();
 
@@ -107,7 +107,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
       last = await rig.waitFor(id, ['WAITING_PAYMENT']);
     }
     expect(last.status).toBe('WAITING_PAYMENT');
-    expect(last.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(last.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     await expectInvariants(rig, id);
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);

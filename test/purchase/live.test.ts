@@ -21,7 +21,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     const orders = rig.orders();
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ goods_id: '937122477375', options: ['黑色', 'M'], quantity: 2, total_cent: 3276, status: 'unpaid' });
-    expect(t.order_no).toBe(orders[0]?.order_no);
+    expect(t.pdd_order_no).toBe(orders[0]?.order_no);
     expect(t.gates).toEqual({ gate1_unit_price_cent: 1288, gate2_panel_total_cent: 3276, gate3_submit_amount_cent: 3276, quantity_read: 2 });
     expect(t.submission).toMatchObject({ status: 'SUBMITTED', order_no: orders[0]?.order_no });
     expect(t.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_RESULT']));
@@ -71,7 +71,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'PAYMENT_HANDOFF' })]));
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toHaveLength(1);
-    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.orders()[0]?.status).toBe('unpaid');
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.paymentTaps()).toHaveLength(0);
@@ -85,7 +85,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'SUBMIT_OUTCOME_UNKNOWN' })]));
     expect(rig.orders()).toHaveLength(1);
-    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.taps().at(-1)).toBe(rig.submitTaps()[0]);
   });
@@ -118,7 +118,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(resolved.status).toBe(200);
     expect((await rig.task(id)).reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
     const after = await rig.waitFor(id, ['WAITING_PAYMENT']);
-    expect(after.order_no).toBe('260807-000000000000001');
+    expect(after.pdd_order_no).toBe('260807-000000000000001');
     expect(rig.submitTaps()).toHaveLength(1);
   });
 
@@ -131,7 +131,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     await rig.startWorker();
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
     expect(['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']).toContain(t.status);
-    if (t.status === 'WAITING_PAYMENT') expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    if (t.status === 'WAITING_PAYMENT') expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.orders()).toHaveLength(1);
     expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
     expect(rig.submitTaps()).toHaveLength(1);
@@ -155,7 +155,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toHaveLength(1);
-    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.paymentTaps()).toHaveLength(0);
   });

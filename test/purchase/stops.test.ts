@@ -48,7 +48,7 @@ describe('purchase stops before the fence', () => {
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toEqual([expect.objectContaining({ goods_id: '600000000101', options: ['红', 'S'], total_cent: 990 })]);
-    expect(t.order_no).toBe(rig.orders()[0]?.order_no);
+    expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
   });
 
   it('NEEDS_MANUAL → reset to DRAFT (the safe next step); the old authorization is not revived', async () => {

@@ -173,7 +173,7 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
       status: 'DRAFT',
       execution_mode: 'dry_run',
       syb_id: id(1),
-      syb_order_no: 'TW-T-0001',
+      order_no: 'TW-T-0001',
       shopee_goods_id: G1,
       shopee_sku_id: '5001',
       pdd_goods_id: '880001',

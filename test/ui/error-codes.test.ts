@@ -14,8 +14,9 @@ const SENDERS: readonly RegExp[] = [
   // HttpError and its subclass for the device credentials (the CLI prints the same refusal)
   new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}`, 'g'),
   new RegExp(String.raw`\bcode:\s*${CODE}`, 'g'),
-  // The 顺运宝 adapter's failures (the sync's last_error) and the per-line draft refusals.
-  new RegExp(String.raw`\bnew (?:SybError|Refused)\(\s*${CODE}`, 'g'),
+  // The 顺运宝 adapter's failures (the sync's last_error), the per-line draft refusals and why no
+  // purchase is known for a Shopee SKU (admin/purchase/known.ts).
+  new RegExp(String.raw`\bnew (?:SybError|Refused|UnknownPurchase)\(\s*${CODE}`, 'g'),
   /\bCatalogErrors\.([A-Z][A-Z0-9_]*)/g,
 ];
 const CATALOG_ERRORS_FILE = path.join('admin', 'catalog', 'errors.ts');

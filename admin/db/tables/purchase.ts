@@ -1,6 +1,6 @@
 import type { ExecutionMode, PurchaseStatus } from '../../../domain/purchase/status';
 
-/** Columns the purchase part adds to `tasks` (migration 0020); null on collect rows. */
+/** Columns the purchase part adds to `tasks` (migrations 0020, 0033, 0034); null on collect rows. */
 export interface PurchaseTaskColumns {
   title: string | null;
   shop_name: string | null;
@@ -12,9 +12,12 @@ export interface PurchaseTaskColumns {
   execution_mode: ExecutionMode | null;
   authorization_id: string | null;
   reason_code: string | null;
-  order_no: string | null;
+  /** the PDD order number the phone read (0033 renamed it from `order_no`) */
+  pdd_order_no: string | null;
   started_at: string | null;
   created_by: string | null;
+  /** hidden from the task list by an operator (0034); only terminal tasks are */
+  removed_at: string | null;
 }
 
 export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';

@@ -39,8 +39,8 @@ export interface SybSyncStateTable {
 /** Columns 0030 adds to `tasks`: the order line a purchase draft came from. */
 export interface SybTaskColumns {
   syb_id: string | null;
-  /** the SYB order number; `tasks.order_no` is still the PDD order number */
-  syb_order_no: string | null;
+  /** the SYB order number (0033 renamed it from `syb_order_no`); the PDD one is `pdd_order_no` */
+  order_no: string | null;
   shopee_goods_id: string | null;
   shopee_sku_id: string | null;
 }

@@ -1,10 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { createPurchaseDraftSchema } from '../../../domain/purchase/schemas';
+import { createPurchaseDraftSchema, editPurchaseDraftSchema } from '../../../domain/purchase/schemas';
 import { actorOf } from '../../auth/principal';
 import { markAudited } from '../../audit/audit';
 import { actOnTask } from '../../purchase/actions';
-import { createPurchaseDraft } from '../../purchase/drafts';
+import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purchase/drafts';
+import { hideTasks } from '../../purchase/hide';
+import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { getPurchaseTask, listTasks } from '../../purchase/queries';
 import { startPurchases } from '../../purchase/start';
 import type { AppDeps } from '../deps';
@@ -12,6 +14,8 @@ import { parseBody, parseParams, parseQuery } from '../validate';
 
 const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
 const startBody = z.object({ tasks: z.array(z.object({ task_id: z.string().min(1), version: z.number().int().positive() }).strict()).min(1).max(500) }).strict();
+const knownQuery = z.object({ shopee_sku_id: z.string().regex(/^\d{1,32}$/, 'not a Shopee SKU id'), quantity: z.coerce.number().int().min(1).max(1000).default(1) });
+const hideBody = z.object({ task_ids: z.array(z.string().min(1).max(64)).min(1).max(500) }).strict();
 const resolveBody = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('created'), order_no: z.string().trim().min(1).max(64) }).strict(),
   z.object({ outcome: z.literal('not_created') }).strict(),
@@ -20,6 +24,7 @@ const listQuery = z.object({
   status: z.string().regex(/^[A-Za-z_]{1,32}$/).optional(),
   q: z.string().trim().max(100).optional(),
   cursor: z.string().max(400).optional(),
+  include_hidden: z.enum(['0', '1']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -41,13 +46,41 @@ export function taskRoutes(deps: AppDeps): Router {
     ctx.body = { tasks: started };
   });
 
+  router.post('/hide', async (ctx) => {
+    const body = parseBody(ctx, hideBody);
+    ctx.body = await hideTasks(deps.db, actorOf(ctx), body.task_ids);
+    markAudited(ctx);
+  });
+
+  // 采购 on a product's SKU: the form pre-filled with what the admin knows (before /:taskId).
+  router.get('/known', async (ctx) => {
+    const { shopee_sku_id, quantity } = parseQuery(ctx, knownQuery);
+    ctx.body = await knownPurchaseOrRefuse(deps.db, shopee_sku_id, quantity);
+  });
+
   router.get('/', async (ctx) => {
-    ctx.body = await listTasks(deps.db, parseQuery(ctx, listQuery));
+    const { include_hidden, ...query } = parseQuery(ctx, listQuery);
+    ctx.body = await listTasks(deps.db, { ...query, includeHidden: include_hidden === '1' });
   });
 
   router.get('/:taskId', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
     ctx.body = await getPurchaseTask(deps.db, taskId);
+  });
+
+  router.patch('/:taskId', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    const body = parseBody(ctx, editPurchaseDraftSchema);
+    await editPurchaseDraft(deps.db, actorOf(ctx), taskId, body);
+    markAudited(ctx);
+    ctx.body = await getPurchaseTask(deps.db, taskId);
+  });
+
+  router.post('/:taskId/copy-live', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    ctx.status = 201;
+    ctx.body = await copyAsLive(deps.db, actorOf(ctx), taskId);
+    markAudited(ctx);
   });
 
   // The route of each operator action is its name in the state machine.

@@ -7,7 +7,7 @@ import type { ImportResult, MappingBoard, MappingSaved, PddGoodsDetailView, PddL
 import type { ProductState } from '../../../domain/catalog';
 import type { DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
-import type { CreatePurchaseDraft } from '../../../domain/purchase/schemas';
+import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SettingsUpdate, SettingsView } from '../../../domain/settings';
@@ -61,10 +61,26 @@ export interface StartItem {
   version: number;
 }
 
-export const listTasks = (p: ListParams & { status?: string }): Promise<Page<TaskListItem>> =>
-  http.get(`/api/tasks${query({ status: p.status, q: p.q, limit: p.limit, cursor: p.cursor })}`);
+/** What the admin knows to buy for a mapped Shopee SKU (the 采购 form's pre-fill). */
+export interface KnownPurchase {
+  pdd_goods_id: string;
+  pdd_goods_url: string;
+  pdd_options: Options;
+  quantity: number;
+  max_total_price_cent: number;
+  title: string | null;
+}
+
+export const listTasks = (p: ListParams & { status?: string; includeHidden?: boolean }): Promise<Page<TaskListItem>> =>
+  http.get(`/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, limit: p.limit, cursor: p.cursor })}`);
 export const getTask = (taskId: string): Promise<TaskView> => http.get(`/api/tasks/${id(taskId)}`);
 export const createTask = (draft: CreatePurchaseDraft): Promise<DraftCreated> => http.post('/api/tasks', draft);
+/** A new version of a DRAFT; 409 NOT_DRAFT or VERSION_CONFLICT when it moved on. */
+export const editTask = (taskId: string, edit: EditPurchaseDraft): Promise<TaskView> => http.patch(`/api/tasks/${id(taskId)}`, edit);
+export const copyTaskAsLive = (taskId: string): Promise<DraftCreated> => http.post(`/api/tasks/${id(taskId)}/copy-live`, {});
+export const getKnownPurchase = (shopeeSkuId: string): Promise<KnownPurchase> => http.get(`/api/tasks/known${query({ shopee_sku_id: shopeeSkuId })}`);
+/** All or nothing: a 409 HIDE_REFUSED lists each task still in progress in `details.tasks`. */
+export const hideTasks = (taskIds: readonly string[]): Promise<{ hidden: string[] }> => http.post('/api/tasks/hide', { task_ids: taskIds });
 /** All or nothing: a 409 START_REFUSED lists each refused task in `details.tasks`. */
 export const startTasks = (tasks: readonly StartItem[]): Promise<unknown> => http.post('/api/tasks/start', { tasks });
 export const cancelTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/cancel`, {});

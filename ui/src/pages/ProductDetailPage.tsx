@@ -154,7 +154,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
 
             <div class="card" style={{ 'margin-top': '12px' }}>
               <h3>SKU</h3>
-              <SkuTable skus={p().skus} act={act} />
+              <SkuTable skus={p().skus} act={act} collected={Boolean(p().pdd?.skus_json) && p().pdd?.deleted !== true} />
               <AddSku goodsId={p().goods_id} act={act} />
             </div>
 
@@ -182,7 +182,8 @@ function collectedSkuCount(skusJson: unknown): number {
   return Array.isArray(skusJson.skus) ? skusJson.skus.length : 0;
 }
 
-function SkuTable(props: { skus: ShopeeSkuView[]; act: Act }): JSX.Element {
+/** `collected`: the current PDD goods has a collect, so a mapped SKU can be bought from here. */
+function SkuTable(props: { skus: ShopeeSkuView[]; act: Act; collected: boolean }): JSX.Element {
   return (
     <table class="cat-table" data-testid="sku-table">
       <thead>
@@ -198,14 +199,14 @@ function SkuTable(props: { skus: ShopeeSkuView[]; act: Act }): JSX.Element {
       </thead>
       <tbody>
         <For each={props.skus} fallback={<tr><td colSpan={7} class="muted">没有 SKU</td></tr>}>
-          {(s) => <SkuRow sku={s} act={props.act} />}
+          {(s) => <SkuRow sku={s} act={props.act} buyable={props.collected && s.mapping !== null} />}
         </For>
       </tbody>
     </table>
   );
 }
 
-function SkuRow(props: { sku: ShopeeSkuView; act: Act }): JSX.Element {
+function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.Element {
   const [editing, setEditing] = createSignal(false);
   const [color, setColor] = createSignal(props.sku.color ?? '');
   const [size, setSize] = createSignal(props.sku.size ?? '');
@@ -262,6 +263,12 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act }): JSX.Element {
           <button type="button" class="btn btn-ghost" onClick={() => setEditing(false)}>
             取消
           </button>
+        </Show>
+        {/* the task form pre-filled from the mapping and the last collect */}
+        <Show when={props.buyable && !editing()}>
+          <a class="btn btn-primary" href={hrefFor(`/tasks/new?sku=${encodeURIComponent(props.sku.sku_id)}`)} data-testid="sku-purchase">
+            采购
+          </a>
         </Show>
       </td>
     </tr>

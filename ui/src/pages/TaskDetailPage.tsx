@@ -1,7 +1,7 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
-import { cancelTask, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
+import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
 import { stopDetailZh } from '../components/tasks/details';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
@@ -17,13 +17,13 @@ import { errorText } from '../errors';
 import { formatYuan } from '../lib/money';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
-import { hrefFor } from '../router';
+import { hrefFor, navigate } from '../router';
 import DeviceName from '../components/devices/DeviceName';
 
 const TASK_POLL_MS = 3_000;
 
-/** The call behind each button; every one answers with the task as it now is. */
-const ACTION_CALL: Readonly<Record<TaskAction, (taskId: string, orderNo: string) => Promise<TaskView>>> = {
+/** The call behind each button; every one answers with the task as it now is, shown at once. */
+const ACTION_CALL: Readonly<Record<Exclude<TaskAction, 'edit'>, (taskId: string, orderNo: string) => Promise<TaskView>>> = {
   cancel: cancelTask,
   reset: resetTask,
   'mark-paid': markTaskPaid,
@@ -50,7 +50,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   };
   createPoll(load, TASK_POLL_MS, { immediate: true, while: () => !busy() && !isTerminal(task()?.status ?? '') });
 
-  const act = async (action: TaskAction, orderNo?: string): Promise<void> => {
+  const act = async (action: Exclude<TaskAction, 'edit'>, orderNo?: string): Promise<void> => {
     setBusy(true);
     setActionError(null);
     try {
@@ -59,6 +59,20 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
       // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced).
       setActionError(errorText(err));
       await load();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // 复制为真实下单: a new live draft; the list is where drafts are started.
+  const copyLive = async (): Promise<void> => {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const created = await copyTaskAsLive(props.taskId);
+      navigate(`/tasks?created=${encodeURIComponent(created.task_id)}`);
+    } catch (err) {
+      setActionError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -107,7 +121,21 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   <Show when={t().reason_next_zh}>{(n) => <div><strong>处理建议：</strong>{n()}</div>}</Show>
                 </div>
               </Show>
-              <TaskActions status={t().status} busy={busy()} error={actionError()} onAction={act} />
+              <Show when={t().status === 'DRY_RUN_PASSED'}>
+                <div class="tk-actions">
+                  <button type="button" class="btn btn-primary" data-testid="action-copy-live" disabled={busy()} onClick={() => void copyLive()}>
+                    复制为真实下单
+                  </button>
+                  <span class="muted">以相同商品、规格、数量和最高总价新建一份真实下单草稿</span>
+                </div>
+              </Show>
+              <TaskActions
+                status={t().status}
+                busy={busy()}
+                error={actionError()}
+                onAction={act}
+                onEdit={() => navigate(`/tasks/${encodeURIComponent(props.taskId)}/edit`)}
+              />
             </div>
 
             <div class="card tk-section">
@@ -128,8 +156,16 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                 <dd data-testid="task-mode" classList={{ 'tk-live': t().execution_mode === 'live' }}>
                   {modeZh(t().execution_mode)}
                 </dd>
-                <dt>订单号</dt>
-                <dd data-testid="task-order-no">{t().order_no ?? t().submission?.order_no ?? '—'}</dd>
+                <dt>拼多多订单号</dt>
+                <dd data-testid="task-pdd-order-no">{t().pdd_order_no ?? t().submission?.order_no ?? '—'}</dd>
+                <Show when={t().order_no}>
+                  {(no) => (
+                    <>
+                      <dt>顺运宝订单号</dt>
+                      <dd data-testid="task-order-no">{no()}</dd>
+                    </>
+                  )}
+                </Show>
                 <dt>设备</dt>
                 <dd data-testid="task-device">
                   <Show when={t().device_id} fallback="—">
@@ -169,7 +205,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
 
             <GatesPanel gates={t().gates} quantity={t().quantity} capCents={t().max_total_price_cent} />
             <EvidenceGallery evidence={t().evidence} />
-            <Timeline entries={t().attempt?.timeline ?? []} />
+            <Timeline entries={t().timeline} />
           </>
         )}
       </Show>

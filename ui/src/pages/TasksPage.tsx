@@ -1,30 +1,48 @@
 import { batch, createEffect, createSignal, Match, on, Show, Switch, type JSX } from 'solid-js';
 import { ApiError, query } from '../api/client';
-import { listTasks, startTasks } from '../api/endpoints';
+import { hideTasks, listTasks, startTasks } from '../api/endpoints';
 import SelectionBar from '../components/SelectionBar';
 import StartConfirmDialog from '../components/tasks/StartConfirmDialog';
 import StatusTabs from '../components/tasks/StatusTabs';
 import TaskTable from '../components/tasks/TaskTable';
 import '../components/tasks/tasks.css';
-import { startRefusals, type StartRefusal, type TaskListItem } from '../components/tasks/types';
+import { isPurchaseStatus, isTerminal, STATUS_TONE, startRefusals, taskRefusals, type StartRefusal, type TaskListItem } from '../components/tasks/types';
 import { errorText } from '../errors';
 import { sumCents } from '../lib/money';
+import { createPoll } from '../lib/poll';
 import { currentPath, currentRoute, hrefFor, navigate } from '../router';
 import TaskCreatePage from './TaskCreatePage';
 import TaskDetailPage from './TaskDetailPage';
 
 const PAGE_SIZE = 50;
 
-/** `/tasks` is the list, `/tasks/new` the form, `/tasks/<id>` one task. */
+/**
+ * `/tasks` is the list, `/tasks/new` the form (`?sku=` pre-fills it from a mapped Shopee SKU),
+ * `/tasks/<id>` one task, `/tasks/<id>/edit` its draft's form.
+ */
 export default function TasksPage(): JSX.Element {
   const detailId = (): string | null => {
     const m = /^\/tasks\/([^/]+)$/.exec(currentPath());
     return m?.[1] !== undefined && m[1] !== 'new' ? decodeURIComponent(m[1]) : null;
   };
+  const editId = (): string | null => {
+    const m = /^\/tasks\/([^/]+)\/edit$/.exec(currentPath());
+    return m?.[1] !== undefined ? decodeURIComponent(m[1]) : null;
+  };
+  const skuParam = (): string | undefined => {
+    const full = currentRoute();
+    const i = full.indexOf('?');
+    return new URLSearchParams(i === -1 ? '' : full.slice(i + 1)).get('sku') ?? undefined;
+  };
   return (
     <Switch fallback={<TaskList />}>
       <Match when={currentPath() === '/tasks/new'}>
-        <TaskCreatePage />
+        <Show when={skuParam()} keyed fallback={<TaskCreatePage />}>
+          {(sku) => <TaskCreatePage skuId={sku} />}
+        </Show>
+      </Match>
+      <Match when={editId()} keyed>
+        {(id) => <TaskCreatePage taskId={id} />}
       </Match>
       <Match when={detailId()} keyed>
         {(id) => <TaskDetailPage taskId={id} />}
@@ -34,16 +52,25 @@ export default function TasksPage(): JSX.Element {
 }
 
 /** Filters live in the hash, so a reload or a trip through login lands on the same view. */
-function routeParams(): { status: string; q: string; created: string } {
+function routeParams(): { status: string; q: string; created: string; hidden: boolean } {
   const full = currentRoute();
   const i = full.indexOf('?');
   const p = new URLSearchParams(i === -1 ? '' : full.slice(i + 1));
-  return { status: p.get('status') ?? '', q: p.get('q') ?? '', created: p.get('created') ?? '' };
+  return { status: p.get('status') ?? '', q: p.get('q') ?? '', created: p.get('created') ?? '', hidden: p.get('hidden') === '1' };
 }
+
+const LIST_POLL_MS = 3_000;
+/** The list polls only while a task is on its way (a phone may change it any second). */
+const moving = (t: TaskListItem): boolean => isPurchaseStatus(t.status) && STATUS_TONE[t.status] === 'active';
 
 function TaskList(): JSX.Element {
   const status = (): string => routeParams().status;
   const q = (): string => routeParams().q;
+  const showHidden = (): boolean => routeParams().hidden;
+  const [total, setTotal] = createSignal<number | null>(null);
+  const [toHide, setToHide] = createSignal<ReadonlySet<string>>(new Set());
+  const [hiding, setHiding] = createSignal(false);
+  const [hideError, setHideError] = createSignal<string | null>(null);
   const [search, setSearch] = createSignal(q());
   const [items, setItems] = createSignal<TaskListItem[]>([]);
   const [cursor, setCursor] = createSignal<string | null>(null);
@@ -60,21 +87,25 @@ function TaskList(): JSX.Element {
 
   // Each load is numbered; a response to a superseded filter is dropped, not shown.
   let generation = 0;
-  const load = async (append: boolean): Promise<void> => {
+  const load = async (append: boolean, quiet = false): Promise<void> => {
     const gen = append ? generation : ++generation;
-    setLoading(true);
+    if (!quiet) setLoading(true);
     setLoadError(null);
     try {
-      const page = await listTasks({ status: status(), q: q(), limit: PAGE_SIZE, cursor: append ? cursor() : null });
+      // A refresh re-reads as many rows as are on screen, so polling never shortens the list.
+      const limit = append ? PAGE_SIZE : Math.min(200, Math.max(PAGE_SIZE, items().length));
+      const page = await listTasks({ status: status(), q: q(), includeHidden: showHidden(), limit, cursor: append ? cursor() : null });
       if (gen !== generation) return;
       batch(() => {
         setItems((prev) => (append ? [...prev, ...page.items] : page.items));
         setCursor(page.next_cursor);
+        setTotal(page.total ?? null);
         // A fresh first page is the truth: keep only picks that are still drafts, at their
         // current version, so a start never carries a stale version or a task that moved on.
         if (!append) {
           const fresh = new Map(page.items.filter((t) => t.status === 'DRAFT' && selected().has(t.task_id)).map((t) => [t.task_id, t]));
           setSelected(fresh);
+          setToHide(new Set(page.items.filter((t) => toHide().has(t.task_id) && isTerminal(t.status) && t.removed_at === null).map((t) => t.task_id)));
         }
       });
     } catch (err) {
@@ -85,22 +116,52 @@ function TaskList(): JSX.Element {
   };
 
   createEffect(
-    on([status, q], () => {
+    on([status, q, showHidden], () => {
       setSearch(q());
       void load(false);
     }),
   );
+  createPoll(() => load(false, true), LIST_POLL_MS, { while: () => !loading() && items().some(moving) });
 
-  const setFilter = (next: { status?: string; q?: string }): void => {
+  const setFilter = (next: { status?: string; q?: string; hidden?: boolean }): void => {
     const cur = routeParams();
-    navigate(`/tasks${query({ status: next.status ?? cur.status, q: next.q ?? cur.q })}`);
+    const hidden = next.hidden ?? cur.hidden;
+    navigate(`/tasks${query({ status: next.status ?? cur.status, q: next.q ?? cur.q, hidden: hidden ? '1' : undefined })}`);
   };
 
   const toggle = (task: TaskListItem, on: boolean): void => {
+    if (task.status !== 'DRAFT') {
+      const next = new Set(toHide());
+      if (on) next.add(task.task_id);
+      else next.delete(task.task_id);
+      setToHide(next);
+      return;
+    }
     const next = new Map(selected());
     if (on) next.set(task.task_id, task);
     else next.delete(task.task_id);
     setSelected(next);
+  };
+
+  const hide = async (): Promise<void> => {
+    if (hiding()) return;
+    setHiding(true);
+    setHideError(null);
+    const ids = [...toHide()];
+    try {
+      await hideTasks(ids);
+      batch(() => {
+        setToHide(new Set<string>());
+        setNotice(`已隐藏 ${ids.length} 个已结束的任务；勾选「显示已隐藏」可以再看到它们`);
+      });
+      await load(false);
+    } catch (err) {
+      const list = err instanceof ApiError ? taskRefusals(err.details) : [];
+      setHideError(list.length > 0 ? `没有任何任务被隐藏：${list.map((r) => `${r.task_id} ${r.message}`).join('；')}` : errorText(err));
+      await load(false);
+    } finally {
+      setHiding(false);
+    }
   };
   const picked = (): TaskListItem[] => [...selected().values()];
   const capSum = (): number => sumCents(picked().map((t) => t.max_total_price_cent ?? 0));
@@ -143,7 +204,14 @@ function TaskList(): JSX.Element {
     <section class="page" data-testid="page-tasks">
       <div class="tk-head">
         <div>
-          <h1 class="page-title">采购任务</h1>
+          <h1 class="page-title">
+            采购任务
+            <Show when={total() !== null}>
+              <span class="tk-count" data-testid="task-total">
+                共 {total()} 条
+              </span>
+            </Show>
+          </h1>
           <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多手机应用里完成。</p>
         </div>
         <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
@@ -174,6 +242,10 @@ function TaskList(): JSX.Element {
         <button type="button" class="btn btn-ghost" data-testid="task-refresh" disabled={loading()} onClick={() => void load(false)}>
           刷新
         </button>
+        <label class="tk-toggle">
+          <input type="checkbox" data-testid="task-show-hidden" checked={showHidden()} onChange={(e) => setFilter({ hidden: e.currentTarget.checked })} />
+          显示已隐藏
+        </label>
       </form>
 
       <Show when={notice()}>
@@ -186,6 +258,27 @@ function TaskList(): JSX.Element {
 
       <SelectionBar count={selected().size} capSumCents={capSum()} busy={starting()} onStart={openDialog} onClear={() => setSelected(new Map())} />
 
+      <Show when={toHide().size > 0 || hideError() !== null}>
+        <div class="tk-selbar" data-testid="hide-bar">
+          <span>
+            已选 <strong data-testid="hide-count">{toHide().size}</strong> 个已结束的任务
+          </span>
+          <button type="button" class="btn btn-ghost" onClick={() => setToHide(new Set<string>())}>
+            清除选择
+          </button>
+          <button type="button" class="btn" data-testid="hide-selected" disabled={toHide().size === 0 || hiding()} onClick={() => void hide()}>
+            隐藏所选
+          </button>
+          <Show when={hideError()}>
+            {(msg) => (
+              <p class="form-error" role="alert" data-testid="hide-error">
+                {msg()}
+              </p>
+            )}
+          </Show>
+        </div>
+      </Show>
+
       <Show when={loadError()}>
         {(msg) => (
           <p class="form-error" role="alert" data-testid="task-load-error">
@@ -194,7 +287,7 @@ function TaskList(): JSX.Element {
         )}
       </Show>
 
-      <TaskTable tasks={items()} isSelected={(id) => selected().has(id)} onToggle={toggle} />
+      <TaskTable tasks={items()} isSelected={(id) => selected().has(id) || toHide().has(id)} onToggle={toggle} />
 
       <div class="tk-more">
         <Show when={cursor() !== null}>

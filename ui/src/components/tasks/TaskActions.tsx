@@ -9,18 +9,20 @@ interface Props {
   busy: boolean;
   error: string | null;
   /** Resolves once the server has answered; the dialog closes either way. */
-  onAction: (action: TaskAction, orderNo?: string) => Promise<void>;
+  onAction: (action: Exclude<TaskAction, 'edit'>, orderNo?: string) => Promise<void>;
+  /** 编辑 opens the draft's form; there is nothing to confirm */
+  onEdit: () => void;
 }
 
 export default function TaskActions(props: Props): JSX.Element {
   const [pending, setPending] = createSignal<TaskAction | null>(null);
-  const run = async (action: TaskAction, orderNo?: string): Promise<void> => {
+  const run = async (action: Exclude<TaskAction, 'edit'>, orderNo?: string): Promise<void> => {
     await props.onAction(action, orderNo);
     setPending(null);
   };
-  const confirmable = (): Exclude<TaskAction, 'resolve-created'> | null => {
+  const confirmable = (): Exclude<TaskAction, 'edit' | 'resolve-created'> | null => {
     const p = pending();
-    return p !== null && p !== 'resolve-created' ? p : null;
+    return p !== null && p !== 'edit' && p !== 'resolve-created' ? p : null;
   };
   return (
     <div class="tk-actions" data-testid="task-actions">
@@ -32,7 +34,7 @@ export default function TaskActions(props: Props): JSX.Element {
             classList={{ 'btn-primary': action === 'mark-paid' || action === 'resolve-created' }}
             data-testid={`action-${action}`}
             disabled={props.busy}
-            onClick={() => setPending(action)}
+            onClick={() => (action === 'edit' ? props.onEdit() : setPending(action))}
           >
             {ACTION_LABEL[action]}
           </button>

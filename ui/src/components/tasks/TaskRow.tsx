@@ -1,11 +1,10 @@
 import { Show, type JSX } from 'solid-js';
-import { collectRunStatusZh } from '../../../../domain/collect-labels';
 import { hrefFor } from '../../router';
 import { formatYuan } from '../../lib/money';
 import { formatTime } from '../../lib/time';
 import StatusBadge from '../StatusBadge';
 import { reasonZh } from './reasons';
-import { modeZh, optionsText, type TaskListItem } from './types';
+import { isTerminal, modeZh, optionsText, type TaskListItem } from './types';
 
 interface Props {
   task: TaskListItem;
@@ -13,29 +12,53 @@ interface Props {
   onToggle: (selected: boolean) => void;
 }
 
+/** 用时: from start to the end; 进行中 while the task is on its way, — for a draft. */
+export function durationText(t: Pick<TaskListItem, 'status' | 'duration_seconds'>): string {
+  if (t.duration_seconds !== null) {
+    const s = t.duration_seconds;
+    if (s < 60) return `${s}秒`;
+    if (s < 3600) return `${Math.floor(s / 60)}分${s % 60}秒`;
+    return `${Math.floor(s / 3600)}小时${Math.floor((s % 3600) / 60)}分`;
+  }
+  return t.status === 'DRAFT' || isTerminal(t.status) ? '—' : '进行中';
+}
+
 export default function TaskRow(props: Props): JSX.Element {
   const t = (): TaskListItem => props.task;
+  // Drafts are picked to start, finished tasks to hide; nothing else can be picked.
+  const pickable = (): 'start' | 'hide' | null => (t().status === 'DRAFT' ? 'start' : isTerminal(t().status) && t().removed_at === null ? 'hide' : null);
   return (
-    <tr data-testid="task-row" data-task-id={t().task_id} data-status={t().status} classList={{ selected: props.selected }}>
+    <tr
+      data-testid="task-row"
+      data-task-id={t().task_id}
+      data-status={t().status}
+      data-hidden={t().removed_at !== null ? 'true' : 'false'}
+      classList={{ selected: props.selected, 'tk-row-hidden': t().removed_at !== null }}
+    >
       <td class="tk-check">
-        {/* Only drafts can be started, so only drafts can be picked. */}
-        <Show when={t().status === 'DRAFT' && t().type === 'purchase'}>
-          <input
-            type="checkbox"
-            aria-label={`选择任务 ${t().task_id}`}
-            data-testid="task-select"
-            checked={props.selected}
-            onChange={(e) => props.onToggle(e.currentTarget.checked)}
-          />
+        <Show when={pickable()} keyed>
+          {(kind) => (
+            <input
+              type="checkbox"
+              aria-label={`${kind === 'start' ? '选择' : '选择隐藏'}任务 ${t().task_id}`}
+              data-testid={kind === 'start' ? 'task-select' : 'task-select-hide'}
+              checked={props.selected}
+              onChange={(e) => props.onToggle(e.currentTarget.checked)}
+            />
+          )}
         </Show>
       </td>
       <td class="tk-mono">
         <a href={hrefFor(`/tasks/${encodeURIComponent(t().task_id)}`)} data-testid="task-link">
           {t().task_id}
         </a>
+        <Show when={t().removed_at !== null}>
+          <span class="tk-hidden-tag" data-testid="task-hidden-tag">已隐藏</span>
+        </Show>
       </td>
       <td class="tk-title">{t().title ?? '—'}</td>
-      <td>{optionsText(t().pdd_options)}</td>
+      <td class="tk-shop" data-testid="task-shop">{t().shop_name ?? '—'}</td>
+      <td class="tk-options">{optionsText(t().pdd_options)}</td>
       <td class="tk-num">{t().quantity ?? '—'}</td>
       <td class="tk-num" data-testid="task-cap">
         {formatYuan(t().max_total_price_cent)}
@@ -44,12 +67,17 @@ export default function TaskRow(props: Props): JSX.Element {
         <span classList={{ 'tk-live': t().execution_mode === 'live' }}>{modeZh(t().execution_mode)}</span>
       </td>
       <td>
-        <StatusBadge status={t().status} label={t().status_zh ?? (t().type === 'collect' ? collectRunStatusZh(t().status) : null)} />
+        <StatusBadge status={t().status} label={t().status_zh} />
       </td>
       <td class="tk-reason" data-testid="task-row-reason" data-reason={t().reason_code ?? ''} title={reasonZh(t().reason_code)}>
         {reasonZh(t().reason_code)}
       </td>
-      <td class="tk-time">{formatTime(t().updated_at)}</td>
+      <td class="tk-duration" data-testid="task-duration">
+        {durationText(t())}
+      </td>
+      <td class="tk-time" data-testid="task-updated">
+        {formatTime(t().updated_at)}
+      </td>
     </tr>
   );
 }

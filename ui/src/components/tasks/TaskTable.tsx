@@ -17,12 +17,14 @@ export default function TaskTable(props: Props): JSX.Element {
             <th class="tk-check" />
             <th>任务号</th>
             <th>商品/标题</th>
+            <th>店铺</th>
             <th>规格</th>
             <th class="tk-num">数量</th>
             <th class="tk-num">最高总价</th>
             <th>模式</th>
             <th>状态</th>
             <th>原因</th>
+            <th>用时</th>
             <th>更新时间</th>
           </tr>
         </thead>

@@ -1,31 +1,30 @@
+import { allowedActions as machineActions, type OperatorAction } from '../../../../domain/purchase/state-machine';
 import type { PurchaseStatus } from './types';
 
-export type TaskAction = 'cancel' | 'reset' | 'mark-paid' | 'resolve-created' | 'resolve-not-created';
+/** A button on the task page; `resolve` is two buttons, one per outcome. */
+export type TaskAction = 'edit' | 'cancel' | 'reset' | 'mark-paid' | 'resolve-created' | 'resolve-not-created';
 
 /**
- * Buttons per state; the UI's one answer to "what may the operator do now", kept in this one
- * function so it can follow the server's state table. Cancel is offered up to ORDERING because
- * only the server knows whether the fence has been passed; when it has, its refusal is shown as is.
+ * The buttons of each operator action the state machine offers. `start` is no button here: the
+ * list starts drafts, several at once. Cancel is offered up to ORDERING because only the server
+ * knows whether the fence has been passed; when it has, its refusal is shown as is.
  */
-const ALLOWED: Readonly<Record<PurchaseStatus, readonly TaskAction[]>> = {
-  DRAFT: ['cancel'],
-  PENDING: ['cancel'],
-  CLAIMED: ['cancel'],
-  ORDERING: ['cancel'],
-  NEEDS_MANUAL: ['reset', 'cancel'],
-  WAITING_PAYMENT: ['mark-paid'],
-  RECONCILIATION_REQUIRED: ['resolve-created', 'resolve-not-created'],
-  DRY_RUN_PASSED: [],
-  SUCCEEDED: [],
-  FAILED: [],
-  CANCELED: [],
+const BUTTONS: Readonly<Record<OperatorAction, readonly TaskAction[]>> = {
+  start: [],
+  edit: ['edit'],
+  cancel: ['cancel'],
+  reset: ['reset'],
+  'mark-paid': ['mark-paid'],
+  resolve: ['resolve-created', 'resolve-not-created'],
 };
 
+/** The buttons a task in this state shows: the server's state table, never a copy of it. */
 export function allowedActions(status: PurchaseStatus): readonly TaskAction[] {
-  return ALLOWED[status] ?? [];
+  return machineActions(status).flatMap((a) => BUTTONS[a]);
 }
 
 export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
+  edit: '编辑',
   cancel: '取消',
   reset: '重置为草稿',
   'mark-paid': '标记已付款',
@@ -33,8 +32,8 @@ export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
   'resolve-not-created': '未创建',
 };
 
-/** What each confirmation says; resolve-created has its own dialog with the order number. */
-export const CONFIRM_TEXT: Readonly<Record<Exclude<TaskAction, 'resolve-created'>, { title: string; message: string; danger: boolean }>> = {
+/** What each confirmation says; edit opens the form and resolve-created its own dialog. */
+export const CONFIRM_TEXT: Readonly<Record<Exclude<TaskAction, 'edit' | 'resolve-created'>, { title: string; message: string; danger: boolean }>> = {
   cancel: { title: '取消任务', message: '取消后任务不再执行。已经点击提交的任务，服务端会拒绝取消。', danger: true },
   reset: { title: '重置为草稿', message: '任务回到草稿，旧的授权作废；需要再次勾选并开始采购。', danger: false },
   'mark-paid': { title: '标记已付款', message: '请确认已在拼多多手机应用里完成付款。', danger: false },

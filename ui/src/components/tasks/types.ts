@@ -4,10 +4,10 @@
  */
 import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
 import { PURCHASE_STATUSES, STATUS_ZH, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
-import type { TaskListItem, TaskView } from '../../../../domain/purchase/views';
+import type { TaskListItem, TaskView, TimelineEntry } from '../../../../domain/purchase/views';
 
 export { PURCHASE_STATUSES, STATUS_ZH };
-export type { ExecutionMode, PurchaseStatus, TaskListItem, TaskView };
+export type { ExecutionMode, PurchaseStatus, TaskListItem, TaskView, TimelineEntry };
 
 /** Colour family per state: what the operator must notice first. */
 export type StatusTone = 'neutral' | 'active' | 'attention' | 'danger' | 'ok' | 'done';
@@ -44,14 +44,6 @@ export function modeZh(mode: string | null): string {
   return mode === 'live' || mode === 'dry_run' ? MODE_ZH[mode] : '—';
 }
 
-export interface TimelineEntry {
-  at: string;
-  status: string;
-  reason: string | null;
-  detail: string | null;
-  actor: string | null;
-}
-
 export interface StartRefusal {
   task_id: string;
   code: string;
@@ -60,6 +52,11 @@ export interface StartRefusal {
 
 /** `details.tasks` of a 409 START_REFUSED; [] for anything else. */
 export function startRefusals(details: unknown): StartRefusal[] {
+  return taskRefusals(details);
+}
+
+/** `details.tasks` of an all-or-nothing refusal (START_REFUSED, HIDE_REFUSED); [] for anything else. */
+export function taskRefusals(details: unknown): StartRefusal[] {
   if (typeof details !== 'object' || details === null || !('tasks' in details) || !Array.isArray(details.tasks)) return [];
   const out: StartRefusal[] = [];
   for (const t of details.tasks as unknown[]) {

@@ -13,6 +13,8 @@ const FIELD_ZH: Readonly<Record<DraftField, string>> = {
   execution_mode: '请选择执行模式',
 };
 
+const OPTION_REFUSALS: ReadonlySet<string> = new Set(['OPTION_DIMENSION_UNKNOWN', 'OPTION_DIMENSION_MISSING', 'OPTION_VALUE_UNKNOWN', 'OPTION_OUT_OF_STOCK']);
+
 function isDraftField(s: string): s is DraftField {
   return s in FIELD_ZH;
 }
@@ -21,6 +23,8 @@ function isDraftField(s: string): s is DraftField {
 export function serverFieldErrors(err: unknown): FieldErrors | null {
   if (!(err instanceof ApiError)) return null;
   if (err.code === 'PDD_URL_NO_GOODS_ID') return { pdd_goods_url: FIELD_ZH.pdd_goods_url };
+  // the server's options check names the dimension and the values offered, in Chinese
+  if (OPTION_REFUSALS.has(err.code)) return { pdd_options: err.message };
   if (err.code !== 'VALIDATION_FAILED') return null;
   const details: unknown = err.details;
   if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues)) return null;
