@@ -10,6 +10,7 @@ import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { SimControl } from '../syb/helpers';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
 import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import { API_ERROR_CODES } from '../../domain/api-errors';
 
 /**
  * 订单 in a real browser, on the demo data a fresh `npm start` has: the SYB simulator's default
@@ -195,10 +196,10 @@ test('生成采购草稿 (试运行): a draft for the mapped line, the refusals 
   expect(draftId).not.toBe('');
   const white = results.locator(`[data-testid="draft-result"][data-syb-id="${line.coatWhiteS}"]`);
   expect(await white.getAttribute('data-code')).toBe('NO_MAPPING');
-  expect(await white.getByTestId('draft-result-refusal').textContent()).toContain('该规格在当前拼多多商品下没有映射');
+  expect(await white.getByTestId('draft-result-refusal').textContent()).toContain(API_ERROR_CODES.NO_MAPPING);
   const teeResult = results.locator(`[data-testid="draft-result"][data-syb-id="${line.teeRedS}"]`);
   expect(await teeResult.getAttribute('data-code')).toBe('NO_PDD_LINK');
-  expect(await teeResult.getByTestId('draft-result-refusal').textContent()).toContain('该商品未填写拼多多链接');
+  expect(await teeResult.getByTestId('draft-result-refusal').textContent()).toContain(API_ERROR_CODES.NO_PDD_LINK);
   // The refused lines stay picked, to fix and try again.
   expect(await page.getByTestId('order-selection-count').textContent()).toBe('2');
 
