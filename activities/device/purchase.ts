@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import type { DeviceCounters } from '../../device-worker/counters';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
 import { profileForVersion } from '../../device-worker/pdd/profile';
@@ -9,7 +8,7 @@ import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/pu
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-session';
 import { observeAfterTap, orderContext, readPendingOrderList, submitFinalPanel } from '../../device-worker/pdd/purchase/submit';
-import type { ActivityCounters, DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
+import type { DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
 import { nowUtc } from '../../domain/time';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
@@ -19,10 +18,6 @@ export interface PurchaseDeps {
   submissions: SubmissionLedger;
   /** null: the worker runs without an admin (screenshots stay unuploaded) */
   evidence: EvidenceUploader | null;
-}
-
-function toActivityCounters(c: DeviceCounters): ActivityCounters {
-  return { adbRoundTrips: c.adb_round_trips, dumps: c.dumps, taps: c.taps, wallMs: c.wall_ms };
 }
 
 /**
@@ -79,7 +74,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
         }
         const { session, pp } = open(run, target);
         const full = await prepareFinalPanel(session, pp, target, reading, { evidence: evidenceTaker(target, evidenceIds) });
-        return { ok: true as const, reading: full, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
+        return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot() };
       });
     },
 
@@ -88,7 +83,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
         const { session, pp, guard } = open(run, input.target);
         const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId() });
         ctx.log.info({ taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done }, 'submitted once');
-        return { tappedAt: done.tappedAt, counters: toActivityCounters(run.clock.snapshot()) };
+        return { tappedAt: done.tappedAt, counters: run.clock.snapshot() };
       });
     },
 
@@ -97,7 +92,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
         const evidenceIds: string[] = [];
         const { session, pp } = open(run, input.target);
         const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds));
-        return { ...seen, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
+        return { ...seen, evidenceIds, counters: run.clock.snapshot() };
       });
     },
 
@@ -105,7 +100,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       return onPhone(ctx, 'readPendingOrders', input, async (run) => {
         const { session, pp } = open(run, input.target);
         const orders = await readPendingOrderList(session, pp, orderContext(input.target, approved(input.target).expected));
-        return { orders, counters: toActivityCounters(run.clock.snapshot()) };
+        return { orders, counters: run.clock.snapshot() };
       });
     },
   };

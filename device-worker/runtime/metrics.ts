@@ -3,6 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../../platform/logger';
 import { createMetricsRegistry, DURATION_BUCKETS_SECONDS, serveMetrics, type MetricsListener } from '../../platform/metrics';
 import { isDeviceFailureCode } from '../../domain/purchase/failures';
+import type { DeviceCounters } from '../../domain/contracts/device-activities';
 
 /**
  * One device worker's Prometheus metrics (docs/operations.md "Metrics"): what each activity
@@ -62,16 +63,16 @@ export class DeviceMetrics {
     return serveMetrics({ registry: this.registry, ...opts });
   }
 
-  /** Counters come as `DeviceCounters` (snake_case) or the purchase contract's camelCase copy. */
+  /** Every phone activity reports its work as `DeviceCounters` (domain/contracts/device-activities.ts). */
   private countPhoneWork(activity: string, counters: unknown): void {
     if (!counters || typeof counters !== 'object') return;
-    const c = counters as Record<string, unknown>;
+    const c = counters as Partial<Record<keyof DeviceCounters, unknown>>;
     const add = (metric: Counter<'activity'>, value: unknown) => {
       if (typeof value === 'number' && Number.isFinite(value) && value > 0) metric.inc({ activity }, value);
     };
     add(this.dumps, c.dumps);
     add(this.taps, c.taps);
-    add(this.roundTrips, c.adb_round_trips ?? c.adbRoundTrips);
+    add(this.roundTrips, c.adb_round_trips);
   }
 
   private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {

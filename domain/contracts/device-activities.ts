@@ -33,14 +33,6 @@ export interface DeviceCounters {
   wall_ms: number;
 }
 
-/** The same costs as the purchase activities report them. */
-export interface ActivityCounters {
-  adbRoundTrips: number;
-  dumps: number;
-  taps: number;
-  wallMs: number;
-}
-
 /**
  * Details of every device ApplicationFailure; its `type` is `code`, a `DeviceFailureCode`
  * (domain/purchase/failures.ts).
@@ -127,7 +119,7 @@ export interface PreparedPurchase {
   ok: true;
   reading: FinalPanelReading;
   evidenceIds: string[];
-  counters: ActivityCounters;
+  counters: DeviceCounters;
 }
 
 type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
@@ -155,11 +147,11 @@ export interface DevicePurchaseActivities {
    * the `提交订单 ¥X` amount still equal `expected`; writes `irreversible_action_at` durably;
    * then taps the unique enabled control exactly once. Run with `maximumAttempts: 1`.
    */
-  submitOnce(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: ActivityCounters }>;
+  submitOnce(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: DeviceCounters }>;
 
   /** Read-only: what the phone shows after the tap. No tap of any kind. */
-  observeAfterSubmit(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string }): Promise<Observation & { evidenceIds: string[]; counters: ActivityCounters }>;
+  observeAfterSubmit(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string }): Promise<Observation & { evidenceIds: string[]; counters: DeviceCounters }>;
 
   /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
-  readPendingOrders(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: ActivityCounters }>;
+  readPendingOrders(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: DeviceCounters }>;
 }
