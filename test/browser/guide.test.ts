@@ -10,7 +10,14 @@ import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-expor
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { deviceWorker, FAST_TIMING } from '../device/fixtures';
-import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  issueTestDevice,
+  sharedTemporal,
+  TEST_ADMIN_PASSWORD,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 
 /**
  * The operator's day as docs/operator-guide.md tells it, in a real browser on a 1366×768 screen,
@@ -63,7 +70,15 @@ beforeAll(async () => {
     timing: FAST_TIMING,
   });
   // What `npm start` does through the env defaults: the admin's SYB account is the simulator's.
-  expect((await api.put('/api/syb/settings', { url: syb.url, username: syb.credentials.username, password: syb.credentials.password })).status).toBe(200);
+  expect(
+    (
+      await api.put('/api/syb/settings', {
+        url: syb.url,
+        username: syb.credentials.username,
+        password: syb.credentials.password,
+      })
+    ).status,
+  ).toBe(200);
   if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
@@ -78,7 +93,11 @@ afterAll(async () => {
 async function shot(name: string): Promise<void> {
   if (!SHOTS) return;
   // Let fonts and images settle so the picture shows what the operator sees.
-  await waitInPage<boolean>(page, `document.fonts.status === 'loaded' && Array.from(document.images).every((i) => i.complete)`, (v) => v);
+  await waitInPage<boolean>(
+    page,
+    `document.fonts.status === 'loaded' && Array.from(document.images).every((i) => i.complete)`,
+    (v) => v,
+  );
   await page.screenshot({ path: path.join(SHOTS, name) });
 }
 
@@ -110,7 +129,11 @@ function orderRow(sybId: string): Locator {
 
 /** The detail page's badge reaches `status` (it polls every few seconds while the task runs). */
 async function detailStatus(taskId: string, status: string): Promise<void> {
-  await page.locator(`[data-testid="page-task-detail"][data-task-id="${taskId}"] .tk-head [data-testid="task-status"][data-status="${status}"]`).waitFor({ timeout: 120_000 });
+  await page
+    .locator(
+      `[data-testid="page-task-detail"][data-task-id="${taskId}"] .tk-head [data-testid="task-status"][data-status="${status}"]`,
+    )
+    .waitFor({ timeout: 120_000 });
 }
 
 /** On 采购任务: tick these drafts, 开始采购, confirm; returns the dialog's live count as shown. */
@@ -131,7 +154,9 @@ async function startFromList(taskIds: string[], shotName?: string): Promise<stri
 
 async function openTask(taskId: string): Promise<void> {
   await page.goto(`${admin.url}/#/tasks/${encodeURIComponent(taskId)}`);
-  await page.locator(`[data-testid="page-task-detail"][data-task-id="${taskId}"] [data-testid="next-step-text"]`).waitFor();
+  await page
+    .locator(`[data-testid="page-task-detail"][data-task-id="${taskId}"] [data-testid="next-step-text"]`)
+    .waitFor();
 }
 
 /** 订单: tick the coat's black M line and 生成采购草稿 in `mode`; returns the new task id. */
@@ -203,12 +228,19 @@ test('4 映射: 黑色,M maps to the PDD option with the same text, at its colle
   expect(await suggested.textContent()).toContain('¥12.88');
   await suggested.getByTestId('mapping-choose').click();
   await suggested.getByText('已映射').waitFor();
-  expect(await dialog.locator(`[data-testid="mapping-shopee-row"][data-sku-id="${BLACK_M_SKU}"]`).textContent()).toContain('→ 黑色 / M');
+  expect(
+    await dialog.locator(`[data-testid="mapping-shopee-row"][data-sku-id="${BLACK_M_SKU}"]`).textContent(),
+  ).toContain('→ 黑色 / M');
   await shot('04-map.png');
   await dialog.getByTestId('mapping-close').click();
   await dialog.waitFor({ state: 'detached' });
-  const product = (await api.get(`/api/shopee/products/${coat.productId}`)).body as { skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }> };
-  expect(product.skus.find((s) => s.sku_id === BLACK_M_SKU)?.mapping?.pdd_options).toEqual({ color: '黑色', size: 'M' });
+  const product = (await api.get(`/api/shopee/products/${coat.productId}`)).body as {
+    skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }>;
+  };
+  expect(product.skus.find((s) => s.sku_id === BLACK_M_SKU)?.mapping?.pdd_options).toEqual({
+    color: '黑色',
+    size: 'M',
+  });
 });
 
 test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M is 已匹配', async () => {
@@ -226,7 +258,13 @@ test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M is �
 test('6 生成采购草稿 (试运行): a dry-run draft with the cap from the collected price plus the tolerance', async () => {
   expect(await page.getByTestId('mode-dry-run').isChecked()).toBe(true);
   task.dryRun = await draftFromOrder('dry_run', '06-orders-draft.png');
-  expect(await apiTask(task.dryRun)).toMatchObject({ status: 'DRAFT', execution_mode: 'dry_run', quantity: 1, max_total_price_cent: 1288 + 500, pdd_options: BLACK_M });
+  expect(await apiTask(task.dryRun)).toMatchObject({
+    status: 'DRAFT',
+    execution_mode: 'dry_run',
+    quantity: 1,
+    max_total_price_cent: 1288 + 500,
+    pdd_options: BLACK_M,
+  });
 });
 
 test('7 开始采购 → 试运行通过: the phone reaches the final panel, taps nothing, no order', async () => {
@@ -276,7 +314,14 @@ test('9 标记已付款 (after paying on the phone) → 已完成', async () => 
 });
 
 test('10 需人工处理: the price changes after Gate 1; the phone stops before 提交订单 and the page says why', async () => {
-  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: demoPddUrl(coat.pddGoodsId), pdd_options: BLACK_M, quantity: 1, max_total_price_cent: 2000, execution_mode: 'live' });
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
+    pdd_options: BLACK_M,
+    quantity: 1,
+    max_total_price_cent: 2000,
+    execution_mode: 'live',
+  });
   expect(created.status).toBe(201);
   task.stopped = (created.body as { task_id: string }).task_id;
   await setFaults({ price_change: { goods_id: coat.pddGoodsId, after: 'gate1', price_cent: 1500 } });
@@ -313,7 +358,14 @@ test('12 待核对: the submit’s outcome is unclear; the page says not to retr
   // A new order book, so the phone's earlier unpaid orders cannot be taken for this one.
   await control('POST', '/reset');
   await setFaults({ submit_outcome: 'not_created' });
-  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: demoPddUrl(coat.pddGoodsId), pdd_options: BLACK_M, quantity: 1, max_total_price_cent: 2000, execution_mode: 'live' });
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
+    pdd_options: BLACK_M,
+    quantity: 1,
+    max_total_price_cent: 2000,
+    execution_mode: 'live',
+  });
   expect(created.status).toBe(201);
   task.unclear = (created.body as { task_id: string }).task_id;
   await startFromList([task.unclear]);
@@ -363,6 +415,10 @@ test('15 设置: the safety settings with their defaults', async () => {
   await page.getByTestId('setting-safety.max_quantity').waitFor();
   expect(await page.getByTestId('setting-safety.max_quantity').inputValue()).toBe('10');
   expect(await page.getByTestId('setting-safety.price_tolerance_cent').inputValue()).toBe('5.00');
-  await waitInPage<string>(page, `(document.querySelector('[data-testid="syb-url"]') || {}).value || ''`, (v) => v === syb.url);
+  await waitInPage<string>(
+    page,
+    `(document.querySelector('[data-testid="syb-url"]') || {}).value || ''`,
+    (v) => v === syb.url,
+  );
   await shot('20-settings.png');
 });
