@@ -292,7 +292,7 @@ test('8 真实下单 → 待付款: exactly one unpaid order on the phone, its n
   const orders = await phoneOrders();
   expect(orders).toHaveLength(1);
   expect(orders[0]).toMatchObject({ goods_id: coat.pddGoodsId, quantity: 1, total_cent: 1288 });
-  expect(await page.getByTestId('task-order-no').textContent()).toBe(orders[0]!.order_no);
+  expect(await page.getByTestId('task-pdd-order-no').textContent()).toBe(orders[0]!.order_no);
   expect(await page.locator('.tk-head [data-testid="task-status"]').textContent()).toBe('待付款');
   expect(await page.getByTestId('action-mark-paid').count()).toBe(1);
   await shot('11-waiting-payment.png');
