@@ -44,6 +44,12 @@ export interface TaskView {
   attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
   submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
+  /**
+   * The Temporal status of the task's workflow when it is closed although the task is neither
+   * DRAFT nor terminal (terminated or timed out by hand): only the operator's 录入核对结果 moves
+   * it on. Null otherwise, and on the task list.
+   */
+  workflow_closed?: string | null;
   created_at: string;
   updated_at: string;
 }
