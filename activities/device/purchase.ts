@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { DeviceCounters } from '../../device-worker/counters';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
-import { profileForVersion } from '../../device-worker/pdd/profile';
-import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
+import { profileForVersion, type PddProfile } from '../../device-worker/pdd/profile';
+import { captureAllowedScreen, type EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
 import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
@@ -48,10 +48,14 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     return { session, pp, guard };
   };
 
-  const evidenceTaker = (target: PurchaseTarget, ids: string[]) => async (kind: EvidenceKind) => {
+  const evidenceTaker = (target: PurchaseTarget, ids: string[], profile: PddProfile) => async (kind: EvidenceKind) => {
     if (!deps.evidence) return;
     try {
-      const png = await ctx.adb.screencap();
+      const png = await captureAllowedScreen(ctx.adb, profile);
+      if (!png) {
+        ctx.log.info({ kind, taskId: target.taskId }, 'no evidence screenshot: the phone shows a payment page or another app');
+        return;
+      }
       const id = await deps.evidence.upload(png, { taskId: target.taskId, attemptId: target.attemptId, kind, capturedAt: nowUtc() });
       if (id) ids.push(id);
     } catch (err) {
@@ -78,7 +82,15 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           throw new DeviceError('SUBMIT_REFUSED', `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`);
         }
         const { session, pp } = open(run, target);
-        const full = await prepareFinalPanel(session, pp, target, reading, { evidence: evidenceTaker(target, evidenceIds) });
+        const evidence = evidenceTaker(target, evidenceIds, session.profile);
+        let full: FinalPanelReading;
+        try {
+          full = await prepareFinalPanel(session, pp, target, reading, { evidence });
+        } catch (err) {
+          // every stop before the fence keeps the phone's screen where it stopped
+          await evidence('SAFETY_STOP');
+          throw err;
+        }
         return { ok: true as const, reading: full, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
@@ -96,7 +108,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
         const evidenceIds: string[] = [];
         const { session, pp } = open(run, input.target);
-        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds));
+        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds, session.profile));
         return { ...seen, evidenceIds, counters: toActivityCounters(run.clock.snapshot()) };
       });
     },
