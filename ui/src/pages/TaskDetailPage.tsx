@@ -103,7 +103,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   <Show when={t().reason_next_zh}>{(n) => <div><strong>处理建议：</strong>{n()}</div>}</Show>
                 </div>
               </Show>
-              <TaskActions status={t().status} busy={busy()} error={actionError()} onAction={act} />
+              <TaskActions status={t().status} workflowClosed={t().workflow_closed ?? null} busy={busy()} error={actionError()} onAction={act} />
             </div>
 
             <div class="card tk-section">

@@ -21,8 +21,20 @@ const ALLOWED: Readonly<Record<PurchaseStatus, readonly TaskAction[]>> = {
   CANCELED: [],
 };
 
-export function allowedActions(status: PurchaseStatus): readonly TaskAction[] {
+/**
+ * A task whose workflow was closed by hand (the task view's `workflow_closed`) is settled by the
+ * operator's answer in the admin: 待付款 is marked paid, any other open state is resolved.
+ */
+const REPAIR: readonly TaskAction[] = ['resolve-created', 'resolve-not-created'];
+
+export function allowedActions(status: PurchaseStatus, workflowClosed = false): readonly TaskAction[] {
+  if (workflowClosed && status !== 'DRAFT' && (ALLOWED[status] ?? []).length > 0) return status === 'WAITING_PAYMENT' ? ['mark-paid'] : REPAIR;
   return ALLOWED[status] ?? [];
+}
+
+/** What the page says about a closed workflow, next to the repair buttons. */
+export function closedWorkflowText(workflowStatus: string): string {
+  return `任务的工作流已结束（${workflowStatus}，多为手工终止或超时），任务不会再自动推进。请先在拼多多核对订单再录入结果：到达提交围栏的任务只能录入「已创建（填订单号）」或「未创建」（任务失败，不会再次下单）；未到提交围栏的任务选「未创建」会回到草稿。`;
 }
 
 export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
