@@ -81,7 +81,11 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   } catch (err) {
     if (err instanceof CanceledByOperator) return await run.endCanceled();
     if (!isLasting(err)) throw err;
-    return await run.afterLastingError(err);
+    // the stop it becomes waits for the operator, whose cancel ends it here too
+    return await run.afterLastingError(err).catch(async (stopErr: unknown) => {
+      if (stopErr instanceof CanceledByOperator) return await run.endCanceled();
+      throw stopErr;
+    });
   } finally {
     await run.release();
   }

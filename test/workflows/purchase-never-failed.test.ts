@@ -5,7 +5,7 @@ import type { DeviceClaim, FinalPanelReading, Observation } from '../../domain/c
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { PurchaseState, PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
-import { markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from '../../workflows/purchase-messages';
+import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from '../../workflows/purchase-messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 
@@ -221,7 +221,7 @@ describe('purchase workflow: never Failed, never stuck', () => {
     expect(await handle.result()).toBe('FAILED');
   });
 
-  it('a revoked device gets no attempt: NEEDS_MANUAL DEVICE_REVOKED, no fence, no tap', async () => {
+  it('a revoked device gets no attempt: NEEDS_MANUAL DEVICE_REVOKED, no fence, no tap; the operator cancels it', async () => {
     script.failing = { activity: 'beginPurchaseAttempt', type: 'DEVICE_REVOKED' };
     const handle = await start();
     const s = await stateOf(handle, 'NEEDS_MANUAL');
@@ -231,8 +231,9 @@ describe('purchase workflow: never Failed, never stuck', () => {
     expect(calls.activities).not.toContain('preparePurchase');
     expect(calls.activities).not.toContain('createSubmissionFence');
     expect(calls.activities).toContain('releaseDevice');
-    await handle.executeUpdate(resetUpdate, { args: [{ actor: 'op' }] });
-    expect(await handle.result()).toBe('DRAFT');
+    await handle.executeUpdate(cancelUpdate, { args: [{ actor: 'op' }] });
+    expect(await handle.result()).toBe('CANCELED');
+    expect(calls.statuses).toEqual(['NEEDS_MANUAL', 'CANCELED']);
   });
 
   it('a fence refused for a revoked device: NEEDS_MANUAL DEVICE_REVOKED, no tap', async () => {
