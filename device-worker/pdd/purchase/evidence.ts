@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { UiDumpOutput } from '../../adb/output';
 import type { PddProfile } from '../profile';
 import { classify } from '../screens';
-import { parseUiDump } from '../ui-xml';
+import type { UiDump } from '../ui-xml';
 
 interface EvidenceMeta {
   taskId: string;
@@ -57,27 +56,19 @@ export function httpEvidenceUploader(opts: { adminUrl: string; deviceId: string;
 /**
  * Whether the screen a dump shows may be photographed: only PDD's own screens, never its cashier
  * or a payment hand-off (a payment page is never stored or uploaded, docs/architecture.md §4.3),
- * nor another app (the launcher, a payment app, anything whose root is not PDD). A dump that
- * failed or matches no single screen is not proof: no screenshot.
+ * nor another app (the launcher, a payment app, anything whose root is not PDD). No dump, or one
+ * that matches no single screen, is not proof: no screenshot.
+ *
+ * The dump is the session's last one — the screen the flow just proved, with no input since — not
+ * a fresh one: an extra dump would change what the flow reads (and what it costs) only to take a
+ * picture.
  */
-export function screenMayBeCaptured(out: UiDumpOutput, profile: PddProfile): boolean {
-  if (out.kind !== 'xml') return false;
+export function screenMayBeCaptured(dump: UiDump | null, profile: PddProfile): boolean {
+  if (!dump || dump.root.packageName !== profile.pkg) return false;
   try {
-    const dump = parseUiDump(out.xml);
-    if (dump.root.packageName !== profile.pkg) return false;
     const kind = classify(dump, profile).kind;
     return kind !== 'cashier' && kind !== 'payment_handoff' && kind !== 'launcher';
   } catch {
     return false;
   }
-}
-
-/**
- * A screenshot the evidence rules allow: the screen is checked right before and right after the
- * capture, so a payment page that showed up in between is dropped, never uploaded.
- */
-export async function captureAllowedScreen(phone: { dumpUi(): Promise<UiDumpOutput>; screencap(): Promise<Buffer> }, profile: PddProfile): Promise<Buffer | null> {
-  if (!screenMayBeCaptured(await phone.dumpUi(), profile)) return null;
-  const png = await phone.screencap();
-  return screenMayBeCaptured(await phone.dumpUi(), profile) ? png : null;
 }
