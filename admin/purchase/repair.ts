@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { sql } from 'kysely';
-import { repairedStatus } from '../../domain/purchase/state-machine';
+import { isTerminal, repairedStatus } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
-import { isTerminal } from '../../domain/purchase/state-machine';
 import type { ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
