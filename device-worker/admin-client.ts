@@ -20,6 +20,8 @@ export interface AdminClientOptions {
   requestTimeoutMs?: number;
   /** the settings the admin answered with (phone-host settings kept on 设置) */
   onSettings?: (settings: PhoneHostSettings) => void;
+  /** the admin refused the token (401): revoked or never issued; the worker must take no more claims */
+  onRevoked?: (why: string) => void;
 }
 
 export interface PhoneHostSettings {
@@ -40,8 +42,9 @@ export type RegisterOutcome = 'registered' | 'unauthorized' | 'stopped';
 
 /**
  * Reports this phone to the admin (POST /api/device/register, idempotent). The admin may be
- * down when the worker starts: retry with backoff. A 401 means the token is wrong: say so
- * clearly and keep working without registration instead of crash-looping.
+ * down when the worker starts: retry with backoff. A 401 means the token was revoked (or never
+ * issued): say so clearly and tell the worker, which stops taking claims — a revoked phone must
+ * not buy — instead of crash-looping.
  */
 export class AdminClient {
   private unauthorized = false;
@@ -81,10 +84,12 @@ export class AdminClient {
       }
       if (result === 'unauthorized') {
         this.unauthorized = true;
+        const why = `the admin at ${this.opts.adminUrl} answered 401 to device ${this.opts.deviceId}'s registration`;
         this.opts.log.error(
           { deviceId: this.opts.deviceId, adminUrl: this.opts.adminUrl },
-          'the admin refused the device token (401): issue a new one with `npm run cli -- device issue <name>`; this worker keeps running without registration',
+          `device token revoked: ${why}; this worker takes no new claims — issue a new token with \`npm run cli -- device issue <name>\` and restart it`,
         );
+        this.opts.onRevoked?.(why);
         return 'unauthorized';
       }
       this.opts.log.warn({ adminUrl: this.opts.adminUrl, reason: result, retryInMs: delay }, 'admin not reachable for registration; retrying');

@@ -88,6 +88,8 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       log.info({ retentionDays: s.artifact_retention_days }, 'artifact retention from the admin');
       cleanArtifacts();
     },
+    // a revoked phone takes no new claim; a purchase it holds is refused by the admin
+    onRevoked: () => void poller.stop(),
   });
 
   const ctx: DeviceContext = {

@@ -61,6 +61,8 @@ export const API_ERROR_CODES = {
   TASK_NOT_FOUND: '任务不存在',
   STATE_CHANGED: '任务状态已变化，请刷新',
   ACTION_NOT_ALLOWED: '当前状态不允许此操作',
+  UPDATE_PENDING: '操作已交给工作流，但未在时限内完成；请稍后刷新查看结果，重复同一操作不会执行两次',
+  INVALID_IDEMPOTENCY_KEY: 'Idempotency-Key 请求头格式不对',
   DUPLICATE_TASKS: '同一个任务被勾选了两次，请刷新后重试',
   START_REFUSED: '没有任何任务被开始，请处理列出的任务后重试',
   VERSION_CONFLICT: '任务已被修改，请刷新后重试',

@@ -12,6 +12,7 @@ import * as m0031 from './0031_search_text';
 import * as m0032 from './0032_task_list_indexes';
 import * as m0033 from './0033_task_order_numbers';
 import * as m0034 from './0034_task_removed_at';
+import * as m0035 from './0035_submission_ordered_at';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0032_task_list_indexes': m0032,
   '0033_task_order_numbers': m0033,
   '0034_task_removed_at': m0034,
+  '0035_submission_ordered_at': m0035,
 };
 
 export const migrationProvider: MigrationProvider = {

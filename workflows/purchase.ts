@@ -5,6 +5,7 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  log,
   patched,
   proxyActivities,
   setHandler,
@@ -26,7 +27,10 @@ import { claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
 import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './purchase-messages';
 
-const admin = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
+// Every admin activity is idempotent (activities/admin/purchase.ts), so an outage of the admin
+// or its DB is waited out however long it lasts, at most a minute between tries; only an error
+// no retry can heal comes back, and the workflow turns that into a stop, never a Failed run.
+const admin = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
 // The fence: one try. A timeout or error is "no answer", and no answer means no tap.
 const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
 
@@ -48,6 +52,8 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
   }
   if (!claim) return await run.expire();
 
+  // Before the fence's yes a lasting error is a stop (NEEDS_MANUAL); after it, 待核对 — the
+  // workflow waits for the operator either way and never ends Failed.
   try {
     const target = await run.begin(claim);
     // Open, select, Gate 1, quantity, Gate 2, Gate 3 on the phone; the workflow re-judges them.
@@ -66,10 +72,20 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
 
     const seen = await run.observe(claim, target, submissionId);
     if (seen?.outcome !== 'pending_payment') return await run.reconcile(submissionId, panel.reading, tap.tappedAt, afterSubmitReason(seen), seen ? `observed ${seen.outcome}` : 'observation failed');
+    // The cashier alone is not success: without the one matching order it is reconciled.
+    // Purchases that already went on to 待付款 without it replay that way (docs/versioning.md).
+    if (!seen.orderNo && patched('cashier-needs-matched-order')) {
+      return await run.reconcile(submissionId, panel.reading, tap.tappedAt, 'ORDER_NOT_MATCHED', 'the cashier showed, but the 待付款 list had no unique matching order');
+    }
     await run.recordPendingPayment(submissionId, target, panel.reading, seen);
   } catch (err) {
     if (err instanceof CanceledByOperator) return await run.endCanceled();
-    throw err;
+    if (!isLasting(err)) throw err;
+    // the stop it becomes waits for the operator, whose cancel ends it here too
+    return await run.afterLastingError(err).catch(async (stopErr: unknown) => {
+      if (stopErr instanceof CanceledByOperator) return await run.endCanceled();
+      throw stopErr;
+    });
   } finally {
     await run.release();
   }
@@ -102,8 +118,8 @@ class PurchaseRun {
   };
   private fenceRequested = false;
   private canceledBy: string | null = null;
-  private resetBy: string | null = null;
-  private paidBy: string | null = null;
+  private resetBy: OperatorRef | null = null;
+  private paidBy: OperatorRef | null = null;
   private resolution: (OperatorRef & ResolveReconciliationInput) | null = null;
   /** what the operator's cancel interrupts: waiting for a phone and preparing on it */
   private readonly phoneScope = new CancellationScope();
@@ -111,6 +127,8 @@ class PurchaseRun {
   private released = false;
   /** set once the attempt exists: what every phone step works on */
   private target: PurchaseTarget | null = null;
+  /** set once the fence said yes: what a lasting error afterwards reconciles */
+  private submitted: { submissionId: string; reading: FinalPanelReading; tappedAt: string | null } | null = null;
 
   constructor(private readonly input: PurchaseWorkflowInput) {}
 
@@ -121,10 +139,10 @@ class PurchaseRun {
     setHandler(stateQuery, () => state);
     setHandler(
       cancelUpdate,
-      async ({ actor }) => {
+      async ({ actor, requestId }) => {
         this.canceledBy = actor;
         this.phoneScope.cancel();
-        await this.moveTo('CANCELED', { reasonCode: 'CANCELED_BY_OPERATOR', actor });
+        await this.moveTo('CANCELED', { reasonCode: 'CANCELED_BY_OPERATOR', actor, ...(requestId ? { requestId } : {}) });
       },
       {
         validator: (_op: OperatorRef) => {
@@ -134,12 +152,12 @@ class PurchaseRun {
         },
       },
     );
-    setHandler(resetUpdate, async ({ actor }) => void (this.resetBy = actor), {
+    setHandler(resetUpdate, async (op) => void (this.resetBy = op), {
       validator: (_op: OperatorRef) => {
         if (!allowsAction(state.status, 'reset') || this.resetBy) throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
       },
     });
-    setHandler(markPaidUpdate, async ({ actor }) => void (this.paidBy = actor), {
+    setHandler(markPaidUpdate, async (op) => void (this.paidBy = op), {
       validator: (_op: OperatorRef) => {
         if (!allowsAction(state.status, 'mark-paid') || this.paidBy) throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
       },
@@ -168,7 +186,7 @@ class PurchaseRun {
 
   // ——— progress: the one place a state is recorded ———
 
-  private async moveTo(to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; orderNo?: string } = {}): Promise<void> {
+  private async moveTo(to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; requestId?: string; orderNo?: string } = {}): Promise<void> {
     if (to !== 'CANCELED') this.throwIfCanceled();
     // The workflow's own state moves first: the operator sees the new status as soon as the
     // activity has written it, and an update sent at that moment (mark-paid on 待付款, resolve
@@ -184,10 +202,34 @@ class PurchaseRun {
       ...(extra.reasonCode !== undefined ? { reasonCode: extra.reasonCode } : {}),
       ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
       ...(extra.actor !== undefined ? { actor: extra.actor } : {}),
+      ...(extra.requestId !== undefined ? { requestId: extra.requestId } : {}),
       ...(extra.orderNo !== undefined ? { orderNo: extra.orderNo } : {}),
       ...(state.deviceId ? { deviceId: state.deviceId } : {}),
     });
     upsertSearchAttributes([{ key: TaskStatusAttr, value: to }]);
+  }
+
+  /**
+   * Runs an admin write whose lasting failure must not end the workflow (the write of an ending,
+   * of the operator's answer): false when it failed for good, which is logged. The workflow's own
+   * state has already moved, so the operator still sees and gets the next step it offers.
+   */
+  private async settled(write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await write();
+      return true;
+    } catch (err) {
+      if (!isLasting(err)) throw err;
+      log.error('an admin write failed for good; the purchase waits for the operator', { taskId: this.input.taskId, error: describe(err) });
+      return false;
+    }
+  }
+
+  /** A lasting error of a step: before the fence's yes a stop with its reason, after it 待核对. */
+  async afterLastingError(err: unknown): Promise<PurchaseStatus> {
+    const s = this.submitted;
+    if (s) return this.reconcile(s.submissionId, s.reading, s.tappedAt, 'AFTER_FENCE_STEP_FAILED', describe(err));
+    return this.needsManual(reasonForLastingError(err), describe(err));
   }
 
   private recordReadings(r: Partial<FinalPanelReading>): void {
@@ -224,8 +266,9 @@ class PurchaseRun {
 
   // ——— the steps ———
 
+  /** A write that fails for good leaves the task to the admin's repair of a closed workflow. */
   async expire(): Promise<PurchaseStatus> {
-    await this.moveTo('DRAFT', { reasonCode: 'AUTHORIZATION_EXPIRED' });
+    await this.settled(() => this.moveTo('DRAFT', { reasonCode: 'AUTHORIZATION_EXPIRED' }));
     return 'DRAFT';
   }
 
@@ -315,21 +358,25 @@ class PurchaseRun {
       await admin.abandonUntappedFence({ authorizationId: input.authorizationId });
       return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
     }
-    if (!decision.clickPermitted) return { ok: false, reason: 'FENCE_REFUSED', detail: decision.detail };
+    if (!decision.clickPermitted) return { ok: false, reason: decision.reason === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'FENCE_REFUSED', detail: decision.detail };
     state.fenced = true;
+    this.submitted = { submissionId: decision.submissionId, reading, tappedAt: null };
     return { ok: true, submissionId: decision.submissionId };
   }
 
   /** submitOnce — one attempt, ever. Any failure is an unknown outcome: reconcile, never retry. */
   async tapOnce(claim: DeviceClaim, target: PurchaseTarget, submissionId: string, expected: FinalPanelReading): Promise<{ ok: true; tappedAt: string } | { ok: false; detail: string }> {
     this.state.step = 'submit';
+    let tappedAt: string;
     try {
-      const { tappedAt } = await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected });
-      await admin.recordSubmissionTapped({ submissionId, tappedAt });
-      return { ok: true, tappedAt };
+      tappedAt = (await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected })).tappedAt;
     } catch (err) {
       return { ok: false, detail: describe(err) };
     }
+    if (this.submitted) this.submitted.tappedAt = tappedAt;
+    // the tap happened whether or not its time is recorded
+    await this.settled(() => admin.recordSubmissionTapped({ submissionId, tappedAt }));
+    return { ok: true, tappedAt };
   }
 
   /** Read-only: what the phone shows after the tap; null when it could not tell. */
@@ -339,8 +386,12 @@ class PurchaseRun {
   }
 
   async recordPendingPayment(submissionId: string, target: PurchaseTarget, reading: FinalPanelReading, seen: Observation): Promise<void> {
-    await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: seen.orderNo });
-    await admin.savePurchaseResult({ taskId: this.input.taskId, attemptId: target.attemptId, purchase: purchaseResult(this.input, reading, { submitted: true, orderNo: seen.orderNo, orderedAtRaw: seen.orderedAtRaw }) });
+    await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: seen.orderNo, ...(seen.orderedAt ? { orderedAt: seen.orderedAt } : {}) });
+    await admin.savePurchaseResult({
+      taskId: this.input.taskId,
+      attemptId: target.attemptId,
+      purchase: purchaseResult(this.input, reading, { submitted: true, orderNo: seen.orderNo, orderedAtRaw: seen.orderedAtRaw, orderedAt: seen.orderedAt ?? null }),
+    });
     await this.moveTo('WAITING_PAYMENT', { ...(seen.orderNo ? { orderNo: seen.orderNo } : {}) });
   }
 
@@ -349,12 +400,14 @@ class PurchaseRun {
   /** Stopped before the fence, nothing ordered: the operator resets to DRAFT or cancels. */
   async needsManual(reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
     this.throwIfCanceled();
-    await this.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail });
+    await this.settled(() => this.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail }));
     await this.release();
     await condition(() => this.resetBy !== null || this.canceledBy !== null);
     this.throwIfCanceled();
-    await this.moveTo('DRAFT', { actor: this.resetBy!, reasonCode: null });
-    return 'DRAFT';
+    const by = this.resetBy!;
+    if (await this.settled(() => this.moveTo('DRAFT', { actor: by.actor, ...(by.requestId ? { requestId: by.requestId } : {}), reasonCode: null }))) return 'DRAFT';
+    // nothing was tapped: the admin's repair of a closed workflow takes the task from here
+    return 'NEEDS_MANUAL';
   }
 
   /**
@@ -364,8 +417,8 @@ class PurchaseRun {
   async reconcile(submissionId: string, reading: FinalPanelReading, tappedAt: string | null, reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
     const { input, state } = this;
     const claim = this.claim!;
-    await admin.recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' });
-    await this.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail });
+    await this.settled(() => admin.recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }));
+    await this.settled(() => this.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail }));
     state.step = 'reconcile';
     const at = tappedAt ?? new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
     const listed = await phoneActivities(claim.task_queue)
@@ -374,33 +427,65 @@ class PurchaseRun {
     const verdict = listed ? matchPendingOrder(listed.orders, { goodsId: input.goodsId, options: reading.options, quantity: input.quantity, amountCent: reading.gate3SubmitAmountCent!, submittedAt: at }) : null;
     await this.release();
     if (verdict?.matched) {
-      await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: verdict.order.orderNo });
-      await admin.savePurchaseResult({
-        taskId: input.taskId,
-        attemptId: this.target!.attemptId,
-        purchase: purchaseResult(input, reading, { submitted: true, orderNo: verdict.order.orderNo, orderedAtRaw: verdict.order.placedAtRaw, orderedAt: verdict.order.placedAt }),
+      const matched = await this.settled(async () => {
+        await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: verdict.order.orderNo, ...(verdict.order.placedAt ? { orderedAt: verdict.order.placedAt } : {}) });
+        await admin.savePurchaseResult({
+          taskId: input.taskId,
+          attemptId: this.target!.attemptId,
+          purchase: purchaseResult(input, reading, { submitted: true, orderNo: verdict.order.orderNo, orderedAtRaw: verdict.order.placedAtRaw, orderedAt: verdict.order.placedAt }),
+        });
+        await this.moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
       });
-      await this.moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
-      return await this.waitForPayment();
+      if (matched) return await this.waitForPayment();
+      state.status = 'RECONCILIATION_REQUIRED';
     }
-    await condition(() => this.resolution !== null);
-    const r = this.resolution!;
-    await admin.recordSubmissionOutcome({ submissionId, status: 'MANUAL_RESOLVED', orderNo: r.outcome === 'created' ? r.orderNo : null });
-    if (r.outcome === 'not_created') {
-      await this.moveTo('FAILED', { actor: r.actor });
-      return 'FAILED';
+    // The operator's answer; one that could not be written is asked for again.
+    for (;;) {
+      await condition(() => this.resolution !== null);
+      const r = this.resolution!;
+      const who = { actor: r.actor, ...(r.requestId ? { requestId: r.requestId } : {}) };
+      let ending: PurchaseStatus = 'FAILED';
+      const written = await this.settled(async () => {
+        await admin.recordSubmissionOutcome({ submissionId, status: 'MANUAL_RESOLVED', orderNo: r.outcome === 'created' ? r.orderNo : null });
+        if (r.outcome === 'not_created') {
+          await this.moveTo('FAILED', who);
+          return;
+        }
+        await this.moveTo('WAITING_PAYMENT', { ...who, orderNo: r.orderNo });
+        ending = 'WAITING_PAYMENT';
+      });
+      if (written) return ending === 'FAILED' ? 'FAILED' : await this.waitForPayment();
+      this.resolution = null;
+      state.status = 'RECONCILIATION_REQUIRED';
     }
-    await this.moveTo('WAITING_PAYMENT', { actor: r.actor, orderNo: r.orderNo });
-    return await this.waitForPayment();
   }
 
   /** An unpaid order exists: a person pays in the PDD app and marks it paid. */
   async waitForPayment(): Promise<PurchaseStatus> {
     await this.release();
-    await condition(() => this.paidBy !== null);
-    await this.moveTo('SUCCEEDED', { actor: this.paidBy! });
-    return 'SUCCEEDED';
+    // a 标记已付款 that could not be written is asked for again
+    for (;;) {
+      await condition(() => this.paidBy !== null);
+      const by = this.paidBy!;
+      if (await this.settled(() => this.moveTo('SUCCEEDED', { actor: by.actor, ...(by.requestId ? { requestId: by.requestId } : {}) }))) return 'SUCCEEDED';
+      this.paidBy = null;
+      this.state.status = 'WAITING_PAYMENT';
+    }
   }
+}
+
+/**
+ * A failure no retry heals: an admin activity's non-retryable error (its retries are unlimited)
+ * or a device failure that escaped its step. Anything else is a bug in workflow code, which
+ * fails the workflow task (retried on the next deploy), not the purchase.
+ */
+function isLasting(err: unknown): boolean {
+  return err instanceof ActivityFailure || err instanceof ApplicationFailure;
+}
+
+function reasonForLastingError(err: unknown): ReasonCode {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'ADMIN_STEP_FAILED';
 }
 
 function afterSubmitReason(seen: Observation | null): ReasonCode {

@@ -23,6 +23,8 @@ export interface RecordStatusInput {
   orderNo?: string;
   /** set when an operator asked for the change (audit log) */
   actor?: string;
+  /** the operator request's update id, kept in the audit row so a retried request finds its answer */
+  requestId?: string;
 }
 
 export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
@@ -38,6 +40,7 @@ const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = 
   RECONCILIATION_REQUIRED: 'CONSUMED',
 };
 
+/** An error a retry cannot heal: the workflow turns it into a stop (before the fence) or 待核对 (after). */
 const nonRetryable = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
 /**
@@ -52,6 +55,8 @@ export function purchaseActivities(db: AdminDb) {
         const task = await trx.selectFrom('tasks').selectAll().where('task_id', '=', input.taskId).executeTakeFirst();
         if (!task || task.task_type !== 'purchase') throw nonRetryable(`task ${input.taskId} not found`, 'TASK_NOT_FOUND');
         if (task.authorization_id !== input.authorizationId) {
+          // The write back to DRAFT clears the task's authorization: its retry finds it gone.
+          if (input.to === 'DRAFT' && (await closedAuthorization(trx, input.authorizationId))) return;
           throw nonRetryable(`task ${input.taskId} belongs to another authorization now`, 'STALE_AUTHORIZATION');
         }
         const from = task.status as PurchaseStatus;
@@ -87,7 +92,13 @@ export function purchaseActivities(db: AdminDb) {
           await recordAudit(trx, { kind: 'operator', name: input.actor }, {
             action: `task.${input.to.toLowerCase()}`,
             target: { kind: 'task', id: input.taskId },
-            details: { from, to: input.to, authorization_id: input.authorizationId, ...(input.orderNo ? { order_no: input.orderNo } : {}) },
+            details: {
+              from,
+              to: input.to,
+              authorization_id: input.authorizationId,
+              ...(input.orderNo ? { order_no: input.orderNo } : {}),
+              ...(input.requestId ? { request_id: input.requestId } : {}),
+            },
           });
         }
         recordPurchaseTransition({ from, to: input.to, reasonCode: input.reasonCode, startedAt: task.started_at, byOperator: input.actor !== undefined });
@@ -96,6 +107,9 @@ export function purchaseActivities(db: AdminDb) {
 
     async beginPurchaseAttempt(input: { taskId: string; authorizationId: string; deviceId: string; workflowId: string }): Promise<{ attemptId: string }> {
       return writeTransaction(db, async (trx) => {
+        // a revoked phone is stopped here, before anything is opened on it
+        const device = await deviceStatus(trx, input.deviceId);
+        if (device !== 'ACTIVE') throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
         const existing = await trx.selectFrom('purchase_attempts').select('id').where('authorization_id', '=', input.authorizationId).executeTakeFirst();
         if (existing) return { attemptId: existing.id };
         const attemptId = randomUUID();
@@ -175,8 +189,10 @@ export function purchaseActivities(db: AdminDb) {
         if (now >= auth.expires_at) return refuse('FENCE_REFUSED', `authorization expired at ${auth.expires_at}`);
         const task = await trx.selectFrom('tasks').select(['status', 'authorization_id']).where('task_id', '=', input.taskId).executeTakeFirst();
         if (!task || task.authorization_id !== auth.id || task.status !== 'ORDERING') return refuse('FENCE_REFUSED', `task is ${task?.status ?? 'missing'}`);
-        const attempt = await trx.selectFrom('purchase_attempts').select(['authorization_id', 'status']).where('id', '=', input.attemptId).executeTakeFirst();
+        const attempt = await trx.selectFrom('purchase_attempts').select(['authorization_id', 'status', 'device_id']).where('id', '=', input.attemptId).executeTakeFirst();
         if (!attempt || attempt.authorization_id !== auth.id || attempt.status !== 'RUNNING') return refuse('FENCE_REFUSED', 'attempt does not match');
+        const device = await deviceStatus(trx, attempt.device_id);
+        if (device !== 'ACTIVE') return refuse('DEVICE_REVOKED', `device ${attempt.device_id} is ${device}`);
 
         const c = input.confirmation;
         if (!sameOptions(c.options, JSON.parse(auth.pdd_options) as Record<string, string>)) return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
@@ -225,14 +241,25 @@ export function purchaseActivities(db: AdminDb) {
       await db.updateTable('order_submissions').set({ order_submitted_at: input.tappedAt }).where('id', '=', input.submissionId).where('order_submitted_at', 'is', null).execute();
     },
 
-    async recordSubmissionOutcome(input: { submissionId: string; status: 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED'; orderNo?: string | null }): Promise<void> {
+    async recordSubmissionOutcome(input: {
+      submissionId: string;
+      status: 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
+      orderNo?: string | null;
+      /** when the matched order was placed, UTC */
+      orderedAt?: string | null;
+    }): Promise<void> {
       await writeTransaction(db, async (trx) => {
         const sub = await trx.selectFrom('order_submissions').select(['status', 'attempt_id']).where('id', '=', input.submissionId).executeTakeFirstOrThrow();
         if (sub.status === 'MANUAL_RESOLVED') return;
         const now = nowUtc();
         await trx
           .updateTable('order_submissions')
-          .set({ status: input.status, ...(input.orderNo ? { order_no: input.orderNo } : {}), ...(input.status === 'MANUAL_RESOLVED' ? { resolved_at: now } : {}) })
+          .set({
+            status: input.status,
+            ...(input.orderNo ? { order_no: input.orderNo } : {}),
+            ...(input.orderedAt ? { ordered_at: input.orderedAt } : {}),
+            ...(input.status === 'MANUAL_RESOLVED' ? { resolved_at: now } : {}),
+          })
           .where('id', '=', input.submissionId)
           .execute();
         const attemptStatus = input.status === 'SUBMITTED' ? 'SUBMITTED' : input.status === 'MANUAL_RESOLVED' ? 'RESOLVED' : 'RECONCILIATION_REQUIRED';
@@ -255,6 +282,17 @@ export function purchaseActivities(db: AdminDb) {
       });
     },
   };
+}
+
+/** ACTIVE, REVOKED, or UNKNOWN for a device the admin never issued a token to. */
+export async function deviceStatus(trx: AdminDb, deviceId: string): Promise<'ACTIVE' | 'REVOKED' | 'UNKNOWN'> {
+  const row = await trx.selectFrom('device_credentials').select('status').where('device_id', '=', deviceId).executeTakeFirst();
+  return row?.status ?? 'UNKNOWN';
+}
+
+async function closedAuthorization(trx: AdminDb, authorizationId: string): Promise<boolean> {
+  const auth = await trx.selectFrom('order_authorizations').select('status').where('id', '=', authorizationId).executeTakeFirst();
+  return auth?.status === 'EXPIRED' || auth?.status === 'ABANDONED';
 }
 
 interface TimelineEntry {

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
 import { profileForVersion } from '../../device-worker/pdd/profile';
-import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
+import { screenMayBeCaptured, type EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
 import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
@@ -10,6 +10,7 @@ import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-sessi
 import { observeAfterTap, orderContext, readPendingOrderList, submitFinalPanel } from '../../device-worker/pdd/purchase/submit';
 import type { DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
 import { nowUtc } from '../../domain/time';
+import type { UiDump } from '../../device-worker/pdd/ui-xml';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
 
@@ -18,6 +19,15 @@ export interface PurchaseDeps {
   submissions: SubmissionLedger;
   /** null: the worker runs without an admin (screenshots stay unuploaded) */
   evidence: EvidenceUploader | null;
+}
+
+/** The screen the session last proved; null before its first dump. */
+function lastDumpOf(session: PurchaseSession): UiDump | null {
+  try {
+    return session.lastDump();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -43,9 +53,13 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     return { session, pp, guard };
   };
 
-  const evidenceTaker = (target: PurchaseTarget, ids: string[]) => async (kind: EvidenceKind) => {
+  const evidenceTaker = (target: PurchaseTarget, ids: string[], session: PurchaseSession) => async (kind: EvidenceKind) => {
     if (!deps.evidence) return;
     try {
+      if (!screenMayBeCaptured(lastDumpOf(session), session.profile)) {
+        ctx.log.info({ kind, taskId: target.taskId }, 'no evidence screenshot: the phone shows a payment page, another app or nothing known');
+        return;
+      }
       const png = await ctx.adb.screencap();
       const id = await deps.evidence.upload(png, { taskId: target.taskId, attemptId: target.attemptId, kind, capturedAt: nowUtc() });
       if (id) ids.push(id);
@@ -73,7 +87,15 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           throw new DeviceError('SUBMIT_REFUSED', `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`);
         }
         const { session, pp } = open(run, target);
-        const full = await prepareFinalPanel(session, pp, target, reading, { evidence: evidenceTaker(target, evidenceIds) });
+        const evidence = evidenceTaker(target, evidenceIds, session);
+        let full: FinalPanelReading;
+        try {
+          full = await prepareFinalPanel(session, pp, target, reading, { evidence });
+        } catch (err) {
+          // every stop before the fence keeps the phone's screen where it stopped
+          await evidence('SAFETY_STOP');
+          throw err;
+        }
         return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot() };
       });
     },
@@ -91,7 +113,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
         const evidenceIds: string[] = [];
         const { session, pp } = open(run, input.target);
-        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds));
+        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds, session));
         return { ...seen, evidenceIds, counters: run.clock.snapshot() };
       });
     },

@@ -22,10 +22,12 @@ export function createRegistration(opts: {
   adbTimeouts: Partial<AdbTimeouts> | undefined;
   log: Logger;
   onSettings: (settings: PhoneHostSettings) => void;
+  /** the admin refused this device's token: stop taking claims */
+  onRevoked: (why: string) => void;
 }): Registration {
   const { admin } = opts;
   if (!admin) return { register: () => undefined, stop: () => undefined };
-  const client = new AdminClient({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log: opts.log, onSettings: opts.onSettings });
+  const client = new AdminClient({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log: opts.log, onSettings: opts.onSettings, onRevoked: opts.onRevoked });
   return {
     register() {
       // a short reconnect wait: an offline phone registers what is known instead of holding the report back

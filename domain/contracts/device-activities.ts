@@ -128,6 +128,8 @@ export interface Observation {
   outcome: ObservedOutcome;
   orderNo: string | null;
   orderedAtRaw: string | null;
+  /** the matched order's time in UTC; absent from workers older than this field */
+  orderedAt?: string | null;
 }
 
 export interface DevicePurchaseActivities {

@@ -31,6 +31,8 @@ export const REASONS = {
   DEVICE_ERROR: { zh: '手机连接或操作失败（提交前）', next: `检查手机连接；${RESET}` },
   FENCE_REFUSED: { zh: '服务端提交围栏拒绝（授权无效或复核不通过），未点击提交', next: RESET },
   FENCE_UNAVAILABLE: { zh: '提交围栏没有明确答复，未点击提交', next: RESET },
+  DEVICE_REVOKED: { zh: '手机的设备令牌已吊销，未点击提交', next: `换用已启用的手机：${RESET}` },
+  ADMIN_STEP_FAILED: { zh: '采购服务记录步骤失败（提交前），未点击提交', next: `查看 Temporal 工作流详情中的错误；${RESET}` },
   AUTHORIZATION_EXPIRED: { zh: '授权已过期，未领取到手机', next: '重新勾选并开始采购' },
   CANCELED_BY_OPERATOR: { zh: '操作员取消', next: '无' },
   // after the fence: never retried, only reconciled
@@ -38,6 +40,8 @@ export const REASONS = {
   PAYMENT_HANDOFF: { zh: '提交后跳转到支付页面，已停止（绝不付款）', next: '在拼多多待付款订单中核对同一提交' },
   CAPTCHA_AFTER_SUBMIT: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
   SUBMIT_NOT_CONFIRMED: { zh: '提交动作未得到确认', next: '在拼多多待付款订单中核对同一提交' },
+  ORDER_NOT_MATCHED: { zh: '提交后到达收银台，但待付款列表中没有唯一匹配的订单', next: '在拼多多待付款订单中核对同一提交' },
+  AFTER_FENCE_STEP_FAILED: { zh: '提交围栏之后的记录步骤失败，结果需要核对', next: '在拼多多待付款订单中核对同一提交' },
 } as const satisfies Record<string, ReasonInfo>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -4,7 +4,7 @@ import { PURCHASE_STATUSES, type PurchaseStatus } from './status';
 /** The whole table, written out once: a change to the machine must change this test too. */
 const EXPECTED: Record<PurchaseStatus, { next: PurchaseStatus[]; actions: OperatorAction[] }> = {
   DRAFT: { next: ['PENDING', 'CANCELED'], actions: ['start', 'edit', 'cancel'] },
-  PENDING: { next: ['CLAIMED', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
+  PENDING: { next: ['CLAIMED', 'DRAFT', 'NEEDS_MANUAL', 'CANCELED'], actions: ['cancel'] },
   CLAIMED: { next: ['ORDERING', 'NEEDS_MANUAL', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
   ORDERING: { next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'], actions: ['cancel'] },
   NEEDS_MANUAL: { next: ['DRAFT', 'CANCELED'], actions: ['reset', 'cancel'] },

@@ -25,8 +25,9 @@ interface StateRule {
 
 const MACHINE: Record<PurchaseStatus, StateRule> = {
   DRAFT: { next: ['PENDING', 'CANCELED'], actions: ['start', 'edit', 'cancel'] },
-  // back to DRAFT: the authorization expired before a phone was free, or an operator reset a stop
-  PENDING: { next: ['CLAIMED', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
+  // back to DRAFT: the authorization expired before a phone was free, or an operator reset a stop;
+  // NEEDS_MANUAL: the phone that came was refused before any work on it (a revoked device)
+  PENDING: { next: ['CLAIMED', 'DRAFT', 'NEEDS_MANUAL', 'CANCELED'], actions: ['cancel'] },
   CLAIMED: { next: ['ORDERING', 'NEEDS_MANUAL', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
   // cancel is refused once the fence was requested: the workflow knows that, not the state
   ORDERING: { next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'], actions: ['cancel'] },
@@ -62,4 +63,18 @@ export function allowedActions(status: PurchaseStatus): readonly OperatorAction[
 
 export function allowsAction(status: PurchaseStatus, action: OperatorAction): boolean {
   return rule(status).actions.includes(action);
+}
+
+/**
+ * A task whose workflow was closed by hand (terminated, timed out) while the task was neither
+ * DRAFT nor terminal has no workflow left to answer the operator: the admin settles it with the
+ * operator's answer. An authorization that reached its fence never buys again — not created is
+ * FAILED, created waits for payment with its order number; one that never reached the fence
+ * created nothing and goes back to DRAFT (starting again takes a new authorization). Null: the
+ * answer does not fit (created, without a fence).
+ */
+export function repairedStatus(from: PurchaseStatus, outcome: 'created' | 'not_created', reachedFence: boolean): PurchaseStatus | null {
+  if (from === 'DRAFT' || isTerminal(from)) return null;
+  if (outcome === 'created') return reachedFence ? 'WAITING_PAYMENT' : null;
+  return reachedFence ? 'FAILED' : 'DRAFT';
 }

@@ -59,6 +59,12 @@ export interface TaskView {
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
   /** when an operator hid the finished task from the list; null while shown */
   removed_at: string | null;
+  /**
+   * The Temporal status of the task's workflow when it is closed although the task is neither
+   * DRAFT nor terminal (terminated or timed out by hand): only the operator's 录入核对结果 moves
+   * it on. Null otherwise, and on the task list.
+   */
+  workflow_closed?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -36,4 +36,6 @@ export type ResolveReconciliationInput = { outcome: 'created'; orderNo: string }
 export interface OperatorRef {
   /** who asked, for the audit log written by the workflow's admin activity */
   actor: string;
+  /** the update id of the operator's request, kept in its audit row (a retried request finds its answer there) */
+  requestId?: string;
 }

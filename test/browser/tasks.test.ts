@@ -204,6 +204,26 @@ test('cancelling from the detail page ends the task as 已取消', async () => {
   expect(((await api.get(`/api/tasks/${ids.form!}`)).body as { status: string }).status).toBe('CANCELED');
 });
 
+test('a task whose workflow was terminated by hand: the page says so in Chinese and 未创建 (no fence reached) sends it back to 草稿', async () => {
+  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: GOODS_URL, pdd_options: { 颜色: '黑色' }, quantity: 1, max_total_price_cent: 1000, execution_mode: 'dry_run' });
+  const { task_id, version } = created.body as { task_id: string; version: number };
+  expect((await api.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+  const workflowId = ((await api.get(`/api/tasks/${task_id}`)).body as { workflow_id: string }).workflow_id;
+  await (await admin.temporal.client()).workflow.getHandle(workflowId).terminate('terminated by hand in a test');
+
+  await page.goto(`${admin.url}/#/tasks/${task_id}`);
+  await page.getByTestId('workflow-closed').waitFor();
+  expect(await page.getByTestId('workflow-closed').textContent()).toContain('工作流已结束（TERMINATED');
+  expect(await page.getByTestId('action-cancel').count()).toBe(0);
+  await page.getByTestId('action-resolve-not-created').click();
+  await page.getByTestId('confirm-dialog').waitFor();
+  await page.getByTestId('confirm-dialog-confirm').click();
+  await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+  expect(await page.getByTestId('action-error').allTextContents()).toEqual([]);
+  await page.locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="DRAFT"]').waitFor({ timeout: 30_000 });
+  expect(((await api.get(`/api/tasks/${task_id}`)).body as { status: string }).status).toBe('DRAFT');
+});
+
 test('the devices page lists a registered phone as offline; the settings self-check round-trips through Temporal', async () => {
   const device = await issueTestDevice(admin, '测试手机');
   await page.getByTestId('nav-devices').click();

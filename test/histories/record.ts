@@ -92,6 +92,22 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // the cashier shows, but no order in the 待付款 list matches: reconciled, parked in 待核对
+    name: 'purchase-cashier-unmatched',
+    async run(rig) {
+      rig.onSubmitTap(() => void rig.orders().splice(0));
+      try {
+        const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+        await expectStatus(rig, id, 'RECONCILIATION_REQUIRED');
+        const t = await rig.task(id);
+        if (t.reason_code !== 'ORDER_NOT_MATCHED') throw new Error(`expected ORDER_NOT_MATCHED, got ${t.reason_code}`);
+        return id;
+      } finally {
+        rig.onSubmitTap(null);
+      }
+    },
+  },
+  {
     name: 'purchase-reset',
     async run(rig) {
       const id = await stop(rig, { ...BLACK_M, quantity: 2, capCent: 2500 }, 'GATE1_OVER_CAP');

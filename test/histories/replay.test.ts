@@ -24,6 +24,7 @@ const ENDINGS = [
   'collect',
   'purchase-cancel',
   'purchase-captcha',
+  'purchase-cashier-unmatched',
   'purchase-device-error',
   'purchase-dry-run',
   'purchase-expired',

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
@@ -24,7 +26,9 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(t.pdd_order_no).toBe(orders[0]?.order_no);
     expect(t.gates).toEqual({ gate1_unit_price_cent: 1288, gate2_panel_total_cent: 3276, gate3_submit_amount_cent: 3276, quantity_read: 2 });
     expect(t.submission).toMatchObject({ status: 'SUBMITTED', order_no: orders[0]?.order_no });
-    expect(t.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_RESULT']));
+    expect(t.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']));
+    // the result screen is the cashier, a payment page: never photographed
+    expect(t.evidence.map((e) => e.kind)).not.toContain('ORDER_RESULT');
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.paymentTaps()).toHaveLength(0);
     expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
@@ -160,9 +164,12 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.paymentTaps()).toHaveLength(0);
   });
 
-  it('evidence uploads all fail (wrong device token): the purchase still completes once, without evidence', async () => {
-    await rig.stopWorker();
-    await rig.startWorker({ token: '0'.repeat(64) });
+  // (A refused device token is no way to fail them: the worker then takes no claims at all — never-stuck.test.ts.)
+  it('evidence uploads all fail (the admin cannot store them): the purchase still completes once, without evidence', async () => {
+    const store = path.join(rig.admin.dataDir, 'evidence');
+    fs.mkdirSync(store, { recursive: true });
+    fs.renameSync(store, `${store}.away`);
+    fs.writeFileSync(store, 'not a directory: every upload fails');
     try {
       const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
       const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
@@ -171,8 +178,8 @@ describe('purchase, live and dry run, through the operator API', () => {
       expect(rig.orders()).toHaveLength(1);
       expect(rig.submitTaps()).toHaveLength(1);
     } finally {
-      await rig.stopWorker();
-      await rig.startWorker();
+      fs.rmSync(store);
+      fs.renameSync(`${store}.away`, store);
     }
   });
 

@@ -83,6 +83,8 @@ export interface OrderSubmissionsTable {
   resolved_at: string | null;
   /** fenced but never tapped: the workflow got no answer from the fence and stopped (0021) */
   abandoned_at: string | null;
+  /** when the matched order was placed, UTC (0033) */
+  ordered_at: string | null;
 }
 
 export interface PurchaseTables {

@@ -3,13 +3,15 @@ import { z } from 'zod';
 import { createPurchaseDraftSchema, editPurchaseDraftSchema } from '../../../domain/purchase/schemas';
 import { actorOf } from '../../auth/principal';
 import { markAudited } from '../../audit/audit';
-import { actOnTask } from '../../purchase/actions';
+import { actOnTask, type ActionOutcome } from '../../purchase/actions';
 import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purchase/drafts';
 import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
+import { closedWorkflowOf } from '../../purchase/repair';
 import { getPurchaseTask, listTasks } from '../../purchase/queries';
 import { startPurchases } from '../../purchase/start';
 import type { AppDeps } from '../deps';
+import { badRequest, conflict } from '../errors';
 import { parseBody, parseParams, parseQuery } from '../validate';
 
 const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
@@ -27,6 +29,20 @@ const listQuery = z.object({
   include_hidden: z.enum(['0', '1']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** The client's key for one operator request: a retry with the same key gets the first answer. */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[A-Za-z0-9:._-]{1,100}$/.test(header)) {
+    throw badRequest('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key: 1–100 characters of A-Z a-z 0-9 : . _ -');
+  }
+  return header;
+}
+
+/** A request the workflow did not finish within the deadline: said so, never reported as done. */
+function finished(outcome: ActionOutcome): void {
+  if (outcome === 'pending') throw conflict('UPDATE_PENDING', 'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome');
+}
 
 /** 采购任务 (docs/API.md): drafts, the all-or-nothing start, reads, and the operator actions. */
 export function taskRoutes(deps: AppDeps): Router {
@@ -65,7 +81,8 @@ export function taskRoutes(deps: AppDeps): Router {
 
   router.get('/:taskId', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
-    ctx.body = await getPurchaseTask(deps.db, taskId);
+    const view = await getPurchaseTask(deps.db, taskId);
+    ctx.body = { ...view, workflow_closed: await closedWorkflowOf(deps.temporal, view) };
   });
 
   router.patch('/:taskId', async (ctx) => {
@@ -87,7 +104,7 @@ export function taskRoutes(deps: AppDeps): Router {
   for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
     router.post(`/:taskId/${action}`, async (ctx) => {
       const { taskId } = parseParams(ctx, taskParams);
-      await actOnTask(deps, actorOf(ctx), taskId, action);
+      finished(await actOnTask(deps, actorOf(ctx), taskId, action, undefined, idempotencyKey(ctx.get('idempotency-key') || undefined)));
       markAudited(ctx); // written with the change, by the workflow's admin activity
       ctx.body = await getPurchaseTask(deps.db, taskId);
     });
@@ -96,7 +113,9 @@ export function taskRoutes(deps: AppDeps): Router {
   router.post('/:taskId/resolve', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
     const body = parseBody(ctx, resolveBody);
-    await actOnTask(deps, actorOf(ctx), taskId, 'resolve', body.outcome === 'created' ? { outcome: 'created', orderNo: body.order_no } : { outcome: 'not_created' });
+    const resolution = body.outcome === 'created' ? { outcome: 'created' as const, orderNo: body.order_no } : { outcome: 'not_created' as const };
+    // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
+    finished(await actOnTask(deps, actorOf(ctx), taskId, 'resolve', resolution, idempotencyKey(ctx.get('idempotency-key') || undefined)));
     markAudited(ctx);
     ctx.body = await getPurchaseTask(deps.db, taskId);
   });

@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { PddProfile } from '../profile';
+import { classify } from '../screens';
+import type { UiDump } from '../ui-xml';
 
 interface EvidenceMeta {
   taskId: string;
@@ -48,4 +51,24 @@ export function httpEvidenceUploader(opts: { adminUrl: string; deviceId: string;
       }
     },
   };
+}
+
+/**
+ * Whether the screen a dump shows may be photographed: only PDD's own screens, never its cashier
+ * or a payment hand-off (a payment page is never stored or uploaded, docs/architecture.md §4.3),
+ * nor another app (the launcher, a payment app, anything whose root is not PDD). No dump, or one
+ * that matches no single screen, is not proof: no screenshot.
+ *
+ * The dump is the session's last one — the screen the flow just proved, with no input since — not
+ * a fresh one: an extra dump would change what the flow reads (and what it costs) only to take a
+ * picture.
+ */
+export function screenMayBeCaptured(dump: UiDump | null, profile: PddProfile): boolean {
+  if (!dump || dump.root.packageName !== profile.pkg) return false;
+  try {
+    const kind = classify(dump, profile).kind;
+    return kind !== 'cashier' && kind !== 'payment_handoff' && kind !== 'launcher';
+  } catch {
+    return false;
+  }
 }

@@ -8,7 +8,8 @@ import { readStepper, readSubmitControl } from './final-panel';
 import type { PurchaseProfile } from './profile';
 import type { PurchaseSession } from './purchase-session';
 
-export type EvidenceKind = 'SKU_PANEL_GATE_1' | 'SUBMIT_PANEL_GATE_3' | 'ORDER_RESULT' | 'ORDER_LIST';
+/** SAFETY_STOP: the phone's screen where a purchase stopped before the fence. */
+export type EvidenceKind = 'SKU_PANEL_GATE_1' | 'SUBMIT_PANEL_GATE_3' | 'ORDER_RESULT' | 'ORDER_LIST' | 'SAFETY_STOP';
 
 export interface PrepareHooks {
   /** a screenshot of what the phone shows now; failures are the hook's own business */

@@ -81,7 +81,10 @@ export async function submitFinalPanel(
 /**
  * Read-only after the tap: what the phone shows (dumps only; loading is re-dumped within the
  * session's bound). The cashier sheet is the pending-payment page; its order number is read
- * from the orders list, opened by intent, when exactly one order there matches this submit.
+ * from the orders list, opened by intent, when exactly one order there matches this submit —
+ * without that one order the workflow reconciles. `onEvidence` photographs only what the
+ * evidence rules allow (./evidence.ts): the result screen is skipped when it is the cashier or a
+ * payment hand-off.
  */
 export async function observeAfterTap(
   session: PurchaseSession,
@@ -106,6 +109,7 @@ export async function observeAfterTap(
 
   let orderNo: string | null = null;
   let orderedAtRaw: string | null = null;
+  let orderedAt: string | null = null;
   if (ctx.expected && ctx.tappedAt) {
     const orders = await readPendingOrderList(session, pp, orderContext(ctx.target, ctx.expected)).catch(() => null);
     await onEvidence('ORDER_LIST');
@@ -115,9 +119,10 @@ export async function observeAfterTap(
     if (verdict?.matched) {
       orderNo = verdict.order.orderNo;
       orderedAtRaw = verdict.order.placedAtRaw;
+      orderedAt = verdict.order.placedAt;
     }
   }
-  return { outcome: 'pending_payment', orderNo, orderedAtRaw };
+  return { outcome: 'pending_payment', orderNo, orderedAtRaw, orderedAt };
 }
 
 export function orderContext(target: PurchaseTarget, expected: FinalPanelReading | null): OrderContext {

@@ -131,6 +131,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
               </Show>
               <TaskActions
                 status={t().status}
+                workflowClosed={t().workflow_closed ?? null}
                 busy={busy()}
                 error={actionError()}
                 onAction={act}

@@ -1,11 +1,13 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { ACTION_LABEL, allowedActions, CONFIRM_TEXT, type TaskAction } from './actions';
+import { ACTION_LABEL, allowedActions, closedWorkflowText, CONFIRM_TEXT, type TaskAction } from './actions';
 import ConfirmDialog from '../ConfirmDialog';
 import ResolveDialog from './ResolveDialog';
 import type { PurchaseStatus } from './types';
 
 interface Props {
   status: PurchaseStatus;
+  /** the Temporal status of a workflow closed while the task is still open; null when it runs */
+  workflowClosed: string | null;
   busy: boolean;
   error: string | null;
   /** Resolves once the server has answered; the dialog closes either way. */
@@ -26,7 +28,14 @@ export default function TaskActions(props: Props): JSX.Element {
   };
   return (
     <div class="tk-actions" data-testid="task-actions">
-      <For each={allowedActions(props.status)}>
+      <Show when={props.workflowClosed}>
+        {(closed) => (
+          <p class="form-error" role="status" data-testid="workflow-closed">
+            {closedWorkflowText(closed())}
+          </p>
+        )}
+      </Show>
+      <For each={allowedActions(props.status, props.workflowClosed !== null)}>
         {(action) => (
           <button
             type="button"

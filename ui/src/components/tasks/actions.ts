@@ -18,9 +18,22 @@ const BUTTONS: Readonly<Record<OperatorAction, readonly TaskAction[]>> = {
   resolve: ['resolve-created', 'resolve-not-created'],
 };
 
+/**
+ * A task whose workflow was closed by hand (the task view's `workflow_closed`) is settled by the
+ * operator's answer in the admin: 待付款 is marked paid, any other open state is resolved.
+ */
+const REPAIR: readonly TaskAction[] = ['resolve-created', 'resolve-not-created'];
+
 /** The buttons a task in this state shows: the server's state table, never a copy of it. */
-export function allowedActions(status: PurchaseStatus): readonly TaskAction[] {
-  return machineActions(status).flatMap((a) => BUTTONS[a]);
+export function allowedActions(status: PurchaseStatus, workflowClosed = false): readonly TaskAction[] {
+  const offered = machineActions(status);
+  if (workflowClosed && status !== 'DRAFT' && offered.length > 0) return status === 'WAITING_PAYMENT' ? ['mark-paid'] : REPAIR;
+  return offered.flatMap((a) => BUTTONS[a]);
+}
+
+/** What the page says about a closed workflow, next to the repair buttons. */
+export function closedWorkflowText(workflowStatus: string): string {
+  return `任务的工作流已结束（${workflowStatus}，多为手工终止或超时），任务不会再自动推进。请先在拼多多核对订单再录入结果：到达提交围栏的任务只能录入「已创建（填订单号）」或「未创建」（任务失败，不会再次下单）；未到提交围栏的任务选「未创建」会回到草稿。`;
 }
 
 export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {

@@ -1,0 +1,76 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { purchaseActivities } from '../../activities/admin/purchase';
+import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
+import { issueTestDevice } from '../harness';
+import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
+
+/**
+ * The admin side of the purchase on the real admin DB: every activity the workflow retries
+ * without a maximum is idempotent, and a revoked device gets neither an attempt nor a fence.
+ * No device worker runs, so the workflows started here wait for a phone and never interfere.
+ */
+describe('purchase admin activities', () => {
+  let rig: PurchaseRig;
+  let acts: ReturnType<typeof purchaseActivities>;
+  beforeAll(async () => {
+    rig = await startPurchaseRig({ withWorker: false });
+    acts = purchaseActivities(rig.admin.db);
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  const started = async () => {
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const t = await rig.task(id);
+    return { taskId: id, authorizationId: t.authorization!.id, workflowId: t.workflow_id! };
+  };
+
+  it('the write back to DRAFT, retried after it committed, changes nothing and does not fail', async () => {
+    const { taskId, authorizationId } = await started();
+    await acts.recordPurchaseStatus({ taskId, authorizationId, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' });
+    const once = await rig.admin.db.selectFrom('tasks').select(['status', 'version']).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    await expect(acts.recordPurchaseStatus({ taskId, authorizationId, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' })).resolves.toBeUndefined();
+    expect(await rig.admin.db.selectFrom('tasks').select(['status', 'version']).where('task_id', '=', taskId).executeTakeFirstOrThrow()).toEqual(once);
+    // another status for an authorization the task no longer has is still refused
+    await expect(acts.recordPurchaseStatus({ taskId, authorizationId, to: 'CLAIMED' })).rejects.toMatchObject({ type: 'STALE_AUTHORIZATION' });
+  });
+
+  it('beginPurchaseAttempt twice is one attempt; a revoked device gets none (DEVICE_REVOKED, not retryable)', async () => {
+    const s = await started();
+    const phone = await issueTestDevice(rig.admin, 'attempt phone');
+    const a = await acts.beginPurchaseAttempt({ ...s, deviceId: phone.deviceId });
+    expect(await acts.beginPurchaseAttempt({ ...s, deviceId: phone.deviceId })).toEqual(a);
+
+    const other = await started();
+    const revoked = await issueTestDevice(rig.admin, 'revoked phone');
+    await revokeDeviceCredential(rig.admin.db, { kind: 'system', name: 'test' }, revoked.deviceId);
+    const err = await acts.beginPurchaseAttempt({ ...other, deviceId: revoked.deviceId }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ type: 'DEVICE_REVOKED', nonRetryable: true });
+    expect(await rig.admin.db.selectFrom('purchase_attempts').select('id').where('authorization_id', '=', other.authorizationId).execute()).toHaveLength(0);
+  });
+
+  it('the fence refuses a device revoked after its attempt began: DEVICE_REVOKED, no submission row', async () => {
+    const s = await started();
+    const phone = await issueTestDevice(rig.admin, 'fence phone');
+    const { attemptId } = await acts.beginPurchaseAttempt({ ...s, deviceId: phone.deviceId });
+    await acts.recordPurchaseStatus({ ...s, to: 'CLAIMED', deviceId: phone.deviceId });
+    await acts.recordPurchaseStatus({ ...s, to: 'ORDERING' });
+    await revokeDeviceCredential(rig.admin.db, { kind: 'system', name: 'test' }, phone.deviceId);
+    const confirmation = {
+      options: BLACK_M.options,
+      quantityRead: 1,
+      gate1UnitPriceCent: 1288,
+      gate1RawPrice: '¥12.88',
+      gate2PanelTotalCent: 1288,
+      gate3SubmitAmountCent: 1288,
+      title: null,
+      shopName: null,
+      appVersion: '8.17.0',
+    };
+    const decision = await acts.createSubmissionFence({ taskId: s.taskId, authorizationId: s.authorizationId, attemptId, confirmation });
+    expect(decision).toMatchObject({ clickPermitted: false, reason: 'DEVICE_REVOKED' });
+    expect(await rig.admin.db.selectFrom('order_submissions').select('id').where('authorization_id', '=', s.authorizationId).execute()).toHaveLength(0);
+  });
+});
