@@ -6,9 +6,9 @@ import {
   condition,
   isCancellation,
   patched,
-  TimeoutFailure,
   proxyActivities,
   setHandler,
+  TimeoutFailure,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
