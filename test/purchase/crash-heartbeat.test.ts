@@ -154,6 +154,11 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     const l = ledger();
     const lost = l.claim(h.workflowId, runId);
     l.close();
+    // while a reply may still be on its way (the claim is younger than a minute) the host does not ask
+    await rig.startWorker();
+    await sleep(4_000);
+    expect(openClaim()?.claim_id).toBe(lost.claim_id);
+    await rig.stopWorker();
     const db = new Database(path.join(rig.dataDir, 'device', rig.device.deviceId, 'ledger.db'));
     db.prepare('UPDATE claims SET claimed_at = ? WHERE claim_id = ?').run(new Date(Date.now() - 120_000).toISOString().slice(0, 19) + 'Z', lost.claim_id);
     db.close();
