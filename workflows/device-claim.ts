@@ -1,7 +1,9 @@
 import type { Duration } from '@temporalio/common';
-import { CancellationScope, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { CancellationScope, log, proxyActivities, setHandler, type ActivityOptions } from '@temporalio/workflow';
 import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
+import { DEVICE_HEARTBEAT_TIMEOUT } from './phone';
+import { holdsClaimQuery } from './purchase-messages';
 
 export interface WithDeviceOptions {
   /** how long to wait for an idle phone before giving up */
@@ -20,21 +22,36 @@ const DEFAULT_ACTIVITY: Omit<ActivityOptions, 'taskQueue'> = {
   // a dead phone host is noticed here, not after the start-to-close timeout
   scheduleToStartTimeout: '1 minute',
   startToCloseTimeout: '5 minutes',
+  // a host that dies in the middle of a read is noticed within this (workflows/phone.ts)
+  heartbeatTimeout: DEVICE_HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '3 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 };
 
 /**
- * Claim a phone, run `fn` with activities pinned to it, release it. The
- * release runs even when the workflow is cancelled; if the phone host is gone it gives up
- * after a while, and the host closes the claim itself once it sees this workflow closed.
+ * Claim a phone, run `fn` with activities pinned to it, release it. The release runs even
+ * when the workflow is cancelled and is retried until the phone host takes it.
  */
 export async function withDevice<T>(options: WithDeviceOptions, fn: (device: ClaimedDevice) => Promise<T>): Promise<T> {
-  const claim = await claimPhone(options.waitForDevice);
+  let claim: DeviceClaim | null = null;
+  let released = false;
+  answerHoldsClaim(() => (released ? null : claim));
+  claim = await claimPhone(options.waitForDevice);
+  const held = claim;
   try {
-    return await fn({ claim, activities: proxyActivities<DeviceActivities>({ ...(options.activity ?? DEFAULT_ACTIVITY), taskQueue: claim.task_queue }) });
+    return await fn({ claim: held, activities: proxyActivities<DeviceActivities>({ ...(options.activity ?? DEFAULT_ACTIVITY), taskQueue: held.task_queue }) });
   } finally {
-    await CancellationScope.nonCancellable(() => releasePhone(claim));
+    released = true;
+    await CancellationScope.nonCancellable(() => releasePhone(held));
   }
+}
+
+/**
+ * Answers the phone host's orphan check (device-worker/runtime/claim-checks.ts): does this
+ * workflow still hold claim `claimId`? `held` is the claim the workflow has and has not started
+ * to release. A claim the host recorded but whose reply never reached the workflow is not it.
+ */
+export function answerHoldsClaim(held: () => DeviceClaim | null): void {
+  setHandler(holdsClaimQuery, (claimId: string) => held()?.claim_id === claimId);
 }
 
 /** Waits for an idle phone for at most `waitForDevice`; a timeout is an ActivityFailure. */
@@ -42,7 +59,7 @@ export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> 
   const { claimDevice } = proxyActivities<ClaimDeviceActivities>({
     taskQueue: DEVICES_TASK_QUEUE,
     scheduleToCloseTimeout: waitForDevice,
-    startToCloseTimeout: '30 seconds',
+    startToCloseTimeout: CLAIM_START_TO_CLOSE,
     // DEVICE_BUSY (a phone that just got claimed) sends the task back for the next idle one
     retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
   });
@@ -50,20 +67,28 @@ export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> 
 }
 
 /**
- * Lets the phone go; never throws. It keeps trying for a while, because a workflow that stays
- * open afterwards (a purchase waiting for its operator) would otherwise hold the phone: the host
- * closes orphan claims only once their workflow is closed.
+ * After this a claim's reply can no longer reach its workflow (Temporal refuses a completion
+ * that comes after the start-to-close timeout); the phone host's orphan check waits at least
+ * this long before it asks the workflow about a claim.
+ */
+export const CLAIM_START_TO_CLOSE = '30 seconds';
+
+/**
+ * Lets the phone go; never throws. It is retried for as long as the workflow runs — a workflow
+ * that stays open afterwards (a purchase waiting for its operator) would otherwise hold the
+ * phone until the host's orphan check noticed — with the wait between tries capped, so a phone
+ * host that comes back is released within a minute. Only a refusal (the host has no such claim
+ * for this workflow: nothing to release) ends it early.
  */
 export async function releasePhone(claim: DeviceClaim): Promise<void> {
   const { releaseDevice } = proxyActivities<DeviceActivities>({
     taskQueue: claim.task_queue,
     startToCloseTimeout: '30 seconds',
-    scheduleToCloseTimeout: '10 minutes',
-    retry: { maximumAttempts: 20 },
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
   try {
     await releaseDevice({ claim });
   } catch (err) {
-    log.warn('device release failed; the phone host closes the claim when it sees this workflow closed', { deviceId: claim.device_id, error: (err as Error).message });
+    log.warn('device release refused; the phone host does not hold this claim for this workflow', { deviceId: claim.device_id, error: (err as Error).message });
   }
 }

@@ -1,4 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { HOLDS_CLAIM_QUERY } from '../domain/contracts/device-activities';
 import type { OperatorAction } from '../domain/purchase/state-machine';
 import type { OperatorRef, PurchaseState, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
 
@@ -12,6 +13,12 @@ export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
 export const markPaidUpdate = defineUpdate<void, [OperatorRef]>('markPaid');
 export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>('resolveReconciliation');
 export const stateQuery = defineQuery<PurchaseState>('state');
+/**
+ * Asked by a phone host about its open claim (by claim id): true while this workflow holds that
+ * claim and has not begun to release it. Every workflow that claims a phone answers it
+ * (workflows/device-claim.ts); false lets the host free the phone while the workflow runs on.
+ */
+export const holdsClaimQuery = defineQuery<boolean, [string]>(HOLDS_CLAIM_QUERY);
 
 /** The operator actions a running purchase workflow takes as updates, and which update each is. */
 export const OPERATOR_UPDATES = {

@@ -9,6 +9,7 @@ import {
   patched,
   proxyActivities,
   setHandler,
+  TimeoutFailure,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -23,7 +24,7 @@ import { allowsAction } from '../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../domain/purchase/status';
 import type { OperatorRef, PurchaseState, PurchaseWorkflowInput, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
 import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
-import { claimPhone, releasePhone } from './device-claim';
+import { answerHoldsClaim, claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
 import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './purchase-messages';
 
@@ -43,6 +44,15 @@ const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 second
  */
 export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseStatus> {
   const run = new PurchaseRun(input);
+  try {
+    return await purchaseSteps(run, input);
+  } finally {
+    // the phone's release runs beside the operator's wait; the workflow closes only after it
+    await run.releaseSettled();
+  }
+}
+
+async function purchaseSteps(run: PurchaseRun, input: PurchaseWorkflowInput): Promise<PurchaseStatus> {
   run.listenToOperator();
 
   const claim = await run.waitForPhone();
@@ -68,6 +78,7 @@ export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseSt
 
     // One tap, ever; whatever is unclear after it is reconciled, never retried.
     const tap = await run.tapOnce(claim, target, submissionId, panel.reading);
+    if (!tap.ok && tap.neverStarted) return await run.untappedAfterFence(tap.detail);
     if (!tap.ok) return await run.reconcile(submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
 
     const seen = await run.observe(claim, target, submissionId);
@@ -125,6 +136,8 @@ class PurchaseRun {
   private readonly phoneScope = new CancellationScope();
   private claim: DeviceClaim | null = null;
   private released = false;
+  /** the release running beside the rest of the workflow, awaited before it closes */
+  private releasing: Promise<void> | null = null;
   /** set once the attempt exists: what every phone step works on */
   private target: PurchaseTarget | null = null;
   /** set once the fence said yes: what a lasting error afterwards reconciles */
@@ -137,6 +150,7 @@ class PurchaseRun {
   listenToOperator(): void {
     const { state } = this;
     setHandler(stateQuery, () => state);
+    answerHoldsClaim(() => (this.released ? null : this.claim));
     setHandler(
       cancelUpdate,
       async ({ actor, requestId }) => {
@@ -255,13 +269,25 @@ class PurchaseRun {
     return this.claim;
   }
 
-  /** Lets the phone go as soon as nothing more is done on it; safe to call from every ending. */
+  /**
+   * Lets the phone go as soon as nothing more is done on it; safe to call from every ending. The
+   * release retries until the phone host takes it, so it runs beside the rest: a dead host must
+   * not hold back the operator's next step. Purchases started before that awaited it here and
+   * must replay that way (docs/versioning.md).
+   */
   async release(): Promise<void> {
     const claim = this.claim;
     if (claim && !this.released) {
       this.released = true;
-      await CancellationScope.nonCancellable(() => releasePhone(claim));
+      const inBackground = patched('release-in-background');
+      const releasing = CancellationScope.nonCancellable(() => releasePhone(claim));
+      if (inBackground) this.releasing = releasing;
+      else await releasing;
     }
+  }
+
+  async releaseSettled(): Promise<void> {
+    await this.releasing;
   }
 
   // ——— the steps ———
@@ -364,19 +390,34 @@ class PurchaseRun {
     return { ok: true, submissionId: decision.submissionId };
   }
 
-  /** submitOnce — one attempt, ever. Any failure is an unknown outcome: reconcile, never retry. */
-  async tapOnce(claim: DeviceClaim, target: PurchaseTarget, submissionId: string, expected: FinalPanelReading): Promise<{ ok: true; tappedAt: string } | { ok: false; detail: string }> {
+  /**
+   * submitOnce — one attempt, ever. Any failure is an unknown outcome: reconcile, never retry —
+   * except that no phone host took it within its schedule-to-start timeout: then it never ran.
+   */
+  async tapOnce(
+    claim: DeviceClaim,
+    target: PurchaseTarget,
+    submissionId: string,
+    expected: FinalPanelReading,
+  ): Promise<{ ok: true; tappedAt: string } | { ok: false; neverStarted: boolean; detail: string }> {
     this.state.step = 'submit';
     let tappedAt: string;
     try {
       tappedAt = (await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected })).tappedAt;
     } catch (err) {
-      return { ok: false, detail: describe(err) };
+      const neverStarted = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === 'SCHEDULE_TO_START';
+      return { ok: false, neverStarted, detail: describe(err) };
     }
     if (this.submitted) this.submitted.tappedAt = tappedAt;
     // the tap happened whether or not its time is recorded
     await this.settled(() => admin.recordSubmissionTapped({ submissionId, tappedAt }));
     return { ok: true, tappedAt };
+  }
+
+  /** The fence said yes but submitOnce never started: nothing was tapped, so a person looks at the phone. */
+  async untappedAfterFence(detail: string): Promise<PurchaseStatus> {
+    await admin.abandonUntappedFence({ authorizationId: this.input.authorizationId });
+    return this.needsManual('DEVICE_ERROR', `submitOnce never started on the phone (${detail}); nothing was tapped`);
   }
 
   /** Read-only: what the phone shows after the tap; null when it could not tell. */

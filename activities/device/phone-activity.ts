@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../../device-worker/adb/adb-device';
 import { CounterClock } from '../../device-worker/counters';
 import { DeviceError, isDeviceError } from '../../device-worker/errors';
@@ -67,6 +68,11 @@ export async function onPhone<T>(ctx: DeviceContext, name: string, input: Device
     ctx.log.info({ activity: name, workflowId, counters: clock.snapshot() }, 'device activity done');
     return result;
   } catch (err) {
+    // a cancel stopped the activity at a safe point: it leaves as a cancel, not as a phone fault
+    if (err instanceof CancelledFailure) {
+      ctx.log.info({ activity: name, workflowId, err: err.message }, 'device activity cancelled');
+      throw err;
+    }
     const counters = clock.snapshot();
     const artifactPath = await saveArtifacts(ctx, workflowId, name, err, session, steps);
     ctx.log.warn({ activity: name, workflowId, code: isDeviceError(err) ? err.code : null, err: (err as Error).message, counters, artifactPath }, 'device activity failed');

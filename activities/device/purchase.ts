@@ -14,6 +14,9 @@ import type { UiDump } from '../../device-worker/pdd/ui-xml';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
 
+/** what submitOnce keeps back of its start-to-close time for the ledger, the log and the reply */
+export const SUBMIT_REPORT_RESERVE_MS = 20_000;
+
 export interface PurchaseDeps {
   /** the `submissions` table of this phone's ledger.db */
   submissions: SubmissionLedger;
@@ -76,6 +79,16 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
 
   const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
 
+  /**
+   * The last moment submitOnce may tap: its start-to-close deadline (counted from when the
+   * attempt was scheduled, which is earlier than its start) less the time it needs to record and
+   * report the tap. A tap after the server timed out the attempt would be a tap nobody hears of.
+   */
+  const tapBy = () => {
+    const info = Context.current().info;
+    return info.currentAttemptScheduledTimestampMs + info.startToCloseTimeoutMs - SUBMIT_REPORT_RESERVE_MS;
+  };
+
   return {
     async preparePurchase(input) {
       const { target } = input;
@@ -101,9 +114,10 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     },
 
     async submitOnce(input) {
+      const deadline = tapBy();
       return onPhone(ctx, 'submitOnce', input, async (run) => {
         const { session, pp, guard } = open(run, input.target);
-        const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId() });
+        const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId(), tapBy: deadline });
         ctx.log.info({ taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done }, 'submitted once');
         return { tappedAt: done.tappedAt, counters: run.clock.snapshot() };
       });

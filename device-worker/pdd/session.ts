@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../adb/adb-device';
 import type { CounterClock } from '../counters';
 import { DeviceError } from '../errors';
@@ -43,6 +45,24 @@ function memoryDumpMemory(): DumpMemory {
   return { get: () => last, set: (h) => (last = h) };
 }
 
+/**
+ * The safe point between two phone actions, when the session runs inside a Temporal activity:
+ * it heartbeats (a phone host that died is noticed within the activity's heartbeat timeout, and
+ * the heartbeat is what brings a cancel to the activity), then stops the activity if it was
+ * cancelled. Outside an activity (`npm run device`, unit tests) it does nothing. Never called
+ * between submitOnce's ledger row and its tap.
+ */
+export function activityCheckpoint(what: string): void {
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return;
+  }
+  ctx.heartbeat({ at: what });
+  if (ctx.cancellationSignal.aborted) throw new CancelledFailure(`cancelled before ${what}`);
+}
+
 export const WAIT = Symbol('wait');
 export type Judged<T> = T | typeof WAIT;
 
@@ -82,6 +102,7 @@ export class PddSession {
     if (!/^\d+$/.test(goodsId)) throw new DeviceError('INVALID_INPUT', `goods id ${JSON.stringify(goodsId)} is not digits`);
     const url = this.profile.goodsUrl(goodsId);
     this.steps.add('open_goods', { goods_id: goodsId, url });
+    activityCheckpoint('open_goods');
     await this.adb.startView(url);
     await sleep(this.timing.navigationSettleMs);
     return this.waitFor('the goods page', true, (s) => {
@@ -136,6 +157,7 @@ export class PddSession {
     this.revealed.add(panel.serial);
     const { x, y1, y2 } = this.revealLane(st);
     this.steps.add('reveal_sizes', { from: { x, y: y1 }, to: { x, y: y2 } });
+    activityCheckpoint('reveal_sizes');
     await this.adb.swipe(x, y1, x, y2, this.profile.reveal.durationMs);
     this.clock.counters.swipes += 1;
     await sleep(this.timing.swipeSettleMs);
@@ -150,6 +172,7 @@ export class PddSession {
    */
   async back(expectGoods: boolean): Promise<GoodsView | null> {
     this.steps.add('back', { expect: expectGoods ? 'goods page' : 'nothing' });
+    activityCheckpoint('back');
     await this.adb.keyevent(this.profile.keyBack);
     this.clock.counters.keyevents += 1;
     if (!expectGoods) return null;
@@ -179,7 +202,9 @@ export class PddSession {
     });
   }
 
-  protected async tapAt(x: number, y: number): Promise<void> {
+  /** `checkpoint: false` only for the submit tap, which follows its ledger row with nothing between. */
+  protected async tapAt(x: number, y: number, checkpoint = true): Promise<void> {
+    if (checkpoint) activityCheckpoint('a tap');
     await this.adb.tap(x, y);
     this.clock.counters.taps += 1;
   }
@@ -217,6 +242,7 @@ export class PddSession {
   }
 
   private async dump(): Promise<{ dump: UiDump; stale: boolean } | 'failed'> {
+    activityCheckpoint('a dump');
     this.clock.counters.dumps += 1;
     const out = await this.adb.dumpUi();
     if (out.kind === 'error') {

@@ -1,13 +1,25 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/client';
+import { HOLDS_CLAIM_QUERY } from '../../domain/contracts/device-activities';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import type { DeviceLedger } from '../ledger/ledger';
 
 /**
- * Closes the open claim of a workflow that is no longer running (it failed, was terminated, or
- * its release never arrived), so the phone does not stay busy for a workflow that is gone.
- * Asks Temporal, on a client connection of its own, at start and then every interval.
+ * A claim younger than this is never asked about: its reply may still be on the way to the
+ * workflow. Longer than the claim activity's start-to-close timeout (workflows/device-claim.ts),
+ * after which Temporal accepts no reply, plus time for the workflow to take it in.
+ */
+export const CLAIM_ANSWER_GRACE_MS = 60_000;
+
+/**
+ * Closes the open claim of a workflow that has moved past it, so the phone does not stay busy
+ * for nobody: the workflow is no longer running (it failed, was terminated, or its release
+ * never arrived), or it runs on but answers the `holdsClaim` query with no — the claim's reply
+ * was lost (this host died after its ledger commit) or its release never arrived. A workflow
+ * that cannot answer (no admin worker right now, or an older workflow without the query) keeps
+ * its claim until it closes. Asks Temporal, on a client connection of its own, at start and
+ * then every interval.
  */
 export class OrphanClaimChecks {
   private client: Client | undefined;
@@ -56,17 +68,26 @@ export class OrphanClaimChecks {
     if (!open) return false;
     try {
       const client = await this.connect();
+      const handle = client.workflow.getHandle(open.workflow_id, open.run_id);
+      // bounded, so a stop never waits long on a check against a Temporal that is away
+      const bounded = <T>(fn: () => Promise<T>) => client.connection.withDeadline(Date.now() + 5_000, fn);
       let closed: string | null = null;
       try {
-        // bounded, so a stop never waits long on a check against a Temporal that is away
-        const desc = await client.connection.withDeadline(Date.now() + 5_000, () => client.workflow.getHandle(open.workflow_id, open.run_id).describe());
-        if (desc.status.name !== 'RUNNING') closed = desc.status.name;
+        const desc = await bounded(() => handle.describe());
+        if (desc.status.name !== 'RUNNING') closed = `workflow ${desc.status.name}`;
       } catch (err) {
-        if ((err as Error).name === 'WorkflowNotFoundError') closed = 'NOT_FOUND';
+        if (err instanceof WorkflowNotFoundError) closed = 'workflow NOT_FOUND';
         else throw err;
       }
-      if (closed && this.opts.ledger.closeOrphan(open.claim_id, `workflow ${closed}`)) {
-        this.opts.log.warn({ workflowId: open.workflow_id, status: closed }, 'closed the claim of a workflow that is no longer running');
+      if (!closed && Date.now() - Date.parse(open.claimed_at) >= CLAIM_ANSWER_GRACE_MS) {
+        try {
+          if (!(await bounded(() => handle.query<boolean, [string]>(HOLDS_CLAIM_QUERY, open.claim_id)))) closed = 'workflow no longer holds the claim';
+        } catch (err) {
+          if (!(err instanceof QueryNotRegisteredError)) throw err;
+        }
+      }
+      if (closed && this.opts.ledger.closeOrphan(open.claim_id, closed)) {
+        this.opts.log.warn({ workflowId: open.workflow_id, reason: closed }, 'closed the claim of a workflow that has moved past it');
         return true;
       }
     } catch (err) {

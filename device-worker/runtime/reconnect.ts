@@ -57,6 +57,10 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
           activities,
           // one phone, one screen: activities on it never overlap
           maxConcurrentActivityTaskExecutions: 1,
+          // a heartbeat (one per dump) reaches the server at least this often, and the server's
+          // answer is what brings an operator's cancel to the running activity: within seconds,
+          // not after the default throttle of most of the heartbeat timeout
+          maxHeartbeatThrottleInterval: '2 seconds',
           shutdownGraceTime: '10 seconds',
         });
         if (stopping) break;

@@ -5,7 +5,7 @@ import type { PurchaseWorkflowInput } from '../purchase/workflow-types';
 
 /**
  * The contract between the workflows and the device activities, in one place: what a workflow
- * sends to a phone and what comes back. Types only — workflows, `activities/device` and
+ * sends to a phone and what comes back. Types and names only — workflows, `activities/device` and
  * `device-worker/pdd` all import it, and none of them reaches into another for it. The workflow
  * never sees XML, screenshots or coordinates: only readings, verdicts and evidence ids.
  */
@@ -17,6 +17,14 @@ export interface DeviceClaim {
   task_queue: string;
   claimed_at: string;
 }
+
+/**
+ * The query a phone host sends the workflow of its open claim, with the claim id: does the
+ * workflow still hold it? Every workflow that claims a phone answers it (workflows/device-claim.ts,
+ * defined in workflows/purchase-messages.ts); the host frees the phone on a no
+ * (device-worker/runtime/claim-checks.ts).
+ */
+export const HOLDS_CLAIM_QUERY = 'holdsClaim';
 
 /** Every activity on `device/<id>` checks that the calling workflow owns this open claim. */
 export interface DeviceActivityInput {

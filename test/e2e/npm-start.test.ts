@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { freePort } from '../../temporal/dev-server';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
-import { getJson, tempDataDir } from '../harness';
+import { getJson, loginOperator, tempDataDir } from '../harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -70,12 +70,14 @@ describe('npm start (the embedded system)', () => {
   let adminUrl: string;
   let temporalUiUrl: string;
   let temporal: number;
+  let simControl: number;
   const output: string[] = [];
   const adminPid = () => descendants(proc!.pid!).find((p) => cmdline(p).includes('admin/main.ts') && alive(p) !== null);
 
   beforeAll(async () => {
     const [admin, temporalPort, temporalUi, adb, control, syb] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     temporal = temporalPort;
+    simControl = control;
     dataDir = tempDataDir('npm-start');
     proc = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
       cwd: ROOT,
@@ -192,6 +194,57 @@ describe('npm start (the embedded system)', () => {
     const login = await getJson(`${adminUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
     expect(login.status).toBe(200);
   }, 180_000);
+
+  it('restarts SIGKILLed device workers, logs each restart, and a purchase still finishes with one order', async () => {
+    const deviceWorkers = () => descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
+    const before = deviceWorkers();
+    expect(before).toHaveLength(2);
+    for (const p of before) process.kill(p, 'SIGKILL');
+    // both come back (new processes), each restart logged by the supervisor
+    for (let i = 0; i < 600; i++) {
+      const now = deviceWorkers();
+      if (now.length === 2 && now.every((p) => !before.includes(p))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const after = deviceWorkers();
+    expect(after).toHaveLength(2);
+    expect(after.some((p) => before.includes(p))).toBe(false);
+    const restarts = fs.readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { child: string; exit: string });
+    expect(restarts.filter((r) => r.child.startsWith('device-') && r.exit === 'SIGKILL')).toHaveLength(2);
+
+    // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
+    const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
+    const draft = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 1,
+      max_total_price_cent: 2000,
+      execution_mode: 'live',
+    });
+    expect(draft.status).toBe(201);
+    const { task_id, version } = draft.body as { task_id: string; version: number };
+    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+    let task: { status: string; order_no: string | null } = { status: '', order_no: null };
+    for (let i = 0; i < 900 && !['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'].includes(task.status); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      task = (await op.get(`/api/tasks/${task_id}`)).body as typeof task;
+    }
+    expect(task.status).toBe('WAITING_PAYMENT');
+    const phones = (await getJson(`http://127.0.0.1:${simControl}/devices`)).body as { serial: string }[];
+    const orders: { order_no: string }[] = [];
+    type Node = { text?: string; resource_id?: string } | null;
+    const taps: { screen: string; node: Node; target: Node }[] = [];
+    const isSubmit = (t: (typeof taps)[number]) => [t.target, t.node].some((n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'));
+    for (const { serial } of phones) {
+      orders.push(...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/orders`)).body as { order_no: string }[]));
+      taps.push(...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/taps`)).body as typeof taps));
+    }
+    expect(orders).toHaveLength(1);
+    expect(task.order_no).toBe(orders[0]!.order_no);
+    expect(taps.filter(isSubmit)).toHaveLength(1);
+    expect(taps.filter((t) => t.screen === 'cashier' || t.screen === 'payment_handoff')).toHaveLength(0);
+  }, 240_000);
 
   it('Ctrl-C leaves nothing behind', async () => {
     const tree = descendants(proc!.pid!);

@@ -115,6 +115,36 @@ const SCENARIOS: Scenario[] = [
       return await reaches(rig, id, 'DRAFT');
     },
   },
+  // recorded after the phone's release began to run beside the operator's wait (patch release-in-background)
+  {
+    name: 'purchase-succeeded-release-in-background',
+    async run(rig) {
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      await expectStatus(rig, id, 'WAITING_PAYMENT');
+      await settled(rig, id);
+      await ok(rig.op.post(`/api/tasks/${id}/mark-paid`));
+      return await reaches(rig, id, 'SUCCEEDED');
+    },
+  },
+  // the operator's cancel reaches the running prepare (a slow phone keeps it on the goods page)
+  {
+    name: 'purchase-cancel-in-prepare',
+    async run(rig) {
+      rig.sim.phone(rig.serial).setFaults({ latency: 'realistic', seed: 7 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const deadline = Date.now() + 60_000;
+      while (rig.taps().length === 0) {
+        if (Date.now() > deadline) throw new Error('prepare never tapped');
+        await sleep(50);
+      }
+      await ok(rig.op.post(`/api/tasks/${id}/cancel`));
+      await reaches(rig, id, 'CANCELED');
+      const handle = await workflowOf(rig, id);
+      await handle.result();
+      rig.sim.phone(rig.serial).setFaults({});
+      return id;
+    },
+  },
   {
     name: 'purchase-cancel',
     phoneless: true,

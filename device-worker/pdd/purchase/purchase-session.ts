@@ -4,7 +4,7 @@ import type { AdbDevice } from '../../adb/adb-device';
 import type { CounterClock } from '../../counters';
 import type { StepLog } from '../../step-log';
 import type { PddProfile } from '../profile';
-import { PddSession, WAIT, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
+import { activityCheckpoint, PddSession, WAIT, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
 import { parseUiDump, type UiDump } from '../ui-xml';
 import { readStepper } from './final-panel';
 import type { PurchaseProfile } from './profile';
@@ -33,6 +33,7 @@ export class PurchaseSession extends PddSession {
   /** Read-only navigation by intent (no tap): the orders list, 待付款 tab. */
   async openPendingOrders(): Promise<{ screen: Screen; dump: UiDump }> {
     this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
+    activityCheckpoint('open_orders');
     await this.phone.startView(this.pp.pendingOrdersUrl);
     return this.readScreen('the orders list', (s) => s.kind === 'orders');
   }
@@ -74,7 +75,7 @@ export class PurchaseSession extends PddSession {
   /** The one irreversible tap. The guard refuses it unless submitOnce armed its permit for this point. */
   async tapSubmit(point: { x: number; y: number }): Promise<void> {
     this.steps.add('submit_tap', { tap: point });
-    await this.tapAt(point.x, point.y);
+    await this.tapAt(point.x, point.y, false);
   }
 
   /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */

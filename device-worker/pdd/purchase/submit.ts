@@ -32,9 +32,20 @@ export async function submitFinalPanel(
   pp: PurchaseProfile,
   guard: TapGuard,
   ledger: SubmissionLedger,
-  input: { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading; workflowId: string },
+  input: {
+    target: PurchaseTarget;
+    submissionId: string;
+    expected: FinalPanelReading;
+    workflowId: string;
+    /** epoch ms after which the tap is refused (inside an activity: past it, Temporal may already have given up on the attempt) */
+    tapBy?: number;
+  },
 ): Promise<{ irreversibleAt: string; tappedAt: string }> {
   const { target, expected } = input;
+  const refuseIfLate = () => {
+    if (input.tapBy !== undefined && Date.now() > input.tapBy) throw new SubmitRefused(`too little of submitOnce's time is left to tap and report it (deadline ${new Date(input.tapBy).toISOString()}); nothing tapped`);
+  };
+  refuseIfLate();
   const prior = ledger.get(target.authorizationId);
   if (prior) throw new SubmitRefused(`authorization ${target.authorizationId} was already submitted (irreversible_action_at ${prior.irreversible_action_at}); a second submit is refused forever`);
   if (!sameOptions(expected.options, target.options) || expected.quantityRead !== target.quantity) throw new SubmitRefused('the approved reading does not match the task');
@@ -58,6 +69,8 @@ export async function submitFinalPanel(
     throw err;
   }
 
+  // the re-check may have taken most of the time: checked again right before the point of no return
+  refuseIfLate();
   const irreversibleAt = ledger.begin({
     authorization_id: target.authorizationId,
     submission_id: input.submissionId,
