@@ -225,7 +225,7 @@ describe('npm start (the embedded system)', () => {
     expect(draft.status).toBe(201);
     const { task_id, version } = draft.body as { task_id: string; version: number };
     expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
-    let task: { status: string; order_no: string | null } = { status: '', order_no: null };
+    let task: { status: string; pdd_order_no: string | null } = { status: '', pdd_order_no: null };
     for (let i = 0; i < 900 && !['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'].includes(task.status); i++) {
       await new Promise((r) => setTimeout(r, 200));
       task = (await op.get(`/api/tasks/${task_id}`)).body as typeof task;
@@ -241,7 +241,7 @@ describe('npm start (the embedded system)', () => {
       taps.push(...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/taps`)).body as typeof taps));
     }
     expect(orders).toHaveLength(1);
-    expect(task.order_no).toBe(orders[0]!.order_no);
+    expect(task.pdd_order_no).toBe(orders[0]!.order_no);
     expect(taps.filter(isSubmit)).toHaveLength(1);
     expect(taps.filter((t) => t.screen === 'cashier' || t.screen === 'payment_handoff')).toHaveLength(0);
   }, 240_000);
