@@ -8,21 +8,36 @@ import { benchLoad } from './load';
 import { benchOrchestration } from './orchestration';
 import { round, showSpread, spread } from './stats';
 import { benchTasksList } from './tasks-list';
-import { startBenchTemporal } from './temporal';
+import { startBenchTemporal, type BenchTemporal } from './temporal';
 
 /**
- * `npm run bench [-- --quick] [-- --json FILE]`: what the system spends at scale, measured —
- * never asserted in tests. Writes docs/PERFORMANCE.md (medians of the runs with their range,
- * the machine, the date); `--json FILE` writes the same figures under fixed keys; `--quick`
- * runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
- * `--write-doc` is given too. Parts run one after another, so none measures another's load.
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only PARTS]`: what the system spends at
+ * scale, measured — never asserted in tests. Writes docs/PERFORMANCE.md (medians of the runs with
+ * their range, the machine, the date); `--json FILE` writes the same figures under fixed keys;
+ * `--quick` runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
+ * `--write-doc` is given too; `--only tasks-list,load` runs just those parts (of orchestration,
+ * tasks-list, load, device, import) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
  */
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const jsonIdx = argv.indexOf('--json');
 const jsonFile = jsonIdx >= 0 ? argv[jsonIdx + 1] : undefined;
 if (jsonIdx >= 0 && !jsonFile) throw new Error('--json needs a file name');
-const writeDoc = !quick || argv.includes('--write-doc');
+const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import'] as const;
+type Part = (typeof PARTS)[number];
+const onlyIdx = argv.indexOf('--only');
+/** `--only tasks-list,load`: measure some parts alone, e.g. before and after a change to them */
+const only: ReadonlySet<Part> | undefined = onlyIdx >= 0 ? new Set(parseParts(argv[onlyIdx + 1])) : undefined;
+const runs = (part: Part) => only === undefined || only.has(part);
+// docs/PERFORMANCE.md needs every part; a partial run prints its figures (and --json) only
+const writeDoc = only === undefined && (!quick || argv.includes('--write-doc'));
+
+function parseParts(list: string | undefined): Part[] {
+  const parts = (list ?? '').split(',').filter(Boolean);
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (parts.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of ${PARTS.join(', ')}${unknown.length ? `; not a part: ${unknown.join(', ')}` : ''}`);
+  return parts as Part[];
+}
 
 const SIZE = quick
   ? { runs: 1, perPhone: 2, tasks: 100_000, loadSeconds: 10, loadRounds: 1, importRuns: 1 }
@@ -36,32 +51,32 @@ const say = (line: string) => console.log(`[bench] ${line}`);
 async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-bench-'));
   const startedAt = new Date();
-  const temporal = await startBenchTemporal(root, say);
+  const temporal = only?.size === 1 && only.has('device') ? undefined : await startBenchTemporal(root, say);
   try {
-    const orchestration = await benchOrchestration({ temporal, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say });
-    const tasks = await benchTasksList({ temporal, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say });
-    const load = await benchLoad({ temporal, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say });
+    if (only !== undefined) {
+      await partial(root, temporal);
+      fs.rmSync(root, { recursive: true, force: true });
+      return;
+    }
+    const orchestration = await benchOrchestration({ temporal: temporal!, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say });
+    const tasks = await benchTasksList({ temporal: temporal!, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say });
+    const load = await benchLoad({ temporal: temporal!, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say });
     const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
-    const imports = await benchImport({ temporal, root, rows: 11_287, runs: SIZE.importRuns, say });
+    const imports = await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say });
 
-    const loadP99 = spread(load.map((l) => l.p99Ms));
-    const loadP50 = spread(load.map((l) => l.p50Ms));
-    const start500 = spread(load.map((l) => l.start500Ms));
-    const ratio = spread(imports.runs.map((r) => r.ratio));
     const json = {
       orchestration: orchestration.json,
-      tasks_list: {
-        p99_ms: { first: round(tasks.api.first.p99.median), deep: round(tasks.api.deep.p99.median), filter: round(tasks.api.filter.p99.median), search: round(tasks.api.search.p99.median) },
-        sql_p99_ms: { first: round(tasks.sql.first.p99.median, 3), deep: round(tasks.sql.deep.p99.median, 3) },
-      },
-      load: { p99_ms: round(loadP99.median), errors: load.reduce((n, l) => n + l.errors, 0), start_500_ms: Math.round(start500.median) },
+      tasks_list: tasksListJson(tasks),
+      load: loadJson(load),
       device: { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours },
-      import: { ratio_vs_exceljs: round(ratio.median), peak_rss_mib: Math.round(imports.peakRssMib) },
+      import: importJson(imports),
     };
     if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
 
     const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`;
-    const md = renderDoc({ startedAt, machine, quick, orchestration, tasks, load: { loadP50, loadP99, start500, rounds: load }, device, imports, ratio, json });
+    const ratio = spread(imports.runs.map((r) => r.ratio));
+    const loadFigures = { loadP50: spread(load.map((l) => l.p50Ms)), loadP99: spread(load.map((l) => l.p99Ms)), start500: spread(load.map((l) => l.start500Ms)), rounds: load };
+    const md = renderDoc({ startedAt, machine, quick, orchestration, tasks, load: loadFigures, device, imports, ratio, json });
     if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
     console.log(md);
     fs.rmSync(root, { recursive: true, force: true });
@@ -69,8 +84,38 @@ async function main(): Promise<void> {
     say(`failed; logs kept in ${root}`);
     throw err;
   } finally {
-    await temporal.server.stop();
+    await temporal?.server.stop();
   }
+}
+
+function tasksListJson(tasks: Awaited<ReturnType<typeof benchTasksList>>) {
+  return {
+    p99_ms: { first: round(tasks.api.first.p99.median), deep: round(tasks.api.deep.p99.median), filter: round(tasks.api.filter.p99.median), search: round(tasks.api.search.p99.median) },
+    sql_p99_ms: { first: round(tasks.sql.first.p99.median, 3), deep: round(tasks.sql.deep.p99.median, 3) },
+  };
+}
+
+function loadJson(load: Awaited<ReturnType<typeof benchLoad>>) {
+  return { p99_ms: round(spread(load.map((l) => l.p99Ms)).median), errors: load.reduce((n, l) => n + l.errors, 0), start_500_ms: Math.round(spread(load.map((l) => l.start500Ms)).median) };
+}
+
+function importJson(imports: Awaited<ReturnType<typeof benchImport>>) {
+  return { ratio_vs_exceljs: round(spread(imports.runs.map((r) => r.ratio)).median), peak_rss_mib: Math.round(imports.peakRssMib) };
+}
+
+/** The parts `--only` names, each part's figures printed as the JSON keys they fill. */
+async function partial(root: string, temporal: BenchTemporal | undefined): Promise<void> {
+  const json: Record<string, unknown> = {};
+  if (runs('orchestration')) json.orchestration = (await benchOrchestration({ temporal: temporal!, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say })).json;
+  if (runs('tasks-list')) json.tasks_list = tasksListJson(await benchTasksList({ temporal: temporal!, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say }));
+  if (runs('load')) json.load = loadJson(await benchLoad({ temporal: temporal!, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say }));
+  if (runs('device')) {
+    const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
+    json.device = { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours };
+  }
+  if (runs('import')) json.import = importJson(await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say }));
+  if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
+  console.log(JSON.stringify(json, null, 2));
 }
 
 type Doc = Parameters<typeof renderDoc>[0];
