@@ -27,7 +27,7 @@ const BASE_MS = Date.UTC(2024, 0, 1);
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
 
 /** Multi-row INSERTs of `perStatement` rows, all in one transaction. */
-function seedTasks(file: string, tasks: number): void {
+export function seedTasks(file: string, tasks: number): void {
   const db = new Database(file);
   db.pragma('synchronous = OFF');
   const perStatement = 50;

@@ -10,6 +10,7 @@ import * as m0021 from './0021_submission_abandoned';
 import * as m0030 from './0030_syb';
 import * as m0031 from './0031_search_text';
 import * as m0032 from './0032_task_list_indexes';
+import * as m0033 from './0033_task_list_counts_and_search';
 
 /**
  * Append-only (seed 004 §2: a migration once released is never edited — add a new one).
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0030_syb': m0030,
   '0031_search_text': m0031,
   '0032_task_list_indexes': m0032,
+  '0033_task_list_counts_and_search': m0033,
 };
 
 export const migrationProvider: MigrationProvider = {
