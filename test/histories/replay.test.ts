@@ -19,7 +19,10 @@ const histories = fs
   .sort()
   .map((file) => ({ file, workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))) }));
 
-/** What each named history is: every purchase ending, collect, and one recorded before the attempt moved ahead of CLAIMED. */
+/**
+ * What each named history is: every purchase ending, collect, one recorded before the attempt
+ * moved ahead of CLAIMED, and a dry run recorded when it still released its phone last.
+ */
 const ENDINGS = [
   'collect',
   'purchase-cancel',
@@ -30,6 +33,7 @@ const ENDINGS = [
   'purchase-gate2-over-cap',
   'purchase-gate3-price-changed',
   'purchase-pre-attempt-first',
+  'purchase-pre-release-at-panel',
   'purchase-reconcile-matched',
   'purchase-reset',
   'purchase-resolved-created',
@@ -92,6 +96,13 @@ describe('a reordered purchase fails replay', () => {
     const results = await replay({ workflowBundle: { code } }, ['purchase-succeeded', 'purchase-gate1-over-cap']);
     expect(results['purchase-succeeded']).toBeInstanceOf(DeterminismViolationError);
     expect(results['purchase-gate1-over-cap']).toBeInstanceOf(DeterminismViolationError);
+  });
+
+  it('a dry run releasing at the final panel without the patch: the history that released last is non-deterministic, and the other way round', async () => {
+    const early = await replay({ workflowBundle: { code: await purchaseVariant("patched('dry-run-release-at-final-panel')", 'true') } }, ['purchase-pre-release-at-panel']);
+    expect(early['purchase-pre-release-at-panel']).toBeInstanceOf(DeterminismViolationError);
+    const late = await replay({ workflowBundle: { code: await purchaseVariant("patched('dry-run-release-at-final-panel')", 'false') } }, ['purchase-dry-run']);
+    expect(late['purchase-dry-run']).toBeInstanceOf(DeterminismViolationError);
   });
 });
 

@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
@@ -60,6 +61,18 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(t.submission).toBeNull();
     // The list shows what the phone read on the goods page when the catalog had no title yet.
     expect({ title: t.title, shop_name: t.shop_name }).toEqual({ title: '【现货】春秋款西装外套男士休闲单西', shop_name: '优衣仓男装旗舰店' });
+
+    // The phone is let go at the final panel, before the rows of the result are written, so the
+    // next purchase need not wait for them (docs/PERFORMANCE.md).
+    const connection = await Connection.connect({ address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string });
+    try {
+      const handle = new Client({ connection, namespace: rig.admin.namespace }).workflow.getHandle(t.workflow_id as string);
+      await handle.result();
+      const activities = ((await handle.fetchHistory()).events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      expect(activities.slice(activities.indexOf('preparePurchase'))).toEqual(['preparePurchase', 'releaseDevice', 'recordAttemptProgress', 'recordAttemptProgress', 'savePurchaseResult', 'recordPurchaseStatus']);
+    } finally {
+      await connection.close();
+    }
   });
 
   const timeline = (t: { attempt: { timeline: unknown[] } | null }) => (t.attempt?.timeline ?? []) as { status: string; reason: string | null }[];
