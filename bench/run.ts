@@ -142,14 +142,16 @@ function phoneWhy(d: Doc): string {
   next claim starts ${f(most.handOverMs)} ms (median) after its release closed. A held phone waits for the admin
   worker: ${f(most.heldWorkflowTaskMs)} ms per purchase in workflow tasks (scheduled → completed) and ${f(most.heldAdminActivityMs)} ms in admin
   activities at ${PHONES.at(-1)} phones, against ${f(one.heldWorkflowTaskMs)} and ${f(one.heldAdminActivityMs)} ms with one. A dry-run purchase holds its phone across
-  seven admin activities (attempt, CLAIMED, ORDERING, two progress rows, the result, DRY_RUN_PASSED)
-  and about eleven workflow tasks, each a round trip through the Temporal server; the stack used
+  three admin activities (the attempt, CLAIMED, ORDERING) and five workflow tasks — it
+  releases the phone at the final panel now (\`patched('dry-run-release-at-final-panel')\`), where it
+  used to hold it across four more activities and their workflow tasks, the result's rows — each a
+  round trip through the Temporal server; the stack used
   ${cpuCores(o).toFixed(2)} cores' worth of CPU at ${PHONES.at(-1)} phones (${f(most.cpuMs)} ms per purchase over all its processes) on a machine
   whose cores were shared with other engineers' runs (load average ${d.loadAverage.toFixed(1)} at the start), so each
   of those hops waits for a core, and the waits grow with the phones' concurrent workflows. The
-  way to ≤ 500 ms is fewer hops while a phone is held, a workflow change (behind \`patched()\`,
-  docs/versioning.md): release the phone as soon as its last device step is done (a dry run needs
-  it only up to the final panel) and write the admin rows in fewer activities.`;
+  rest of the way to ≤ 500 ms is fewer hops while a phone is held, again a workflow change behind
+  \`patched()\` (docs/versioning.md): the attempt, CLAIMED and ORDERING written by one activity, or
+  the admin writes as local activities, which run inside the workflow task that asks for them.`;
 }
 
 function goalRows(d: Doc): string[] {
