@@ -23,6 +23,9 @@ export interface LoadRound {
   start500Ms: number;
   /** purchases that finished while the load ran */
   finishedDuringLoad: number;
+  /** the admin's event-loop delay over the load window (its own /metrics), p99 and max in ms */
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
 }
 
 export async function benchLoad(opts: { temporal: BenchTemporal; root: string; phones: number; rate: number; seconds: number; rounds: number; say: (l: string) => void }): Promise<LoadRound[]> {
@@ -49,7 +52,9 @@ export async function benchLoad(opts: { temporal: BenchTemporal; root: string; p
       await startTasks(stack.op, drafts);
       const start500Ms = performance.now() - started;
       const doneBefore = await finished(stack.op);
+      await eventLoopDelay(stack.adminUrl); // prom-client resets the delay histogram at each scrape
       const results = await openLoop(opts.rate, opts.seconds, () => client.get('/api/tasks?limit=50'));
+      const loop = await eventLoopDelay(stack.adminUrl);
       const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
       const latencies = results.map((x) => x.ms);
       const round: LoadRound = {
@@ -60,9 +65,11 @@ export async function benchLoad(opts: { temporal: BenchTemporal; root: string; p
         errors: results.filter((x) => x.status !== 200).length,
         start500Ms,
         finishedDuringLoad,
+        eventLoopP99Ms: loop.p99Ms,
+        eventLoopMaxMs: loop.maxMs,
       };
       opts.say(
-        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors; ${finishedDuringLoad} purchases finished meanwhile`,
+        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors; ${finishedDuringLoad} purchases finished meanwhile; admin event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(0)} ms`,
       );
       rounds.push(round);
     }
@@ -97,4 +104,17 @@ async function finished(op: { get(p: string): Promise<{ status: number; body: un
     cursor = body.next_cursor;
   } while (cursor);
   return count;
+}
+
+/**
+ * The admin's event-loop delay since the previous scrape, from its own `/metrics` (prom-client's
+ * monitorEventLoopDelay): how long a request that arrived could have waited for the loop alone.
+ */
+async function eventLoopDelay(adminUrl: string): Promise<{ p99Ms: number; maxMs: number }> {
+  const text = await (await fetch(`${adminUrl}/metrics`)).text();
+  const read = (name: string) => {
+    const m = new RegExp(`^cmautobuy_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+    return m ? Number(m[1]) * 1000 : NaN;
+  };
+  return { p99Ms: read('p99'), maxMs: read('max') };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMs, draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from './stack';
+import { cpuMs, draftDryRuns, handOverGaps, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from './stack';
+import { percentile } from './stats';
 import { round, showSpread, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -24,10 +25,15 @@ export interface OrchestrationRun {
   nonDeviceMsPerPurchase: number;
   /** CPU time of every process (Temporal server, admin, simulator, device workers) per purchase */
   cpuMsPerPurchase: number;
+  /** while a phone was held: workflow tasks (scheduled → completed) and admin activities, per purchase */
+  heldWorkflowTaskMs: number;
+  heldAdminActivityMs: number;
+  /** median time from a release closing to the next claim starting on the same phone */
+  handOverMs: number;
 }
 
 export interface OrchestrationFigures {
-  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread; cpuMs: Spread }>;
+  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread; cpuMs: Spread; heldWorkflowTaskMs: Spread; heldAdminActivityMs: Spread; handOverMs: Spread }>;
   speedup8: number;
   json: { purchases_per_min: Record<string, number>; speedup_8: number; non_device_ms_per_purchase: number };
   rows: string[];
@@ -51,7 +57,9 @@ export async function benchOrchestration(opts: { temporal: BenchTemporal; root: 
       await stack.addPhoneHosts(phones - stack.hosts.length);
       for (let r = 0; r < opts.runs; r++) {
         const run = await oneRun(stack, opts.temporal, phones, phones * opts.perPhone);
-        opts.say(`orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase, CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`);
+        opts.say(
+          `orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase (holding the phone: workflow tasks ${run.heldWorkflowTaskMs.toFixed(0)} ms, admin activities ${run.heldAdminActivityMs.toFixed(0)} ms; hand-over ${run.handOverMs.toFixed(0)} ms), CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`,
+        );
         runs.push(run);
       }
     }
@@ -82,6 +90,10 @@ async function oneRun(stack: Stack, temporal: BenchTemporal, phones: number, pur
     deviceMsPerPurchase: deviceMs / purchases,
     nonDeviceMsPerPurchase: (phones * wallMs - deviceMs) / purchases,
     cpuMsPerPurchase: cpu / purchases,
+    heldWorkflowTaskMs: times.reduce((sum, t) => sum + t.heldWorkflowTaskMs, 0) / purchases,
+    heldAdminActivityMs: times.reduce((sum, t) => sum + t.heldAdminActivityMs, 0) / purchases,
+    // one purchase per phone has no hand-over: 0 then
+    handOverMs: percentile(handOverGaps(times), 50) || 0,
   };
 }
 
@@ -95,6 +107,9 @@ function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
       nonDeviceMs: spread(mine.map((r) => r.nonDeviceMsPerPurchase)),
       deviceMs: spread(mine.map((r) => r.deviceMsPerPurchase)),
       cpuMs: spread(mine.map((r) => r.cpuMsPerPurchase)),
+      heldWorkflowTaskMs: spread(mine.map((r) => r.heldWorkflowTaskMs)),
+      heldAdminActivityMs: spread(mine.map((r) => r.heldAdminActivityMs)),
+      handOverMs: spread(mine.map((r) => r.handOverMs)),
     };
   }
   const one = byPhones['1']?.purchasesPerMin.median ?? NaN;
@@ -102,7 +117,7 @@ function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
   const speedup8 = (byPhones['8']?.purchasesPerMin.median ?? NaN) / one;
   const rows = counts.map((n) => {
     const f = byPhones[String(n)]!;
-    return `| ${n} | ${showSpread(f.purchasesPerMin)} | ${(f.purchasesPerMin.median / one).toFixed(2)}× | ${showSpread(f.deviceMs, 0)} | ${showSpread(f.nonDeviceMs, 0)} | ${showSpread(f.cpuMs, 0)} |`;
+    return `| ${n} | ${showSpread(f.purchasesPerMin)} | ${(f.purchasesPerMin.median / one).toFixed(2)}× | ${showSpread(f.deviceMs, 0)} | ${showSpread(f.nonDeviceMs, 0)} | ${showSpread(f.heldWorkflowTaskMs, 0)} | ${showSpread(f.heldAdminActivityMs, 0)} | ${showSpread(f.handOverMs, 0)} | ${showSpread(f.cpuMs, 0)} |`;
   });
   return {
     byPhones,

@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { dataPaths } from '../platform/data-dir';
 import { isTerminal } from '../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../domain/purchase/status';
-import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
+import { ADMIN_TASK_QUEUE, DEVICES_TASK_QUEUE } from '../domain/task-queues';
 import { startChild, stopChild, type RunningChild } from '../scripts/supervise/children';
 import { provisionSimDevices } from '../scripts/supervise/sim-devices';
 import { PROJECT_ROOT } from '../temporal/binaries';
@@ -118,12 +118,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 }
 
-/** The admin process (`admin/main.ts`) on a free loopback port, on the given data dir. */
+/**
+ * The admin process (`admin/main.ts`) on a free loopback port, on the given data dir. With
+ * `CMAUTOBUY_BENCH_CPU_PROF=<dir>` it writes a V8 CPU profile there when it stops (open it in
+ * Chrome DevTools' Performance panel): where the admin's time goes in a part.
+ */
 export function startAdminProcess(opts: { dataDir: string; logs: string; temporal: { address: string; namespace: string }; workflowBundlePath: string; adminPassword: string }): Promise<RunningChild> {
+  const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
     name: 'admin',
     command: process.execPath,
-    args: tsEntry('admin/main.ts'),
+    args: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []), ...tsEntry('admin/main.ts')],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
       CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
@@ -205,6 +210,17 @@ export interface WorkflowTimes {
   closeMs: number;
   /** time spent inside activities on the `devices` and `device/<id>` queues (started → closed) */
   deviceMs: number;
+  /** the device worker that took the claim (its identity), and when the claim started and the release closed */
+  phone: string;
+  claimStartedMs: number;
+  releasedMs: number;
+  /**
+   * While the phone was held (claim started → release closed): time from a workflow task being
+   * scheduled to its completion (the admin worker's turn), and from an admin activity being
+   * scheduled to its completion — the non-device part of the phone's time.
+   */
+  heldWorkflowTaskMs: number;
+  heldAdminActivityMs: number;
 }
 
 /** Reads each purchase's workflow history: when it started and closed, and its time on a phone. */
@@ -224,26 +240,65 @@ export async function workflowTimes(temporal: { address: string; namespace: stri
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       const events = history.events ?? [];
       const queueOf = new Map<number, string>();
+      const typeOf = new Map<number, string>();
+      const scheduledAt = new Map<number, number>();
       const startedAt = new Map<number, number>();
       let deviceMs = 0;
+      let phone = '';
+      let claimStartedMs = 0;
+      let releasedMs = 0;
+      let heldWorkflowTaskMs = 0;
+      let heldAdminActivityMs = 0;
+      const holding = (t: number) => claimStartedMs > 0 && releasedMs === 0 && t >= claimStartedMs;
       for (const e of events) {
         const id = Number(e.eventId);
-        if (e.activityTaskScheduledEventAttributes) queueOf.set(id, e.activityTaskScheduledEventAttributes.taskQueue?.name ?? '');
-        if (e.activityTaskStartedEventAttributes) startedAt.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), ms(e.eventTime));
+        const at = ms(e.eventTime);
+        if (e.workflowTaskScheduledEventAttributes) scheduledAt.set(id, at);
+        if (e.workflowTaskCompletedEventAttributes) {
+          const scheduled = scheduledAt.get(Number(e.workflowTaskCompletedEventAttributes.scheduledEventId)) ?? at;
+          if (holding(scheduled)) heldWorkflowTaskMs += at - scheduled;
+        }
+        if (e.activityTaskScheduledEventAttributes) {
+          queueOf.set(id, e.activityTaskScheduledEventAttributes.taskQueue?.name ?? '');
+          typeOf.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
+          scheduledAt.set(id, at);
+        }
+        const started = e.activityTaskStartedEventAttributes;
+        if (started) {
+          startedAt.set(Number(started.scheduledEventId), at);
+          if (typeOf.get(Number(started.scheduledEventId)) === 'claimDevice') {
+            claimStartedMs = at;
+            phone = started.identity ?? '';
+          }
+        }
         const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
         if (closed) {
           const scheduled = Number(closed.scheduledEventId);
           const queue = queueOf.get(scheduled) ?? '';
           const began = startedAt.get(scheduled);
-          if (began !== undefined && (queue === DEVICES_TASK_QUEUE || queue.startsWith('device/'))) deviceMs += ms(e.eventTime) - began;
+          if (began !== undefined && (queue === DEVICES_TASK_QUEUE || queue.startsWith('device/'))) deviceMs += at - began;
+          if (queue === ADMIN_TASK_QUEUE && holding(scheduledAt.get(scheduled) ?? 0)) heldAdminActivityMs += at - (scheduledAt.get(scheduled) ?? at);
+          if (typeOf.get(scheduled) === 'releaseDevice' && e.activityTaskCompletedEventAttributes) releasedMs = at;
         }
       }
-      out.push({ workflowId, startMs: ms(events[0]?.eventTime), closeMs: ms(events.at(-1)?.eventTime), deviceMs });
+      out.push({ workflowId, startMs: ms(events[0]?.eventTime), closeMs: ms(events.at(-1)?.eventTime), deviceMs, phone, claimStartedMs, releasedMs, heldWorkflowTaskMs, heldAdminActivityMs });
     }
     return out;
   } finally {
     await connection.close();
   }
+}
+
+/** Per phone, the time from one release closing to the next claim starting on it: the hand-over. */
+export function handOverGaps(times: readonly WorkflowTimes[]): number[] {
+  const byPhone = new Map<string, WorkflowTimes[]>();
+  for (const t of times) if (t.phone) byPhone.set(t.phone, [...(byPhone.get(t.phone) ?? []), t]);
+  const gaps: number[] = [];
+  for (const list of byPhone.values()) {
+    list.sort((a, b) => a.claimStartedMs - b.claimStartedMs);
+    for (let i = 1; i < list.length; i++) if (list[i - 1]!.releasedMs > 0) gaps.push(list[i]!.claimStartedMs - list[i - 1]!.releasedMs);
+  }
+  return gaps;
 }
 
 /** CPU time (user + system) a process has used so far, in ms; Linux only (/proc). */

@@ -13,6 +13,7 @@ import * as m0032 from './0032_task_list_indexes';
 import * as m0033 from './0033_task_order_numbers';
 import * as m0034 from './0034_task_removed_at';
 import * as m0035 from './0035_submission_ordered_at';
+import * as m0036 from './0036_task_list_counts_and_search';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0033_task_order_numbers': m0033,
   '0034_task_removed_at': m0034,
   '0035_submission_ordered_at': m0035,
+  '0036_task_list_counts_and_search': m0036,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,6 +31,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'order_authorizations',
   'purchase_attempts',
   'order_submissions',
+  'task_counts',
   'syb_orders',
   'syb_session',
   'syb_sync_state',

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import zlib from 'node:zlib';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
 
@@ -82,62 +81,71 @@ function concatenatedIdat(file: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-function inflateBounded(data: Buffer, maxOutputLength: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    zlib.inflate(data, { maxOutputLength }, (err, out) => (err ? reject(err) : resolve(out)));
-  });
-}
-
 /**
- * A full decode under a hard output bound. The image data is first inflated off the event loop
- * with `maxOutputLength` one byte over what IHDR allows, so a decompression bomb stops there;
- * then pngjs decodes everything (CRCs, filters, palette) to prove the file is a real image.
+ * A full decode under a hard output bound, all of it in a worker thread: the image data is first
+ * inflated with `maxOutputLength` one byte over what IHDR allows, so a decompression bomb stops
+ * there; then pngjs decodes everything (CRCs, filters, palette) to prove the file is a real image.
+ * The inflated pixels (about 8 MB for a phone screenshot) never reach the event loop's heap, whose
+ * collector would otherwise pause every request and workflow task of the admin to free them.
  */
 export async function decodeFully(file: Buffer, header: PngHeader): Promise<void> {
   const expected = inflatedSize(header);
   const idat = concatenatedIdat(file);
-  let inflated: Buffer;
-  try {
-    inflated = await inflateBounded(idat, expected + 1);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
-    }
-    throw invalid('the PNG image data is not valid zlib data');
+  const decoded = await decodeInWorker(file, idat, expected);
+  if (decoded.ok) {
+    if (decoded.width !== header.width || decoded.height !== header.height) throw invalid('the PNG does not decode: size changed while decoding');
+    return;
   }
-  if (inflated.length > expected) throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
-  if (inflated.length < expected) throw invalid('the PNG image data is shorter than its declared size');
-  const decoded = await decodeInWorker(file);
-  if (!decoded.ok) throw invalid(`the PNG does not decode: ${decoded.message}`);
-  if (decoded.width !== header.width || decoded.height !== header.height) throw invalid('the PNG does not decode: size changed while decoding');
+  switch (decoded.stage) {
+    case 'bomb':
+      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
+    case 'zlib':
+      throw invalid('the PNG image data is not valid zlib data');
+    case 'short':
+      throw invalid('the PNG image data is shorter than its declared size');
+    case 'decode':
+      throw invalid(`the PNG does not decode: ${decoded.message}`);
+  }
 }
 
 // Plain JavaScript, so the same worker runs under tsx, ts-jest and compiled code alike.
 const DECODE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { PNG } = require(workerData.pngjs);
-let answer;
-try {
-  const d = PNG.sync.read(Buffer.from(workerData.file.buffer, workerData.file.byteOffset, workerData.file.byteLength));
-  answer = { ok: true, width: d.width, height: d.height };
-} catch (err) {
-  answer = { ok: false, message: String((err && err.message) || err) };
-}
+const zlib = require('node:zlib');
+const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+const answer = (() => {
+  let inflated;
+  try {
+    inflated = zlib.inflateSync(view(workerData.idat), { maxOutputLength: workerData.expected + 1 });
+  } catch (err) {
+    return { ok: false, stage: err && err.code === 'ERR_BUFFER_TOO_LARGE' ? 'bomb' : 'zlib', message: '' };
+  }
+  if (inflated.length > workerData.expected) return { ok: false, stage: 'bomb', message: '' };
+  if (inflated.length < workerData.expected) return { ok: false, stage: 'short', message: '' };
+  inflated = undefined;
+  try {
+    const { PNG } = require(workerData.pngjs);
+    const d = PNG.sync.read(view(workerData.file));
+    return { ok: true, width: d.width, height: d.height };
+  } catch (err) {
+    return { ok: false, stage: 'decode', message: String((err && err.message) || err) };
+  }
+})();
 parentPort.postMessage(answer);
 `;
 
-type Decoded = { ok: true; width: number; height: number } | { ok: false; message: string };
+type Decoded = { ok: true; width: number; height: number } | { ok: false; stage: 'bomb' | 'zlib' | 'short' | 'decode'; message: string };
 
 /**
  * pngjs decodes synchronously: a 16 MP screenshot keeps a thread busy for about a second.
  * That thread is a worker's, never the event loop's, so /healthz and every other request
  * keep answering while screenshots are checked. The worker's heap is capped as well.
  */
-function decodeInWorker(file: Buffer): Promise<Decoded> {
+function decodeInWorker(file: Buffer, idat: Buffer, expected: number): Promise<Decoded> {
   return new Promise((resolve) => {
     const worker = new Worker(DECODE_WORKER, {
       eval: true,
-      workerData: { pngjs: require.resolve('pngjs'), file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength) },
+      workerData: { pngjs: require.resolve('pngjs'), expected, file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength), idat: new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength) },
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     let settled = false;
@@ -148,7 +156,7 @@ function decodeInWorker(file: Buffer): Promise<Decoded> {
       void worker.terminate();
     };
     worker.once('message', (d: Decoded) => settle(d));
-    worker.once('error', (err) => settle({ ok: false, message: err.message }));
-    worker.once('exit', (code) => settle({ ok: false, message: `the decoder stopped (exit ${code})` }));
+    worker.once('error', (err) => settle({ ok: false, stage: 'decode', message: err.message }));
+    worker.once('exit', (code) => settle({ ok: false, stage: 'decode', message: `the decoder stopped (exit ${code})` }));
   });
 }

@@ -104,12 +104,28 @@ export async function startPurchases(
   });
   recordPurchasesStarted(started.length);
 
-  for (const task of started) {
-    await startAuthorizedWorkflow(deps, task.authorization_id).catch((err: Error) =>
+  await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, started, (task) =>
+    startAuthorizedWorkflow(deps, task.authorization_id).catch((err: Error) =>
       deps.log.warn({ err: err.message, task: task.task_id }, 'purchase workflow not started yet; the sweep will start it'),
-    );
-  }
+    ),
+  );
   return started;
+}
+
+/**
+ * Workflow starts in flight at once after the commit: each is a Temporal round trip, so one at a
+ * time made a 500-task batch wait half a minute (docs/PERFORMANCE.md); a bound keeps a batch
+ * from flooding the frontend and the admin's SQLite writer. Starting twice stays harmless: the
+ * start is idempotent by workflow id.
+ */
+const WORKFLOW_STARTS_AT_ONCE = 16;
+
+async function forEachAtMost<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /** Starts (idempotently, by workflow id) the workflow of one authorization and notes that it did. */

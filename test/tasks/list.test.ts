@@ -46,4 +46,57 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     const bad = await op.get('/api/tasks?cursor=not-a-cursor');
     expect(bad.status).toBe(400);
   });
+
+  it('total counts every task the filter matches on every page, and follows inserts, status changes and deletes', async () => {
+    type ListBody = { items: Array<{ task_id: string; status: string }>; next_cursor: string | null; total: number };
+    const list = async (qs: string) => (await op.get(`/api/tasks?${qs}`)).body as ListBody;
+    const all = await list('limit=200');
+    const drafts = await list('status=DRAFT&limit=200');
+    expect(all.total).toBe(all.items.length);
+    expect(drafts.total).toBe(all.items.filter((t) => t.status === 'DRAFT').length);
+    // a deep page reports the same total as the first
+    const page1 = await list('limit=1');
+    expect(page1.next_cursor).not.toBeNull();
+    expect((await list(`limit=1&cursor=${encodeURIComponent(page1.next_cursor!)}`)).total).toBe(all.total);
+
+    const made = await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477379', pdd_options: { 颜色分类: '黑色' }, quantity: 1, max_total_price_cent: 500, title: '计数 样本' });
+    expect(made.status).toBe(201);
+    const id = (made.body as { task_id: string }).task_id;
+    expect((await list('limit=1')).total).toBe(all.total + 1);
+    expect((await list('status=DRAFT&limit=1')).total).toBe(drafts.total + 1);
+
+    const canceled = await op.post(`/api/tasks/${id}/cancel`, {});
+    expect(canceled.status).toBe(200);
+    expect((await list('status=DRAFT&limit=1')).total).toBe(drafts.total);
+    expect((await list('status=CANCELED&limit=1')).total).toBe(1);
+    expect((await list('limit=1')).total).toBe(all.total + 1);
+    expect((await list('status=NO_SUCH_STATUS&limit=1')).total).toBe(0);
+
+    await admin.db.deleteFrom('tasks').where('task_id', '=', id).execute();
+    expect((await list('limit=1')).total).toBe(all.total);
+    expect((await list('status=CANCELED&limit=1')).total).toBe(0);
+  });
+
+  it('search through the trigram index finds exactly what a substring match finds, and follows changed titles', async () => {
+    type ListBody = { items: Array<{ task_id: string; title: string | null }>; total: number };
+    const search = async (q: string) => (await op.get(`/api/tasks?q=${encodeURIComponent(q)}&limit=100`)).body as ListBody;
+    const titles = ['引号 "甲" 乙', '大小写 AbCdE', '旧标题 xyz'];
+    const ids: string[] = [];
+    for (const [i, title] of titles.entries()) {
+      const res = await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=93712247738${i}`, pdd_options: { 颜色分类: '黑色' }, quantity: 1, max_total_price_cent: 700, title });
+      expect(res.status).toBe(201);
+      ids.push((res.body as { task_id: string }).task_id);
+    }
+    // a double quote is literal, not FTS syntax; ASCII case does not matter, as with LIKE
+    expect((await search('"甲" 乙')).items.map((t) => t.task_id)).toEqual([ids[0]]);
+    expect((await search('bcd')).items.map((t) => t.task_id)).toEqual([ids[1]]);
+    expect(await search('BCDx')).toMatchObject({ items: [], total: 0 });
+    // the goods id and the task id are searched as well
+    expect((await search('937122477381')).items.map((t) => t.task_id)).toEqual([ids[1]]);
+    expect((await search(ids[2]!)).items.map((t) => t.task_id)).toEqual([ids[2]]);
+
+    await admin.db.updateTable('tasks').set({ title: '新标题 uvw', search_text: '新标题 uvw' }).where('task_id', '=', ids[2]!).execute();
+    expect(await search('旧标题 xyz')).toMatchObject({ items: [], total: 0 });
+    expect(await search('新标题 uvw')).toMatchObject({ items: [{ task_id: ids[2] }], total: 1 });
+  });
 });

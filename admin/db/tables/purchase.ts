@@ -93,6 +93,8 @@ export interface PurchaseTables {
   order_authorizations: OrderAuthorizationsTable;
   purchase_attempts: PurchaseAttemptsTable;
   order_submissions: OrderSubmissionsTable;
+  /** tasks per status, kept by triggers (migration 0033): the task list's `total` */
+  task_counts: { status: string; n: number };
 }
 
 export type { PurchaseStatus };
