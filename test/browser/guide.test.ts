@@ -135,7 +135,7 @@ async function detailStatus(taskId: string, status: string): Promise<void> {
       .waitFor({ timeout: 120_000 });
   } catch (err) {
     const t = await apiTask(taskId);
-    throw new Error(`task ${taskId} never showed ${status}; the API says ${t.status} (${t.reason_code ?? 'no reason'}: ${t.reason_zh ?? ''}); ${(err as Error).message}`);
+    throw new Error(`task ${taskId} never showed ${status}; the API says ${t.status} (${t.reason_code ?? 'no reason'}: ${t.reason_zh ?? ''})`, { cause: err });
   }
 }
 
