@@ -1,8 +1,8 @@
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
-import type { DeviceFailureDetails } from '../domain/contracts/device-activities';
 import { GoodsIdAttr as GoodsId, TaskStatusAttr as TaskStatus } from '../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
+import { describeFailure } from './activity-failure';
 import { withDevice } from './device-claim';
 
 export interface CollectInput {
@@ -34,19 +34,16 @@ export async function collect(input: CollectInput): Promise<{ status: 'collected
     upsertSearchAttributes([{ key: TaskStatus, value: 'collected' }]);
     return outcome;
   } catch (err) {
-    const failure = describe(err);
+    const failure = collectFailure(err);
     await admin.markCollectFailed({ pddGoodsId, workflowId, ...failure });
     upsertSearchAttributes([{ key: TaskStatus, value: 'failed' }]);
     throw ApplicationFailure.nonRetryable(failure.message, failure.code);
   }
 }
 
-function describe(err: unknown): { code: string; message: string; artifactPath: string | null } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const details = cause.details?.[0] as Partial<DeviceFailureDetails> | undefined;
-    return { code: cause.type ?? 'COLLECT_FAILED', message: cause.message, artifactPath: details?.artifact_path ?? null };
-  }
-  if (cause instanceof TimeoutFailure) return { code: 'DEVICE_TIMEOUT', message: `no phone answered in time (${cause.timeoutType})`, artifactPath: null };
-  return { code: 'COLLECT_FAILED', message: (cause as Error)?.message ?? String(cause), artifactPath: null };
+/** The collect's failure as the PDD goods page shows it. */
+function collectFailure(err: unknown): { code: string; message: string; artifactPath: string | null } {
+  const f = describeFailure(err);
+  if (f.timeoutType) return { code: 'DEVICE_TIMEOUT', message: `no phone answered in time (${f.timeoutType})`, artifactPath: null };
+  return { code: f.type ?? 'COLLECT_FAILED', message: f.message, artifactPath: f.artifactPath };
 }

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AdminActivities } from '../activities/admin';
-import type { DeviceClaim, DeviceFailureDetails, FinalPanelReading, Observation, PreparedPurchase, PurchaseTarget } from '../domain/contracts/device-activities';
+import type { DeviceClaim, FinalPanelReading, Observation, PreparedPurchase, PurchaseTarget } from '../domain/contracts/device-activities';
 import { reasonForDeviceFailure } from '../domain/purchase/failures';
 import { allGates } from '../domain/purchase/gates';
 import { matchPendingOrder } from '../domain/purchase/reconcile';
@@ -24,6 +24,7 @@ import { allowsAction } from '../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../domain/purchase/status';
 import type { OperatorRef, PurchaseState, PurchaseWorkflowInput, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
 import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
+import { describeFailure } from './activity-failure';
 import { answerHoldsClaim, claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
 import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './purchase-messages';
@@ -541,21 +542,11 @@ function afterSubmitReason(seen: Observation | null): ReasonCode {
  * lost worker) it is DEVICE_ERROR.
  */
 function deviceFailure(err: unknown): { code: string; detail: string; artifactPath: string | null; reading: Partial<FinalPanelReading> | null } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as Partial<DeviceFailureDetails> | undefined) : undefined;
-  return {
-    code: cause instanceof ApplicationFailure && cause.type ? cause.type : 'DEVICE_ERROR',
-    detail: describe(err),
-    artifactPath: details?.artifact_path ?? null,
-    reading: details?.reading ?? null,
-  };
+  const f = describeFailure(err);
+  return { code: f.type ?? 'DEVICE_ERROR', detail: f.message, artifactPath: f.artifactPath, reading: f.reading };
 }
 
-function describe(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  if (err instanceof ApplicationFailure) return err.message;
-  return err instanceof Error ? err.message : String(err);
-}
+const describe = (err: unknown): string => describeFailure(err).message;
 
 function purchaseResult(
   input: PurchaseWorkflowInput,
