@@ -55,7 +55,7 @@ export interface AdminHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
+const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
 
 /** Everything the admin process runs, in one place, so `main.ts` and the tests start it the same way. */
 export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {

@@ -174,7 +174,7 @@ export interface PddGoodsDetailView extends PddProductView {
   recent_collects: CollectRunView[];
 }
 
-export interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code'> {
+interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code'> {
   /** the mapped combination is no longer in the last collect */
   mapping_missing: boolean;
   /** option keys whose values contain the SKU's colour and size verbatim */

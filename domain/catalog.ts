@@ -10,8 +10,7 @@ export const CollectStaleAfterMs = 15 * 60 * 1000;
 /** The same, as a Temporal duration string. */
 export const CollectStaleAfter = '15 minutes';
 
-export const COLLECT_STATUSES = ['pending', 'collecting', 'collected', 'failed'] as const;
-export type CollectStatus = (typeof COLLECT_STATUSES)[number];
+export type CollectStatus = 'pending' | 'collecting' | 'collected' | 'failed';
 
 /** The five states an operator filters Shopee products by (docs/architecture.md §5.2). */
 export const PRODUCT_STATES = ['unlinked', 'pending', 'collecting', 'collected', 'failed'] as const;

@@ -9,7 +9,7 @@ const utc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'UTC YYYY
 const cent = z.number().int().nonnegative();
 const optionsSchema = z.record(z.string().min(1), z.string().min(1));
 
-export const collectedSkuSchema = z
+const collectedSkuSchema = z
   .object({
     /** dimension key → option text, in any number of dimensions */
     options: optionsSchema,
@@ -27,13 +27,12 @@ export const collectedSkuSchema = z
  * Sales and review figures of the goods page, kept as the text shown ("已拼10万+件"): the app
  * rounds them ("10万+"), so a number would claim a precision nobody read. Null when not shown.
  */
-export const goodsMetricsSchema = z
+const goodsMetricsSchema = z
   .object({
     sales_text: z.string().nullable(),
   })
   .passthrough();
 
-export type GoodsMetrics = z.infer<typeof goodsMetricsSchema>;
 
 export const skusJsonSchema = z
   .object({

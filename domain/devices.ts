@@ -19,7 +19,7 @@ export const deviceDisplayNameSchema = z
  * Where `online` came from: the phone's own queue pollers as Temporal reports them, or — when
  * Temporal does not answer — the last registration or claim the admin saw.
  */
-export type OnlineSource = 'temporal' | 'last_seen';
+type OnlineSource = 'temporal' | 'last_seen';
 
 /** The newest stop of one of the device's purchase attempts. */
 export interface DeviceLastError {

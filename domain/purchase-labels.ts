@@ -13,7 +13,7 @@ export const AUTHORIZATION_STATUS_ZH = {
   EXPIRED: '已过期',
   ABANDONED: '已作废',
 } as const satisfies Record<string, string>;
-export type AuthorizationStatusName = keyof typeof AUTHORIZATION_STATUS_ZH;
+type AuthorizationStatusName = keyof typeof AUTHORIZATION_STATUS_ZH;
 
 /** Timeline steps that are records of the submission rather than task states. */
 export const TIMELINE_STEP_ZH = {

@@ -61,11 +61,6 @@ export const MATCH_STATE_ZH: Record<MatchState, string> = {
   unmatched: '待匹配',
 };
 
-export function matchState(line: { shopee_sku_id: string | null }, goodsHasLocalSku: boolean): MatchState {
-  if (line.shopee_sku_id !== null) return 'matched';
-  return goodsHasLocalSku ? 'unmatched' : 'sku_unknown';
-}
-
 /**
  * Task states in which an order line is still being bought, or was bought: while its task is
  * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line). A

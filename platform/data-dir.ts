@@ -14,7 +14,7 @@ export interface DataPaths {
   device(deviceId: string): DevicePaths;
 }
 
-export interface DevicePaths {
+interface DevicePaths {
   root: string;
   ledgerDb: string;
   artifacts: string;

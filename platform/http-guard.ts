@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 
 /** The names of this machine every server answers to, whatever it is bound to. */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 
 export interface Refusal {
   status: number;
@@ -59,7 +59,7 @@ export function checkHost(headers: IncomingHttpHeaders, allowed: ReadonlySet<str
 }
 
 /** `application/json` (any charset), or `+json`. */
-export function isJsonContentType(contentType: string | undefined): boolean {
+function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
@@ -69,7 +69,7 @@ export function isJsonContentType(contentType: string | undefined): boolean {
  * A request that carries a body, or names a type for one, must say it is JSON. A body-less
  * POST cannot be told apart this way: `checkOrigin` is what refuses one from another site.
  */
-export function checkJsonBody(method: string | undefined, headers: IncomingHttpHeaders): Refusal | null {
+function checkJsonBody(method: string | undefined, headers: IncomingHttpHeaders): Refusal | null {
   const m = (method ?? 'GET').toUpperCase();
   if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS') return null;
   const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
@@ -82,7 +82,7 @@ export function checkJsonBody(method: string | undefined, headers: IncomingHttpH
  * Browsers name the page a request comes from in `Origin` (always on a cross-origin POST);
  * scripts and tools send none. A request from a page of another host is refused outright.
  */
-export function checkOrigin(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): Refusal | null {
+function checkOrigin(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): Refusal | null {
   const origin = headers.origin;
   if (origin === undefined) return null;
   let name = '';

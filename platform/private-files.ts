@@ -6,7 +6,7 @@ import path from 'node:path';
  * is for the user running it alone: files 0600, directories 0700. Setting the umask makes
  * every file created from now on private, whichever library creates it; children inherit it.
  */
-export const PRIVATE_UMASK = 0o077;
+const PRIVATE_UMASK = 0o077;
 
 export function usePrivateUmask(): void {
   process.umask(PRIVATE_UMASK);

@@ -41,6 +41,10 @@ results.push(step('typecheck ui', bin('tsc'), ['-p', 'ui/tsconfig.json', '--noEm
 results.push(step('lint', bin('eslint'), ['.']));
 // the folder rules and no cycles (.dependency-cruiser.cjs), as `npm run depcruise` runs them
 results.push(step('dependency rules', 'npm', ['run', '--silent', 'depcruise']));
+// nothing exported that nobody imports (knip.json names every entry point)
+results.push(step('unused exports', bin('knip'), ['--no-progress']));
+// one format for the whole tree (.prettierrc.json); `npm run format` applies it
+results.push(step('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']));
 
 const report = path.join(os.tmpdir(), `cmautobuy-jest-${process.pid}.json`);
 const jestOk = step('jest', bin('jest'), ['--ci', '--json', `--outputFile=${report}`, ...process.argv.slice(2)]);

@@ -4,7 +4,6 @@
  * cluster needs them registered once by hand: see temporal/README.md.
  */
 export const SEARCH_ATTRIBUTE_NAMES = ['TaskId', 'GoodsId', 'DeviceId', 'TaskStatus', 'ExecutionMode'] as const;
-export type SearchAttributeName = (typeof SEARCH_ATTRIBUTE_NAMES)[number];
 
 export function searchAttributeArgs(): string[] {
   return SEARCH_ATTRIBUTE_NAMES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]);

@@ -5,7 +5,7 @@ import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
 import { describeFailure } from './activity-failure';
 import { withDevice } from './device-claim';
 
-export interface CollectInput {
+interface CollectInput {
   pddGoodsId: string;
   goodsUrl: string;
 }

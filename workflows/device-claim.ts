@@ -71,7 +71,7 @@ export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> 
  * that comes after the start-to-close timeout); the phone host's orphan check waits at least
  * this long before it asks the workflow about a claim.
  */
-export const CLAIM_START_TO_CLOSE = '30 seconds';
+const CLAIM_START_TO_CLOSE = '30 seconds';
 
 /**
  * Lets the phone go; never throws. It is retried for as long as the workflow runs — a workflow

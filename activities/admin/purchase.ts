@@ -285,7 +285,7 @@ export function purchaseActivities(db: AdminDb) {
 }
 
 /** ACTIVE, REVOKED, or UNKNOWN for a device the admin never issued a token to. */
-export async function deviceStatus(trx: AdminDb, deviceId: string): Promise<'ACTIVE' | 'REVOKED' | 'UNKNOWN'> {
+async function deviceStatus(trx: AdminDb, deviceId: string): Promise<'ACTIVE' | 'REVOKED' | 'UNKNOWN'> {
   const row = await trx.selectFrom('device_credentials').select('status').where('device_id', '=', deviceId).executeTakeFirst();
   return row?.status ?? 'UNKNOWN';
 }

@@ -15,7 +15,7 @@ import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
 
 /** what submitOnce keeps back of its start-to-close time for the ledger, the log and the reply */
-export const SUBMIT_REPORT_RESERVE_MS = 20_000;
+const SUBMIT_REPORT_RESERVE_MS = 20_000;
 
 export interface PurchaseDeps {
   /** the `submissions` table of this phone's ledger.db */

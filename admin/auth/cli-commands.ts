@@ -12,7 +12,7 @@ export interface CliIo {
   err(line: string): void;
 }
 
-export const CLI_USAGE = [
+const CLI_USAGE = [
   'usage: npm run cli -- <command>',
   '  user add <name>        password from stdin',
   '  user passwd <name>     password from stdin; ends every session of that user',

@@ -12,7 +12,7 @@ import type { TemporalGateway } from '../temporal/gateway';
  * While Temporal does not answer, a device counts as online when it registered or claimed
  * within this time (online is computed, never stored).
  */
-export const ONLINE_WITHIN_MS = 10 * 60_000;
+const ONLINE_WITHIN_MS = 10 * 60_000;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -196,7 +196,7 @@ export function devicePresence(temporal: PollerSource, log: Logger): DevicePrese
 }
 
 /** The setting (`diagnostics.retention_days`, docs/architecture.md §5.3) phone hosts apply to failure artifacts. */
-export const ARTIFACT_RETENTION_DAYS_DEFAULT = 14;
+const ARTIFACT_RETENTION_DAYS_DEFAULT = 14;
 
 /**
  * Settings a phone host takes from the admin with each registration, so operators change them

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 export const KNOWN_CLIENT_COOKIE = 'cmautobuy_known_client';
 
 /** A browser that logged in once is trusted for the login limit this long. */
-export const KNOWN_CLIENT_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+const KNOWN_CLIENT_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 const VALUE_RE = /^(\d{1,12})\.([0-9a-f]{32})\.([0-9a-f]{64})$/;
 

@@ -27,7 +27,7 @@ export interface ThrottlePolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
+const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   windowMs: 15 * 60_000,
   maxFailuresPerUser: 5,
   maxFailuresPerAddress: 20,

@@ -39,7 +39,7 @@ function sha256(bytes: Buffer): Buffer {
  * The CSRF token is an HMAC of the session secret: nothing to store, it dies with the session,
  * and only someone holding the cookie value (i.e. the server) can compute it.
  */
-export function csrfTokenFor(cookieValue: string): string {
+function csrfTokenFor(cookieValue: string): string {
   return crypto.createHmac('sha256', Buffer.from(cookieValue, 'hex')).update('cmautobuy csrf v1').digest('hex');
 }
 

@@ -5,10 +5,10 @@ import { recordAudit } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords';
 
-export const usernameSchema = z
+const usernameSchema = z
   .string()
   .regex(/^[a-z][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", starting with a letter, at most 64');
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `at most ${PASSWORD_MAX_LENGTH} characters`);

@@ -9,8 +9,8 @@ import { CatalogErrors } from './errors';
 import { cellText, idCellText, readFirstSheet, WorkbookTooLarge, WorkbookUnreadable, type SheetRow } from './xlsx';
 
 /** docs/architecture.md §5.2: columns are found by their trimmed header text, never by position. */
-export const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
-export const OPTIONAL_COLUMNS = ['主商品貨號', '商品當前狀態', '商品選項貨號'] as const;
+const REQUIRED_COLUMNS = ['商品ID', '商品名稱', '商品規格ID', '商品規格'] as const;
+const OPTIONAL_COLUMNS = ['主商品貨號', '商品當前狀態', '商品選項貨號'] as const;
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 
 type ProductRow = Pick<ShopeeProductsTable, 'goods_id' | 'title' | 'shopee_status' | 'main_sku_code'>;
@@ -26,7 +26,7 @@ export interface ParsedImport {
 const DIGITS = /^\d{1,30}$/;
 
 /** Pure: rows → what to write. Everything is validated before anything is written. */
-export function parseImportRows(rows: SheetRow[]): ParsedImport {
+function parseImportRows(rows: SheetRow[]): ParsedImport {
   const [header, ...data] = rows;
   if (!header) throw badRequest(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
   const index = new Map<string, number>();

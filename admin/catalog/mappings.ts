@@ -93,7 +93,7 @@ export async function mappingBoard(db: AdminDb, goodsId: string): Promise<Mappin
 }
 
 /** Exact text only: a PDD row whose option values include the SKU's colour and size verbatim. */
-export function suggest(color: string | null, size: string | null, rows: ReadonlyArray<{ options: Options; option_key: string }>): string[] {
+function suggest(color: string | null, size: string | null, rows: ReadonlyArray<{ options: Options; option_key: string }>): string[] {
   if (!color || !size) return [];
   return rows
     .filter((r) => {

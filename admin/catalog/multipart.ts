@@ -4,7 +4,7 @@ import { HttpError, badRequest } from '../http/errors';
 import { CatalogErrors } from './errors';
 
 /** The Shopee export of ~11k rows is a few MB; this leaves room without inviting abuse. */
-export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 const malformed = (detail: string) => badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
 

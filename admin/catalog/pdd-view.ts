@@ -9,7 +9,7 @@ import type { Selectable } from 'kysely';
 export type PddRow = Selectable<PddProductsTable>;
 
 /** Stale `collecting` is worked out now, from updated_at, never stored (docs/architecture.md §4.1). */
-export function isStale(row: Pick<PddRow, 'collect_status' | 'updated_at'>, nowMs = Date.now()): boolean {
+function isStale(row: Pick<PddRow, 'collect_status' | 'updated_at'>, nowMs = Date.now()): boolean {
   return row.collect_status === 'collecting' && row.updated_at < staleBefore(nowMs);
 }
 
@@ -20,7 +20,7 @@ export function productState(row: Pick<PddRow, 'collect_status' | 'updated_at' |
   return row.collect_status;
 }
 
-export function parseSkusJson(text: string | null): unknown {
+function parseSkusJson(text: string | null): unknown {
   if (text === null) return null;
   try {
     return JSON.parse(text) as unknown;

@@ -47,7 +47,7 @@ export class WorkbookTooLarge extends Error {
  * inflated; undefined when the directory cannot be found (exceljs then reports the file as
  * unreadable). A file that lies about its sizes still meets the row and cell bounds below.
  */
-export function declaredUnpackedBytes(bytes: Buffer): number | undefined {
+function declaredUnpackedBytes(bytes: Buffer): number | undefined {
   const EOCD = 0x06054b50;
   const CEN = 0x02014b50;
   const from = Math.max(0, bytes.length - 22 - 0xffff);

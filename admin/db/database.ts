@@ -30,7 +30,7 @@ export function openAdminDb(file: string): AdminDb {
   return new Kysely<AdminDatabase>({ dialect: new SqliteDialect({ database }) });
 }
 
-export async function migrateToLatest(db: AdminDb): Promise<string[]> {
+async function migrateToLatest(db: AdminDb): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

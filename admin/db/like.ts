@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type StringReference } from 'kysely';
 
 /** `%` and `_` (and the escape character itself) in an operator's search text are literal. */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 }
 

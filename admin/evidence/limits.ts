@@ -19,4 +19,3 @@ export const EVIDENCE_KINDS = [
   'ORDER_LIST',
   'SAFETY_STOP',
 ] as const;
-export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** signature + the IHDR chunk (length, type, 13 data bytes, CRC) */
 export const PNG_HEADER_BYTES = 33;
 

@@ -99,7 +99,7 @@ async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
 }
 
 /** Temp files of uploads that never finished (a crash, a kill) match this; swept at start. */
-export const UPLOAD_TEMP_RE = /^\.upload-[0-9a-f-]{36}\.tmp$/;
+const UPLOAD_TEMP_RE = /^\.upload-[0-9a-f-]{36}\.tmp$/;
 
 /**
  * Removes every upload temp file in `dir`. Only for start-up: while the admin serves, a

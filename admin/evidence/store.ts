@@ -15,7 +15,7 @@ import { Semaphore } from './semaphore';
 const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
 
 /** The text fields of `POST /api/device/evidence` (docs/security.md "Evidence"). */
-export const evidenceFieldsSchema = z.object({
+const evidenceFieldsSchema = z.object({
   upload_key: idText,
   sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'),
   task_id: idText,
@@ -41,7 +41,7 @@ export interface EvidenceAssetView {
   created_at: string;
 }
 
-export function toView(row: EvidenceAssetsTable): EvidenceAssetView {
+function toView(row: EvidenceAssetsTable): EvidenceAssetView {
   return {
     evidence_id: row.id,
     upload_key: row.upload_key,

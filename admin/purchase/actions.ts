@@ -12,7 +12,7 @@ import type { TemporalGateway } from '../temporal/gateway';
 import { closedWorkflowOf, repairClosedTask } from './repair';
 
 /** How long an operator's request waits for the workflow's answer before it says "still running". */
-export const UPDATE_DEADLINE_MS = 15_000;
+const UPDATE_DEADLINE_MS = 15_000;
 
 /**
  * `done`: the action happened (now, or by an earlier request with the same id — its answer is

@@ -15,7 +15,7 @@ export interface OptionsRefusal {
  * exactly one combination the goods was collected with, in stock. Without this the phone finds
  * out 12–24 s into the purchase; with collected data the admin knows at once. Null: they do.
  */
-export function optionsRefusal(data: SkusJson, options: Readonly<Record<string, string>>): OptionsRefusal | null {
+function optionsRefusal(data: SkusJson, options: Readonly<Record<string, string>>): OptionsRefusal | null {
   const keyOf = new Map(data.dimensions.map((d) => [d.name, d.key]));
   const known = data.dimensions.map((d) => d.name).join('、');
   for (const name of Object.keys(options)) {

@@ -21,7 +21,7 @@ export interface AdbTimeouts {
   reconnectMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: AdbTimeouts = { shellMs: 10_000, dumpMs: 20_000, screencapMs: 15_000, reconnectMs: 10_000 };
+const DEFAULT_TIMEOUTS: AdbTimeouts = { shellMs: 10_000, dumpMs: 20_000, screencapMs: 15_000, reconnectMs: 10_000 };
 
 /** Called once per ADB round trip (every new TCP conversation with the ADB server). */
 export type RoundTripObserver = () => void;

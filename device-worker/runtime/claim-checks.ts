@@ -10,7 +10,7 @@ import type { DeviceLedger } from '../ledger/ledger';
  * workflow. Longer than the claim activity's start-to-close timeout (workflows/device-claim.ts),
  * after which Temporal accepts no reply, plus time for the workflow to take it in.
  */
-export const CLAIM_ANSWER_GRACE_MS = 60_000;
+const CLAIM_ANSWER_GRACE_MS = 60_000;
 
 /**
  * Closes the open claim of a workflow that has moved past it, so the phone does not stay busy

@@ -25,7 +25,7 @@ export interface RunningChild {
 }
 
 /** Variables that hold a secret: a child gets one only when its spec passes it explicitly. */
-export const SECRET_ENV = ['CMAUTOBUY_ADMIN_PASSWORD', 'CMAUTOBUY_DEVICE_TOKEN'] as const;
+const SECRET_ENV = ['CMAUTOBUY_ADMIN_PASSWORD', 'CMAUTOBUY_DEVICE_TOKEN'] as const;
 
 // What any Node process or the Temporal CLI needs to run at all; nothing that is ours to hide.
 const SYSTEM_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
@@ -106,7 +106,7 @@ export interface RestartPolicy {
   stableAfterMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000 };
+const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000 };
 
 export interface RestartEvent {
   child: string;

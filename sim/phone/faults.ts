@@ -3,8 +3,7 @@ import { z } from 'zod';
 export const latencyProfileSchema = z.enum(['zero', 'realistic']);
 export type LatencyProfile = z.infer<typeof latencyProfileSchema>;
 
-export const submitOutcomeSchema = z.enum(['created', 'created_then_hang', 'not_created', 'payment_handoff', 'captcha']);
-export type SubmitOutcome = z.infer<typeof submitOutcomeSchema>;
+const submitOutcomeSchema = z.enum(['created', 'created_then_hang', 'not_created', 'payment_handoff', 'captcha']);
 
 export const faultsSchema = z
   .object({

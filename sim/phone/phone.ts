@@ -5,7 +5,7 @@ import type { UiNode } from './app/node';
 import { faultsSchema, type Faults, type LatencyProfile } from './faults';
 import { latencyMs, makeRng, sleep, type LatencyKind } from './latency';
 
-export interface NodeInfo {
+interface NodeInfo {
   text: string;
   resource_id: string;
   class: string;

@@ -3,7 +3,7 @@ import type { Catalog } from './catalog/schema';
 import type { LatencyProfile } from './faults';
 import { Phone } from './phone';
 
-export const DEFAULT_APP_VERSION = '8.17.0';
+const DEFAULT_APP_VERSION = '8.17.0';
 
 /** All phones of one simulator and the catalog they share; emits 'change' when the device list changes. */
 export class Registry extends EventEmitter {

@@ -111,7 +111,7 @@ export async function api<T = unknown>(control: string, method: string, path: st
   return { status: res.status, body: parsed as T };
 }
 
-export const goodsUrl = (id: string): string => `https://mobile.yangkeduo.com/goods.html?goods_id=${id}`;
+const goodsUrl = (id: string): string => `https://mobile.yangkeduo.com/goods.html?goods_id=${id}`;
 
 export async function openGoods(device: DeviceClient, id: string): Promise<{ xml: string; all: XNode[] }> {
   await device.startActivity({ action: 'android.intent.action.VIEW', data: goodsUrl(id) });

@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'created: "YYYY-MM-DD HH:MM:SS" (Asia/Taipei)');
 
-export const shipmentDetailSchema = z
+const shipmentDetailSchema = z
   .object({
     id: z.string().min(1).max(100),
     productId: z.string().min(1).max(40),
@@ -18,7 +18,7 @@ export const shipmentDetailSchema = z
   })
   .strict();
 
-export const shipmentSchema = z
+const shipmentSchema = z
   .object({
     id: z.string().min(1).max(100),
     code: z.string().min(1).max(100),
@@ -32,12 +32,11 @@ export const shipmentSchema = z
 export const shipmentsBodySchema = z.object({ shipments: z.array(shipmentSchema) }).strict();
 
 export type Shipment = z.infer<typeof shipmentSchema>;
-export type ShipmentDetail = z.infer<typeof shipmentDetailSchema>;
 
 /** Taipei has no daylight saving time: local = UTC + 8 h, always. */
 const TAIPEI_OFFSET_MS = 8 * 3600_000;
 
-export function taipeiLocal(date: Date): string {
+function taipeiLocal(date: Date): string {
   return new Date(date.getTime() + TAIPEI_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 

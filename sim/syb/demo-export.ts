@@ -7,7 +7,7 @@ import { DEMO_PRODUCTS } from './data';
  * Shopee export (the import finds columns by their header text: docs/operator-guide.md).
  * Generated rather than checked in, so it never drifts from `DEMO_PRODUCTS`.
  */
-export const DEMO_EXPORT_HEADER = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品選項貨號', '商品當前狀態', '價格', '庫存'] as const;
+const DEMO_EXPORT_HEADER = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品選項貨號', '商品當前狀態', '價格', '庫存'] as const;
 
 type Cell = string | number | null;
 type Row = Record<(typeof DEMO_EXPORT_HEADER)[number], Cell>;
@@ -28,7 +28,7 @@ export function demoPddUrl(pddGoodsId: string): string {
   return `https://mobile.yangkeduo.com/goods.html?goods_id=${pddGoodsId}`;
 }
 
-export function demoExportRows(): Row[] {
+function demoExportRows(): Row[] {
   const rows: Row[] = [];
   const skus = demoSkus();
   DEMO_PRODUCTS.forEach((p, n) => {

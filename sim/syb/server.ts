@@ -53,7 +53,7 @@ interface Session {
   createdMs: number;
 }
 
-export const SESSION_COOKIE = 'SYB_SESSION';
+const SESSION_COOKIE = 'SYB_SESSION';
 const JWT_LIFETIME_S = 24 * 3600;
 const DEFAULT_PAGE_SIZE = 50;
 

@@ -11,7 +11,6 @@ const CLIENT_ERROR_CODES = {
   TIMEOUT: '请求超时，请稍后重试',
   BAD_RESPONSE: '服务返回了无法识别的响应',
 } as const satisfies Record<string, string>;
-export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;
 
 const MESSAGES: Readonly<Record<string, string>> = { ...API_ERROR_CODES, ...CLIENT_ERROR_CODES };
 

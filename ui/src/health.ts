@@ -4,11 +4,11 @@ import { createPoll } from './lib/poll';
 
 export type HealthState = 'checking' | 'ok' | 'temporal-down' | 'unreachable';
 
-export const HEALTH_POLL_MS = 5_000;
+const HEALTH_POLL_MS = 5_000;
 // Shorter than the poll interval so a hung admin can never stack up requests.
 const HEALTH_TIMEOUT_MS = 4_000;
 
-export function classifyHealth(body: Healthz): HealthState {
+function classifyHealth(body: Healthz): HealthState {
   if (body.db !== 'ok') return 'unreachable';
   if (body.temporal === 'down') return 'temporal-down';
   return body.status === 'ok' && body.temporal === 'ok' ? 'ok' : 'unreachable';

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Append-only (triggers refuse UPDATE and DELETE): who did what, when, to which target. */
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<number>;
   occurred_at: string;
   actor_kind: 'operator' | 'device' | 'cli' | 'system';

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Operators and their sessions (docs/security.md "Operators"). Secrets are never stored: only scrypt hashes and SHA-256 of session ids. */
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   username: string;
   /** `scrypt$N$r$p$<salt b64>$<hash b64>`, see admin/auth/passwords.ts */
@@ -10,7 +10,7 @@ export interface UsersTable {
   password_changed_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** SHA-256 of the 32 random bytes in the cookie; the cookie value itself is never stored */
   id_sha256: Buffer;
   user_id: number;

@@ -28,7 +28,7 @@ export interface ShopeeSkusTable {
   updated_at: string;
 }
 
-export type CollectStatusColumn = 'pending' | 'collecting' | 'collected' | 'failed';
+type CollectStatusColumn = 'pending' | 'collecting' | 'collected' | 'failed';
 
 export interface PddProductsTable {
   id: Generated<number>;
@@ -52,7 +52,7 @@ export interface PddProductsTable {
   updated_at: string;
 }
 
-export interface SkuMappingsTable {
+interface SkuMappingsTable {
   shopee_sku_id: string;
   pdd_goods_id: string;
   pdd_option_key: string;
@@ -86,7 +86,7 @@ export interface TasksTable {
   updated_at: string;
 }
 
-export interface TaskClaimsTable {
+interface TaskClaimsTable {
   task_id: string;
   device_id: string;
   claimed_at: string;

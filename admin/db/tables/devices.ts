@@ -1,5 +1,5 @@
 /** Device credentials (docs/security.md "Devices") and what a device reports about itself (docs/architecture.md §5.1). */
-export interface DeviceCredentialsTable {
+interface DeviceCredentialsTable {
   /** canonical lowercase UUIDv4 */
   device_id: string;
   display_name: string;
@@ -11,7 +11,7 @@ export interface DeviceCredentialsTable {
 }
 
 /** No status column: online is computed from last_seen_at (docs/architecture.md §5.1). */
-export interface DevicesTable {
+interface DevicesTable {
   device_id: string;
   serial: string;
   model: string;

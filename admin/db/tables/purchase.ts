@@ -1,7 +1,7 @@
-import type { ExecutionMode, PurchaseStatus } from '../../../domain/purchase/status';
+import type { ExecutionMode } from '../../../domain/purchase/status';
 
 /** Columns the purchase part adds to `tasks` (migrations 0020, 0033, 0034); null on collect rows. */
-export interface PurchaseTaskColumns {
+interface PurchaseTaskColumns {
   title: string | null;
   shop_name: string | null;
   source: 'manual' | 'syb' | null;
@@ -22,7 +22,7 @@ export interface PurchaseTaskColumns {
 
 export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';
 
-export interface OrderAuthorizationsTable {
+interface OrderAuthorizationsTable {
   id: string;
   task_id: string;
   task_version: number;
@@ -41,9 +41,9 @@ export interface OrderAuthorizationsTable {
   closed_at: string | null;
 }
 
-export type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
+type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
 
-export interface PurchaseAttemptsTable {
+interface PurchaseAttemptsTable {
   id: string;
   task_id: string;
   authorization_id: string;
@@ -65,9 +65,9 @@ export interface PurchaseAttemptsTable {
   finished_at: string | null;
 }
 
-export type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
+type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
 
-export interface OrderSubmissionsTable {
+interface OrderSubmissionsTable {
   id: string;
   task_id: string;
   authorization_id: string;
@@ -97,4 +97,4 @@ export interface PurchaseTables {
   task_counts: { status: string; n: number };
 }
 
-export type { PurchaseStatus };
+;

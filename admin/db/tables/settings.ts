@@ -1,4 +1,4 @@
-export interface AppSettingsTable {
+interface AppSettingsTable {
   setting_key: string;
   value_json: string;
   updated_at: string;

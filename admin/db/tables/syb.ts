@@ -1,5 +1,5 @@
 /** Row types of migrations/0030_syb.ts (docs/syb-protocol.md). */
-export interface SybOrdersTable {
+interface SybOrdersTable {
   syb_id: string;
   order_no: string;
   title: string | null;
@@ -17,14 +17,14 @@ export interface SybOrdersTable {
   updated_at: string;
 }
 
-export interface SybSessionTable {
+interface SybSessionTable {
   username: string;
   expires_at: string;
   logged_in_at: string;
   updated_at: string;
 }
 
-export interface SybSyncStateTable {
+interface SybSyncStateTable {
   id: 1;
   last_synced_at: string | null;
   last_error: string | null;
@@ -37,7 +37,7 @@ export interface SybSyncStateTable {
 }
 
 /** Columns 0030 adds to `tasks`: the order line a purchase draft came from. */
-export interface SybTaskColumns {
+interface SybTaskColumns {
   syb_id: string | null;
   /** the SYB order number (0033 renamed it from `syb_order_no`); the PDD one is `pdd_order_no` */
   order_no: string | null;

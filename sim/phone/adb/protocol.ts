@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 
 /** 4 hex digits; the adb server writes them lowercase (`%04x`), adbkit reads either case. */
-export function hex4(n: number): string {
+function hex4(n: number): string {
   return n.toString(16).padStart(4, '0');
 }
 

@@ -50,7 +50,7 @@ export interface TapResult {
 const APP_PKG = 'com.xunmeng.pinduoduo';
 
 /** Accepted deep links; anything else is not resolvable (SCREENS.md). */
-export function parseAppUrl(url: string): { kind: 'goods'; goodsId: string } | { kind: 'orders'; type: number } | null {
+function parseAppUrl(url: string): { kind: 'goods'; goodsId: string } | { kind: 'orders'; type: number } | null {
   const m = /^(?:https:\/\/mobile\.yangkeduo\.com|pinduoduo:\/\/com\.xunmeng\.pinduoduo)\/([a-z0-9_]+)\.html(?:\?(.*))?$/.exec(url);
   if (!m) return null;
   const params = new URLSearchParams(m[2] ?? '');

@@ -1,4 +1,4 @@
-export const PDD_PKG = 'com.xunmeng.pinduoduo';
+const PDD_PKG = 'com.xunmeng.pinduoduo';
 
 export type Rect = readonly [number, number, number, number];
 
@@ -109,7 +109,7 @@ export function clipTree(n: UiNode, clip: Rect = [0, 0, 1080, 2376]): UiNode | n
   return { ...n, bounds: visible, children };
 }
 
-export function contains(b: Rect, x: number, y: number): boolean {
+function contains(b: Rect, x: number, y: number): boolean {
   return x >= b[0] && x < b[2] && y >= b[1] && y < b[3];
 }
 
@@ -137,7 +137,3 @@ export function findNode(root: UiNode, pred: (n: UiNode) => boolean): UiNode | n
   return null;
 }
 
-export function walkNodes(root: UiNode, fn: (n: UiNode, depth: number) => void, depth = 0): void {
-  fn(root, depth);
-  for (const c of root.children) walkNodes(c, fn, depth + 1);
-}

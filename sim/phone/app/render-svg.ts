@@ -51,7 +51,7 @@ function border(n: UiNode, c: RGB, w: number): string {
 }
 
 /** One line of text, laid out at the origin: the anchor point on the baseline. */
-export interface TextRun {
+interface TextRun {
   text: string;
   size: number;
   centred: boolean;
@@ -59,7 +59,7 @@ export interface TextRun {
 }
 
 /** Outlines for each run (SVG path markup, drawn at the origin), in the order asked. */
-export type ShapeText = (runs: readonly TextRun[]) => string[];
+type ShapeText = (runs: readonly TextRun[]) => string[];
 
 /**
  * One line of text inside its node: as large as the row allows, shrunk until it fits the width,
@@ -92,7 +92,7 @@ const svgOpen = (w: number, h: number): string =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="${CJK_FONT_FAMILY}">`;
 
 /** The screen as SVG: the same fills and borders as the bitmap renderer, and text as outlines from `shape`. */
-export function screenSvg(root: UiNode, shape: ShapeText): string {
+function screenSvg(root: UiNode, shape: ShapeText): string {
   const parts: string[] = [svgOpen(SCREEN_W, SCREEN_H), `<rect width="${SCREEN_W}" height="${SCREEN_H}" fill="${rgb(PALETTE.background)}"/>`];
   const runs: TextRun[] = [];
   const slots: number[] = [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const cent = z.number().int().nonnegative();
 
-export const skuSchema = z.object({
+const skuSchema = z.object({
   options: z.array(z.string().min(1)).min(1),
   price_cent: cent,
   list_price_cent: cent.optional(),
@@ -11,7 +11,7 @@ export const skuSchema = z.object({
   tier_totals_cent: z.record(z.string().regex(/^[1-9][0-9]*$/), cent).optional(),
 });
 
-export const goodsSchema = z
+const goodsSchema = z
   .object({
     goods_id: z.string().regex(/^[0-9]+$/, 'goods_id must be digits'),
     title: z.string().min(1),

@@ -12,8 +12,8 @@ export type Command = (phone: Phone, args: string[], stdin: Buffer) => Promise<C
 const out = (s: string | Buffer, code = 0): CmdOutput => ({ stdout: Buffer.isBuffer(s) ? s : Buffer.from(s), stderr: Buffer.alloc(0), code });
 const err = (s: string, code = 1): CmdOutput => ({ stdout: Buffer.alloc(0), stderr: Buffer.from(s), code });
 
-export const SCREEN_SIZE = { w: 1080, h: 2376 };
-export const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
+const SCREEN_SIZE = { w: 1080, h: 2376 };
+const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
 
 /** `/storage/emulated/0/x` and `/sdcard/x` are the same file on Android. */
 export function normalizePath(p: string): string {

@@ -5,7 +5,7 @@
  */
 export type Redirect = { fd: 1 | 2; op: '>' | '>>'; target: string } | { fd: 2; op: 'dup1' } | { fd: 1; op: 'dup2' };
 
-export interface SimpleCommand {
+interface SimpleCommand {
   argv: string[];
   redirects: Redirect[];
 }
@@ -22,7 +22,7 @@ type Token = { t: 'word'; v: string } | { t: 'op'; v: string };
 
 export class ShellSyntaxError extends Error {}
 
-export function tokenize(src: string): Token[] {
+function tokenize(src: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   let word: string | null = null;

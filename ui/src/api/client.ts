@@ -34,7 +34,7 @@ export interface RequestOptions {
 
 // sessionStorage, not localStorage: the token should die with the tab, and it is useless
 // without the HttpOnly cookie anyway.
-export function getCsrfToken(): string | null {
+function getCsrfToken(): string | null {
   return sessionStorage.getItem(CSRF_KEY);
 }
 
@@ -67,7 +67,7 @@ export function forgetReturnRoute(): void {
 }
 
 /** Send the operator to login without losing the page they were on. */
-export function requireLogin(): void {
+function requireLogin(): void {
   clearCsrfToken();
   rememberRoute(currentRoute());
   navigate(LOGIN_ROUTE);

@@ -13,13 +13,13 @@ export interface OrderView {
   status: 'unpaid' | 'payment_started';
 }
 
-export const ORDER_TABS = ['全部', '待付款', '待分享', '待发货', '待收货', '评价'] as const;
+const ORDER_TABS = ['全部', '待付款', '待分享', '待发货', '待收货', '评价'] as const;
 const LIST_TOP = 336;
 const CARD_H = 480;
 const GAP = 24;
 
 /** Shown in China time, as the app does, whatever the host's zone. */
-export function chinaTime(iso: string): string {
+function chinaTime(iso: string): string {
   const d = new Date(Date.parse(iso) + 8 * 3600_000);
   return d.toISOString().replace('T', ' ').slice(0, 19);
 }

@@ -120,7 +120,7 @@ function quantitySection(goods: Goods, st: PanelState): Section {
   };
 }
 
-export function panelSections(goods: Goods, st: PanelState): Section[] {
+function panelSections(goods: Goods, st: PanelState): Section[] {
   const multi = goods.dimensions.length >= 2;
   const sections = [cardSection(goods, st, multi)];
   for (let d = 1; d < goods.dimensions.length; d++) sections.push(chipSection(goods, st, d));
@@ -128,12 +128,12 @@ export function panelSections(goods: Goods, st: PanelState): Section[] {
   return sections;
 }
 
-export function summaryText(goods: Goods, sel: Selection): string {
+function summaryText(goods: Goods, sel: Selection): string {
   if (isComplete(sel)) return `已选：${sel.join(' ')}`;
   return `请选择：${goods.dimensions.filter((_, d) => sel[d] === null).map((d) => d.name).join(' ')}`;
 }
 
-export function submitText(goods: Goods, st: PanelState, pricing: Pricing): string {
+function submitText(goods: Goods, st: PanelState, pricing: Pricing): string {
   const sku = fixedSku(goods, st.sel);
   return sku ? `提交订单 ¥${formatCent(pricing.total(sku, st.qty))}` : '提交订单';
 }

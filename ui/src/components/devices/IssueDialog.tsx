@@ -9,7 +9,7 @@ import Modal from '../Modal';
  * What to run on the phone host, as in the README's "Running a device worker on another host";
  * the serial is the one `adb devices` lists there, so it stays a placeholder.
  */
-export function deviceWorkerCommand(issued: Pick<IssuedDeviceView, 'device_id' | 'token'>, adminUrl: string): string {
+function deviceWorkerCommand(issued: Pick<IssuedDeviceView, 'device_id' | 'token'>, adminUrl: string): string {
   return `CMAUTOBUY_DEVICE_TOKEN=${issued.token} npm run device-worker -- --device-id ${issued.device_id} --serial <adb serial> --admin-url ${adminUrl}`;
 }
 

@@ -14,7 +14,7 @@ const START_GRACE_TICKS = 30;
  * The stored error is `CODE: detail` with an English detail for engineers; the operator reads
  * the code's Chinese text, or a plain "failed" when the code is not one the UI knows.
  */
-export function syncErrorText(stored: string): string {
+function syncErrorText(stored: string): string {
   const code = /^([A-Z][A-Z0-9_]*):/.exec(stored)?.[1];
   const known = code === undefined ? undefined : messageForCode(code);
   return known ?? '同步失败，请查看管理服务日志';

@@ -16,12 +16,12 @@ interface Props {
 }
 
 /** The values a dimension was collected with, in the order the goods lists them. */
-export function valuesOf(collected: CollectedOptions, key: string): string[] {
+function valuesOf(collected: CollectedOptions, key: string): string[] {
   return [...new Set(collected.skus.map((s) => s.options[key]).filter((v): v is string => v !== undefined))];
 }
 
 /** The collected row the picks name, if any. */
-export function pickedSku(collected: CollectedOptions, value: Readonly<Record<string, string>>): PddSkuRow | undefined {
+function pickedSku(collected: CollectedOptions, value: Readonly<Record<string, string>>): PddSkuRow | undefined {
   return collected.skus.find((s) => collected.dimensions.every((d) => s.options[d.key] === value[d.name]));
 }
 

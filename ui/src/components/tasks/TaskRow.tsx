@@ -13,7 +13,7 @@ interface Props {
 }
 
 /** 用时: from start to the end; 进行中 while the task is on its way, — for a draft. */
-export function durationText(t: Pick<TaskListItem, 'status' | 'duration_seconds'>): string {
+function durationText(t: Pick<TaskListItem, 'status' | 'duration_seconds'>): string {
   if (t.duration_seconds !== null) {
     const s = t.duration_seconds;
     if (s < 60) return `${s}秒`;

@@ -4,10 +4,10 @@
  */
 import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
 import { PURCHASE_STATUSES, STATUS_ZH, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
-import type { TaskListItem, TaskView, TimelineEntry } from '../../../../domain/purchase/views';
+import type { TaskListItem, TimelineEntry } from '../../../../domain/purchase/views';
 
 export { PURCHASE_STATUSES, STATUS_ZH };
-export type { ExecutionMode, PurchaseStatus, TaskListItem, TaskView, TimelineEntry };
+export type { ExecutionMode, PurchaseStatus, TaskListItem,  TimelineEntry };
 
 /** Colour family per state: what the operator must notice first. */
 export type StatusTone = 'neutral' | 'active' | 'attention' | 'danger' | 'ok' | 'done';
@@ -38,7 +38,7 @@ export function statusZh(s: string): string {
   return isPurchaseStatus(s) ? STATUS_ZH[s] : s;
 }
 
-export const MODE_ZH: Readonly<Record<ExecutionMode, string>> = { dry_run: '试运行', live: '真实下单' };
+const MODE_ZH: Readonly<Record<ExecutionMode, string>> = { dry_run: '试运行', live: '真实下单' };
 
 export function modeZh(mode: string | null): string {
   return mode === 'live' || mode === 'dry_run' ? MODE_ZH[mode] : '—';

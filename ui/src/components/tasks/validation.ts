@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/client';
 
 /** Fields of the create form, named as the API names them so server issue paths map directly. */
-export type DraftField = 'pdd_goods_url' | 'pdd_options' | 'quantity' | 'max_total_price_cent' | 'execution_mode';
+type DraftField = 'pdd_goods_url' | 'pdd_options' | 'quantity' | 'max_total_price_cent' | 'execution_mode';
 export type FieldErrors = Partial<Record<DraftField, string>>;
 
 // The server's issue messages are English and for developers; operators get these.
