@@ -23,7 +23,8 @@
  * the bundle path, which the file-level rules below cannot tell apart: review keeps them so.
  */
 
-const OURS = '^(domain|platform|temporal|workflows|activities|admin|device-worker|sim|ui|migrations|scripts|bench|test)/';
+const OURS =
+  '^(domain|platform|temporal|workflows|activities|admin|device-worker|sim|ui|migrations|scripts|bench|test)/';
 const TESTS = ['\\.test\\.ts$', '^test/', '^bench/', '^scripts/'];
 
 /** `from` may import only `allowed` of ours (a regex each, anchored at the repository root). */
@@ -47,10 +48,30 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    only('domain-is-pure', '^domain/', [], 'domain/ holds pure types, schemas, tables and helpers; it imports nothing of ours.'),
-    only('platform', '^platform/', ['^domain/'], 'platform/ is process plumbing shared by every process; it may use domain/ only.'),
-    only('temporal', '^temporal/', ['^domain/', '^platform/'], 'temporal/ (CLI, dev server, search attributes, connection rule) may use domain/ and platform/.'),
-    only('workflows', '^workflows/', ['^domain/', '^activities/'], 'Workflows are deterministic: domain/ plus activity types.'),
+    only(
+      'domain-is-pure',
+      '^domain/',
+      [],
+      'domain/ holds pure types, schemas, tables and helpers; it imports nothing of ours.',
+    ),
+    only(
+      'platform',
+      '^platform/',
+      ['^domain/'],
+      'platform/ is process plumbing shared by every process; it may use domain/ only.',
+    ),
+    only(
+      'temporal',
+      '^temporal/',
+      ['^domain/', '^platform/'],
+      'temporal/ (CLI, dev server, search attributes, connection rule) may use domain/ and platform/.',
+    ),
+    only(
+      'workflows',
+      '^workflows/',
+      ['^domain/', '^activities/'],
+      'Workflows are deterministic: domain/ plus activity types.',
+    ),
     {
       name: 'workflows-type-only-activities',
       comment: 'A workflow may name activity types but never load activity code into the workflow bundle.',
@@ -58,8 +79,18 @@ module.exports = {
       from: { path: '^workflows/', pathNot: TESTS },
       to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
     },
-    only('activities-admin', '^activities/admin/', ['^domain/', '^platform/', '^admin/'], 'Admin activities touch the admin DB through admin/.'),
-    only('activities-device', '^activities/device/', ['^domain/', '^platform/', '^device-worker/'], 'Device activities drive a phone through device-worker/.'),
+    only(
+      'activities-admin',
+      '^activities/admin/',
+      ['^domain/', '^platform/', '^admin/'],
+      'Admin activities touch the admin DB through admin/.',
+    ),
+    only(
+      'activities-device',
+      '^activities/device/',
+      ['^domain/', '^platform/', '^device-worker/'],
+      'Device activities drive a phone through device-worker/.',
+    ),
     only(
       'admin',
       '^admin/',
@@ -86,10 +117,16 @@ module.exports = {
       from: { path: '^device-worker/pdd/', pathNot: TESTS },
       to: { path: '^activities/' },
     },
-    only('sim', '^sim/', ['^domain/', '^platform/'], 'The simulator shares no page-recognition code with the device worker.'),
+    only(
+      'sim',
+      '^sim/',
+      ['^domain/', '^platform/'],
+      'The simulator shares no page-recognition code with the device worker.',
+    ),
     {
       name: 'sim-domain-types-only',
-      comment: 'The simulator takes types from domain/, never behaviour: it must not agree with the worker by sharing code.',
+      comment:
+        'The simulator takes types from domain/, never behaviour: it must not agree with the worker by sharing code.',
       severity: 'error',
       from: { path: '^sim/', pathNot: TESTS },
       to: { path: '^domain/', dependencyTypesNot: ['type-only'] },

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   // (a callback stopped half-way), so it exits and `npm start` restarts the admin.
   installProcessGuard(log, { unhandledRejection: 'log' });
   installTemporalRuntime(log, {
-    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT } : undefined,
+    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT
+      ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT }
+      : undefined,
   });
   const temporal = temporalConnection(env);
   const listen = adminListen(env);
@@ -36,7 +38,10 @@ async function main(): Promise<void> {
     allowPlaintextNonLoopback: listen.allowPlaintextNonLoopback,
     initialAdminPassword: env.CMAUTOBUY_ADMIN_PASSWORD,
     syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
-    security: { trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1', allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS] },
+    security: {
+      trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1',
+      allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS],
+    },
     temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
     workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,

@@ -59,7 +59,11 @@ const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
 
 /** Everything the admin process runs, in one place, so `main.ts` and the tests start it the same way. */
 export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
-  assertAdminListenIsSafe({ host: opts.host, tls: opts.tls, allowPlaintextNonLoopback: opts.allowPlaintextNonLoopback ?? false });
+  assertAdminListenIsSafe({
+    host: opts.host,
+    tls: opts.tls,
+    allowPlaintextNonLoopback: opts.allowPlaintextNonLoopback ?? false,
+  });
   const paths = dataPaths(opts.dataDir);
   const db = await openMigratedAdminDb(paths.adminDb);
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
@@ -68,7 +72,9 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const syb = new SybService(db, opts.syb);
   await clearStaleSyncFlag(db);
   const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
-  const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : http.createServer(app.callback());
+  const server = opts.tls
+    ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback())
+    : http.createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -77,9 +83,18 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const worker =
     opts.runWorker === false
       ? undefined
-      : runAdminWorker({ temporal: opts.temporal, db, syb, log: opts.log, workflowBundlePath: opts.workflowBundlePath });
+      : runAdminWorker({
+          temporal: opts.temporal,
+          db,
+          syb,
+          log: opts.log,
+          workflowBundlePath: opts.workflowBundlePath,
+        });
   // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
-  const sweep = opts.runWorker === false ? undefined : runPurchaseSweep({ db, temporal, log: opts.log }, opts.purchaseSweepIntervalMs);
+  const sweep =
+    opts.runWorker === false
+      ? undefined
+      : runPurchaseSweep({ db, temporal, log: opts.log }, opts.purchaseSweepIntervalMs);
   const sybSchedule = opts.runWorker === false ? undefined : keepSybSchedule(temporal, syb, opts.log);
 
   return {

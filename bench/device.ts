@@ -55,7 +55,11 @@ const PURCHASES: Array<{ goodsId: string; options: Record<string, string>; quant
   { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
 ];
 
-export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsIds?: string[]; say: (l: string) => void }): Promise<DeviceFigures> {
+export async function benchDevice(opts: {
+  latency: LatencyProfile;
+  collectGoodsIds?: string[];
+  say: (l: string) => void;
+}): Promise<DeviceFigures> {
   const serial = 'bench-phone';
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial], latency: opts.latency });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-device-'));
@@ -71,12 +75,28 @@ export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsI
       const clock = new CounterClock();
       const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
       const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
-      const guard = new TapGuard({ authorizationId, irreversible: (a) => ledger.irreversible(a), pkg: profile.pkg, submitLabel: PURCHASE_8_17_0.text.submitLabel, readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
+      const guard = new TapGuard({
+        authorizationId,
+        irreversible: (a) => ledger.irreversible(a),
+        pkg: profile.pkg,
+        submitLabel: PURCHASE_8_17_0.text.submitLabel,
+        readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
+      });
       const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
       session.setPurchaseProfile(PURCHASE_8_17_0);
       // evidence as the activity takes it: one screenshot per kind
       const evidence = async () => void (await adb.screencap());
-      const target = { taskId: 'bench', attemptId: `attempt-${n}`, authorizationId, goodsId: c.goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`, options: c.options, quantity: c.quantity, capCent: 1_000_000, mode: 'live' as const };
+      const target = {
+        taskId: 'bench',
+        attemptId: `attempt-${n}`,
+        authorizationId,
+        goodsId: c.goodsId,
+        goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`,
+        options: c.options,
+        quantity: c.quantity,
+        capCent: 1_000_000,
+        mode: 'live' as const,
+      };
       const reading: Partial<FinalPanelReading> = {};
       await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, { evidence });
       const prepared = clock.snapshot();
@@ -86,15 +106,28 @@ export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsI
       purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
 
       const expected = reading as FinalPanelReading;
-      const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, { target, submissionId: `s-${n}`, expected, workflowId: `bench/${n}` });
+      const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, {
+        target,
+        submissionId: `s-${n}`,
+        expected,
+        workflowId: `bench/${n}`,
+      });
       const observed = await observeAfterTap(session, PURCHASE_8_17_0, { target, expected, tappedAt }, evidence);
       const all = clock.snapshot();
-      rows.push({ what: `purchase ${label} through submit and observe (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`, counters: all, floor: floor + 3 });
-      opts.say(`device: ${label}: ${prepared.dumps} dumps to the final panel (${(prepared.wall_ms / 1000).toFixed(1)} s), ${all.dumps} through observe (${(all.wall_ms / 1000).toFixed(1)} s)`);
+      rows.push({
+        what: `purchase ${label} through submit and observe (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`,
+        counters: all,
+        floor: floor + 3,
+      });
+      opts.say(
+        `device: ${label}: ${prepared.dumps} dumps to the final panel (${(prepared.wall_ms / 1000).toFixed(1)} s), ${all.dumps} through observe (${(all.wall_ms / 1000).toFixed(1)} s)`,
+      );
     }
     ledger.close();
 
-    const catalog = defaultCatalog().goods.filter((g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)));
+    const catalog = defaultCatalog().goods.filter(
+      (g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)),
+    );
     for (const goods of catalog) {
       sim.phone(serial).reset();
       const clock = new CounterClock();
@@ -106,7 +139,11 @@ export async function benchDevice(opts: { latency: LatencyProfile; collectGoodsI
       const perColour = result.price_granularity === 'color';
       const floor = perColour ? colours + 2 : result.skus.length + 2;
       if (perColour) collectDumpsOverColours = Math.max(collectDumpsOverColours, k.dumps - colours);
-      rows.push({ what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`, counters: k, floor });
+      rows.push({
+        what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`,
+        counters: k,
+        floor,
+      });
       opts.say(`device: collect ${goods.goods_id}: ${k.dumps} dumps, ${(k.wall_ms / 1000).toFixed(1)} s`);
     }
   } finally {

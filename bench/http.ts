@@ -20,7 +20,13 @@ export class TimedClient {
       const req = http.get(`${this.baseUrl}${path}`, { agent: this.agent, headers: { cookie: this.cookie } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', () => resolve({ status: 0, ms: performance.now() - started, body: '' }));
       });
       // a refused or reset connection is an error of the run, counted by the caller as status 0

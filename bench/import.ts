@@ -16,7 +16,10 @@ import type { BenchTemporal } from './temporal';
  * `色,尺碼 建議…`). Each run imports new goods ids, so every run is a first import.
  */
 const REQUIRED = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品當前狀態', '商品選項貨號'];
-const OTHER = Array.from({ length: 33 }, (_, i) => ['價格', '庫存', '商品描述', '重量', '長度', '寬度', '高度', '運費'][i] ?? `欄位${i + 1}`);
+const OTHER = Array.from(
+  { length: 33 },
+  (_, i) => ['價格', '庫存', '商品描述', '重量', '長度', '寬度', '高度', '運費'][i] ?? `欄位${i + 1}`,
+);
 
 function shopeeExport(rows: number, run: number): Promise<Buffer> {
   const header = [...REQUIRED, ...OTHER];
@@ -24,10 +27,25 @@ function shopeeExport(rows: number, run: number): Promise<Buffer> {
   const data: ExportRow[] = [];
   for (let p = 0; data.length < rows; p++) {
     const goodsId = String(31000000000 + run * 1_000_000 + p);
-    data.push({ ...filler, 商品ID: goodsId, 商品名稱: `西裝外套 ${p}`, 商品規格ID: '-', 主商品貨號: `M-${p}`, 商品當前狀態: '上架中' });
+    data.push({
+      ...filler,
+      商品ID: goodsId,
+      商品名稱: `西裝外套 ${p}`,
+      商品規格ID: '-',
+      主商品貨號: `M-${p}`,
+      商品當前狀態: '上架中',
+    });
     for (let s = 0; s < 4 && data.length < rows; s++) {
       const spec = s % 2 === 0 ? `黑色${s},M【建議40-50公斤】` : `卡其色拼黑色${s},L 建議50-57.5kg`;
-      data.push({ ...filler, 商品ID: goodsId, 商品名稱: `西裝外套 ${p}`, 商品規格ID: String(91000000000 + run * 10_000_000 + p * 10 + s), 商品規格: spec, 主商品貨號: `M-${p}`, 商品選項貨號: `S-${p}-${s}` });
+      data.push({
+        ...filler,
+        商品ID: goodsId,
+        商品名稱: `西裝外套 ${p}`,
+        商品規格ID: String(91000000000 + run * 10_000_000 + p * 10 + s),
+        商品規格: spec,
+        主商品貨號: `M-${p}`,
+        商品選項貨號: `S-${p}-${s}`,
+      });
     }
   }
   return buildWorkbook(header, data);
@@ -35,7 +53,13 @@ function shopeeExport(rows: number, run: number): Promise<Buffer> {
 
 /** The floor: exceljs's streaming reader over the bytes, as admin/catalog/xlsx.ts opens them. */
 async function bareRead(bytes: Buffer): Promise<number> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'emit',
+  });
   let rows = 0;
   for await (const sheet of reader) for await (const row of sheet) if (row.number > 0) rows++;
   return rows;
@@ -62,11 +86,23 @@ function procStatusMib(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-export async function benchImport(opts: { temporal: BenchTemporal; root: string; rows: number; runs: number; say: (l: string) => void }): Promise<ImportFigures> {
+export async function benchImport(opts: {
+  temporal: BenchTemporal;
+  root: string;
+  rows: number;
+  runs: number;
+  say: (l: string) => void;
+}): Promise<ImportFigures> {
   const dataDir = path.join(opts.root, 'import');
   fs.mkdirSync(dataDir, { recursive: true });
   const password = 'bench-admin-password-0123';
-  const admin = await startAdminProcess({ dataDir, logs: path.join(dataDir, 'logs'), temporal: opts.temporal, workflowBundlePath: opts.temporal.workflowBundlePath, adminPassword: password });
+  const admin = await startAdminProcess({
+    dataDir,
+    logs: path.join(dataDir, 'logs'),
+    temporal: opts.temporal,
+    workflowBundlePath: opts.temporal.workflowBundlePath,
+    adminPassword: password,
+  });
   const runs: ImportRun[] = [];
   let kib = 0;
   try {
@@ -85,11 +121,23 @@ export async function benchImport(opts: { temporal: BenchTemporal; root: string;
       const apiMs = performance.now() - started;
       if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       const body = res.body as { products: number; skus: number; failed_rows: unknown[] };
-      if (body.failed_rows.length > 0 || body.products + body.skus !== opts.rows) throw new Error(`import: ${body.products} products + ${body.skus} SKUs, ${body.failed_rows.length} failed rows; expected ${opts.rows} rows imported`);
+      if (body.failed_rows.length > 0 || body.products + body.skus !== opts.rows)
+        throw new Error(
+          `import: ${body.products} products + ${body.skus} SKUs, ${body.failed_rows.length} failed rows; expected ${opts.rows} rows imported`,
+        );
       runs.push({ apiMs, bareMs, ratio: apiMs / bareMs });
-      opts.say(`import: ${opts.rows} rows, API ${apiMs.toFixed(0)} ms, bare exceljs ${bareMs.toFixed(0)} ms, ratio ${(apiMs / bareMs).toFixed(2)}`);
+      opts.say(
+        `import: ${opts.rows} rows, API ${apiMs.toFixed(0)} ms, bare exceljs ${bareMs.toFixed(0)} ms, ratio ${(apiMs / bareMs).toFixed(2)}`,
+      );
     }
-    const figures = { rows: opts.rows, columns: REQUIRED.length + OTHER.length, kib, runs, peakRssMib: procStatusMib(pid, 'VmHWM'), idleRssMib };
+    const figures = {
+      rows: opts.rows,
+      columns: REQUIRED.length + OTHER.length,
+      kib,
+      runs,
+      peakRssMib: procStatusMib(pid, 'VmHWM'),
+      idleRssMib,
+    };
     await stopChild(admin);
     fs.rmSync(dataDir, { recursive: true, force: true });
     return figures;

@@ -28,7 +28,15 @@ export interface LoadRound {
   eventLoopMaxMs: number;
 }
 
-export async function benchLoad(opts: { temporal: BenchTemporal; root: string; phones: number; rate: number; seconds: number; rounds: number; say: (l: string) => void }): Promise<LoadRound[]> {
+export async function benchLoad(opts: {
+  temporal: BenchTemporal;
+  root: string;
+  phones: number;
+  rate: number;
+  seconds: number;
+  rounds: number;
+  say: (l: string) => void;
+}): Promise<LoadRound[]> {
   const root = path.join(opts.root, 'load');
   fs.mkdirSync(root, { recursive: true });
   const password = 'bench-admin-password-0123';
@@ -98,7 +106,9 @@ async function finished(op: { get(p: string): Promise<{ status: number; body: un
   let count = 0;
   let cursor: string | null = null;
   do {
-    const res = await op.get(`/api/tasks?status=DRY_RUN_PASSED&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await op.get(
+      `/api/tasks?status=DRY_RUN_PASSED&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     const body = res.body as { items: unknown[]; next_cursor: string | null };
     count += body.items.length;
     cursor = body.next_cursor;
@@ -113,7 +123,9 @@ async function finished(op: { get(p: string): Promise<{ status: number; body: un
 async function eventLoopDelay(adminUrl: string): Promise<{ p99Ms: number; maxMs: number }> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
   const read = (name: string) => {
-    const m = new RegExp(`^cmautobuy_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+    const m = new RegExp(`^cmautobuy_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(
+      text,
+    );
     return m ? Number(m[1]) * 1000 : NaN;
   };
   return { p99Ms: read('p99'), maxMs: read('max') };

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMs, draftDryRuns, handOverGaps, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from './stack';
+import {
+  cpuMs,
+  draftDryRuns,
+  handOverGaps,
+  startStack,
+  startTasks,
+  waitForTerminal,
+  workflowTimes,
+  type Stack,
+} from './stack';
 import { percentile } from './stats';
 import { round, showSpread, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
@@ -33,13 +42,31 @@ export interface OrchestrationRun {
 }
 
 export interface OrchestrationFigures {
-  byPhones: Record<string, { purchasesPerMin: Spread; nonDeviceMs: Spread; deviceMs: Spread; cpuMs: Spread; heldWorkflowTaskMs: Spread; heldAdminActivityMs: Spread; handOverMs: Spread }>;
+  byPhones: Record<
+    string,
+    {
+      purchasesPerMin: Spread;
+      nonDeviceMs: Spread;
+      deviceMs: Spread;
+      cpuMs: Spread;
+      heldWorkflowTaskMs: Spread;
+      heldAdminActivityMs: Spread;
+      handOverMs: Spread;
+    }
+  >;
   speedup8: number;
   json: { purchases_per_min: Record<string, number>; speedup_8: number; non_device_ms_per_purchase: number };
   rows: string[];
 }
 
-export async function benchOrchestration(opts: { temporal: BenchTemporal; root: string; phoneCounts: number[]; perPhone: number; runs: number; say: (l: string) => void }): Promise<OrchestrationFigures> {
+export async function benchOrchestration(opts: {
+  temporal: BenchTemporal;
+  root: string;
+  phoneCounts: number[];
+  perPhone: number;
+  runs: number;
+  say: (l: string) => void;
+}): Promise<OrchestrationFigures> {
   const maxPhones = Math.max(...opts.phoneCounts);
   const root = path.join(opts.root, 'orchestration');
   fs.mkdirSync(root, { recursive: true });
@@ -69,7 +96,12 @@ export async function benchOrchestration(opts: { temporal: BenchTemporal; root: 
   return summarize(runs);
 }
 
-async function oneRun(stack: Stack, temporal: BenchTemporal, phones: number, purchases: number): Promise<OrchestrationRun> {
+async function oneRun(
+  stack: Stack,
+  temporal: BenchTemporal,
+  phones: number,
+  purchases: number,
+): Promise<OrchestrationRun> {
   const drafts = await draftDryRuns(stack.op, purchases);
   const pids = [temporal.server.pid, ...stack.pids()];
   const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
@@ -77,7 +109,13 @@ async function oneRun(stack: Stack, temporal: BenchTemporal, phones: number, pur
   const ids = drafts.map((d) => d.task_id);
   const statuses = await waitForTerminal(stack.adminDbFile, ids, 60_000 + purchases * 30_000);
   const failed = [...statuses.entries()].filter(([, s]) => s !== 'DRY_RUN_PASSED');
-  if (failed.length > 0) throw new Error(`${failed.length} purchases did not pass the dry run: ${failed.slice(0, 3).map(([id, s]) => `${id} ${s}`).join(', ')}`);
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} purchases did not pass the dry run: ${failed
+        .slice(0, 3)
+        .map(([id, s]) => `${id} ${s}`)
+        .join(', ')}`,
+    );
   const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore;
   const times = await workflowTimes(temporal, stack.adminDbFile, ids);
   const wallMs = Math.max(...times.map((t) => t.closeMs)) - Math.min(...times.map((t) => t.startMs));
@@ -123,7 +161,9 @@ function summarize(runs: OrchestrationRun[]): OrchestrationFigures {
     byPhones,
     speedup8,
     json: {
-      purchases_per_min: Object.fromEntries(counts.map((n) => [String(n), round(byPhones[String(n)]!.purchasesPerMin.median)])),
+      purchases_per_min: Object.fromEntries(
+        counts.map((n) => [String(n), round(byPhones[String(n)]!.purchasesPerMin.median)]),
+      ),
       speedup_8: round(speedup8),
       // the figure at the most phones: where the admin and Temporal are busiest
       non_device_ms_per_purchase: Math.round(most.nonDeviceMs.median),

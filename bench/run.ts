@@ -35,7 +35,10 @@ const writeDoc = only === undefined && (!quick || argv.includes('--write-doc'));
 function parseParts(list: string | undefined): Part[] {
   const parts = (list ?? '').split(',').filter(Boolean);
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
-  if (parts.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of ${PARTS.join(', ')}${unknown.length ? `; not a part: ${unknown.join(', ')}` : ''}`);
+  if (parts.length === 0 || unknown.length > 0)
+    throw new Error(
+      `--only takes a comma-separated list of ${PARTS.join(', ')}${unknown.length ? `; not a part: ${unknown.join(', ')}` : ''}`,
+    );
   return parts as Part[];
 }
 
@@ -59,9 +62,30 @@ async function main(): Promise<void> {
       fs.rmSync(root, { recursive: true, force: true });
       return;
     }
-    const orchestration = await benchOrchestration({ temporal: temporal!, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say });
-    const tasks = await benchTasksList({ temporal: temporal!, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say });
-    const load = await benchLoad({ temporal: temporal!, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say });
+    const orchestration = await benchOrchestration({
+      temporal: temporal!,
+      root,
+      phoneCounts: PHONES,
+      perPhone: SIZE.perPhone,
+      runs: SIZE.runs,
+      say,
+    });
+    const tasks = await benchTasksList({
+      temporal: temporal!,
+      root,
+      tasks: SIZE.tasks,
+      rounds: Math.max(SIZE.runs, 1),
+      say,
+    });
+    const load = await benchLoad({
+      temporal: temporal!,
+      root,
+      phones: 8,
+      rate: 200,
+      seconds: SIZE.loadSeconds,
+      rounds: SIZE.loadRounds,
+      say,
+    });
     const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
     const imports = await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say });
 
@@ -76,8 +100,25 @@ async function main(): Promise<void> {
 
     const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`;
     const ratio = spread(imports.runs.map((r) => r.ratio));
-    const loadFigures = { loadP50: spread(load.map((l) => l.p50Ms)), loadP99: spread(load.map((l) => l.p99Ms)), start500: spread(load.map((l) => l.start500Ms)), rounds: load };
-    const md = renderDoc({ startedAt, loadAverage, machine, quick, orchestration, tasks, load: loadFigures, device, imports, ratio, json });
+    const loadFigures = {
+      loadP50: spread(load.map((l) => l.p50Ms)),
+      loadP99: spread(load.map((l) => l.p99Ms)),
+      start500: spread(load.map((l) => l.start500Ms)),
+      rounds: load,
+    };
+    const md = renderDoc({
+      startedAt,
+      loadAverage,
+      machine,
+      quick,
+      orchestration,
+      tasks,
+      load: loadFigures,
+      device,
+      imports,
+      ratio,
+      json,
+    });
     if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
     console.log(md);
     fs.rmSync(root, { recursive: true, force: true });
@@ -91,30 +132,69 @@ async function main(): Promise<void> {
 
 function tasksListJson(tasks: Awaited<ReturnType<typeof benchTasksList>>) {
   return {
-    p99_ms: { first: round(tasks.api.first.p99.median), deep: round(tasks.api.deep.p99.median), filter: round(tasks.api.filter.p99.median), search: round(tasks.api.search.p99.median) },
+    p99_ms: {
+      first: round(tasks.api.first.p99.median),
+      deep: round(tasks.api.deep.p99.median),
+      filter: round(tasks.api.filter.p99.median),
+      search: round(tasks.api.search.p99.median),
+    },
     sql_p99_ms: { first: round(tasks.sql.first.p99.median, 3), deep: round(tasks.sql.deep.p99.median, 3) },
   };
 }
 
 function loadJson(load: Awaited<ReturnType<typeof benchLoad>>) {
-  return { p99_ms: round(spread(load.map((l) => l.p99Ms)).median), errors: load.reduce((n, l) => n + l.errors, 0), start_500_ms: Math.round(spread(load.map((l) => l.start500Ms)).median) };
+  return {
+    p99_ms: round(spread(load.map((l) => l.p99Ms)).median),
+    errors: load.reduce((n, l) => n + l.errors, 0),
+    start_500_ms: Math.round(spread(load.map((l) => l.start500Ms)).median),
+  };
 }
 
 function importJson(imports: Awaited<ReturnType<typeof benchImport>>) {
-  return { ratio_vs_exceljs: round(spread(imports.runs.map((r) => r.ratio)).median), peak_rss_mib: Math.round(imports.peakRssMib) };
+  return {
+    ratio_vs_exceljs: round(spread(imports.runs.map((r) => r.ratio)).median),
+    peak_rss_mib: Math.round(imports.peakRssMib),
+  };
 }
 
 /** The parts `--only` names, each part's figures printed as the JSON keys they fill. */
 async function partial(root: string, temporal: BenchTemporal | undefined): Promise<void> {
   const json: Record<string, unknown> = {};
-  if (runs('orchestration')) json.orchestration = (await benchOrchestration({ temporal: temporal!, root, phoneCounts: PHONES, perPhone: SIZE.perPhone, runs: SIZE.runs, say })).json;
-  if (runs('tasks-list')) json.tasks_list = tasksListJson(await benchTasksList({ temporal: temporal!, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say }));
-  if (runs('load')) json.load = loadJson(await benchLoad({ temporal: temporal!, root, phones: 8, rate: 200, seconds: SIZE.loadSeconds, rounds: SIZE.loadRounds, say }));
+  if (runs('orchestration'))
+    json.orchestration = (
+      await benchOrchestration({
+        temporal: temporal!,
+        root,
+        phoneCounts: PHONES,
+        perPhone: SIZE.perPhone,
+        runs: SIZE.runs,
+        say,
+      })
+    ).json;
+  if (runs('tasks-list'))
+    json.tasks_list = tasksListJson(
+      await benchTasksList({ temporal: temporal!, root, tasks: SIZE.tasks, rounds: Math.max(SIZE.runs, 1), say }),
+    );
+  if (runs('load'))
+    json.load = loadJson(
+      await benchLoad({
+        temporal: temporal!,
+        root,
+        phones: 8,
+        rate: 200,
+        seconds: SIZE.loadSeconds,
+        rounds: SIZE.loadRounds,
+        say,
+      }),
+    );
   if (runs('device')) {
     const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
     json.device = { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours };
   }
-  if (runs('import')) json.import = importJson(await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say }));
+  if (runs('import'))
+    json.import = importJson(
+      await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say }),
+    );
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   console.log(JSON.stringify(json, null, 2));
 }
@@ -162,7 +242,11 @@ function phoneWhy(d: Doc): string {
 
 function goalRows(d: Doc): string[] {
   const o = d.orchestration;
-  const j = d.json as { tasks_list: { p99_ms: { first: number; deep: number } }; load: { p99_ms: number; errors: number }; import: { ratio_vs_exceljs: number } };
+  const j = d.json as {
+    tasks_list: { p99_ms: { first: number; deep: number } };
+    load: { p99_ms: number; errors: number };
+    import: { ratio_vs_exceljs: number };
+  };
   const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
   return [
     `| 8 phones ≥ 7× one | ${o.speedup8.toFixed(2)}× | ${yes(o.speedup8 >= 7)} |`,
@@ -182,16 +266,28 @@ function renderDoc(d: {
   quick: boolean;
   orchestration: Awaited<ReturnType<typeof benchOrchestration>>;
   tasks: Awaited<ReturnType<typeof benchTasksList>>;
-  load: { loadP50: ReturnType<typeof spread>; loadP99: ReturnType<typeof spread>; start500: ReturnType<typeof spread>; rounds: Awaited<ReturnType<typeof benchLoad>> };
+  load: {
+    loadP50: ReturnType<typeof spread>;
+    loadP99: ReturnType<typeof spread>;
+    start500: ReturnType<typeof spread>;
+    rounds: Awaited<ReturnType<typeof benchLoad>>;
+  };
   device: Awaited<ReturnType<typeof benchDevice>>;
   imports: Awaited<ReturnType<typeof benchImport>>;
   ratio: ReturnType<typeof spread>;
   json: unknown;
 }): string {
   const { orchestration: o, tasks: t, load: l, device: dv, imports: im } = d;
-  const runs = d.quick ? 'one run each (`--quick`)' : 'the median of 5 runs with the range (min–max) in brackets, unless a part says otherwise';
+  const runs = d.quick
+    ? 'one run each (`--quick`)'
+    : 'the median of 5 runs with the range (min–max) in brackets, unless a part says otherwise';
   const cases = ['first', 'deep', 'filter', 'search'] as const;
-  const caseName = { first: 'first page', deep: `page ${Math.floor(t.tasks * 0.9).toLocaleString('en')} rows deep (cursor)`, filter: 'status = NEEDS_MANUAL (1 % of tasks)', search: 'search for one order number' };
+  const caseName = {
+    first: 'first page',
+    deep: `page ${Math.floor(t.tasks * 0.9).toLocaleString('en')} rows deep (cursor)`,
+    filter: 'status = NEEDS_MANUAL (1 % of tasks)',
+    search: 'search for one order number',
+  };
   const ms = (s: ReturnType<typeof spread>, digits = 2) => showSpread(s, digits);
   return `# Performance
 

@@ -57,7 +57,11 @@ const tsEntry = (entry: string, args: string[] = []) => ['--import', 'tsx', path
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const adminDir = path.join(opts.root, 'admin');
   const logs = path.join(opts.root, 'logs');
-  const temporalEnv = { CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address, CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace, CMAUTOBUY_LOG_LEVEL: 'warn' };
+  const temporalEnv = {
+    CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
+    CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
+    CMAUTOBUY_LOG_LEVEL: 'warn',
+  };
   const children: RunningChild[] = [];
   const closeAll = async () => {
     for (const c of [...children].reverse()) await stopChild(c);
@@ -67,12 +71,23 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       name: 'sim',
       command: process.execPath,
       args: tsEntry('sim/phone/main.ts'),
-      env: { CMAUTOBUY_SIM_PHONES: String(opts.phones), CMAUTOBUY_SIM_LATENCY: opts.latency, CMAUTOBUY_SIM_ADB_PORT: '0', CMAUTOBUY_SIM_CONTROL_PORT: '0' },
+      env: {
+        CMAUTOBUY_SIM_PHONES: String(opts.phones),
+        CMAUTOBUY_SIM_LATENCY: opts.latency,
+        CMAUTOBUY_SIM_ADB_PORT: '0',
+        CMAUTOBUY_SIM_CONTROL_PORT: '0',
+      },
       readyLine: /SIM READY adb=(\d+) control=(\d+)/,
       logFile: path.join(logs, 'sim.out'),
     });
     children.push(sim);
-    const admin = await startAdminProcess({ dataDir: adminDir, logs, temporal: opts.temporal, workflowBundlePath: opts.workflowBundlePath, adminPassword: opts.adminPassword });
+    const admin = await startAdminProcess({
+      dataDir: adminDir,
+      logs,
+      temporal: opts.temporal,
+      workflowBundlePath: opts.workflowBundlePath,
+      adminPassword: opts.adminPassword,
+    });
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
     const adbPort = sim.readyMatch[1]!;
@@ -89,7 +104,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       hosts,
       async addPhoneHosts(count) {
         const serials = Array.from({ length: count }, (_, i) => `sim-phone-${hosts.length + i + 1}`);
-        if (hosts.length + count > opts.phones) throw new Error(`the simulator has ${opts.phones} phones; ${hosts.length} already have a host`);
+        if (hosts.length + count > opts.phones)
+          throw new Error(`the simulator has ${opts.phones} phones; ${hosts.length} already have a host`);
         const devices = await provisionSimDevices(adminDbFile, serials);
         const started = await Promise.all(
           devices.map(async (d) => {
@@ -97,13 +113,32 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
             const child = await startChild({
               name: `device-${d.serial}`,
               command: process.execPath,
-              args: tsEntry('device-worker/main.ts', ['--device-id', d.deviceId, '--serial', d.serial, '--adb-host', '127.0.0.1', '--adb-port', adbPort, '--admin-url', adminUrl, '--data-dir', dataDir]),
+              args: tsEntry('device-worker/main.ts', [
+                '--device-id',
+                d.deviceId,
+                '--serial',
+                d.serial,
+                '--adb-host',
+                '127.0.0.1',
+                '--adb-port',
+                adbPort,
+                '--admin-url',
+                adminUrl,
+                '--data-dir',
+                dataDir,
+              ]),
               env: { ...temporalEnv, CMAUTOBUY_DEVICE_TOKEN: d.token },
               readyLine: /DEVICE WORKER READY/,
               logFile: path.join(logs, `device-${d.serial}.out`),
             });
             children.push(child);
-            return { deviceId: d.deviceId, serial: d.serial, dataDir, ledgerFile: dataPaths(dataDir).device(d.deviceId).ledgerDb, process: child };
+            return {
+              deviceId: d.deviceId,
+              serial: d.serial,
+              dataDir,
+              ledgerFile: dataPaths(dataDir).device(d.deviceId).ledgerDb,
+              process: child,
+            };
           }),
         );
         hosts.push(...started);
@@ -123,12 +158,21 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
  * `CMAUTOBUY_BENCH_CPU_PROF=<dir>` it writes a V8 CPU profile there when it stops (open it in
  * Chrome DevTools' Performance panel): where the admin's time goes in a part.
  */
-export function startAdminProcess(opts: { dataDir: string; logs: string; temporal: { address: string; namespace: string }; workflowBundlePath: string; adminPassword: string }): Promise<RunningChild> {
+export function startAdminProcess(opts: {
+  dataDir: string;
+  logs: string;
+  temporal: { address: string; namespace: string };
+  workflowBundlePath: string;
+  adminPassword: string;
+}): Promise<RunningChild> {
   const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
     name: 'admin',
     command: process.execPath,
-    args: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []), ...tsEntry('admin/main.ts')],
+    args: [
+      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
+      ...tsEntry('admin/main.ts'),
+    ],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
       CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
@@ -152,11 +196,18 @@ export async function operator(adminUrl: string, password: string): Promise<Oper
   return op;
 }
 
-
-const BENCH_GOODS = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 100_000 };
+const BENCH_GOODS = {
+  goodsId: '937122477375',
+  options: { 颜色分类: '黑色', 尺码: 'M' },
+  quantity: 1,
+  capCent: 100_000,
+};
 
 /** Drafts `count` dry-run purchases and returns them ready for `POST /api/tasks/start`. */
-export async function draftDryRuns(op: OperatorClient, count: number): Promise<Array<{ task_id: string; version: number }>> {
+export async function draftDryRuns(
+  op: OperatorClient,
+  count: number,
+): Promise<Array<{ task_id: string; version: number }>> {
   const out: Array<{ task_id: string; version: number }> = [];
   for (let i = 0; i < count; i++) {
     const res = await op.post('/api/tasks', {
@@ -175,7 +226,10 @@ export async function draftDryRuns(op: OperatorClient, count: number): Promise<A
 }
 
 /** `POST /api/tasks/start` in batches of the API's limit (500). */
-export async function startTasks(op: OperatorClient, tasks: Array<{ task_id: string; version: number }>): Promise<void> {
+export async function startTasks(
+  op: OperatorClient,
+  tasks: Array<{ task_id: string; version: number }>,
+): Promise<void> {
   for (let i = 0; i < tasks.length; i += 500) {
     const res = await op.post('/api/tasks/start', { tasks: tasks.slice(i, i + 500) });
     if (res.status !== 200) throw new Error(`start: ${res.status} ${JSON.stringify(res.body)}`);
@@ -186,17 +240,26 @@ export async function startTasks(op: OperatorClient, tasks: Array<{ task_id: str
  * Waits until every task is in a terminal state, reading the admin DB file (read-only, WAL) so
  * the wait puts no load on the API being measured. Returns the status of each task.
  */
-export async function waitForTerminal(adminDbFile: string, taskIds: readonly string[], timeoutMs: number): Promise<Map<string, string>> {
+export async function waitForTerminal(
+  adminDbFile: string,
+  taskIds: readonly string[],
+  timeoutMs: number,
+): Promise<Map<string, string>> {
   const db = new Database(adminDbFile, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   try {
     const deadline = Date.now() + timeoutMs;
     const query = db.prepare('SELECT task_id, status FROM tasks WHERE task_id = ?');
     for (;;) {
-      const statuses = new Map(taskIds.map((id) => [id, (query.get(id) as { status: string } | undefined)?.status ?? 'MISSING']));
+      const statuses = new Map(
+        taskIds.map((id) => [id, (query.get(id) as { status: string } | undefined)?.status ?? 'MISSING']),
+      );
       const open = [...statuses.values()].filter((s) => !isTerminal(s as PurchaseStatus) && s !== 'NEEDS_MANUAL');
       if (open.length === 0) return statuses;
-      if (Date.now() > deadline) throw new Error(`${open.length} of ${taskIds.length} tasks still open after ${timeoutMs} ms: ${[...new Set(open)].join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${open.length} of ${taskIds.length} tasks still open after ${timeoutMs} ms: ${[...new Set(open)].join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {
@@ -224,15 +287,28 @@ export interface WorkflowTimes {
 }
 
 /** Reads each purchase's workflow history: when it started and closed, and its time on a phone. */
-export async function workflowTimes(temporal: { address: string; namespace: string }, adminDbFile: string, taskIds: readonly string[]): Promise<WorkflowTimes[]> {
+export async function workflowTimes(
+  temporal: { address: string; namespace: string },
+  adminDbFile: string,
+  taskIds: readonly string[],
+): Promise<WorkflowTimes[]> {
   const db = new Database(adminDbFile, { readonly: true, fileMustExist: true });
-  const ids = taskIds.map((id) => (db.prepare('SELECT workflow_id FROM order_authorizations WHERE task_id = ? ORDER BY task_version DESC LIMIT 1').get(id) as { workflow_id: string }).workflow_id);
+  const ids = taskIds.map(
+    (id) =>
+      (
+        db
+          .prepare('SELECT workflow_id FROM order_authorizations WHERE task_id = ? ORDER BY task_version DESC LIMIT 1')
+          .get(id) as { workflow_id: string }
+      ).workflow_id,
+  );
   db.close();
   const connection = await Connection.connect({ address: temporal.address });
   try {
     const client = new Client({ connection, namespace: temporal.namespace });
     const ms = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined) =>
-      t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : 0;
+      t
+        ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6
+        : 0;
     const out: WorkflowTimes[] = [];
     for (const workflowId of ids) {
       // the task turns terminal before the workflow's last steps (the phone's release): wait for the close
@@ -271,17 +347,33 @@ export async function workflowTimes(temporal: { address: string; namespace: stri
             phone = started.identity ?? '';
           }
         }
-        const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+        const closed =
+          e.activityTaskCompletedEventAttributes ??
+          e.activityTaskFailedEventAttributes ??
+          e.activityTaskTimedOutEventAttributes ??
+          e.activityTaskCanceledEventAttributes;
         if (closed) {
           const scheduled = Number(closed.scheduledEventId);
           const queue = queueOf.get(scheduled) ?? '';
           const began = startedAt.get(scheduled);
-          if (began !== undefined && (queue === DEVICES_TASK_QUEUE || queue.startsWith('device/'))) deviceMs += at - began;
-          if (queue === ADMIN_TASK_QUEUE && holding(scheduledAt.get(scheduled) ?? 0)) heldAdminActivityMs += at - (scheduledAt.get(scheduled) ?? at);
+          if (began !== undefined && (queue === DEVICES_TASK_QUEUE || queue.startsWith('device/')))
+            deviceMs += at - began;
+          if (queue === ADMIN_TASK_QUEUE && holding(scheduledAt.get(scheduled) ?? 0))
+            heldAdminActivityMs += at - (scheduledAt.get(scheduled) ?? at);
           if (typeOf.get(scheduled) === 'releaseDevice' && e.activityTaskCompletedEventAttributes) releasedMs = at;
         }
       }
-      out.push({ workflowId, startMs: ms(events[0]?.eventTime), closeMs: ms(events.at(-1)?.eventTime), deviceMs, phone, claimStartedMs, releasedMs, heldWorkflowTaskMs, heldAdminActivityMs });
+      out.push({
+        workflowId,
+        startMs: ms(events[0]?.eventTime),
+        closeMs: ms(events.at(-1)?.eventTime),
+        deviceMs,
+        phone,
+        claimStartedMs,
+        releasedMs,
+        heldWorkflowTaskMs,
+        heldAdminActivityMs,
+      });
     }
     return out;
   } finally {
@@ -296,7 +388,8 @@ export function handOverGaps(times: readonly WorkflowTimes[]): number[] {
   const gaps: number[] = [];
   for (const list of byPhone.values()) {
     list.sort((a, b) => a.claimStartedMs - b.claimStartedMs);
-    for (let i = 1; i < list.length; i++) if (list[i - 1]!.releasedMs > 0) gaps.push(list[i]!.claimStartedMs - list[i - 1]!.releasedMs);
+    for (let i = 1; i < list.length; i++)
+      if (list[i - 1]!.releasedMs > 0) gaps.push(list[i]!.claimStartedMs - list[i - 1]!.releasedMs);
   }
   return gaps;
 }
@@ -310,11 +403,15 @@ export function cpuMs(pid: number): number {
 }
 
 /** The claims a phone host's ledger recorded, oldest first. */
-export function ledgerClaims(ledgerFile: string): Array<{ workflow_id: string; claimed_at: string; released_at: string | null }> {
+export function ledgerClaims(
+  ledgerFile: string,
+): Array<{ workflow_id: string; claimed_at: string; released_at: string | null }> {
   if (!fs.existsSync(ledgerFile)) return [];
   const db = new Database(ledgerFile, { readonly: true });
   try {
-    return db.prepare('SELECT workflow_id, claimed_at, released_at FROM claims ORDER BY claimed_at, rowid').all() as Array<{ workflow_id: string; claimed_at: string; released_at: string | null }>;
+    return db
+      .prepare('SELECT workflow_id, claimed_at, released_at FROM claims ORDER BY claimed_at, rowid')
+      .all() as Array<{ workflow_id: string; claimed_at: string; released_at: string | null }>;
   } finally {
     db.close();
   }

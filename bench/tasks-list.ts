@@ -21,7 +21,16 @@ import type { BenchTemporal } from './temporal';
  */
 const PAGE = 50;
 const SAMPLES = 200;
-const STATUSES = ['DRY_RUN_PASSED', 'SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'FAILED', 'CANCELED', 'SUCCEEDED', 'DRY_RUN_PASSED'] as const;
+const STATUSES = [
+  'DRY_RUN_PASSED',
+  'SUCCEEDED',
+  'SUCCEEDED',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELED',
+  'SUCCEEDED',
+  'DRY_RUN_PASSED',
+] as const;
 const RUNS_PER_TASK = 3;
 const BASE_MS = Date.UTC(2024, 0, 1);
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
@@ -32,10 +41,68 @@ export function seedTasks(file: string, tasks: number): void {
   db.pragma('synchronous = OFF');
   const perStatement = 50;
   const insert = (table: string, columns: string[], rows: number) =>
-    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(`(${columns.map(() => '?').join(', ')})`).join(', ')}`);
-  const taskCols = ['task_id', 'task_type', 'status', 'version', 'pdd_goods_url', 'pdd_goods_id', 'title', 'shop_name', 'source', 'pdd_options', 'quantity', 'max_total_price_cent', 'execution_mode', 'authorization_id', 'reason_code', 'pdd_order_no', 'started_at', 'finished_at', 'created_by', 'created_at', 'updated_at'];
-  const authCols = ['id', 'task_id', 'task_version', 'start_key', 'goods_id', 'pdd_options', 'quantity', 'total_price_cap_cent', 'execution_mode', 'status', 'workflow_id', 'workflow_started_at', 'created_by', 'created_at', 'expires_at', 'closed_at'];
-  const attemptCols = ['id', 'task_id', 'authorization_id', 'device_id', 'workflow_id', 'status', 'step', 'gate1_unit_price_cent', 'gate2_panel_total_cent', 'quantity_read', 'gate3_submit_amount_cent', 'timeline_json', 'started_at', 'finished_at'];
+    db.prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows)
+        .fill(`(${columns.map(() => '?').join(', ')})`)
+        .join(', ')}`,
+    );
+  const taskCols = [
+    'task_id',
+    'task_type',
+    'status',
+    'version',
+    'pdd_goods_url',
+    'pdd_goods_id',
+    'title',
+    'shop_name',
+    'source',
+    'pdd_options',
+    'quantity',
+    'max_total_price_cent',
+    'execution_mode',
+    'authorization_id',
+    'reason_code',
+    'pdd_order_no',
+    'started_at',
+    'finished_at',
+    'created_by',
+    'created_at',
+    'updated_at',
+  ];
+  const authCols = [
+    'id',
+    'task_id',
+    'task_version',
+    'start_key',
+    'goods_id',
+    'pdd_options',
+    'quantity',
+    'total_price_cap_cent',
+    'execution_mode',
+    'status',
+    'workflow_id',
+    'workflow_started_at',
+    'created_by',
+    'created_at',
+    'expires_at',
+    'closed_at',
+  ];
+  const attemptCols = [
+    'id',
+    'task_id',
+    'authorization_id',
+    'device_id',
+    'workflow_id',
+    'status',
+    'step',
+    'gate1_unit_price_cent',
+    'gate2_panel_total_cent',
+    'quantity_read',
+    'gate3_submit_amount_cent',
+    'timeline_json',
+    'started_at',
+    'finished_at',
+  ];
   const stmts = new Map<string, Database.Statement>();
   const flush = (table: string, columns: string[], values: unknown[]) => {
     const rows = values.length / columns.length;
@@ -57,15 +124,68 @@ export function seedTasks(file: string, tasks: number): void {
       const status = i % 97 === 0 ? 'NEEDS_MANUAL' : STATUSES[i % STATUSES.length]!;
       const finished = status === 'NEEDS_MANUAL' ? null : utc(createdMs + 50_000);
       const lastAuth = `a-${i}-${RUNS_PER_TASK}`;
-      t.push(taskId, 'purchase', status, RUNS_PER_TASK, `https://mobile.yangkeduo.com/goods.html?goods_id=${goods}`, goods, `商品 ${i % 5000} 黑色 M`, `店铺 ${i % 300}`, 'syb', options, 1 + (i % 3), 100_000, 'live', lastAuth,
-        status === 'NEEDS_MANUAL' ? 'GATE1_PRICE_ABOVE_CAP' : null, status === 'SUCCEEDED' ? `2401${String(i).padStart(10, '0')}` : null, utc(createdMs + 1000), finished, 'admin', utc(createdMs), utc(createdMs + 55_000));
+      t.push(
+        taskId,
+        'purchase',
+        status,
+        RUNS_PER_TASK,
+        `https://mobile.yangkeduo.com/goods.html?goods_id=${goods}`,
+        goods,
+        `商品 ${i % 5000} 黑色 M`,
+        `店铺 ${i % 300}`,
+        'syb',
+        options,
+        1 + (i % 3),
+        100_000,
+        'live',
+        lastAuth,
+        status === 'NEEDS_MANUAL' ? 'GATE1_PRICE_ABOVE_CAP' : null,
+        status === 'SUCCEEDED' ? `2401${String(i).padStart(10, '0')}` : null,
+        utc(createdMs + 1000),
+        finished,
+        'admin',
+        utc(createdMs),
+        utc(createdMs + 55_000),
+      );
       if (t.length === taskCols.length * perStatement) flush('tasks', taskCols, t);
       for (let v = 1; v <= RUNS_PER_TASK; v++) {
         const authId = `a-${i}-${v}`;
         const at = createdMs + v * 10_000;
         const workflowId = `purchase/${taskId}/${authId}`;
-        a.push(authId, taskId, v, `k-${i}-${v}`, goods, options, 1, 100_000, 'live', v === RUNS_PER_TASK ? 'CONSUMED' : 'EXPIRED', workflowId, utc(at), 'admin', utc(at), utc(at + 86_400_000), utc(at + 5000));
-        r.push(`r-${i}-${v}`, taskId, authId, 'phone-1', workflowId, v === RUNS_PER_TASK ? 'PASSED' : 'STOPPED', 'final_panel', 1288, 1288, 1, 1288, '[]', utc(at + 1000), utc(at + 5000));
+        a.push(
+          authId,
+          taskId,
+          v,
+          `k-${i}-${v}`,
+          goods,
+          options,
+          1,
+          100_000,
+          'live',
+          v === RUNS_PER_TASK ? 'CONSUMED' : 'EXPIRED',
+          workflowId,
+          utc(at),
+          'admin',
+          utc(at),
+          utc(at + 86_400_000),
+          utc(at + 5000),
+        );
+        r.push(
+          `r-${i}-${v}`,
+          taskId,
+          authId,
+          'phone-1',
+          workflowId,
+          v === RUNS_PER_TASK ? 'PASSED' : 'STOPPED',
+          'final_panel',
+          1288,
+          1288,
+          1,
+          1288,
+          '[]',
+          utc(at + 1000),
+          utc(at + 5000),
+        );
         // parents first: the foreign keys stay on while seeding
         if (a.length === authCols.length * perStatement) {
           if (t.length) flush('tasks', taskCols, t);
@@ -96,7 +216,13 @@ export interface TasksListFigures {
 
 type Case = 'first' | 'deep' | 'filter' | 'search';
 
-export async function benchTasksList(opts: { temporal: BenchTemporal; root: string; tasks: number; rounds: number; say: (l: string) => void }): Promise<TasksListFigures> {
+export async function benchTasksList(opts: {
+  temporal: BenchTemporal;
+  root: string;
+  tasks: number;
+  rounds: number;
+  say: (l: string) => void;
+}): Promise<TasksListFigures> {
   const dataDir = path.join(opts.root, `tasks-${opts.tasks}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const file = dataPaths(dataDir).adminDb;
@@ -104,11 +230,17 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
   const seedStarted = performance.now();
   seedTasks(file, opts.tasks);
   const seedMs = performance.now() - seedStarted;
-  opts.say(`tasks list: seeded ${opts.tasks} tasks, ${opts.tasks * RUNS_PER_TASK} runs in ${(seedMs / 1000).toFixed(1)} s`);
+  opts.say(
+    `tasks list: seeded ${opts.tasks} tasks, ${opts.tasks * RUNS_PER_TASK} runs in ${(seedMs / 1000).toFixed(1)} s`,
+  );
 
   const bare = new Database(file, { readonly: true });
-  const deepRow = bare.prepare('SELECT updated_at, task_id FROM tasks ORDER BY updated_at DESC, task_id DESC LIMIT 1 OFFSET ?').get(Math.floor(opts.tasks * 0.9) - 1) as { updated_at: string; task_id: string };
-  const searchFor = bare.prepare("SELECT pdd_order_no FROM tasks WHERE pdd_order_no IS NOT NULL ORDER BY updated_at LIMIT 1 OFFSET ?").get(Math.floor(opts.tasks * 0.05)) as { pdd_order_no: string };
+  const deepRow = bare
+    .prepare('SELECT updated_at, task_id FROM tasks ORDER BY updated_at DESC, task_id DESC LIMIT 1 OFFSET ?')
+    .get(Math.floor(opts.tasks * 0.9) - 1) as { updated_at: string; task_id: string };
+  const searchFor = bare
+    .prepare('SELECT pdd_order_no FROM tasks WHERE pdd_order_no IS NOT NULL ORDER BY updated_at LIMIT 1 OFFSET ?')
+    .get(Math.floor(opts.tasks * 0.05)) as { pdd_order_no: string };
   const cases: Record<Case, ListQuery> = {
     first: { limit: PAGE },
     // the page that starts 90 % of the way down, reached by its cursor
@@ -137,12 +269,22 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
       p99.push(percentile(times, 99));
     }
     sql[c] = { p50: spread(p50), p99: spread(p99) };
-    plans[c] = (bare.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(page.parameters as unknown[]) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+    plans[c] = (
+      bare.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(page.parameters as unknown[]) as Array<{ detail: string }>
+    )
+      .map((p) => p.detail)
+      .join('; ');
   }
   bare.close();
 
   const password = 'bench-admin-password-0123';
-  const admin = await startAdminProcess({ dataDir, logs: path.join(dataDir, 'logs'), temporal: opts.temporal, workflowBundlePath: opts.temporal.workflowBundlePath, adminPassword: password });
+  const admin = await startAdminProcess({
+    dataDir,
+    logs: path.join(dataDir, 'logs'),
+    temporal: opts.temporal,
+    workflowBundlePath: opts.temporal.workflowBundlePath,
+    adminPassword: password,
+  });
   const api = {} as TasksListFigures['api'];
   try {
     const op = await operator(admin.readyMatch[1]!, password);
@@ -157,14 +299,17 @@ export async function benchTasksList(opts: { temporal: BenchTemporal; root: stri
         for (let i = 0; i < SAMPLES + 10; i++) {
           const res = await client.get(`/api/tasks?${qs}`);
           if (res.status !== 200) throw new Error(`GET /api/tasks?${qs}: ${res.status} ${res.body.slice(0, 200)}`);
-          if (i === 0 && (JSON.parse(res.body) as { items: unknown[] }).items.length === 0) throw new Error(`GET /api/tasks?${qs} found nothing: the case measures an empty page`);
+          if (i === 0 && (JSON.parse(res.body) as { items: unknown[] }).items.length === 0)
+            throw new Error(`GET /api/tasks?${qs} found nothing: the case measures an empty page`);
           if (i >= 10) times.push(res.ms); // the first ten warm the page cache and the JIT
         }
         p50.push(percentile(times, 50));
         p99.push(percentile(times, 99));
       }
       api[c] = { p50: spread(p50), p99: spread(p99) };
-      opts.say(`tasks list ${c}: API p50 ${round(api[c].p50.median, 3)} ms p99 ${round(api[c].p99.median, 3)} ms; SQL p50 ${round(sql[c].p50.median, 3)} ms p99 ${round(sql[c].p99.median, 3)} ms; plan: ${plans[c]}`);
+      opts.say(
+        `tasks list ${c}: API p50 ${round(api[c].p50.median, 3)} ms p99 ${round(api[c].p99.median, 3)} ms; SQL p50 ${round(sql[c].p50.median, 3)} ms p99 ${round(sql[c].p99.median, 3)} ms; plan: ${plans[c]}`,
+      );
     }
     client.close();
   } finally {

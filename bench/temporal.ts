@@ -22,7 +22,17 @@ export async function startBenchTemporal(root: string, say: (line: string) => vo
   const namespace = 'bench';
   const loadNamespace = 'bench-load';
   const [server, bundle] = await Promise.all([
-    freePort().then((port) => startDevServer({ dbFile: path.join(root, 'temporal.db'), namespace, extraNamespaces: [loadNamespace], port, uiPort: null, logFile: path.join(root, 'temporal.log'), say })),
+    freePort().then((port) =>
+      startDevServer({
+        dbFile: path.join(root, 'temporal.db'),
+        namespace,
+        extraNamespaces: [loadNamespace],
+        port,
+        uiPort: null,
+        logFile: path.join(root, 'temporal.log'),
+        say,
+      }),
+    ),
     bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietBundler() }),
   ]);
   const workflowBundlePath = path.join(root, 'workflow-bundle.js');
@@ -32,5 +42,12 @@ export async function startBenchTemporal(root: string, say: (line: string) => vo
 
 function quietBundler() {
   const noop = () => {};
-  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => process.stderr.write(`[bundler] ${m}\n`), log: noop };
+  return {
+    trace: noop,
+    debug: noop,
+    info: noop,
+    warn: noop,
+    error: (m: string) => process.stderr.write(`[bundler] ${m}\n`),
+    log: noop,
+  };
 }

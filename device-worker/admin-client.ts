@@ -78,7 +78,10 @@ export class AdminClient {
       const reg = this.latest as DeviceRegistration;
       const result = await this.post(reg);
       if (result === 'ok') {
-        this.opts.log.info({ deviceId: this.opts.deviceId, serial: reg.serial, app_version: reg.app_version }, 'registered with the admin');
+        this.opts.log.info(
+          { deviceId: this.opts.deviceId, serial: reg.serial, app_version: reg.app_version },
+          'registered with the admin',
+        );
         if (this.latest === reg) return 'registered';
         continue;
       }
@@ -92,7 +95,10 @@ export class AdminClient {
         this.opts.onRevoked?.(why);
         return 'unauthorized';
       }
-      this.opts.log.warn({ adminUrl: this.opts.adminUrl, reason: result, retryInMs: delay }, 'admin not reachable for registration; retrying');
+      this.opts.log.warn(
+        { adminUrl: this.opts.adminUrl, reason: result, retryInMs: delay },
+        'admin not reachable for registration; retrying',
+      );
       await new Promise((r) => setTimeout(r, delay).unref());
       delay = Math.min(max, delay * 2);
     }
@@ -102,7 +108,10 @@ export class AdminClient {
     try {
       const res = await fetch(new URL('/api/device/register', this.opts.adminUrl), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.deviceId}.${this.opts.token}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${this.opts.deviceId}.${this.opts.token}`,
+        },
         body: JSON.stringify(reg),
         signal: AbortSignal.timeout(this.opts.requestTimeoutMs ?? 10_000),
       });

@@ -6,7 +6,19 @@ import { metricsHostEnvShape } from '../platform/metrics';
 import { temporalConnection, temporalEnvShape, type TemporalSetup } from '../temporal/connection';
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
-const DEVICE_WORKER_FLAGS = ['device-id', 'serial', 'adb-host', 'adb-port', 'admin-url', 'token-file', 'data-dir', 'artifact-retention-days', 'metrics-port', 'metrics-host', 'temporal-metrics-port'] as const;
+const DEVICE_WORKER_FLAGS = [
+  'device-id',
+  'serial',
+  'adb-host',
+  'adb-port',
+  'admin-url',
+  'token-file',
+  'data-dir',
+  'artifact-retention-days',
+  'metrics-port',
+  'metrics-host',
+  'temporal-metrics-port',
+] as const;
 
 /** The ADB server's own port when the phone is attached to this host. */
 export const ADB_DEFAULT = { host: '127.0.0.1', port: 5037 } as const;
@@ -70,7 +82,10 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
       '--metrics-host': flags['--metrics-host'] ?? env['CMAUTOBUY_METRICS_HOST'],
       '--temporal-metrics-port': flags['--temporal-metrics-port'] ?? env['CMAUTOBUY_TEMPORAL_METRICS_PORT'],
     },
-    { what: 'device worker options', hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …] [--temporal-metrics-port …]' },
+    {
+      what: 'device worker options',
+      hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …] [--temporal-metrics-port …]',
+    },
   );
   return {
     deviceId: c['--device-id'],
@@ -85,6 +100,8 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
     // One rule for every process: plain gRPC only on loopback (temporal/connection.ts).
     temporal: temporalConnection(c),
     metrics: c['--metrics-port'] ? { host: c['--metrics-host'], port: c['--metrics-port'] } : undefined,
-    temporalMetrics: c['--temporal-metrics-port'] ? { host: c['--metrics-host'], port: c['--temporal-metrics-port'] } : undefined,
+    temporalMetrics: c['--temporal-metrics-port']
+      ? { host: c['--metrics-host'], port: c['--temporal-metrics-port'] }
+      : undefined,
   };
 }

@@ -21,7 +21,11 @@ export class ArtifactStore {
   ) {}
 
   save(workflowId: string, label: string, a: FailureArtifacts): string {
-    const dir = path.join(this.root, safe(workflowId), `${new Date().toISOString().replace(/[:.]/g, '-')}-${safe(label)}`);
+    const dir = path.join(
+      this.root,
+      safe(workflowId),
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${safe(label)}`,
+    );
     fs.mkdirSync(dir, { recursive: true });
     if (a.screenshot) fs.writeFileSync(path.join(dir, 'screen.png'), a.screenshot);
     if (a.xml) fs.writeFileSync(path.join(dir, 'window.xml'), a.xml);

@@ -11,7 +11,8 @@ import { profileForVersion } from './pdd/profile';
 import { PddSession } from './pdd/session';
 import { StepLog } from './step-log';
 
-const USAGE = 'usage: npm run device -- collect --serial <serial> --goods <goods_id> [--adb-host 127.0.0.1] [--adb-port 5037]';
+const USAGE =
+  'usage: npm run device -- collect --serial <serial> --goods <goods_id> [--adb-host 127.0.0.1] [--adb-port 5037]';
 
 const optionsSchema = z.object({
   // without a serial AdbDevice refuses the phone with its own code (ADB_SERIAL_INVALID)

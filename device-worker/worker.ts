@@ -107,16 +107,33 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     onReleased: () => void poller.pollIfIdle(),
   };
   const identity = deviceWorkerIdentity(opts.deviceId);
-  const poller = new ClaimPoller({ namespace: opts.temporal.namespace, identity, ledger, claimActivities: metrics.instrument(createClaimActivities(ctx)), log });
-  const checks = new OrphanClaimChecks({ temporal: opts.temporal, identity, ledger, log, afterCheck: () => poller.pollIfIdle() });
+  const poller = new ClaimPoller({
+    namespace: opts.temporal.namespace,
+    identity,
+    ledger,
+    claimActivities: metrics.instrument(createClaimActivities(ctx)),
+    log,
+  });
+  const checks = new OrphanClaimChecks({
+    temporal: opts.temporal,
+    identity,
+    ledger,
+    log,
+    afterCheck: () => poller.pollIfIdle(),
+  });
   checks.start(opts.claimCheckIntervalMs ?? 10_000);
 
-  const evidence = opts.admin ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log }) : null;
+  const evidence = opts.admin
+    ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log })
+    : null;
   const queue = runDeviceQueue({
     temporal: opts.temporal,
     taskQueue,
     identity,
-    activities: metrics.instrument({ ...createDeviceActivities(ctx), ...createPurchaseActivities(ctx, { submissions, evidence }) }),
+    activities: metrics.instrument({
+      ...createDeviceActivities(ctx),
+      ...createPurchaseActivities(ctx, { submissions, evidence }),
+    }),
     log,
     onConnected: async (connection) => {
       await checks.closeOrphanClaim();

@@ -11,5 +11,7 @@ export const COLLECT_RUN_STATUS_ZH = {
 } as const satisfies Record<string, string>;
 
 export function collectRunStatusZh(status: string): string | null {
-  return Object.prototype.hasOwnProperty.call(COLLECT_RUN_STATUS_ZH, status) ? COLLECT_RUN_STATUS_ZH[status as keyof typeof COLLECT_RUN_STATUS_ZH] : null;
+  return Object.prototype.hasOwnProperty.call(COLLECT_RUN_STATUS_ZH, status)
+    ? COLLECT_RUN_STATUS_ZH[status as keyof typeof COLLECT_RUN_STATUS_ZH]
+    : null;
 }

@@ -33,7 +33,6 @@ const goodsMetricsSchema = z
   })
   .passthrough();
 
-
 export const skusJsonSchema = z
   .object({
     schema_version: z.literal(1),

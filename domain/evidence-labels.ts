@@ -15,5 +15,7 @@ export const EVIDENCE_KIND_ZH = {
 
 /** The Chinese name of a kind; an unknown kind is shown as 截图 rather than as its code. */
 export function evidenceKindZh(kind: string): string {
-  return Object.prototype.hasOwnProperty.call(EVIDENCE_KIND_ZH, kind) ? EVIDENCE_KIND_ZH[kind as keyof typeof EVIDENCE_KIND_ZH] : '截图';
+  return Object.prototype.hasOwnProperty.call(EVIDENCE_KIND_ZH, kind)
+    ? EVIDENCE_KIND_ZH[kind as keyof typeof EVIDENCE_KIND_ZH]
+    : '截图';
 }

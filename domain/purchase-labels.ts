@@ -21,5 +21,7 @@ export const TIMELINE_STEP_ZH = {
 } as const satisfies Record<string, string>;
 
 export function authorizationStatusZh(status: string): string | null {
-  return Object.prototype.hasOwnProperty.call(AUTHORIZATION_STATUS_ZH, status) ? AUTHORIZATION_STATUS_ZH[status as AuthorizationStatusName] : null;
+  return Object.prototype.hasOwnProperty.call(AUTHORIZATION_STATUS_ZH, status)
+    ? AUTHORIZATION_STATUS_ZH[status as AuthorizationStatusName]
+    : null;
 }

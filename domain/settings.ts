@@ -83,10 +83,10 @@ export function settingSchema(key: SettingKey): z.ZodNumber {
 export const settingsUpdateSchema = z
   .strictObject(
     {
-    'safety.max_quantity': settingValue('safety.max_quantity').optional(),
-    'safety.price_tolerance_cent': settingValue('safety.price_tolerance_cent').optional(),
-    'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
-    'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
+      'safety.max_quantity': settingValue('safety.max_quantity').optional(),
+      'safety.price_tolerance_cent': settingValue('safety.price_tolerance_cent').optional(),
+      'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
+      'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? '只能修改设置页上列出的项目' : '设置须为一个对象') },
   )

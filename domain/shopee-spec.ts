@@ -9,8 +9,7 @@
  * size empty with parse_ok = 0, and reports the row so an operator completes it by hand.
  */
 export type ParsedSpec =
-  | { ok: true; color: string; size: string; advice: string | null }
-  | { ok: false; reason: string };
+  { ok: true; color: string; size: string; advice: string | null } | { ok: false; reason: string };
 
 const BRACKET_ADVICE = /^(.*?)【\s*建[議议]\s*([^【】]*?)\s*】$/u;
 const PLAIN_ADVICE = /^(.*?)\s*建[議议]\s*(.*)$/u;

@@ -17,9 +17,12 @@ describe('SYB prices: TWD 元 string → cents, half-up, never through a float',
     expect(twdYuanToCent(text)).toBe(expected);
   });
 
-  it.each(['', '-1', '1.0005', '1e3', '1,000', 'NT$100', '.5', '1.'])('%j is not a price → null (unknown, never 0)', (text) => {
-    expect(twdYuanToCent(text)).toBeNull();
-  });
+  it.each(['', '-1', '1.0005', '1e3', '1,000', 'NT$100', '.5', '1.'])(
+    '%j is not a price → null (unknown, never 0)',
+    (text) => {
+      expect(twdYuanToCent(text)).toBeNull();
+    },
+  );
 });
 
 describe('Taipei days', () => {

@@ -48,7 +48,9 @@ export function taipeiLocalToUtc(local: string): string | null {
 export function specMatchKey(spec: string | null): string | null {
   if (spec === null || spec.trim() === '') return null;
   const parsed = parseShopeeSpec(spec);
-  return parsed.ok ? JSON.stringify(['parsed', parsed.color, parsed.size, parsed.advice]) : JSON.stringify(['raw', spec.trim()]);
+  return parsed.ok
+    ? JSON.stringify(['parsed', parsed.color, parsed.size, parsed.advice])
+    : JSON.stringify(['raw', spec.trim()]);
 }
 
 /** Derived, never stored: 已匹配 / SKU 未收录 / 待匹配. */
@@ -66,7 +68,16 @@ export const MATCH_STATE_ZH: Record<MatchState, string> = {
  * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line). A
  * cancelled, failed or dry-run-passed task frees the line for a new draft.
  */
-export const LIVE_LINE_TASK_STATES = ['DRAFT', 'PENDING', 'CLAIMED', 'ORDERING', 'NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'SUCCEEDED'] as const;
+export const LIVE_LINE_TASK_STATES = [
+  'DRAFT',
+  'PENDING',
+  'CLAIMED',
+  'ORDERING',
+  'NEEDS_MANUAL',
+  'WAITING_PAYMENT',
+  'RECONCILIATION_REQUIRED',
+  'SUCCEEDED',
+] as const;
 
 /** One workflow id per manual trigger kind, so a second click finds the running one. */
 export const SYB_SYNC_SCHEDULE_ID = 'syb-sync';
@@ -95,7 +106,10 @@ export const DRAFT_REFUSALS = pick(API_ERROR_CODES, [
 export type DraftRefusal = keyof typeof DRAFT_REFUSALS;
 
 /** The refusals' Chinese comes from the one API error table, so a line's reason reads the same everywhere. */
-function pick<K extends keyof typeof API_ERROR_CODES>(table: typeof API_ERROR_CODES, keys: readonly K[]): { [P in K]: (typeof API_ERROR_CODES)[P] } {
+function pick<K extends keyof typeof API_ERROR_CODES>(
+  table: typeof API_ERROR_CODES,
+  keys: readonly K[],
+): { [P in K]: (typeof API_ERROR_CODES)[P] } {
   return Object.fromEntries(keys.map((k) => [k, table[k]])) as { [P in K]: (typeof API_ERROR_CODES)[P] };
 }
 

@@ -6,7 +6,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('username', 'text', (c) => c.notNull().unique().check(sql`length(username) between 1 and 64`))
+    .addColumn('username', 'text', (c) =>
+      c
+        .notNull()
+        .unique()
+        .check(sql`length(username) between 1 and 64`),
+    )
     .addColumn('password_hash', 'text', (c) => c.notNull().check(sql`password_hash like 'scrypt$%'`))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('password_changed_at', 'text', (c) => c.notNull())

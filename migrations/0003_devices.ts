@@ -6,10 +6,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('device_credentials')
     .addColumn('device_id', 'text', (c) =>
-      c.primaryKey().check(sql`device_id glob '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-4[0-9a-f][0-9a-f][0-9a-f]-[89ab][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'`),
+      c
+        .primaryKey()
+        .check(
+          sql`device_id glob '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-4[0-9a-f][0-9a-f][0-9a-f]-[89ab][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'`,
+        ),
     )
     .addColumn('display_name', 'text', (c) => c.notNull().check(sql`length(display_name) between 1 and 100`))
-    .addColumn('token_sha256', 'blob', (c) => c.notNull().unique().check(sql`length(token_sha256) = 32`))
+    .addColumn('token_sha256', 'blob', (c) =>
+      c
+        .notNull()
+        .unique()
+        .check(sql`length(token_sha256) = 32`),
+    )
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('ACTIVE', 'REVOKED')`))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')

@@ -25,7 +25,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('evidence_assets_pixels', sql`width_px * height_px <= 16777216`)
     .addCheckConstraint('evidence_assets_storage_key', sql`storage_key = sha256 || '.png'`)
     .execute();
-  await db.schema.createIndex('evidence_assets_task_idx').on('evidence_assets').columns(['task_id', 'attempt_id']).execute();
+  await db.schema
+    .createIndex('evidence_assets_task_idx')
+    .on('evidence_assets')
+    .columns(['task_id', 'attempt_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

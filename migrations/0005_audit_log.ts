@@ -7,7 +7,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('audit_log')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     .addColumn('occurred_at', 'text', (c) => c.notNull())
-    .addColumn('actor_kind', 'text', (c) => c.notNull().check(sql`actor_kind in ('operator', 'device', 'cli', 'system')`))
+    .addColumn('actor_kind', 'text', (c) =>
+      c.notNull().check(sql`actor_kind in ('operator', 'device', 'cli', 'system')`),
+    )
     .addColumn('actor', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('target_kind', 'text')
@@ -16,8 +18,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('source_ip', 'text')
     .execute();
   await db.schema.createIndex('audit_log_target_idx').on('audit_log').columns(['target_kind', 'target_id']).execute();
-  await sql`create trigger audit_log_no_update before update on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
-  await sql`create trigger audit_log_no_delete before delete on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+  await sql`create trigger audit_log_no_update before update on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(
+    db,
+  );
+  await sql`create trigger audit_log_no_delete before delete on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

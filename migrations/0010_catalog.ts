@@ -6,8 +6,12 @@ import { sql, type Kysely } from 'kysely';
  * device ran them. Money inside skus_json is integer cents; every time is fixed-width UTC.
  * Append-only: change the schema with a new migration, never by editing this one.
  */
-const UTC_CHECK = (col: string) => sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
-const UTC_OR_NULL = (col: string) => sql.raw(`(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`);
+const UTC_CHECK = (col: string) =>
+  sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
+const UTC_OR_NULL = (col: string) =>
+  sql.raw(
+    `(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`,
+  );
 const DIGITS = (col: string) => sql.raw(`(${col} <> '' AND ${col} NOT GLOB '*[^0-9]*')`);
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -33,9 +37,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('color', 'text')
     .addColumn('size', 'text')
     .addColumn('advice', 'text')
-    .addColumn('parse_ok', 'integer', (c) => c.notNull().defaultTo(0).check(sql`parse_ok IN (0, 1)`))
+    .addColumn('parse_ok', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`parse_ok IN (0, 1)`),
+    )
     .addColumn('sku_code', 'text')
-    .addColumn('is_manual', 'integer', (c) => c.notNull().defaultTo(0).check(sql`is_manual IN (0, 1)`))
+    .addColumn('is_manual', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`is_manual IN (0, 1)`),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull().check(UTC_CHECK('created_at')))
     .addColumn('updated_at', 'text', (c) => c.notNull().check(UTC_CHECK('updated_at')))
     .execute();
@@ -51,7 +65,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('shop_name', 'text')
     .addColumn('skus_json', 'text', (c) => c.check(sql`skus_json IS NULL OR json_valid(skus_json)`))
     .addColumn('collect_status', 'text', (c) =>
-      c.notNull().defaultTo('pending').check(sql`collect_status IN ('pending', 'collecting', 'collected', 'failed')`),
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`collect_status IN ('pending', 'collecting', 'collected', 'failed')`),
     )
     .addColumn('collect_msg', 'text')
     .addColumn('collect_code', 'text')
@@ -89,7 +106,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('task_id', 'text', (c) => c.primaryKey())
     .addColumn('task_type', 'text', (c) => c.notNull().check(sql`task_type IN ('collect', 'purchase')`))
     .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1).check(sql`version > 0`))
+    .addColumn('version', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`version > 0`),
+    )
     .addColumn('workflow_id', 'text')
     .addColumn('run_id', 'text')
     .addColumn('pdd_goods_url', 'text', (c) => c.notNull())

@@ -6,8 +6,12 @@ import { sql, type Kysely } from 'kysely';
  * UTC. The UNIQUE constraints are the safety net under the workflow: one authorization per task
  * version, one attempt and at most one submission per authorization.
  */
-const UTC = (col: string) => sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
-const UTC_OR_NULL = (col: string) => sql.raw(`(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`);
+const UTC = (col: string) =>
+  sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
+const UTC_OR_NULL = (col: string) =>
+  sql.raw(
+    `(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`,
+  );
 const PURCHASE_STATUSES = `'DRAFT','PENDING','CLAIMED','ORDERING','NEEDS_MANUAL','WAITING_PAYMENT','RECONCILIATION_REQUIRED','DRY_RUN_PASSED','SUCCEEDED','FAILED','CANCELED'`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -40,7 +44,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       )
       .execute(db);
   }
-  await db.schema.createIndex('idx_tasks_type_status').on('tasks').columns(['task_type', 'status', 'updated_at']).execute();
+  await db.schema
+    .createIndex('idx_tasks_type_status')
+    .on('tasks')
+    .columns(['task_type', 'status', 'updated_at'])
+    .execute();
 
   await db.schema
     .createTable('order_authorizations')
@@ -53,7 +61,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('quantity', 'integer', (c) => c.notNull().check(sql`quantity > 0`))
     .addColumn('total_price_cap_cent', 'integer', (c) => c.notNull().check(sql`total_price_cap_cent > 0`))
     .addColumn('execution_mode', 'text', (c) => c.notNull().check(sql`execution_mode IN ('dry_run', 'live')`))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('ACTIVE', 'CLAIMED', 'FENCED', 'CONSUMED', 'EXPIRED', 'ABANDONED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status IN ('ACTIVE', 'CLAIMED', 'FENCED', 'CONSUMED', 'EXPIRED', 'ABANDONED')`),
+    )
     .addColumn('workflow_id', 'text', (c) => c.notNull().unique())
     .addColumn('workflow_started_at', 'text', (c) => c.check(UTC_OR_NULL('workflow_started_at')))
     .addColumn('created_by', 'text', (c) => c.notNull())
@@ -65,7 +75,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('ck_authorizations_expiry', sql`expires_at > created_at`)
     .execute();
   // The sweep looks for authorised tasks whose workflow has not been started yet.
-  await db.schema.createIndex('idx_authorizations_unstarted').on('order_authorizations').column('created_at').where(sql.ref('workflow_started_at'), 'is', null).execute();
+  await db.schema
+    .createIndex('idx_authorizations_unstarted')
+    .on('order_authorizations')
+    .column('created_at')
+    .where(sql.ref('workflow_started_at'), 'is', null)
+    .execute();
 
   await db.schema
     .createTable('purchase_attempts')
@@ -74,18 +89,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('authorization_id', 'text', (c) => c.notNull().unique().references('order_authorizations.id'))
     .addColumn('device_id', 'text', (c) => c.notNull())
     .addColumn('workflow_id', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('RUNNING', 'STOPPED', 'PASSED', 'FENCED', 'SUBMITTED', 'RECONCILIATION_REQUIRED', 'RESOLVED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .check(
+          sql`status IN ('RUNNING', 'STOPPED', 'PASSED', 'FENCED', 'SUBMITTED', 'RECONCILIATION_REQUIRED', 'RESOLVED')`,
+        ),
+    )
     .addColumn('step', 'text')
     .addColumn('gate1_unit_price_cent', 'integer')
     .addColumn('gate2_panel_total_cent', 'integer')
     .addColumn('quantity_read', 'integer')
     .addColumn('gate3_submit_amount_cent', 'integer')
-    .addColumn('confirmed_options', 'text', (c) => c.check(sql`confirmed_options IS NULL OR json_valid(confirmed_options)`))
+    .addColumn('confirmed_options', 'text', (c) =>
+      c.check(sql`confirmed_options IS NULL OR json_valid(confirmed_options)`),
+    )
     .addColumn('failure_code', 'text')
     .addColumn('failure_detail', 'text')
     .addColumn('artifact_ref', 'text')
     .addColumn('purchase_json', 'text', (c) => c.check(sql`purchase_json IS NULL OR json_valid(purchase_json)`))
-    .addColumn('timeline_json', 'text', (c) => c.notNull().defaultTo('[]').check(sql`json_valid(timeline_json)`))
+    .addColumn('timeline_json', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('[]')
+        .check(sql`json_valid(timeline_json)`),
+    )
     .addColumn('started_at', 'text', (c) => c.notNull().check(UTC('started_at')))
     .addColumn('finished_at', 'text', (c) => c.check(UTC_OR_NULL('finished_at')))
     .addUniqueConstraint('uq_attempts_task_id', ['task_id', 'id'])
@@ -97,7 +125,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('task_id', 'text', (c) => c.notNull().references('tasks.task_id'))
     .addColumn('authorization_id', 'text', (c) => c.notNull().unique().references('order_authorizations.id'))
     .addColumn('attempt_id', 'text', (c) => c.notNull().unique().references('purchase_attempts.id'))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('FENCED', 'SUBMITTED', 'RECONCILIATION_REQUIRED', 'MANUAL_RESOLVED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status IN ('FENCED', 'SUBMITTED', 'RECONCILIATION_REQUIRED', 'MANUAL_RESOLVED')`),
+    )
     .addColumn('gate1_unit_price_cent', 'integer', (c) => c.notNull())
     .addColumn('gate2_panel_total_cent', 'integer', (c) => c.notNull())
     .addColumn('quantity_read', 'integer', (c) => c.notNull())

@@ -8,8 +8,12 @@ import { sql, type Kysely } from 'kysely';
  * `shopee_sku_id` has no foreign key on purpose: a line whose Shopee SKU is not (yet) in the
  * local catalog is normal and must still be stored (shown as SKU 未收录).
  */
-const UTC = (col: string) => sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
-const UTC_OR_NULL = (col: string) => sql.raw(`(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`);
+const UTC = (col: string) =>
+  sql.raw(`${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'`);
+const UTC_OR_NULL = (col: string) =>
+  sql.raw(
+    `(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`,
+  );
 /** domain/syb.ts LIVE_LINE_TASK_STATES as of this migration (a migration never changes). */
 const LIVE_TASK_STATES = `'DRAFT','PENDING','CLAIMED','ORDERING','NEEDS_MANUAL','WAITING_PAYMENT','RECONCILIATION_REQUIRED','SUCCEEDED'`;
 
@@ -25,14 +29,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('quantity', 'integer', (c) => c.notNull().check(sql`quantity > 0`))
     .addColumn('price_twd_cent', 'integer', (c) => c.check(sql`price_twd_cent IS NULL OR price_twd_cent >= 0`))
     .addColumn('image_url', 'text')
-    .addColumn('syb_data', 'text', (c) => c.notNull().defaultTo('{}').check(sql`json_valid(syb_data)`))
+    .addColumn('syb_data', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('{}')
+        .check(sql`json_valid(syb_data)`),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull().check(UTC('created_at')))
     .addColumn('first_synced_at', 'text', (c) => c.notNull().check(UTC('first_synced_at')))
     .addColumn('updated_at', 'text', (c) => c.notNull().check(UTC('updated_at')))
     .execute();
   await db.schema.createIndex('idx_syb_orders_order').on('syb_orders').column('order_no').execute();
   await db.schema.createIndex('idx_syb_orders_goods').on('syb_orders').column('shopee_goods_id').execute();
-  await db.schema.createIndex('idx_syb_orders_list').on('syb_orders').columns(['created_at desc', 'syb_id desc']).execute();
+  await db.schema
+    .createIndex('idx_syb_orders_list')
+    .on('syb_orders')
+    .columns(['created_at desc', 'syb_id desc'])
+    .execute();
 
   await db.schema
     .createTable('syb_session')
@@ -47,7 +60,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
     .addColumn('last_synced_at', 'text', (c) => c.check(UTC_OR_NULL('last_synced_at')))
     .addColumn('last_error', 'text')
-    .addColumn('running', 'integer', (c) => c.notNull().defaultTo(0).check(sql`running IN (0, 1)`))
+    .addColumn('running', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`running IN (0, 1)`),
+    )
     .addColumn('started_at', 'text', (c) => c.check(UTC_OR_NULL('started_at')))
     .addColumn('finished_at', 'text', (c) => c.check(UTC_OR_NULL('finished_at')))
     .addColumn('progress_pages', 'integer', (c) => c.notNull().defaultTo(0))
@@ -63,7 +81,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   // At most one live task per order line, whatever races: a second draft fails here.
   await sql
-    .raw(`CREATE UNIQUE INDEX uq_tasks_live_syb_line ON tasks(syb_id) WHERE syb_id IS NOT NULL AND status IN (${LIVE_TASK_STATES})`)
+    .raw(
+      `CREATE UNIQUE INDEX uq_tasks_live_syb_line ON tasks(syb_id) WHERE syb_id IS NOT NULL AND status IN (${LIVE_TASK_STATES})`,
+    )
     .execute(db);
 }
 

@@ -29,10 +29,13 @@ const TABLES: ReadonlyArray<{ table: string; key: string; fields: readonly strin
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const { table, key, fields } of TABLES) {
     await sql.raw(`ALTER TABLE ${table} ADD COLUMN search_text TEXT`).execute(db);
-    const rows = await sql<Record<string, string | number | null>>`select ${sql.ref(key)} as k, ${sql.join(fields.map((f) => sql.ref(f)))} from ${sql.table(table)}`.execute(db);
+    const rows = await sql<
+      Record<string, string | number | null>
+    >`select ${sql.ref(key)} as k, ${sql.join(fields.map((f) => sql.ref(f)))} from ${sql.table(table)}`.execute(db);
     for (const row of rows.rows) {
       const text = fold(...fields.map((f) => (typeof row[f] === 'string' ? (row[f] as string) : null)));
-      if (text !== null) await sql`update ${sql.table(table)} set search_text = ${text} where ${sql.ref(key)} = ${row.k}`.execute(db);
+      if (text !== null)
+        await sql`update ${sql.table(table)} set search_text = ${text} where ${sql.ref(key)} = ${row.k}`.execute(db);
     }
   }
 }

@@ -7,7 +7,11 @@ import type { Kysely } from 'kysely';
  * grows with the years of history kept (bench/tasks-list.ts, docs/PERFORMANCE.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('idx_tasks_status_list').on('tasks').columns(['status', 'updated_at desc', 'task_id desc']).execute();
+  await db.schema
+    .createIndex('idx_tasks_status_list')
+    .on('tasks')
+    .columns(['status', 'updated_at desc', 'task_id desc'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -6,7 +6,10 @@ import { sql, type Kysely } from 'kysely';
  * it again. The list reads purchase rows only (collect runs live on the PDD goods page), so its
  * index leads with the type and keeps hidden rows out of the default view's range.
  */
-const UTC_OR_NULL = (col: string) => sql.raw(`(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`);
+const UTC_OR_NULL = (col: string) =>
+  sql.raw(
+    `(${col} IS NULL OR ${col} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')`,
+  );
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE tasks ADD COLUMN removed_at TEXT CHECK ${UTC_OR_NULL('removed_at')}`.execute(db);

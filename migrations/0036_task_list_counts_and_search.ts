@@ -28,20 +28,44 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.primaryKey())
     .addColumn('n', 'integer', (c) => c.notNull().check(sql`n >= 0`))
     .execute();
-  await sql`INSERT INTO task_counts (status, n) SELECT status, count(*) FROM tasks WHERE ${sql.raw(LISTED('tasks'))} GROUP BY status`.execute(db);
+  await sql`INSERT INTO task_counts (status, n) SELECT status, count(*) FROM tasks WHERE ${sql.raw(LISTED('tasks'))} GROUP BY status`.execute(
+    db,
+  );
   const plusOne = `INSERT INTO task_counts (status, n) VALUES (new.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;`;
   const minusOne = `UPDATE task_counts SET n = n - 1 WHERE status = old.status;`;
-  await sql.raw(`CREATE TRIGGER trg_task_counts_insert AFTER INSERT ON tasks WHEN ${LISTED('new')} BEGIN ${plusOne} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER trg_task_counts_delete AFTER DELETE ON tasks WHEN ${LISTED('old')} BEGIN ${minusOne} END`).execute(db);
-  // a status change, a hide or an unhide moves a task between (or out of, into) the counts
-  await sql.raw(`CREATE TRIGGER trg_task_counts_leave AFTER UPDATE OF status, removed_at, task_type ON tasks WHEN ${LISTED('old')} BEGIN ${minusOne} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER trg_task_counts_enter AFTER UPDATE OF status, removed_at, task_type ON tasks WHEN ${LISTED('new')} BEGIN ${plusOne} END`).execute(db);
-
-  await sql.raw(`CREATE VIRTUAL TABLE tasks_search USING fts5(${cols}, content='tasks', content_rowid='rowid', tokenize='trigram')`).execute(db);
-  await sql.raw(`INSERT INTO tasks_search (tasks_search) VALUES ('rebuild')`).execute(db);
-  await sql.raw(`CREATE TRIGGER trg_tasks_search_insert AFTER INSERT ON tasks BEGIN INSERT INTO tasks_search (rowid, ${cols}) VALUES (new.rowid, ${of('new')}); END`).execute(db);
   await sql
-    .raw(`CREATE TRIGGER trg_tasks_search_delete AFTER DELETE ON tasks BEGIN INSERT INTO tasks_search (tasks_search, rowid, ${cols}) VALUES ('delete', old.rowid, ${of('old')}); END`)
+    .raw(`CREATE TRIGGER trg_task_counts_insert AFTER INSERT ON tasks WHEN ${LISTED('new')} BEGIN ${plusOne} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER trg_task_counts_delete AFTER DELETE ON tasks WHEN ${LISTED('old')} BEGIN ${minusOne} END`)
+    .execute(db);
+  // a status change, a hide or an unhide moves a task between (or out of, into) the counts
+  await sql
+    .raw(
+      `CREATE TRIGGER trg_task_counts_leave AFTER UPDATE OF status, removed_at, task_type ON tasks WHEN ${LISTED('old')} BEGIN ${minusOne} END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER trg_task_counts_enter AFTER UPDATE OF status, removed_at, task_type ON tasks WHEN ${LISTED('new')} BEGIN ${plusOne} END`,
+    )
+    .execute(db);
+
+  await sql
+    .raw(
+      `CREATE VIRTUAL TABLE tasks_search USING fts5(${cols}, content='tasks', content_rowid='rowid', tokenize='trigram')`,
+    )
+    .execute(db);
+  await sql.raw(`INSERT INTO tasks_search (tasks_search) VALUES ('rebuild')`).execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER trg_tasks_search_insert AFTER INSERT ON tasks BEGIN INSERT INTO tasks_search (rowid, ${cols}) VALUES (new.rowid, ${of('new')}); END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER trg_tasks_search_delete AFTER DELETE ON tasks BEGIN INSERT INTO tasks_search (tasks_search, rowid, ${cols}) VALUES ('delete', old.rowid, ${of('old')}); END`,
+    )
     .execute(db);
   // only when a searched column is written: a status change (most updates) leaves the index alone
   await sql
@@ -55,7 +79,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['trg_tasks_search_update', 'trg_tasks_search_delete', 'trg_tasks_search_insert', 'trg_task_counts_enter', 'trg_task_counts_leave', 'trg_task_counts_delete', 'trg_task_counts_insert']) {
+  for (const t of [
+    'trg_tasks_search_update',
+    'trg_tasks_search_delete',
+    'trg_tasks_search_insert',
+    'trg_task_counts_enter',
+    'trg_task_counts_leave',
+    'trg_task_counts_delete',
+    'trg_task_counts_insert',
+  ]) {
     await sql.raw(`DROP TRIGGER ${t}`).execute(db);
   }
   await sql.raw('DROP TABLE tasks_search').execute(db);

@@ -47,7 +47,10 @@ export function parseConfig<S extends z.ZodType>(
  * one without a value is refused with the flag named. Flags are keyed `--name`, so a schema's
  * error names the flag as the user typed it; values are checked by that schema.
  */
-export function parseFlags(argv: readonly string[], known: readonly string[]): { positional: string[]; flags: Record<string, string> } {
+export function parseFlags(
+  argv: readonly string[],
+  known: readonly string[],
+): { positional: string[]; flags: Record<string, string> } {
   const positional: string[] = [];
   const flags: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -58,7 +61,8 @@ export function parseFlags(argv: readonly string[], known: readonly string[]): {
     }
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (!known.includes(name)) throw new ConfigError(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
+    if (!known.includes(name))
+      throw new ConfigError(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
     const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`);
     flags[`--${name}`] = value;

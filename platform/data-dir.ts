@@ -33,9 +33,15 @@ export function dataPaths(dataDir: string): DataPaths {
     logs: path.join(root, 'logs'),
     evidence: path.join(root, 'evidence'),
     device(deviceId) {
-      if (!SAFE_DEVICE_ID.test(deviceId)) throw new ConfigError(`device id ${JSON.stringify(deviceId)} is not a safe folder name`);
+      if (!SAFE_DEVICE_ID.test(deviceId))
+        throw new ConfigError(`device id ${JSON.stringify(deviceId)} is not a safe folder name`);
       const dir = path.join(root, 'device', deviceId);
-      return { root: dir, ledgerDb: path.join(dir, 'ledger.db'), artifacts: path.join(dir, 'artifacts'), logs: path.join(dir, 'logs') };
+      return {
+        root: dir,
+        ledgerDb: path.join(dir, 'ledger.db'),
+        artifacts: path.join(dir, 'artifacts'),
+        logs: path.join(dir, 'logs'),
+      };
     },
   };
 }

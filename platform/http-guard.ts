@@ -42,7 +42,9 @@ export function allowedHostNames(bindHost: string | undefined, extra: readonly s
   const names = new Set(LOOPBACK_HOSTS);
   for (const raw of [bindHost ?? '', ...extra]) {
     // a bare IPv6 address has colons of its own; hostNameOf expects it in brackets
-    const name = hostNameOf(raw.includes(':') && !raw.startsWith('[') && raw.indexOf(':') !== raw.lastIndexOf(':') ? `[${raw}]` : raw);
+    const name = hostNameOf(
+      raw.includes(':') && !raw.startsWith('[') && raw.indexOf(':') !== raw.lastIndexOf(':') ? `[${raw}]` : raw,
+    );
     if (name && name !== '0.0.0.0' && name !== '::') names.add(name);
   }
   return names;
@@ -96,7 +98,11 @@ function checkOrigin(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>)
 }
 
 /** Host, Origin and (for an API that takes JSON only) the body type, in that order. */
-export function checkApiRequest(method: string | undefined, headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): Refusal | null {
+export function checkApiRequest(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  allowed: ReadonlySet<string>,
+): Refusal | null {
   return checkHost(headers, allowed) ?? checkOrigin(headers, allowed) ?? checkJsonBody(method, headers);
 }
 

@@ -45,7 +45,10 @@ export function createLogger(opts: LoggerOptions): Logger {
   ];
   if (opts.logDir) {
     fs.mkdirSync(opts.logDir, { recursive: true });
-    streams.push({ level: 'trace', stream: pino.destination({ dest: path.join(opts.logDir, `${opts.name}.log`), sync: false }) });
+    streams.push({
+      level: 'trace',
+      stream: pino.destination({ dest: path.join(opts.logDir, `${opts.name}.log`), sync: false }),
+    });
   }
   return pino(
     {

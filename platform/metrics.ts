@@ -29,7 +29,9 @@ export const metricsHostEnvShape = {
  * Histogram buckets in seconds, from a fast HTTP answer to a purchase that waited for a phone
  * (the authorization allows up to a day), so the same buckets fit every duration we record.
  */
-export const DURATION_BUCKETS_SECONDS = [0.005, 0.025, 0.1, 0.25, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600, 14_400, 86_400];
+export const DURATION_BUCKETS_SECONDS = [
+  0.005, 0.025, 0.1, 0.25, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600, 14_400, 86_400,
+];
 
 export interface MetricsListener {
   /** `http://host:port/metrics` */
@@ -42,24 +44,42 @@ export interface MetricsListener {
  * A listener of its own that answers `GET /metrics` and nothing else, for processes without an
  * HTTP server (the device worker). Port 0 takes a free port; the caller decides the host.
  */
-export async function serveMetrics(opts: { registry: Registry; host: string; port: number; log: Logger }): Promise<MetricsListener> {
+export async function serveMetrics(opts: {
+  registry: Registry;
+  host: string;
+  port: number;
+  log: Logger;
+}): Promise<MetricsListener> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'only GET /metrics is served here' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'only GET /metrics is served here' } }));
       return;
     }
     opts.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': opts.registry.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { 'content-type': opts.registry.contentType, 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : text),
       (err: unknown) => {
         opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'metrics could not be rendered');
-        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'METRICS_UNAVAILABLE', message: 'metrics could not be rendered; see the log' } }));
+        res.writeHead(503, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: { code: 'METRICS_UNAVAILABLE', message: 'metrics could not be rendered; see the log' },
+          }),
+        );
       },
     );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(`cannot serve metrics on ${opts.host}:${opts.port} (${err.code ?? err.message}); choose another port or leave the metrics port unset`)),
+      reject(
+        new Error(
+          `cannot serve metrics on ${opts.host}:${opts.port} (${err.code ?? err.message}); choose another port or leave the metrics port unset`,
+        ),
+      ),
     );
     server.listen(opts.port, opts.host, () => resolve());
   });

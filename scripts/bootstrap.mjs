@@ -48,12 +48,22 @@ export function ensureCjkFont(say = (l) => console.error(l)) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (!root || !apt) {
-    say('[setup] CJK font missing: phone screencaps will show Chinese as boxes; install the Debian package "fonts-noto-cjk"');
+    say(
+      '[setup] CJK font missing: phone screencaps will show Chinese as boxes; install the Debian package "fonts-noto-cjk"',
+    );
     return;
   }
   say('[setup] installing the CJK font for phone screencaps (apt-get install fonts-noto-cjk) …');
-  const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null'], { stdio: 'inherit' });
-  if (r.status !== 0) say('[setup] installing fonts-noto-cjk failed; screencaps will show Chinese as boxes until it is installed');
+  const r = spawnSync(
+    'sh',
+    [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null',
+    ],
+    { stdio: 'inherit' },
+  );
+  if (r.status !== 0)
+    say('[setup] installing fonts-noto-cjk failed; screencaps will show Chinese as boxes until it is installed');
 }
 
 /**
@@ -61,6 +71,9 @@ export function ensureCjkFont(say = (l) => console.error(l)) {
  * `ifStale` keeps a bundle newer than its sources.
  */
 export function bundleWorkflows({ ifStale = false } = {}) {
-  const r = spawnSync(process.execPath, tsxArgs('scripts/bundle-workflows.ts', ifStale ? ['--if-stale'] : []), { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, tsxArgs('scripts/bundle-workflows.ts', ifStale ? ['--if-stale'] : []), {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   return r.status === 0;
 }

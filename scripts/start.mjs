@@ -5,7 +5,10 @@ import { bundleWorkflows, ensureCjkFont, ensureNodeModules, ROOT, tsxArgs } from
 ensureNodeModules();
 ensureCjkFont();
 if (!bundleWorkflows({ ifStale: true })) process.exit(1);
-const child = spawn(process.execPath, tsxArgs('scripts/supervisor.ts', process.argv.slice(2)), { cwd: ROOT, stdio: 'inherit' });
+const child = spawn(process.execPath, tsxArgs('scripts/supervisor.ts', process.argv.slice(2)), {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }

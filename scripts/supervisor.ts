@@ -38,7 +38,11 @@ async function main(): Promise<void> {
   const onRestart = (event: RestartEvent) => {
     say(`${event.child} exited (${event.exit}); restart ${event.restart} in ${event.delay_ms} ms`);
     fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
-    fs.appendFileSync(restartLog, `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'child restarted', ...event })}\n`, { mode: 0o600 });
+    fs.appendFileSync(
+      restartLog,
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'child restarted', ...event })}\n`,
+      { mode: 0o600 },
+    );
   };
   const startChild = (spec: ChildSpec) => SupervisedChild.start(spec, { onRestart });
   let temporal: DevServer | undefined;
@@ -78,7 +82,12 @@ async function main(): Promise<void> {
     const node = process.execPath;
     const ts = (entry: string, args: string[] = []) => ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args];
     // The SYB password goes to the admin only: every other child runs without it.
-    const childEnv = { CMAUTOBUY_TEMPORAL_ADDRESS: target.address, CMAUTOBUY_DATA_DIR: paths.root, CMAUTOBUY_LOG_LEVEL: env.CMAUTOBUY_LOG_LEVEL, CMAUTOBUY_SYB_PASSWORD: undefined };
+    const childEnv = {
+      CMAUTOBUY_TEMPORAL_ADDRESS: target.address,
+      CMAUTOBUY_DATA_DIR: paths.root,
+      CMAUTOBUY_LOG_LEVEL: env.CMAUTOBUY_LOG_LEVEL,
+      CMAUTOBUY_SYB_PASSWORD: undefined,
+    };
 
     const sim = await startChild({
       name: 'sim',
@@ -125,11 +134,28 @@ async function main(): Promise<void> {
     if (stopping) return;
 
     for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
-      const metricsFlags = ['--metrics-port', String(await metrics.port('device-worker', device.deviceId)), '--temporal-metrics-port', String(await metrics.port('temporal-sdk', device.deviceId))];
+      const metricsFlags = [
+        '--metrics-port',
+        String(await metrics.port('device-worker', device.deviceId)),
+        '--temporal-metrics-port',
+        String(await metrics.port('temporal-sdk', device.deviceId)),
+      ];
       const worker = await startChild({
         name: `device-${device.deviceId}`,
         command: node,
-        args: ts('device-worker/main.ts', ['--device-id', device.deviceId, '--serial', device.serial, '--adb-host', '127.0.0.1', '--adb-port', sim.readyMatch[1]!, '--admin-url', adminUrl, ...metricsFlags]),
+        args: ts('device-worker/main.ts', [
+          '--device-id',
+          device.deviceId,
+          '--serial',
+          device.serial,
+          '--adb-host',
+          '127.0.0.1',
+          '--adb-port',
+          sim.readyMatch[1]!,
+          '--admin-url',
+          adminUrl,
+          ...metricsFlags,
+        ]),
         env: { ...childEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
         readyLine: /DEVICE WORKER READY/,
         logFile: path.join(paths.logs, `device-${device.deviceId}.out`),

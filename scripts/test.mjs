@@ -13,7 +13,9 @@ function step(name, command, args, opts = {}) {
   const started = Date.now();
   const r = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...opts });
   const ok = r.status === 0;
-  say(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(
+    `${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return ok;
 }
 
@@ -21,10 +23,15 @@ function step(name, command, args, opts = {}) {
 function ensureChromium() {
   if (process.env.CMAUTOBUY_CHROMIUM || fs.existsSync('/usr/bin/chromium')) return;
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    say('Chromium missing and not root: browser tests will fail; install Debian package "chromium" or set CMAUTOBUY_CHROMIUM');
+    say(
+      'Chromium missing and not root: browser tests will fail; install Debian package "chromium" or set CMAUTOBUY_CHROMIUM',
+    );
     return;
   }
-  step('chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk >/dev/null']);
+  step('chromium', 'sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk >/dev/null',
+  ]);
 }
 
 ensureNodeModules();
@@ -33,7 +40,16 @@ ensureCjkFont();
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 const results = [];
-results.push(step('build ui', process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn']));
+results.push(
+  step('build ui', process.execPath, [
+    path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'ui/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ]),
+);
 // the production bundle: jest's global set-up loads this very file, and the replay test checks it
 results.push(step('bundle workflows', process.execPath, tsxArgs('scripts/bundle-workflows.ts')));
 results.push(step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));

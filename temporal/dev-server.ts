@@ -76,14 +76,17 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     // start-dev has no retention flag and creates its namespaces with a day's retention
     const connection = await Connection.connect({ address, connectTimeout: 5_000 });
     try {
-      for (const ns of namespaces) await setRetentionDays(connection.workflowService, ns, opts.retentionDays ?? DEFAULT_RETENTION_DAYS);
+      for (const ns of namespaces)
+        await setRetentionDays(connection.workflowService, ns, opts.retentionDays ?? DEFAULT_RETENTION_DAYS);
     } finally {
       await connection.close();
     }
   } catch (err) {
     child.kill('SIGKILL');
     const logHint = opts.logFile ? ` (see ${opts.logFile})` : '';
-    throw new Error(`Temporal dev server did not come up on ${address}${logHint}: ${(err as Error).message}`, { cause: err });
+    throw new Error(`Temporal dev server did not come up on ${address}${logHint}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 
   return {

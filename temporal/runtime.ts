@@ -45,7 +45,12 @@ export function installTemporalRuntime(log: Logger, opts: TemporalRuntimeOptions
             metrics: {
               // Prometheus conventions, so the names in docs/operations.md are what a scrape shows:
               // counters end in _total, durations are seconds with the unit in the name.
-              prometheus: { bindAddress: bindAddress(opts.metrics), countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+              prometheus: {
+                bindAddress: bindAddress(opts.metrics),
+                countersTotalSuffix: true,
+                unitSuffix: true,
+                useSecondsForDurations: true,
+              },
             },
           },
         }

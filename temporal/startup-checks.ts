@@ -20,12 +20,22 @@ export interface StartupCheckOptions {
 /** `unreachable`: nothing could be checked; the process starts anyway and reconnects later. */
 export type StartupCheckOutcome = 'ok' | 'unreachable';
 
-const KEYWORD = encodeSearchAttributeIndexedValueType(SearchAttributeType.KEYWORD) as NonNullable<ReturnType<typeof encodeSearchAttributeIndexedValueType>>;
-const TYPE_NAMES = new Map(Object.values(SearchAttributeType).map((t) => [encodeSearchAttributeIndexedValueType(t), t]));
+const KEYWORD = encodeSearchAttributeIndexedValueType(SearchAttributeType.KEYWORD) as NonNullable<
+  ReturnType<typeof encodeSearchAttributeIndexedValueType>
+>;
+const TYPE_NAMES = new Map(
+  Object.values(SearchAttributeType).map((t) => [encodeSearchAttributeIndexedValueType(t), t]),
+);
 const CALL_DEADLINE_MS = 10_000;
 const NEW_NAMESPACE_WAIT_MS = 30_000;
 /** the gRPC status codes this check tells apart (grpc-js is the SDK's dependency, not ours) */
-const grpcStatus = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, PERMISSION_DENIED: 7, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
+const grpcStatus = {
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
 
 /**
  * Run by the admin and every device worker before they start polling. Workflows write the five
@@ -38,9 +48,15 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
   const { temporal, log } = opts;
   let connection: Connection;
   try {
-    connection = await Connection.connect({ ...temporalConnectOptions(temporal), connectTimeout: opts.connectTimeoutMs ?? 5_000 });
+    connection = await Connection.connect({
+      ...temporalConnectOptions(temporal),
+      connectTimeout: opts.connectTimeoutMs ?? 5_000,
+    });
   } catch (err) {
-    log.warn({ address: temporal.address, err: describeError(err) }, 'Temporal not reachable at start: namespace and search attribute checks skipped');
+    log.warn(
+      { address: temporal.address, err: describeError(err) },
+      'Temporal not reachable at start: namespace and search attribute checks skipped',
+    );
     return 'unreachable';
   }
   const call = <T>(fn: () => Promise<T>) => connection.withDeadline(Date.now() + CALL_DEADLINE_MS, fn);
@@ -53,30 +69,52 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
       desc = await call(() => service.describeNamespace({ namespace }));
     } catch (err) {
       if (!hasCode(err, grpcStatus.NOT_FOUND)) throw err;
-      if (!temporal.embedded) throw notReady(temporal, [`the namespace "${namespace}" does not exist`], [namespaceCommand(temporal), ...SEARCH_ATTRIBUTE_NAMES.map((n) => attributeCommand(namespace, n))]);
+      if (!temporal.embedded)
+        throw notReady(
+          temporal,
+          [`the namespace "${namespace}" does not exist`],
+          [namespaceCommand(temporal), ...SEARCH_ATTRIBUTE_NAMES.map((n) => attributeCommand(namespace, n))],
+        );
       await call(() => registerNamespace(service, namespace, temporal.retentionDays));
-      log.info({ namespace, retentionDays: temporal.retentionDays }, 'namespace created on the embedded Temporal server');
+      log.info(
+        { namespace, retentionDays: temporal.retentionDays },
+        'namespace created on the embedded Temporal server',
+      );
       desc = await call(() => service.describeNamespace({ namespace }));
       await untilServed(() => call(() => connection.operatorService.listSearchAttributes({ namespace })));
     }
 
-    const registered = (await call(() => connection.operatorService.listSearchAttributes({ namespace }))).customAttributes ?? {};
+    const registered =
+      (await call(() => connection.operatorService.listSearchAttributes({ namespace }))).customAttributes ?? {};
     const missing = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] === undefined);
     const mistyped = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] !== undefined && registered[n] !== KEYWORD);
     if (mistyped.length > 0) {
       // a search attribute's type cannot be changed in place, not even on the embedded server
       throw notReady(
         temporal,
-        mistyped.map((n) => `the search attribute ${n} is registered as ${TYPE_NAMES.get(registered[n]) ?? String(registered[n])}, not Keyword`),
-        mistyped.flatMap((n) => [`temporal operator search-attribute remove --namespace ${namespace} --name ${n}`, attributeCommand(namespace, n)]),
+        mistyped.map(
+          (n) =>
+            `the search attribute ${n} is registered as ${TYPE_NAMES.get(registered[n]) ?? String(registered[n])}, not Keyword`,
+        ),
+        mistyped.flatMap((n) => [
+          `temporal operator search-attribute remove --namespace ${namespace} --name ${n}`,
+          attributeCommand(namespace, n),
+        ]),
       );
     }
     if (missing.length > 0) {
       if (!temporal.embedded) {
-        throw notReady(temporal, [`the search attributes ${missing.join(', ')} are not registered`], missing.map((n) => attributeCommand(namespace, n)));
+        throw notReady(
+          temporal,
+          [`the search attributes ${missing.join(', ')} are not registered`],
+          missing.map((n) => attributeCommand(namespace, n)),
+        );
       }
       await call(() =>
-        connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])) }),
+        connection.operatorService.addSearchAttributes({
+          namespace,
+          searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])),
+        }),
       );
       log.info({ namespace, created: missing }, 'search attributes registered on the embedded Temporal server');
     }
@@ -85,7 +123,10 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
       const days = retentionDaysOf(desc);
       if (temporal.embedded && days !== temporal.retentionDays) {
         await call(() => setRetentionDays(service, namespace, temporal.retentionDays));
-        log.info({ namespace, from: days, retentionDays: temporal.retentionDays }, 'retention of the embedded namespace set');
+        log.info(
+          { namespace, from: days, retentionDays: temporal.retentionDays },
+          'retention of the embedded namespace set',
+        );
       } else if (!temporal.embedded && days !== null && days < temporal.retentionDays) {
         log.warn(
           { namespace, retentionDays: days, expected: temporal.retentionDays },
@@ -104,7 +145,10 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
       );
     }
     if (hasCode(err, grpcStatus.UNAVAILABLE) || hasCode(err, grpcStatus.DEADLINE_EXCEEDED)) {
-      log.warn({ address: temporal.address, err: describeError(err) }, 'Temporal stopped answering during the start-up checks; starting anyway');
+      log.warn(
+        { address: temporal.address, err: describeError(err) },
+        'Temporal stopped answering during the start-up checks; starting anyway',
+      );
       return 'unreachable';
     }
     throw err;

@@ -9,7 +9,9 @@ import { loginOperator, startTestAdmin, tempDataDir, type OperatorClient, type T
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CMAUTOBUY_CHROMIUM ?? '/usr/bin/chromium';
   if (!fs.existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: npm test installs Debian's "chromium"; or set CMAUTOBUY_CHROMIUM`);
+    throw new Error(
+      `Chromium not found at ${executablePath}: npm test installs Debian's "chromium"; or set CMAUTOBUY_CHROMIUM`,
+    );
   }
   return chromium.launch({
     executablePath,
@@ -67,12 +69,18 @@ export async function startBrowserRig(): Promise<BrowserRig> {
  * refused by the UI's Content-Security-Policy (no 'unsafe-eval'); `page.evaluate` goes through
  * the DevTools protocol, which CSP does not govern, so the UI is tested under its real policy.
  */
-export async function waitInPage<T>(page: Page, expression: string, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function waitInPage<T>(
+  page: Page,
+  expression: string,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await page.evaluate<T>(expression);
     if (accept(value)) return value;
-    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for ${expression.slice(0, 120)}; last value ${JSON.stringify(value)}`);
+    if (Date.now() > until)
+      throw new Error(`waited ${timeoutMs} ms for ${expression.slice(0, 120)}; last value ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

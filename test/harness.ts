@@ -28,7 +28,8 @@ export function tempDataDir(label = 'data'): string {
 export function sharedTemporal(): { address: string; workflowBundlePath: string; uiUrl: string | null } {
   const address = process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS;
   const workflowBundlePath = process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE;
-  if (!address || !workflowBundlePath) throw new Error('no shared Temporal server: run through jest without CMAUTOBUY_TEST_NO_TEMPORAL');
+  if (!address || !workflowBundlePath)
+    throw new Error('no shared Temporal server: run through jest without CMAUTOBUY_TEST_NO_TEMPORAL');
   return { address, workflowBundlePath, uiUrl: process.env.CMAUTOBUY_TEST_TEMPORAL_UI_URL ?? null };
 }
 
@@ -38,7 +39,9 @@ export interface TestAdmin extends AdminHandle {
 }
 
 /** A real admin (HTTP + worker + SQLite file) on a free port, in its own Temporal namespace. */
-export async function startTestAdmin(overrides: Partial<AdminOptions> & { waitForWorker?: boolean } = {}): Promise<TestAdmin> {
+export async function startTestAdmin(
+  overrides: Partial<AdminOptions> & { waitForWorker?: boolean } = {},
+): Promise<TestAdmin> {
   const { waitForWorker = true, ...rest } = overrides;
   const { address, workflowBundlePath, uiUrl } = sharedTemporal();
   const namespace = rest.temporal?.namespace ?? allocateNamespace();
@@ -57,7 +60,10 @@ export async function startTestAdmin(overrides: Partial<AdminOptions> & { waitFo
   return Object.assign(admin, { namespace, dataDir });
 }
 
-export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: unknown; headers: Headers }> {
+export async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown = text;
@@ -70,7 +76,11 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 }
 
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return getJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The password of operator `admin` in every admin started by `startTestAdmin`. */
@@ -104,10 +114,16 @@ export class OperatorClient {
     return this.cookie;
   }
 
-  async request(method: string, urlPath: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  async request(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    opts: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (this.cookie) headers.cookie = this.cookie;
-    if (method !== 'GET' && method !== 'HEAD' && opts.csrf !== false && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
+    if (method !== 'GET' && method !== 'HEAD' && opts.csrf !== false && this.csrfToken)
+      headers['x-csrf-token'] = this.csrfToken;
     let payload: string | FormData | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -139,7 +155,11 @@ export class OperatorClient {
 }
 
 /** A logged-in operator client for `admin` (or another user created in the test). */
-export async function loginOperator(admin: { url: string }, username = INITIAL_ADMIN_USERNAME, password = TEST_ADMIN_PASSWORD): Promise<OperatorClient> {
+export async function loginOperator(
+  admin: { url: string },
+  username = INITIAL_ADMIN_USERNAME,
+  password = TEST_ADMIN_PASSWORD,
+): Promise<OperatorClient> {
   const client = new OperatorClient(admin.url);
   const res = await client.login(username, password);
   if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -160,7 +180,13 @@ export async function issueTestDevice(admin: Pick<AdminHandle, 'db'>, name = 'te
 }
 
 /** A request as a device: `Authorization: Bearer <device_id>.<token>`. */
-export function deviceRequest(admin: { url: string }, device: Pick<TestDevice, 'authorization'>, method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+export function deviceRequest(
+  admin: { url: string },
+  device: Pick<TestDevice, 'authorization'>,
+  method: string,
+  urlPath: string,
+  init: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { authorization: device.authorization, ...(init.headers ?? {}) };
   let body: string | FormData | undefined;
   if (init.body instanceof FormData) body = init.body;

@@ -16,5 +16,7 @@ export function allocateNamespace(): string {
       continue;
     }
   }
-  throw new Error(`all ${TEST_NAMESPACE_POOL.length} test namespaces are taken: raise TEST_NAMESPACE_POOL in test/namespaces.ts`);
+  throw new Error(
+    `all ${TEST_NAMESPACE_POOL.length} test namespaces are taken: raise TEST_NAMESPACE_POOL in test/namespaces.ts`,
+  );
 }

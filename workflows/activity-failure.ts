@@ -16,7 +16,8 @@ export interface FailureFacts {
 /** Looks through Temporal's ActivityFailure wrapper to the failure the activity threw. */
 export function describeFailure(err: unknown): FailureFacts {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as Partial<DeviceFailureDetails> | undefined) : undefined;
+  const details =
+    cause instanceof ApplicationFailure ? (cause.details?.[0] as Partial<DeviceFailureDetails> | undefined) : undefined;
   return {
     type: cause instanceof ApplicationFailure && cause.type ? cause.type : null,
     timeoutType: cause instanceof TimeoutFailure ? String(cause.timeoutType) : null,

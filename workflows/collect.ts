@@ -13,7 +13,11 @@ interface CollectInput {
 const admin = proxyActivities<CatalogCollectActivities>({
   taskQueue: ADMIN_TASK_QUEUE,
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['COLLECT_GOODS_MISMATCH', 'COLLECT_NO_SKUS'] },
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '30 seconds',
+    nonRetryableErrorTypes: ['COLLECT_GOODS_MISMATCH', 'COLLECT_NO_SKUS'],
+  },
 });
 
 /**
@@ -24,12 +28,21 @@ const admin = proxyActivities<CatalogCollectActivities>({
 export async function collect(input: CollectInput): Promise<{ status: 'collected'; skus: number }> {
   const { workflowId } = workflowInfo();
   const { pddGoodsId } = input;
-  upsertSearchAttributes([{ key: GoodsId, value: pddGoodsId }, { key: TaskStatus, value: 'collecting' }]);
+  upsertSearchAttributes([
+    { key: GoodsId, value: pddGoodsId },
+    { key: TaskStatus, value: 'collecting' },
+  ]);
   try {
     const outcome = await withDevice({ waitForDevice: '14 minutes' }, async ({ claim, activities }) => {
       await admin.markCollecting({ pddGoodsId, workflowId, deviceId: claim.device_id });
       const { skus_json, counters } = await activities.collectSkus({ claim, pddGoodsId });
-      return admin.saveCollectResult({ pddGoodsId, workflowId, deviceId: claim.device_id, result: skus_json, counters: { ...counters } });
+      return admin.saveCollectResult({
+        pddGoodsId,
+        workflowId,
+        deviceId: claim.device_id,
+        result: skus_json,
+        counters: { ...counters },
+      });
     });
     upsertSearchAttributes([{ key: TaskStatus, value: 'collected' }]);
     return outcome;
@@ -44,6 +57,7 @@ export async function collect(input: CollectInput): Promise<{ status: 'collected
 /** The collect's failure as the PDD goods page shows it. */
 function collectFailure(err: unknown): { code: string; message: string; artifactPath: string | null } {
   const f = describeFailure(err);
-  if (f.timeoutType) return { code: 'DEVICE_TIMEOUT', message: `no phone answered in time (${f.timeoutType})`, artifactPath: null };
+  if (f.timeoutType)
+    return { code: 'DEVICE_TIMEOUT', message: `no phone answered in time (${f.timeoutType})`, artifactPath: null };
   return { code: f.type ?? 'COLLECT_FAILED', message: f.message, artifactPath: f.artifactPath };
 }

@@ -38,7 +38,13 @@ export async function withDevice<T>(options: WithDeviceOptions, fn: (device: Cla
   claim = await claimPhone(options.waitForDevice);
   const held = claim;
   try {
-    return await fn({ claim: held, activities: proxyActivities<DeviceActivities>({ ...(options.activity ?? DEFAULT_ACTIVITY), taskQueue: held.task_queue }) });
+    return await fn({
+      claim: held,
+      activities: proxyActivities<DeviceActivities>({
+        ...(options.activity ?? DEFAULT_ACTIVITY),
+        taskQueue: held.task_queue,
+      }),
+    });
   } finally {
     released = true;
     await CancellationScope.nonCancellable(() => releasePhone(held));
@@ -89,6 +95,9 @@ export async function releasePhone(claim: DeviceClaim): Promise<void> {
   try {
     await releaseDevice({ claim });
   } catch (err) {
-    log.warn('device release refused; the phone host does not hold this claim for this workflow', { deviceId: claim.device_id, error: (err as Error).message });
+    log.warn('device release refused; the phone host does not hold this claim for this workflow', {
+      deviceId: claim.device_id,
+      error: (err as Error).message,
+    });
   }
 }

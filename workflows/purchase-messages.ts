@@ -11,7 +11,9 @@ import type { OperatorRef, PurchaseState, ResolveReconciliationInput } from '../
 export const cancelUpdate = defineUpdate<void, [OperatorRef]>('cancel');
 export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
 export const markPaidUpdate = defineUpdate<void, [OperatorRef]>('markPaid');
-export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>('resolveReconciliation');
+export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>(
+  'resolveReconciliation',
+);
 export const stateQuery = defineQuery<PurchaseState>('state');
 /**
  * Asked by a phone host about its open claim (by claim id): true while this workflow holds that

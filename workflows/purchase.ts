@@ -14,7 +14,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AdminActivities } from '../activities/admin';
-import type { DeviceClaim, FinalPanelReading, Observation, PreparedPurchase, PurchaseTarget } from '../domain/contracts/device-activities';
+import type {
+  DeviceClaim,
+  FinalPanelReading,
+  Observation,
+  PreparedPurchase,
+  PurchaseTarget,
+} from '../domain/contracts/device-activities';
 import { reasonForDeviceFailure } from '../domain/purchase/failures';
 import { allGates } from '../domain/purchase/gates';
 import { matchPendingOrder } from '../domain/purchase/reconcile';
@@ -22,17 +28,31 @@ import type { ReasonCode } from '../domain/purchase/reasons';
 import type { PurchaseResult } from '../domain/purchase/schemas';
 import { allowsAction } from '../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../domain/purchase/status';
-import type { OperatorRef, PurchaseState, PurchaseWorkflowInput, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
+import type {
+  OperatorRef,
+  PurchaseState,
+  PurchaseWorkflowInput,
+  ResolveReconciliationInput,
+} from '../domain/purchase/workflow-types';
 import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
 import { describeFailure } from './activity-failure';
 import { answerHoldsClaim, claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
-import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './purchase-messages';
+import {
+  cancelUpdate,
+  markPaidUpdate,
+  resetUpdate,
+  resolveReconciliationUpdate,
+  stateQuery,
+} from './purchase-messages';
 
 // Every admin activity is idempotent (activities/admin/purchase.ts), so an outage of the admin
 // or its DB is waited out however long it lasts, at most a minute between tries; only an error
 // no retry can heal comes back, and the workflow turns that into a stop, never a Failed run.
-const admin = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
+const admin = proxyActivities<AdminActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
 // The fence: one try. A timeout or error is "no answer", and no answer means no tap.
 const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
 
@@ -83,11 +103,24 @@ async function purchaseSteps(run: PurchaseRun, input: PurchaseWorkflowInput): Pr
     if (!tap.ok) return await run.reconcile(submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
 
     const seen = await run.observe(claim, target, submissionId);
-    if (seen?.outcome !== 'pending_payment') return await run.reconcile(submissionId, panel.reading, tap.tappedAt, afterSubmitReason(seen), seen ? `observed ${seen.outcome}` : 'observation failed');
+    if (seen?.outcome !== 'pending_payment')
+      return await run.reconcile(
+        submissionId,
+        panel.reading,
+        tap.tappedAt,
+        afterSubmitReason(seen),
+        seen ? `observed ${seen.outcome}` : 'observation failed',
+      );
     // The cashier alone is not success: without the one matching order it is reconciled.
     // Purchases that already went on to 待付款 without it replay that way (docs/versioning.md).
     if (!seen.orderNo && patched('cashier-needs-matched-order')) {
-      return await run.reconcile(submissionId, panel.reading, tap.tappedAt, 'ORDER_NOT_MATCHED', 'the cashier showed, but the 待付款 list had no unique matching order');
+      return await run.reconcile(
+        submissionId,
+        panel.reading,
+        tap.tappedAt,
+        'ORDER_NOT_MATCHED',
+        'the cashier showed, but the 待付款 list had no unique matching order',
+      );
     }
     await run.recordPendingPayment(submissionId, target, panel.reading, seen);
   } catch (err) {
@@ -157,29 +190,37 @@ class PurchaseRun {
       async ({ actor, requestId }) => {
         this.canceledBy = actor;
         this.phoneScope.cancel();
-        await this.moveTo('CANCELED', { reasonCode: 'CANCELED_BY_OPERATOR', actor, ...(requestId ? { requestId } : {}) });
+        await this.moveTo('CANCELED', {
+          reasonCode: 'CANCELED_BY_OPERATOR',
+          actor,
+          ...(requestId ? { requestId } : {}),
+        });
       },
       {
         validator: (_op: OperatorRef) => {
           if (this.fenceRequested) throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
           // a task back in DRAFT has left this workflow: its cancel is the admin's
-          if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || this.canceledBy) throw new Error(`当前状态（${state.status}）不能取消`);
+          if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || this.canceledBy)
+            throw new Error(`当前状态（${state.status}）不能取消`);
         },
       },
     );
     setHandler(resetUpdate, async (op) => void (this.resetBy = op), {
       validator: (_op: OperatorRef) => {
-        if (!allowsAction(state.status, 'reset') || this.resetBy) throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
+        if (!allowsAction(state.status, 'reset') || this.resetBy)
+          throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
       },
     });
     setHandler(markPaidUpdate, async (op) => void (this.paidBy = op), {
       validator: (_op: OperatorRef) => {
-        if (!allowsAction(state.status, 'mark-paid') || this.paidBy) throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
+        if (!allowsAction(state.status, 'mark-paid') || this.paidBy)
+          throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
       },
     });
     setHandler(resolveReconciliationUpdate, async (r) => void (this.resolution = r), {
       validator: (r) => {
-        if (!allowsAction(state.status, 'resolve') || this.resolution) throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
+        if (!allowsAction(state.status, 'resolve') || this.resolution)
+          throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
         if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
       },
     });
@@ -201,7 +242,16 @@ class PurchaseRun {
 
   // ——— progress: the one place a state is recorded ———
 
-  private async moveTo(to: PurchaseStatus, extra: { reasonCode?: ReasonCode | null; detail?: string; actor?: string; requestId?: string; orderNo?: string } = {}): Promise<void> {
+  private async moveTo(
+    to: PurchaseStatus,
+    extra: {
+      reasonCode?: ReasonCode | null;
+      detail?: string;
+      actor?: string;
+      requestId?: string;
+      orderNo?: string;
+    } = {},
+  ): Promise<void> {
     if (to !== 'CANCELED') this.throwIfCanceled();
     // The workflow's own state moves first: the operator sees the new status as soon as the
     // activity has written it, and an update sent at that moment (mark-paid on 待付款, resolve
@@ -235,7 +285,10 @@ class PurchaseRun {
       return true;
     } catch (err) {
       if (!isLasting(err)) throw err;
-      log.error('an admin write failed for good; the purchase waits for the operator', { taskId: this.input.taskId, error: describe(err) });
+      log.error('an admin write failed for good; the purchase waits for the operator', {
+        taskId: this.input.taskId,
+        error: describe(err),
+      });
       return false;
     }
   }
@@ -307,7 +360,14 @@ class PurchaseRun {
     const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
     this.target = target;
     const beginAttempt = async () => {
-      target.attemptId = (await admin.beginPurchaseAttempt({ taskId: input.taskId, authorizationId: input.authorizationId, deviceId: claim.device_id, workflowId: workflowInfo().workflowId })).attemptId;
+      target.attemptId = (
+        await admin.beginPurchaseAttempt({
+          taskId: input.taskId,
+          authorizationId: input.authorizationId,
+          deviceId: claim.device_id,
+          workflowId: workflowInfo().workflowId,
+        })
+      ).attemptId;
     };
     // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
     if (patched('attempt-before-claimed')) {
@@ -332,17 +392,27 @@ class PurchaseRun {
     const { input } = this;
     let prepared: PreparedPurchase | RecordedPrepareStop;
     try {
-      prepared = (await this.phoneScope.run(() => phoneActivities(claim.task_queue).prepare.preparePurchase({ claim, target }))) as PreparedPurchase | RecordedPrepareStop;
+      prepared = (await this.phoneScope.run(() =>
+        phoneActivities(claim.task_queue).prepare.preparePurchase({ claim, target }),
+      )) as PreparedPurchase | RecordedPrepareStop;
     } catch (err) {
       this.throwIfCanceled();
       const failure = deviceFailure(err);
       if (failure.reading) this.recordReadings(failure.reading);
-      await this.recordStop(target, { code: failure.code, detail: failure.detail, ...(failure.artifactPath ? { artifactRef: failure.artifactPath } : {}) });
+      await this.recordStop(target, {
+        code: failure.code,
+        detail: failure.detail,
+        ...(failure.artifactPath ? { artifactRef: failure.artifactPath } : {}),
+      });
       return { ok: false, reason: reasonForDeviceFailure(failure.code), detail: failure.detail };
     }
     this.recordReadings(prepared.reading);
     if (!prepared.ok) {
-      await this.recordStop(target, { code: prepared.reason, detail: prepared.detail, artifactRef: prepared.artifactPath });
+      await this.recordStop(target, {
+        code: prepared.reason,
+        detail: prepared.detail,
+        artifactRef: prepared.artifactPath,
+      });
       return prepared;
     }
     const reading = prepared.reading;
@@ -360,13 +430,26 @@ class PurchaseRun {
     return { ok: true, reading };
   }
 
-  private async recordStop(target: PurchaseTarget, failure: { code: string; detail: string; artifactRef?: string | null }): Promise<void> {
-    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'stopped', readings: this.state.gates, failure, status: 'STOPPED' });
+  private async recordStop(
+    target: PurchaseTarget,
+    failure: { code: string; detail: string; artifactRef?: string | null },
+  ): Promise<void> {
+    await admin.recordAttemptProgress({
+      attemptId: target.attemptId,
+      step: 'stopped',
+      readings: this.state.gates,
+      failure,
+      status: 'STOPPED',
+    });
   }
 
   async passDryRun(target: PurchaseTarget, reading: FinalPanelReading): Promise<PurchaseStatus> {
     await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'dry_run_passed', status: 'PASSED' });
-    await admin.savePurchaseResult({ taskId: this.input.taskId, attemptId: target.attemptId, purchase: purchaseResult(this.input, reading, { submitted: false }) });
+    await admin.savePurchaseResult({
+      taskId: this.input.taskId,
+      attemptId: target.attemptId,
+      purchase: purchaseResult(this.input, reading, { submitted: false }),
+    });
     await this.moveTo('DRY_RUN_PASSED');
     return 'DRY_RUN_PASSED';
   }
@@ -378,14 +461,24 @@ class PurchaseRun {
     state.step = 'fence';
     let decision;
     try {
-      decision = await fence.createSubmissionFence({ taskId: input.taskId, authorizationId: input.authorizationId, attemptId: target.attemptId, confirmation: reading });
+      decision = await fence.createSubmissionFence({
+        taskId: input.taskId,
+        authorizationId: input.authorizationId,
+        attemptId: target.attemptId,
+        confirmation: reading,
+      });
     } catch {
       // No answer, no tap — and submitOnce is never called for this authorization, so a row the
       // fence may have committed is marked as never tapped.
       await admin.abandonUntappedFence({ authorizationId: input.authorizationId });
       return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
     }
-    if (!decision.clickPermitted) return { ok: false, reason: decision.reason === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'FENCE_REFUSED', detail: decision.detail };
+    if (!decision.clickPermitted)
+      return {
+        ok: false,
+        reason: decision.reason === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'FENCE_REFUSED',
+        detail: decision.detail,
+      };
     state.fenced = true;
     this.submitted = { submissionId: decision.submissionId, reading, tappedAt: null };
     return { ok: true, submissionId: decision.submissionId };
@@ -404,9 +497,13 @@ class PurchaseRun {
     this.state.step = 'submit';
     let tappedAt: string;
     try {
-      tappedAt = (await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected })).tappedAt;
+      tappedAt = (await phoneActivities(claim.task_queue).submit.submitOnce({ claim, target, submissionId, expected }))
+        .tappedAt;
     } catch (err) {
-      const neverStarted = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === 'SCHEDULE_TO_START';
+      const neverStarted =
+        err instanceof ActivityFailure &&
+        err.cause instanceof TimeoutFailure &&
+        err.cause.timeoutType === 'SCHEDULE_TO_START';
       return { ok: false, neverStarted, detail: describe(err) };
     }
     if (this.submitted) this.submitted.tappedAt = tappedAt;
@@ -424,15 +521,32 @@ class PurchaseRun {
   /** Read-only: what the phone shows after the tap; null when it could not tell. */
   async observe(claim: DeviceClaim, target: PurchaseTarget, submissionId: string): Promise<Observation | null> {
     this.state.step = 'observe';
-    return phoneActivities(claim.task_queue).read.observeAfterSubmit({ claim, target, submissionId }).catch(() => null);
+    return phoneActivities(claim.task_queue)
+      .read.observeAfterSubmit({ claim, target, submissionId })
+      .catch(() => null);
   }
 
-  async recordPendingPayment(submissionId: string, target: PurchaseTarget, reading: FinalPanelReading, seen: Observation): Promise<void> {
-    await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: seen.orderNo, ...(seen.orderedAt ? { orderedAt: seen.orderedAt } : {}) });
+  async recordPendingPayment(
+    submissionId: string,
+    target: PurchaseTarget,
+    reading: FinalPanelReading,
+    seen: Observation,
+  ): Promise<void> {
+    await admin.recordSubmissionOutcome({
+      submissionId,
+      status: 'SUBMITTED',
+      orderNo: seen.orderNo,
+      ...(seen.orderedAt ? { orderedAt: seen.orderedAt } : {}),
+    });
     await admin.savePurchaseResult({
       taskId: this.input.taskId,
       attemptId: target.attemptId,
-      purchase: purchaseResult(this.input, reading, { submitted: true, orderNo: seen.orderNo, orderedAtRaw: seen.orderedAtRaw, orderedAt: seen.orderedAt ?? null }),
+      purchase: purchaseResult(this.input, reading, {
+        submitted: true,
+        orderNo: seen.orderNo,
+        orderedAtRaw: seen.orderedAtRaw,
+        orderedAt: seen.orderedAt ?? null,
+      }),
     });
     await this.moveTo('WAITING_PAYMENT', { ...(seen.orderNo ? { orderNo: seen.orderNo } : {}) });
   }
@@ -447,7 +561,16 @@ class PurchaseRun {
     await condition(() => this.resetBy !== null || this.canceledBy !== null);
     this.throwIfCanceled();
     const by = this.resetBy!;
-    if (await this.settled(() => this.moveTo('DRAFT', { actor: by.actor, ...(by.requestId ? { requestId: by.requestId } : {}), reasonCode: null }))) return 'DRAFT';
+    if (
+      await this.settled(() =>
+        this.moveTo('DRAFT', {
+          actor: by.actor,
+          ...(by.requestId ? { requestId: by.requestId } : {}),
+          reasonCode: null,
+        }),
+      )
+    )
+      return 'DRAFT';
     // nothing was tapped: the admin's repair of a closed workflow takes the task from here
     return 'NEEDS_MANUAL';
   }
@@ -456,7 +579,13 @@ class PurchaseRun {
    * The tap may have created an order: read-only reconcile against the orders list, and when
    * exactly one order matches it is the one; otherwise the operator resolves.
    */
-  async reconcile(submissionId: string, reading: FinalPanelReading, tappedAt: string | null, reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
+  async reconcile(
+    submissionId: string,
+    reading: FinalPanelReading,
+    tappedAt: string | null,
+    reason: ReasonCode,
+    detail: string,
+  ): Promise<PurchaseStatus> {
     const { input, state } = this;
     const claim = this.claim!;
     await this.settled(() => admin.recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }));
@@ -466,15 +595,33 @@ class PurchaseRun {
     const listed = await phoneActivities(claim.task_queue)
       .read.readPendingOrders({ claim, target: this.target! })
       .catch(() => null);
-    const verdict = listed ? matchPendingOrder(listed.orders, { goodsId: input.goodsId, options: reading.options, quantity: input.quantity, amountCent: reading.gate3SubmitAmountCent!, submittedAt: at }) : null;
+    const verdict = listed
+      ? matchPendingOrder(listed.orders, {
+          goodsId: input.goodsId,
+          options: reading.options,
+          quantity: input.quantity,
+          amountCent: reading.gate3SubmitAmountCent!,
+          submittedAt: at,
+        })
+      : null;
     await this.release();
     if (verdict?.matched) {
       const matched = await this.settled(async () => {
-        await admin.recordSubmissionOutcome({ submissionId, status: 'SUBMITTED', orderNo: verdict.order.orderNo, ...(verdict.order.placedAt ? { orderedAt: verdict.order.placedAt } : {}) });
+        await admin.recordSubmissionOutcome({
+          submissionId,
+          status: 'SUBMITTED',
+          orderNo: verdict.order.orderNo,
+          ...(verdict.order.placedAt ? { orderedAt: verdict.order.placedAt } : {}),
+        });
         await admin.savePurchaseResult({
           taskId: input.taskId,
           attemptId: this.target!.attemptId,
-          purchase: purchaseResult(input, reading, { submitted: true, orderNo: verdict.order.orderNo, orderedAtRaw: verdict.order.placedAtRaw, orderedAt: verdict.order.placedAt }),
+          purchase: purchaseResult(input, reading, {
+            submitted: true,
+            orderNo: verdict.order.orderNo,
+            orderedAtRaw: verdict.order.placedAtRaw,
+            orderedAt: verdict.order.placedAt,
+          }),
         });
         await this.moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
       });
@@ -488,7 +635,11 @@ class PurchaseRun {
       const who = { actor: r.actor, ...(r.requestId ? { requestId: r.requestId } : {}) };
       let ending: PurchaseStatus = 'FAILED';
       const written = await this.settled(async () => {
-        await admin.recordSubmissionOutcome({ submissionId, status: 'MANUAL_RESOLVED', orderNo: r.outcome === 'created' ? r.orderNo : null });
+        await admin.recordSubmissionOutcome({
+          submissionId,
+          status: 'MANUAL_RESOLVED',
+          orderNo: r.outcome === 'created' ? r.orderNo : null,
+        });
         if (r.outcome === 'not_created') {
           await this.moveTo('FAILED', who);
           return;
@@ -509,7 +660,12 @@ class PurchaseRun {
     for (;;) {
       await condition(() => this.paidBy !== null);
       const by = this.paidBy!;
-      if (await this.settled(() => this.moveTo('SUCCEEDED', { actor: by.actor, ...(by.requestId ? { requestId: by.requestId } : {}) }))) return 'SUCCEEDED';
+      if (
+        await this.settled(() =>
+          this.moveTo('SUCCEEDED', { actor: by.actor, ...(by.requestId ? { requestId: by.requestId } : {}) }),
+        )
+      )
+        return 'SUCCEEDED';
       this.paidBy = null;
       this.state.status = 'WAITING_PAYMENT';
     }
@@ -527,7 +683,9 @@ function isLasting(err: unknown): boolean {
 
 function reasonForLastingError(err: unknown): ReasonCode {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure && cause.type === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'ADMIN_STEP_FAILED';
+  return cause instanceof ApplicationFailure && cause.type === 'DEVICE_REVOKED'
+    ? 'DEVICE_REVOKED'
+    : 'ADMIN_STEP_FAILED';
 }
 
 function afterSubmitReason(seen: Observation | null): ReasonCode {
@@ -541,7 +699,12 @@ function afterSubmitReason(seen: Observation | null): ReasonCode {
  * the message, where the artifacts are and what was read. Without a device code (a timeout, a
  * lost worker) it is DEVICE_ERROR.
  */
-function deviceFailure(err: unknown): { code: string; detail: string; artifactPath: string | null; reading: Partial<FinalPanelReading> | null } {
+function deviceFailure(err: unknown): {
+  code: string;
+  detail: string;
+  artifactPath: string | null;
+  reading: Partial<FinalPanelReading> | null;
+} {
   const f = describeFailure(err);
   return { code: f.type ?? 'DEVICE_ERROR', detail: f.message, artifactPath: f.artifactPath, reading: f.reading };
 }
@@ -556,7 +719,12 @@ function purchaseResult(
   return {
     mode: input.mode,
     requested: { options: input.options, quantity: input.quantity, max_price_cent: input.capCent },
-    confirmed: { options: full.options, quantity: full.quantityRead ?? input.quantity, unit_price_cent: full.gate1UnitPriceCent, total_price_cent: full.gate3SubmitAmountCent },
+    confirmed: {
+      options: full.options,
+      quantity: full.quantityRead ?? input.quantity,
+      unit_price_cent: full.gate1UnitPriceCent,
+      total_price_cent: full.gate3SubmitAmountCent,
+    },
     confirmation_reached: true,
     order_submitted: outcome.submitted,
     payment_attempted: false,

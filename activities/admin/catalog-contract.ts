@@ -18,5 +18,11 @@ export interface CatalogCollectActivities {
     counters?: Record<string, unknown>;
   }): Promise<{ status: 'collected'; skus: number }>;
   /** collect_status = failed with the reason code and where the phone host keeps the artifacts. */
-  markCollectFailed(input: { pddGoodsId: string; workflowId: string; code: string; message: string; artifactPath?: string | null }): Promise<void>;
+  markCollectFailed(input: {
+    pddGoodsId: string;
+    workflowId: string;
+    code: string;
+    message: string;
+    artifactPath?: string | null;
+  }): Promise<void>;
 }

@@ -85,7 +85,11 @@ async function ensureTask(trx: AdminDb, pddGoodsId: string, workflowId: string, 
  * timed-out run never overwrites a newer collect).
  */
 async function ownsProduct(trx: AdminDb, pddGoodsId: string, task: Task): Promise<boolean> {
-  const p = await trx.selectFrom('pdd_products').select(['collect_run_id', 'deleted_at']).where('goods_id', '=', pddGoodsId).executeTakeFirst();
+  const p = await trx
+    .selectFrom('pdd_products')
+    .select(['collect_run_id', 'deleted_at'])
+    .where('goods_id', '=', pddGoodsId)
+    .executeTakeFirst();
   if (!p || p.deleted_at !== null) return false;
   if (p.collect_run_id === null || p.collect_run_id === task.run_id) return true;
   const other = await trx
@@ -98,7 +102,9 @@ async function ownsProduct(trx: AdminDb, pddGoodsId: string, task: Task): Promis
 
 function replayOutcome(task: Task): CollectOutcome {
   if (task.status === 'succeeded') {
-    const skus = task.result_data ? (JSON.parse(task.result_data) as { result?: { skus?: unknown[] } }).result?.skus?.length ?? 0 : 0;
+    const skus = task.result_data
+      ? ((JSON.parse(task.result_data) as { result?: { skus?: unknown[] } }).result?.skus?.length ?? 0)
+      : 0;
     return { status: 'collected', skus };
   }
   throw ApplicationFailure.nonRetryable(task.error_message ?? 'collect failed', task.error_code ?? 'COLLECT_FAILED');
@@ -115,7 +121,11 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
         const task = await ensureTask(trx, input.pddGoodsId, input.workflowId, runId);
         if (TERMINAL.has(task.status)) return;
         const now = nowUtc();
-        await trx.updateTable('tasks').set({ status: 'collecting', device_id: input.deviceId, updated_at: now }).where('task_id', '=', task.task_id).execute();
+        await trx
+          .updateTable('tasks')
+          .set({ status: 'collecting', device_id: input.deviceId, updated_at: now })
+          .where('task_id', '=', task.task_id)
+          .execute();
         await trx
           .insertInto('task_claims')
           .values({ task_id: task.task_id, device_id: input.deviceId, claimed_at: now })
@@ -124,7 +134,13 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
         if (await ownsProduct(trx, input.pddGoodsId, task)) {
           await trx
             .updateTable('pdd_products')
-            .set({ collect_status: 'collecting', collect_workflow_id: input.workflowId, collect_run_id: runId, collect_device_id: input.deviceId, updated_at: now })
+            .set({
+              collect_status: 'collecting',
+              collect_workflow_id: input.workflowId,
+              collect_run_id: runId,
+              collect_device_id: input.deviceId,
+              updated_at: now,
+            })
             .where('goods_id', '=', input.pddGoodsId)
             .execute();
         }
@@ -139,76 +155,114 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
     async saveCollectResult(input: SaveCollectResultInput): Promise<CollectOutcome> {
       const runId = runIdOf();
       const parsed = skusJsonSchema.safeParse(input.result);
-      const outcome = await writeTransaction(db, async (trx): Promise<{ ok: CollectOutcome } | { fail: { code: string; message: string } }> => {
-        const task = await ensureTask(trx, input.pddGoodsId, input.workflowId, runId);
-        if (TERMINAL.has(task.status)) {
-          try {
-            return { ok: replayOutcome(task) };
-          } catch (err) {
-            const f = err as ApplicationFailure;
-            return { fail: { code: f.type ?? 'COLLECT_FAILED', message: f.message } };
+      const outcome = await writeTransaction(
+        db,
+        async (trx): Promise<{ ok: CollectOutcome } | { fail: { code: string; message: string } }> => {
+          const task = await ensureTask(trx, input.pddGoodsId, input.workflowId, runId);
+          if (TERMINAL.has(task.status)) {
+            try {
+              return { ok: replayOutcome(task) };
+            } catch (err) {
+              const f = err as ApplicationFailure;
+              return { fail: { code: f.type ?? 'COLLECT_FAILED', message: f.message } };
+            }
           }
-        }
-        const now = nowUtc();
-        const resultData = JSON.stringify({ device_id: input.deviceId, counters: input.counters ?? {}, result: input.result });
-        let fail: { code: string; message: string; taskStatus: 'failed' | 'rejected' } | null = null;
-        if (!parsed.success) {
-          fail = { code: 'COLLECT_RESULT_INVALID', message: `采集结果格式不对：${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, taskStatus: 'rejected' };
-        } else if (parsed.data.goods_id !== input.pddGoodsId) {
-          fail = {
-            code: 'COLLECT_GOODS_MISMATCH',
-            message: `采集到的商品 ${parsed.data.goods_id} 不是要采集的 ${input.pddGoodsId}（链接跳转或采错商品），已拒绝，原数据保留`,
-            taskStatus: 'rejected',
-          };
-        } else if (parsed.data.skus.length === 0) {
-          fail = { code: 'COLLECT_NO_SKUS', message: '采集到 0 个规格（商品下架、页面改版或没有识别出规格），原数据保留', taskStatus: 'failed' };
-        }
-        const owns = await ownsProduct(trx, input.pddGoodsId, task);
-        if (fail) {
+          const now = nowUtc();
+          const resultData = JSON.stringify({
+            device_id: input.deviceId,
+            counters: input.counters ?? {},
+            result: input.result,
+          });
+          let fail: { code: string; message: string; taskStatus: 'failed' | 'rejected' } | null = null;
+          if (!parsed.success) {
+            fail = {
+              code: 'COLLECT_RESULT_INVALID',
+              message: `采集结果格式不对：${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+              taskStatus: 'rejected',
+            };
+          } else if (parsed.data.goods_id !== input.pddGoodsId) {
+            fail = {
+              code: 'COLLECT_GOODS_MISMATCH',
+              message: `采集到的商品 ${parsed.data.goods_id} 不是要采集的 ${input.pddGoodsId}（链接跳转或采错商品），已拒绝，原数据保留`,
+              taskStatus: 'rejected',
+            };
+          } else if (parsed.data.skus.length === 0) {
+            fail = {
+              code: 'COLLECT_NO_SKUS',
+              message: '采集到 0 个规格（商品下架、页面改版或没有识别出规格），原数据保留',
+              taskStatus: 'failed',
+            };
+          }
+          const owns = await ownsProduct(trx, input.pddGoodsId, task);
+          if (fail) {
+            await trx
+              .updateTable('tasks')
+              .set({
+                status: fail.taskStatus,
+                device_id: input.deviceId,
+                error_code: fail.code,
+                error_message: fail.message,
+                result_data: resultData,
+                finished_at: now,
+                updated_at: now,
+              })
+              .where('task_id', '=', task.task_id)
+              .execute();
+            if (owns) {
+              // only the status and the reason change: skus_json, title and collected_at stay
+              await trx
+                .updateTable('pdd_products')
+                .set({
+                  collect_status: 'failed',
+                  collect_code: fail.code,
+                  collect_msg: fail.message,
+                  collect_run_id: runId,
+                  collect_workflow_id: input.workflowId,
+                  updated_at: now,
+                })
+                .where('goods_id', '=', input.pddGoodsId)
+                .execute();
+            }
+            return { fail };
+          }
+          const data = parsed.data as SkusJson;
           await trx
             .updateTable('tasks')
-            .set({ status: fail.taskStatus, device_id: input.deviceId, error_code: fail.code, error_message: fail.message, result_data: resultData, finished_at: now, updated_at: now })
+            .set({
+              status: 'succeeded',
+              device_id: input.deviceId,
+              error_code: null,
+              error_message: null,
+              result_data: resultData,
+              finished_at: now,
+              updated_at: now,
+            })
             .where('task_id', '=', task.task_id)
             .execute();
           if (owns) {
-            // only the status and the reason change: skus_json, title and collected_at stay
             await trx
               .updateTable('pdd_products')
-              .set({ collect_status: 'failed', collect_code: fail.code, collect_msg: fail.message, collect_run_id: runId, collect_workflow_id: input.workflowId, updated_at: now })
+              .set({
+                skus_json: JSON.stringify(data),
+                title: data.title,
+                shop_name: data.shop_name,
+                search_text: searchTextOf(data.title, data.shop_name),
+                collect_status: 'collected',
+                collect_code: null,
+                collect_msg: null,
+                artifact_ref: null,
+                collected_at: now,
+                collect_run_id: runId,
+                collect_workflow_id: input.workflowId,
+                collect_device_id: input.deviceId,
+                updated_at: now,
+              })
               .where('goods_id', '=', input.pddGoodsId)
               .execute();
           }
-          return { fail };
-        }
-        const data = parsed.data as SkusJson;
-        await trx
-          .updateTable('tasks')
-          .set({ status: 'succeeded', device_id: input.deviceId, error_code: null, error_message: null, result_data: resultData, finished_at: now, updated_at: now })
-          .where('task_id', '=', task.task_id)
-          .execute();
-        if (owns) {
-          await trx
-            .updateTable('pdd_products')
-            .set({
-              skus_json: JSON.stringify(data),
-              title: data.title,
-              shop_name: data.shop_name,
-              search_text: searchTextOf(data.title, data.shop_name),
-              collect_status: 'collected',
-              collect_code: null,
-              collect_msg: null,
-              artifact_ref: null,
-              collected_at: now,
-              collect_run_id: runId,
-              collect_workflow_id: input.workflowId,
-              collect_device_id: input.deviceId,
-              updated_at: now,
-            })
-            .where('goods_id', '=', input.pddGoodsId)
-            .execute();
-        }
-        return { ok: { status: 'collected', skus: data.skus.length } };
-      });
+          return { ok: { status: 'collected', skus: data.skus.length } };
+        },
+      );
       if ('fail' in outcome) throw ApplicationFailure.nonRetryable(outcome.fail.message, outcome.fail.code);
       return outcome.ok;
     },
@@ -220,16 +274,35 @@ export function catalogActivities(db: AdminDb, opts: { runId?: () => string | un
         const task = await ensureTask(trx, input.pddGoodsId, input.workflowId, runId);
         if (TERMINAL.has(task.status)) return; // the first recorded outcome stands
         const now = nowUtc();
-        const artifact = input.artifactPath ? (task.device_id ? `${task.device_id}:${input.artifactPath}` : input.artifactPath) : null;
+        const artifact = input.artifactPath
+          ? task.device_id
+            ? `${task.device_id}:${input.artifactPath}`
+            : input.artifactPath
+          : null;
         await trx
           .updateTable('tasks')
-          .set({ status: 'failed', error_code: input.code, error_message: input.message, artifact_ref: artifact, finished_at: now, updated_at: now })
+          .set({
+            status: 'failed',
+            error_code: input.code,
+            error_message: input.message,
+            artifact_ref: artifact,
+            finished_at: now,
+            updated_at: now,
+          })
           .where('task_id', '=', task.task_id)
           .execute();
         if (await ownsProduct(trx, input.pddGoodsId, task)) {
           await trx
             .updateTable('pdd_products')
-            .set({ collect_status: 'failed', collect_code: input.code, collect_msg: input.message, artifact_ref: artifact, collect_run_id: runId, collect_workflow_id: input.workflowId, updated_at: now })
+            .set({
+              collect_status: 'failed',
+              collect_code: input.code,
+              collect_msg: input.message,
+              artifact_ref: artifact,
+              collect_run_id: runId,
+              collect_workflow_id: input.workflowId,
+              updated_at: now,
+            })
             .where('goods_id', '=', input.pddGoodsId)
             .execute();
         }

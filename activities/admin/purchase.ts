@@ -27,7 +27,8 @@ export interface RecordStatusInput {
   requestId?: string;
 }
 
-export type FenceDecision = { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
+export type FenceDecision =
+  { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
 
 /** How an authorization moves with its task. */
 const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
@@ -53,7 +54,8 @@ export function purchaseActivities(db: AdminDb) {
     async recordPurchaseStatus(input: RecordStatusInput): Promise<void> {
       await writeTransaction(db, async (trx) => {
         const task = await trx.selectFrom('tasks').selectAll().where('task_id', '=', input.taskId).executeTakeFirst();
-        if (!task || task.task_type !== 'purchase') throw nonRetryable(`task ${input.taskId} not found`, 'TASK_NOT_FOUND');
+        if (!task || task.task_type !== 'purchase')
+          throw nonRetryable(`task ${input.taskId} not found`, 'TASK_NOT_FOUND');
         if (task.authorization_id !== input.authorizationId) {
           // The write back to DRAFT clears the task's authorization: its retry finds it gone.
           if (input.to === 'DRAFT' && (await closedAuthorization(trx, input.authorizationId))) return;
@@ -61,7 +63,8 @@ export function purchaseActivities(db: AdminDb) {
         }
         const from = task.status as PurchaseStatus;
         if (from === input.to) return; // a replayed write
-        if (!canTransition(from, input.to)) throw nonRetryable(`task ${input.taskId}: ${from} → ${input.to} is not allowed`, 'ILLEGAL_TRANSITION');
+        if (!canTransition(from, input.to))
+          throw nonRetryable(`task ${input.taskId}: ${from} → ${input.to} is not allowed`, 'ILLEGAL_TRANSITION');
         const now = nowUtc();
         await trx
           .updateTable('tasks')
@@ -87,30 +90,56 @@ export function purchaseActivities(db: AdminDb) {
             .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
             .execute();
         }
-        await appendTimeline(trx, input.authorizationId, { at: now, status: input.to, reason: input.reasonCode ?? null, detail: input.detail ?? null, actor: input.actor ?? null });
+        await appendTimeline(trx, input.authorizationId, {
+          at: now,
+          status: input.to,
+          reason: input.reasonCode ?? null,
+          detail: input.detail ?? null,
+          actor: input.actor ?? null,
+        });
         if (input.actor) {
-          await recordAudit(trx, { kind: 'operator', name: input.actor }, {
-            action: `task.${input.to.toLowerCase()}`,
-            target: { kind: 'task', id: input.taskId },
-            details: {
-              from,
-              to: input.to,
-              authorization_id: input.authorizationId,
-              ...(input.orderNo ? { order_no: input.orderNo } : {}),
-              ...(input.requestId ? { request_id: input.requestId } : {}),
+          await recordAudit(
+            trx,
+            { kind: 'operator', name: input.actor },
+            {
+              action: `task.${input.to.toLowerCase()}`,
+              target: { kind: 'task', id: input.taskId },
+              details: {
+                from,
+                to: input.to,
+                authorization_id: input.authorizationId,
+                ...(input.orderNo ? { order_no: input.orderNo } : {}),
+                ...(input.requestId ? { request_id: input.requestId } : {}),
+              },
             },
-          });
+          );
         }
-        recordPurchaseTransition({ from, to: input.to, reasonCode: input.reasonCode, startedAt: task.started_at, byOperator: input.actor !== undefined });
+        recordPurchaseTransition({
+          from,
+          to: input.to,
+          reasonCode: input.reasonCode,
+          startedAt: task.started_at,
+          byOperator: input.actor !== undefined,
+        });
       });
     },
 
-    async beginPurchaseAttempt(input: { taskId: string; authorizationId: string; deviceId: string; workflowId: string }): Promise<{ attemptId: string }> {
+    async beginPurchaseAttempt(input: {
+      taskId: string;
+      authorizationId: string;
+      deviceId: string;
+      workflowId: string;
+    }): Promise<{ attemptId: string }> {
       return writeTransaction(db, async (trx) => {
         // a revoked phone is stopped here, before anything is opened on it
         const device = await deviceStatus(trx, input.deviceId);
-        if (device !== 'ACTIVE') throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
-        const existing = await trx.selectFrom('purchase_attempts').select('id').where('authorization_id', '=', input.authorizationId).executeTakeFirst();
+        if (device !== 'ACTIVE')
+          throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
+        const existing = await trx
+          .selectFrom('purchase_attempts')
+          .select('id')
+          .where('authorization_id', '=', input.authorizationId)
+          .executeTakeFirst();
         if (existing) return { attemptId: existing.id };
         const attemptId = randomUUID();
         await trx
@@ -127,7 +156,11 @@ export function purchaseActivities(db: AdminDb) {
             timeline_json: '[]',
           })
           .execute();
-        await trx.insertInto('task_claims').values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() }).onConflict((oc) => oc.doNothing()).execute();
+        await trx
+          .insertInto('task_claims')
+          .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
         return { attemptId };
       });
     },
@@ -153,7 +186,11 @@ export function purchaseActivities(db: AdminDb) {
           ...(r.quantityRead !== undefined ? { quantity_read: r.quantityRead } : {}),
           ...(input.confirmedOptions ? { confirmed_options: JSON.stringify(input.confirmedOptions) } : {}),
           ...(input.failure
-            ? { failure_code: input.failure.code, failure_detail: input.failure.detail, artifact_ref: input.failure.artifactRef ?? null }
+            ? {
+                failure_code: input.failure.code,
+                failure_detail: input.failure.detail,
+                artifact_ref: input.failure.artifactRef ?? null,
+              }
             : {}),
           ...(input.status ? { status: input.status } : {}),
           ...(input.status === 'STOPPED' || input.status === 'PASSED' ? { finished_at: nowUtc() } : {}),
@@ -162,10 +199,26 @@ export function purchaseActivities(db: AdminDb) {
         .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
         .execute();
       if (input.goods) {
-        const attempt = await db.selectFrom('purchase_attempts').select('task_id').where('id', '=', input.attemptId).executeTakeFirst();
+        const attempt = await db
+          .selectFrom('purchase_attempts')
+          .select('task_id')
+          .where('id', '=', input.attemptId)
+          .executeTakeFirst();
         if (attempt) {
-          if (input.goods.title) await db.updateTable('tasks').set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) }).where('task_id', '=', attempt.task_id).where('title', 'is', null).execute();
-          if (input.goods.shopName) await db.updateTable('tasks').set({ shop_name: input.goods.shopName }).where('task_id', '=', attempt.task_id).where('shop_name', 'is', null).execute();
+          if (input.goods.title)
+            await db
+              .updateTable('tasks')
+              .set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) })
+              .where('task_id', '=', attempt.task_id)
+              .where('title', 'is', null)
+              .execute();
+          if (input.goods.shopName)
+            await db
+              .updateTable('tasks')
+              .set({ shop_name: input.goods.shopName })
+              .where('task_id', '=', attempt.task_id)
+              .where('shop_name', 'is', null)
+              .execute();
         }
       }
     },
@@ -176,26 +229,50 @@ export function purchaseActivities(db: AdminDb) {
      * submission row this authorization can ever have. Anything short of an explicit
      * `clickPermitted: true` means: do not tap.
      */
-    async createSubmissionFence(input: { taskId: string; authorizationId: string; attemptId: string; confirmation: FinalPanelReading }): Promise<FenceDecision> {
+    async createSubmissionFence(input: {
+      taskId: string;
+      authorizationId: string;
+      attemptId: string;
+      confirmation: FinalPanelReading;
+    }): Promise<FenceDecision> {
       return writeTransaction(db, async (trx) => {
         const refuse = (reason: string, detail: string): FenceDecision => ({ clickPermitted: false, reason, detail });
-        const auth = await trx.selectFrom('order_authorizations').selectAll().where('id', '=', input.authorizationId).executeTakeFirst();
+        const auth = await trx
+          .selectFrom('order_authorizations')
+          .selectAll()
+          .where('id', '=', input.authorizationId)
+          .executeTakeFirst();
         if (!auth || auth.task_id !== input.taskId) return refuse('FENCE_REFUSED', 'unknown authorization');
-        const existing = await trx.selectFrom('order_submissions').select(['id', 'attempt_id']).where('authorization_id', '=', auth.id).executeTakeFirst();
+        const existing = await trx
+          .selectFrom('order_submissions')
+          .select(['id', 'attempt_id'])
+          .where('authorization_id', '=', auth.id)
+          .executeTakeFirst();
         if (existing) return refuse('FENCE_REFUSED', `authorization already has submission ${existing.id}`);
         if (auth.execution_mode !== 'live') return refuse('FENCE_REFUSED', 'a dry run never gets a fence');
         if (auth.status !== 'CLAIMED') return refuse('FENCE_REFUSED', `authorization is ${auth.status}`);
         const now = nowUtc();
         if (now >= auth.expires_at) return refuse('FENCE_REFUSED', `authorization expired at ${auth.expires_at}`);
-        const task = await trx.selectFrom('tasks').select(['status', 'authorization_id']).where('task_id', '=', input.taskId).executeTakeFirst();
-        if (!task || task.authorization_id !== auth.id || task.status !== 'ORDERING') return refuse('FENCE_REFUSED', `task is ${task?.status ?? 'missing'}`);
-        const attempt = await trx.selectFrom('purchase_attempts').select(['authorization_id', 'status', 'device_id']).where('id', '=', input.attemptId).executeTakeFirst();
-        if (!attempt || attempt.authorization_id !== auth.id || attempt.status !== 'RUNNING') return refuse('FENCE_REFUSED', 'attempt does not match');
+        const task = await trx
+          .selectFrom('tasks')
+          .select(['status', 'authorization_id'])
+          .where('task_id', '=', input.taskId)
+          .executeTakeFirst();
+        if (!task || task.authorization_id !== auth.id || task.status !== 'ORDERING')
+          return refuse('FENCE_REFUSED', `task is ${task?.status ?? 'missing'}`);
+        const attempt = await trx
+          .selectFrom('purchase_attempts')
+          .select(['authorization_id', 'status', 'device_id'])
+          .where('id', '=', input.attemptId)
+          .executeTakeFirst();
+        if (!attempt || attempt.authorization_id !== auth.id || attempt.status !== 'RUNNING')
+          return refuse('FENCE_REFUSED', 'attempt does not match');
         const device = await deviceStatus(trx, attempt.device_id);
         if (device !== 'ACTIVE') return refuse('DEVICE_REVOKED', `device ${attempt.device_id} is ${device}`);
 
         const c = input.confirmation;
-        if (!sameOptions(c.options, JSON.parse(auth.pdd_options) as Record<string, string>)) return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
+        if (!sameOptions(c.options, JSON.parse(auth.pdd_options) as Record<string, string>))
+          return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
         const verdict = allGates(c, auth.quantity, auth.total_price_cap_cent);
         if (!verdict.pass) return refuse('FENCE_REFUSED', `${verdict.reason}: ${verdict.detail}`);
 
@@ -216,8 +293,18 @@ export function purchaseActivities(db: AdminDb) {
           })
           .execute();
         await trx.updateTable('order_authorizations').set({ status: 'FENCED' }).where('id', '=', auth.id).execute();
-        await trx.updateTable('purchase_attempts').set({ status: 'FENCED', step: 'fenced' }).where('id', '=', input.attemptId).execute();
-        await appendTimeline(trx, auth.id, { at: now, status: 'FENCED', reason: null, detail: `submission ${submissionId}`, actor: null });
+        await trx
+          .updateTable('purchase_attempts')
+          .set({ status: 'FENCED', step: 'fenced' })
+          .where('id', '=', input.attemptId)
+          .execute();
+        await appendTimeline(trx, auth.id, {
+          at: now,
+          status: 'FENCED',
+          reason: null,
+          detail: `submission ${submissionId}`,
+          actor: null,
+        });
         return { clickPermitted: true, submissionId };
       });
     },
@@ -238,7 +325,12 @@ export function purchaseActivities(db: AdminDb) {
     },
 
     async recordSubmissionTapped(input: { submissionId: string; tappedAt: string }): Promise<void> {
-      await db.updateTable('order_submissions').set({ order_submitted_at: input.tappedAt }).where('id', '=', input.submissionId).where('order_submitted_at', 'is', null).execute();
+      await db
+        .updateTable('order_submissions')
+        .set({ order_submitted_at: input.tappedAt })
+        .where('id', '=', input.submissionId)
+        .where('order_submitted_at', 'is', null)
+        .execute();
     },
 
     async recordSubmissionOutcome(input: {
@@ -249,7 +341,11 @@ export function purchaseActivities(db: AdminDb) {
       orderedAt?: string | null;
     }): Promise<void> {
       await writeTransaction(db, async (trx) => {
-        const sub = await trx.selectFrom('order_submissions').select(['status', 'attempt_id']).where('id', '=', input.submissionId).executeTakeFirstOrThrow();
+        const sub = await trx
+          .selectFrom('order_submissions')
+          .select(['status', 'attempt_id'])
+          .where('id', '=', input.submissionId)
+          .executeTakeFirstOrThrow();
         if (sub.status === 'MANUAL_RESOLVED') return;
         const now = nowUtc();
         await trx
@@ -262,18 +358,32 @@ export function purchaseActivities(db: AdminDb) {
           })
           .where('id', '=', input.submissionId)
           .execute();
-        const attemptStatus = input.status === 'SUBMITTED' ? 'SUBMITTED' : input.status === 'MANUAL_RESOLVED' ? 'RESOLVED' : 'RECONCILIATION_REQUIRED';
-        await trx.updateTable('purchase_attempts').set({ status: attemptStatus, finished_at: now }).where('id', '=', sub.attempt_id).execute();
+        const attemptStatus =
+          input.status === 'SUBMITTED'
+            ? 'SUBMITTED'
+            : input.status === 'MANUAL_RESOLVED'
+              ? 'RESOLVED'
+              : 'RECONCILIATION_REQUIRED';
+        await trx
+          .updateTable('purchase_attempts')
+          .set({ status: attemptStatus, finished_at: now })
+          .where('id', '=', sub.attempt_id)
+          .execute();
       });
     },
 
     /** The `purchase` object of the task's result, validated before it is stored. */
     async savePurchaseResult(input: { taskId: string; attemptId: string; purchase: PurchaseResult }): Promise<void> {
       const parsed = purchaseResultSchema.safeParse(input.purchase);
-      if (!parsed.success) throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');
+      if (!parsed.success)
+        throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');
       const json = JSON.stringify(parsed.data);
       await writeTransaction(db, async (trx) => {
-        await trx.updateTable('purchase_attempts').set({ purchase_json: json }).where('id', '=', input.attemptId).execute();
+        await trx
+          .updateTable('purchase_attempts')
+          .set({ purchase_json: json })
+          .where('id', '=', input.attemptId)
+          .execute();
         await trx
           .updateTable('tasks')
           .set({ result_data: JSON.stringify({ schema_version: 1, purchase: parsed.data }), updated_at: nowUtc() })
@@ -286,12 +396,20 @@ export function purchaseActivities(db: AdminDb) {
 
 /** ACTIVE, REVOKED, or UNKNOWN for a device the admin never issued a token to. */
 async function deviceStatus(trx: AdminDb, deviceId: string): Promise<'ACTIVE' | 'REVOKED' | 'UNKNOWN'> {
-  const row = await trx.selectFrom('device_credentials').select('status').where('device_id', '=', deviceId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('device_credentials')
+    .select('status')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
   return row?.status ?? 'UNKNOWN';
 }
 
 async function closedAuthorization(trx: AdminDb, authorizationId: string): Promise<boolean> {
-  const auth = await trx.selectFrom('order_authorizations').select('status').where('id', '=', authorizationId).executeTakeFirst();
+  const auth = await trx
+    .selectFrom('order_authorizations')
+    .select('status')
+    .where('id', '=', authorizationId)
+    .executeTakeFirst();
   return auth?.status === 'EXPIRED' || auth?.status === 'ABANDONED';
 }
 
@@ -304,9 +422,17 @@ interface TimelineEntry {
 }
 
 async function appendTimeline(trx: AdminDb, authorizationId: string, entry: TimelineEntry): Promise<void> {
-  const attempt = await trx.selectFrom('purchase_attempts').select(['id', 'timeline_json']).where('authorization_id', '=', authorizationId).executeTakeFirst();
+  const attempt = await trx
+    .selectFrom('purchase_attempts')
+    .select(['id', 'timeline_json'])
+    .where('authorization_id', '=', authorizationId)
+    .executeTakeFirst();
   if (!attempt) return;
   const timeline = JSON.parse(attempt.timeline_json) as TimelineEntry[];
   timeline.push(entry);
-  await trx.updateTable('purchase_attempts').set({ timeline_json: JSON.stringify(timeline) }).where('id', '=', attempt.id).execute();
+  await trx
+    .updateTable('purchase_attempts')
+    .set({ timeline_json: JSON.stringify(timeline) })
+    .where('id', '=', attempt.id)
+    .execute();
 }

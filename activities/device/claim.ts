@@ -19,7 +19,12 @@ export function createClaimActivities(ctx: DeviceContext): ClaimDeviceActivities
         const row = ctx.ledger.claim(workflowId, runId);
         ctx.log.info({ workflowId, claimId: row.claim_id }, 'device claimed');
         ctx.onClaimed();
-        return { claim_id: row.claim_id, device_id: ctx.deviceId, task_queue: ctx.taskQueue, claimed_at: row.claimed_at };
+        return {
+          claim_id: row.claim_id,
+          device_id: ctx.deviceId,
+          task_queue: ctx.taskQueue,
+          claimed_at: row.claimed_at,
+        };
       } catch (err) {
         throw toFailure(err, null, null);
       }

@@ -8,8 +8,24 @@ import type { DeviceCounters, DeviceFailureDetails, FinalPanelReading } from '..
  * is retryable exactly when domain/purchase/failures.ts says so. Anything else that escaped is
  * an ADB failure.
  */
-export function toFailure(err: unknown, artifactPath: string | null, counters: DeviceCounters | null, reading: Partial<FinalPanelReading> | null = null): ApplicationFailure {
+export function toFailure(
+  err: unknown,
+  artifactPath: string | null,
+  counters: DeviceCounters | null,
+  reading: Partial<FinalPanelReading> | null = null,
+): ApplicationFailure {
   const e = isDeviceError(err) ? err : new DeviceError('ADB_FAILED', (err as Error)?.message ?? String(err));
-  const details: DeviceFailureDetails = { code: e.code, message: e.message, artifact_path: artifactPath, counters: counters ?? newCounters(), ...(reading ? { reading } : {}) };
-  return ApplicationFailure.create({ type: e.code, message: e.message, nonRetryable: !e.retryable, details: [details] });
+  const details: DeviceFailureDetails = {
+    code: e.code,
+    message: e.message,
+    artifact_path: artifactPath,
+    counters: counters ?? newCounters(),
+    ...(reading ? { reading } : {}),
+  };
+  return ApplicationFailure.create({
+    type: e.code,
+    message: e.message,
+    nonRetryable: !e.retryable,
+    details: [details],
+  });
 }

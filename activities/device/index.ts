@@ -7,7 +7,13 @@ import type { DeviceContext } from './context';
 import { toFailure } from './failure';
 import { onPhone } from './phone-activity';
 import { toPddData } from './pdd-data';
-import type { CollectSkusInput, CollectSkusResult, DeviceActivities, DeviceActivityInput, DeviceHealth } from '../../domain/contracts/device-activities';
+import type {
+  CollectSkusInput,
+  CollectSkusResult,
+  DeviceActivities,
+  DeviceActivityInput,
+  DeviceHealth,
+} from '../../domain/contracts/device-activities';
 
 export { createClaimActivities } from './claim';
 export type { DeviceContext } from './context';
@@ -35,7 +41,8 @@ export function createDeviceActivities(ctx: DeviceContext): DeviceActivities {
     /** Read-only: opens the goods and reads every option and price. */
     async collectSkus(input: CollectSkusInput): Promise<CollectSkusResult> {
       return onPhone(ctx, 'collectSkus', input, async ({ appVersion, clock, openSession }) => {
-        if (!/^\d+$/.test(input.pddGoodsId ?? '')) throw new DeviceError('INVALID_INPUT', `pddGoodsId ${JSON.stringify(input.pddGoodsId)} is not digits`);
+        if (!/^\d+$/.test(input.pddGoodsId ?? ''))
+          throw new DeviceError('INVALID_INPUT', `pddGoodsId ${JSON.stringify(input.pddGoodsId)} is not digits`);
         const { session, profile } = openSession();
         const collected = await collectGoods(session, input.pddGoodsId);
         const skus_json = skusJsonSchema.parse(collected);

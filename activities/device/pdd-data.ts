@@ -2,7 +2,10 @@ import type { SkusJson } from '../../domain/collect';
 import type { PddData } from '../../domain/contracts/device-activities';
 
 /** The same collect as the phone host's record, dimension values included. */
-export function toPddData(s: SkusJson, src: { url: string; deviceId: string; deviceAddress: string; pkg: string; appVersion: string }): PddData {
+export function toPddData(
+  s: SkusJson,
+  src: { url: string; deviceId: string; deviceAddress: string; pkg: string; appVersion: string },
+): PddData {
   return {
     schema_version: 1,
     goods: { goods_id: s.goods_id, url: src.url, title: s.title },
@@ -21,7 +24,12 @@ export function toPddData(s: SkusJson, src: { url: string; deviceId: string; dev
     skus: s.skus,
     purchase: null,
     captured_at: s.captured_at,
-    source: { device_id: src.deviceId, device_address: src.deviceAddress, pdd_package: src.pkg, app_version: src.appVersion },
+    source: {
+      device_id: src.deviceId,
+      device_address: src.deviceAddress,
+      pdd_package: src.pkg,
+      app_version: src.appVersion,
+    },
     artifacts: [],
   };
 }

@@ -33,16 +33,28 @@ export interface PhoneRun {
  * dump and tap is counted; a failure leaves a screenshot, the XML and the step log behind and
  * leaves as one ApplicationFailure whose type is the device failure code.
  */
-export async function onPhone<T>(ctx: DeviceContext, name: string, input: DeviceActivityInput, fn: (run: PhoneRun) => Promise<T>): Promise<T> {
+export async function onPhone<T>(
+  ctx: DeviceContext,
+  name: string,
+  input: DeviceActivityInput,
+  fn: (run: PhoneRun) => Promise<T>,
+): Promise<T> {
   const info = Context.current().info;
   const workflowId = info.workflowExecution?.workflowId ?? '';
   const clock = new CounterClock();
   const steps = new StepLog();
   let session: PddSession | null = null;
   let reading: Partial<FinalPanelReading> | null = null;
-  const memory: DumpMemory = { get: () => ctx.ledger.getState(LAST_DUMP_KEY), set: (h) => ctx.ledger.setState(LAST_DUMP_KEY, h) };
+  const memory: DumpMemory = {
+    get: () => ctx.ledger.getState(LAST_DUMP_KEY),
+    set: (h) => ctx.ledger.setState(LAST_DUMP_KEY, h),
+  };
   try {
-    if (input.claim?.device_id !== ctx.deviceId) throw new DeviceError('DEVICE_NOT_CLAIMED', `the claim is for device ${input.claim?.device_id}, this is ${ctx.deviceId}`);
+    if (input.claim?.device_id !== ctx.deviceId)
+      throw new DeviceError(
+        'DEVICE_NOT_CLAIMED',
+        `the claim is for device ${input.claim?.device_id}, this is ${ctx.deviceId}`,
+      );
     ctx.ledger.requireOwner(input.claim.claim_id, workflowId);
     ctx.adb.observe(() => clock.roundTrip());
     steps.add(name, { workflow_id: workflowId, attempt: info.attempt });
@@ -75,12 +87,29 @@ export async function onPhone<T>(ctx: DeviceContext, name: string, input: Device
     }
     const counters = clock.snapshot();
     const artifactPath = await saveArtifacts(ctx, workflowId, name, err, session, steps);
-    ctx.log.warn({ activity: name, workflowId, code: isDeviceError(err) ? err.code : null, err: (err as Error).message, counters, artifactPath }, 'device activity failed');
+    ctx.log.warn(
+      {
+        activity: name,
+        workflowId,
+        code: isDeviceError(err) ? err.code : null,
+        err: (err as Error).message,
+        counters,
+        artifactPath,
+      },
+      'device activity failed',
+    );
     throw toFailure(err, artifactPath, counters, reading);
   }
 }
 
-async function saveArtifacts(ctx: DeviceContext, workflowId: string, name: string, err: unknown, session: PddSession | null, steps: StepLog): Promise<string | null> {
+async function saveArtifacts(
+  ctx: DeviceContext,
+  workflowId: string,
+  name: string,
+  err: unknown,
+  session: PddSession | null,
+  steps: StepLog,
+): Promise<string | null> {
   if (isDeviceError(err) && (err.code === 'DEVICE_NOT_CLAIMED' || err.code === 'INVALID_INPUT')) return null;
   let screenshot: Buffer | null = null;
   try {
@@ -90,7 +119,12 @@ async function saveArtifacts(ctx: DeviceContext, workflowId: string, name: strin
   }
   try {
     const code = isDeviceError(err) ? err.code : 'ADB_FAILED';
-    return ctx.artifacts.save(workflowId, `${name}-${code}`, { screenshot, xml: session?.lastXml() ?? null, steps, error: { code, message: (err as Error)?.message ?? String(err) } });
+    return ctx.artifacts.save(workflowId, `${name}-${code}`, {
+      screenshot,
+      xml: session?.lastXml() ?? null,
+      steps,
+      error: { code, message: (err as Error)?.message ?? String(err) },
+    });
   } catch (e) {
     ctx.log.warn({ err: (e as Error).message }, 'could not save failure artifacts');
     return null;

@@ -7,8 +7,17 @@ import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-session';
-import { observeAfterTap, orderContext, readPendingOrderList, submitFinalPanel } from '../../device-worker/pdd/purchase/submit';
-import type { DevicePurchaseActivities, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
+import {
+  observeAfterTap,
+  orderContext,
+  readPendingOrderList,
+  submitFinalPanel,
+} from '../../device-worker/pdd/purchase/submit';
+import type {
+  DevicePurchaseActivities,
+  FinalPanelReading,
+  PurchaseTarget,
+} from '../../domain/contracts/device-activities';
 import { nowUtc } from '../../domain/time';
 import type { UiDump } from '../../device-worker/pdd/ui-xml';
 import type { DeviceContext } from './context';
@@ -51,30 +60,47 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       submitLabel: pp.text.submitLabel,
       readOnlyUrl: pp.pendingOrdersUrl,
     });
-    const session = run.track((phone, memory) => new PurchaseSession(guard.wrap(phone), profile, run.clock, run.steps, ctx.timing, memory));
+    const session = run.track(
+      (phone, memory) => new PurchaseSession(guard.wrap(phone), profile, run.clock, run.steps, ctx.timing, memory),
+    );
     session.setPurchaseProfile(pp);
     return { session, pp, guard };
   };
 
-  const evidenceTaker = (target: PurchaseTarget, ids: string[], session: PurchaseSession) => async (kind: EvidenceKind) => {
-    if (!deps.evidence) return;
-    try {
-      if (!screenMayBeCaptured(lastDumpOf(session), session.profile)) {
-        ctx.log.info({ kind, taskId: target.taskId }, 'no evidence screenshot: the phone shows a payment page, another app or nothing known');
-        return;
+  const evidenceTaker =
+    (target: PurchaseTarget, ids: string[], session: PurchaseSession) => async (kind: EvidenceKind) => {
+      if (!deps.evidence) return;
+      try {
+        if (!screenMayBeCaptured(lastDumpOf(session), session.profile)) {
+          ctx.log.info(
+            { kind, taskId: target.taskId },
+            'no evidence screenshot: the phone shows a payment page, another app or nothing known',
+          );
+          return;
+        }
+        const png = await ctx.adb.screencap();
+        const id = await deps.evidence.upload(png, {
+          taskId: target.taskId,
+          attemptId: target.attemptId,
+          kind,
+          capturedAt: nowUtc(),
+        });
+        if (id) ids.push(id);
+      } catch (err) {
+        ctx.log.warn(
+          { err: (err as Error).message, kind, taskId: target.taskId },
+          'evidence screenshot failed; the purchase goes on',
+        );
       }
-      const png = await ctx.adb.screencap();
-      const id = await deps.evidence.upload(png, { taskId: target.taskId, attemptId: target.attemptId, kind, capturedAt: nowUtc() });
-      if (id) ids.push(id);
-    } catch (err) {
-      ctx.log.warn({ err: (err as Error).message, kind, taskId: target.taskId }, 'evidence screenshot failed; the purchase goes on');
-    }
-  };
+    };
 
   /** What the fence approved for this authorization, as the ledger kept it with the tap. */
   const approved = (target: PurchaseTarget): { expected: FinalPanelReading | null; tappedAt: string | null } => {
     const row = deps.submissions.get(target.authorizationId);
-    return { expected: row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null, tappedAt: row?.tapped_at ?? null };
+    return {
+      expected: row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null,
+      tappedAt: row?.tapped_at ?? null,
+    };
   };
 
   const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
@@ -97,7 +123,10 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
         run.keepReading(reading);
         const evidenceIds: string[] = [];
         if (deps.submissions.irreversible(target.authorizationId)) {
-          throw new DeviceError('SUBMIT_REFUSED', `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`);
+          throw new DeviceError(
+            'SUBMIT_REFUSED',
+            `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`,
+          );
         }
         const { session, pp } = open(run, target);
         const evidence = evidenceTaker(target, evidenceIds, session);
@@ -117,8 +146,17 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       const deadline = tapBy();
       return onPhone(ctx, 'submitOnce', input, async (run) => {
         const { session, pp, guard } = open(run, input.target);
-        const done = await submitFinalPanel(session, pp, guard, deps.submissions, { target: input.target, submissionId: input.submissionId, expected: input.expected, workflowId: workflowId(), tapBy: deadline });
-        ctx.log.info({ taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done }, 'submitted once');
+        const done = await submitFinalPanel(session, pp, guard, deps.submissions, {
+          target: input.target,
+          submissionId: input.submissionId,
+          expected: input.expected,
+          workflowId: workflowId(),
+          tapBy: deadline,
+        });
+        ctx.log.info(
+          { taskId: input.target.taskId, authorizationId: input.target.authorizationId, ...done },
+          'submitted once',
+        );
         return { tappedAt: done.tappedAt, counters: run.clock.snapshot() };
       });
     },
@@ -127,7 +165,12 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
         const evidenceIds: string[] = [];
         const { session, pp } = open(run, input.target);
-        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, evidenceTaker(input.target, evidenceIds, session));
+        const seen = await observeAfterTap(
+          session,
+          pp,
+          { target: input.target, ...approved(input.target) },
+          evidenceTaker(input.target, evidenceIds, session),
+        );
         return { ...seen, evidenceIds, counters: run.clock.snapshot() };
       });
     },
@@ -135,7 +178,11 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     async readPendingOrders(input) {
       return onPhone(ctx, 'readPendingOrders', input, async (run) => {
         const { session, pp } = open(run, input.target);
-        const orders = await readPendingOrderList(session, pp, orderContext(input.target, approved(input.target).expected));
+        const orders = await readPendingOrderList(
+          session,
+          pp,
+          orderContext(input.target, approved(input.target).expected),
+        );
         return { orders, counters: run.clock.snapshot() };
       });
     },

@@ -1,7 +1,12 @@
 import os from 'node:os';
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
-import { DeviceCredentialError, issueDeviceCredential, listDeviceCredentials, revokeDeviceCredential } from './device-credentials';
+import {
+  DeviceCredentialError,
+  issueDeviceCredential,
+  listDeviceCredentials,
+  revokeDeviceCredential,
+} from './device-credentials';
 import { addUser, changePassword, listUsers, UserError } from './users';
 import { ZodError } from 'zod';
 
@@ -47,7 +52,8 @@ export async function runCli(db: AdminDb, argv: string[], io: CliIo): Promise<nu
   if (rest.length > 0) return usage();
   try {
     if (area === 'user' && verb === 'list' && arg === undefined) {
-      for (const u of await listUsers(db)) io.out(`${u.username}\tcreated_at=${u.created_at}\tpassword_changed_at=${u.password_changed_at}`);
+      for (const u of await listUsers(db))
+        io.out(`${u.username}\tcreated_at=${u.created_at}\tpassword_changed_at=${u.password_changed_at}`);
       return 0;
     }
     if (area === 'user' && (verb === 'add' || verb === 'passwd') && arg !== undefined) {
@@ -69,7 +75,9 @@ export async function runCli(db: AdminDb, argv: string[], io: CliIo): Promise<nu
     }
     if (area === 'device' && verb === 'list' && arg === undefined) {
       for (const d of await listDeviceCredentials(db)) {
-        io.out(`${d.device_id}\t${d.status}\t${d.display_name}\tcreated_at=${d.created_at}${d.revoked_at ? `\trevoked_at=${d.revoked_at}` : ''}`);
+        io.out(
+          `${d.device_id}\t${d.status}\t${d.display_name}\tcreated_at=${d.created_at}${d.revoked_at ? `\trevoked_at=${d.revoked_at}` : ''}`,
+        );
       }
       return 0;
     }

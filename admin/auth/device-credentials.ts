@@ -24,13 +24,24 @@ export class DeviceCredentialError extends HttpError {
   }
 }
 
-const notADeviceId = (deviceId: string) => new DeviceCredentialError(400, 'VALIDATION_FAILED', `${JSON.stringify(deviceId)} is not a device id; "device list" shows them`);
-const noSuchDevice = (deviceId: string) => new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no device ${deviceId}; "device list" shows them`);
+const notADeviceId = (deviceId: string) =>
+  new DeviceCredentialError(
+    400,
+    'VALIDATION_FAILED',
+    `${JSON.stringify(deviceId)} is not a device id; "device list" shows them`,
+  );
+const noSuchDevice = (deviceId: string) =>
+  new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no device ${deviceId}; "device list" shows them`);
 
 /** The one check of a display name, for the CLI and the API alike. */
 function displayName(raw: string): string {
   const parsed = deviceDisplayNameSchema.safeParse(raw);
-  if (!parsed.success) throw new DeviceCredentialError(400, 'VALIDATION_FAILED', `device name: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  if (!parsed.success)
+    throw new DeviceCredentialError(
+      400,
+      'VALIDATION_FAILED',
+      `device name: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -52,16 +63,31 @@ function tokenHash(raw: Buffer): Buffer {
   return crypto.createHash('sha256').update(raw).digest();
 }
 
-export async function issueDeviceCredential(db: AdminDb, actor: AuditActor, rawName: string): Promise<IssuedDeviceCredential> {
+export async function issueDeviceCredential(
+  db: AdminDb,
+  actor: AuditActor,
+  rawName: string,
+): Promise<IssuedDeviceCredential> {
   const name = displayName(rawName);
   const raw = crypto.randomBytes(32);
   const deviceId = crypto.randomUUID();
   await writeTransaction(db, async (trx) => {
     await trx
       .insertInto('device_credentials')
-      .values({ device_id: deviceId, display_name: name, token_sha256: tokenHash(raw), status: 'ACTIVE', created_at: nowUtc(), revoked_at: null })
+      .values({
+        device_id: deviceId,
+        display_name: name,
+        token_sha256: tokenHash(raw),
+        status: 'ACTIVE',
+        created_at: nowUtc(),
+        revoked_at: null,
+      })
       .execute();
-    await recordAudit(trx, actor, { action: 'device.issue', target: { kind: 'device', id: deviceId }, details: { display_name: name } });
+    await recordAudit(trx, actor, {
+      action: 'device.issue',
+      target: { kind: 'device', id: deviceId },
+      details: { display_name: name },
+    });
   });
   return { deviceId, token: raw.toString('hex') };
 }
@@ -75,13 +101,25 @@ export async function listDeviceCredentials(db: AdminDb): Promise<DeviceCredenti
     .execute();
 }
 
-export async function revokeDeviceCredential(db: AdminDb, actor: AuditActor, deviceId: string): Promise<'revoked' | 'already-revoked'> {
+export async function revokeDeviceCredential(
+  db: AdminDb,
+  actor: AuditActor,
+  deviceId: string,
+): Promise<'revoked' | 'already-revoked'> {
   if (!DEVICE_ID_RE.test(deviceId)) throw notADeviceId(deviceId);
   return writeTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('device_credentials').select(['status']).where('device_id', '=', deviceId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('device_credentials')
+      .select(['status'])
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
     if (!row) throw noSuchDevice(deviceId);
     if (row.status === 'REVOKED') return 'already-revoked';
-    await trx.updateTable('device_credentials').set({ status: 'REVOKED', revoked_at: nowUtc() }).where('device_id', '=', deviceId).execute();
+    await trx
+      .updateTable('device_credentials')
+      .set({ status: 'REVOKED', revoked_at: nowUtc() })
+      .where('device_id', '=', deviceId)
+      .execute();
     await recordAudit(trx, actor, { action: 'device.revoke', target: { kind: 'device', id: deviceId } });
     return 'revoked';
   });
@@ -91,16 +129,38 @@ export async function revokeDeviceCredential(db: AdminDb, actor: AuditActor, dev
  * A new display name for an active device. The token and everything the phone keeps under its
  * device id stay as they are; the audit row keeps the old name so a renamed phone can be traced.
  */
-export async function renameDevice(db: AdminDb, actor: AuditActor, deviceId: string, rawName: string): Promise<{ device_id: string; display_name: string }> {
+export async function renameDevice(
+  db: AdminDb,
+  actor: AuditActor,
+  deviceId: string,
+  rawName: string,
+): Promise<{ device_id: string; display_name: string }> {
   if (!DEVICE_ID_RE.test(deviceId)) throw notADeviceId(deviceId);
   const name = displayName(rawName);
   return writeTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('device_credentials').select(['status', 'display_name']).where('device_id', '=', deviceId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('device_credentials')
+      .select(['status', 'display_name'])
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
     if (!row) throw noSuchDevice(deviceId);
-    if (row.status !== 'ACTIVE') throw new DeviceCredentialError(409, 'DEVICE_REVOKED', `device ${deviceId} is revoked; issue a new one instead of renaming it`);
+    if (row.status !== 'ACTIVE')
+      throw new DeviceCredentialError(
+        409,
+        'DEVICE_REVOKED',
+        `device ${deviceId} is revoked; issue a new one instead of renaming it`,
+      );
     if (row.display_name !== name) {
-      await trx.updateTable('device_credentials').set({ display_name: name }).where('device_id', '=', deviceId).execute();
-      await recordAudit(trx, actor, { action: 'device.rename', target: { kind: 'device', id: deviceId }, details: { from: row.display_name, to: name } });
+      await trx
+        .updateTable('device_credentials')
+        .set({ display_name: name })
+        .where('device_id', '=', deviceId)
+        .execute();
+      await recordAudit(trx, actor, {
+        action: 'device.rename',
+        target: { kind: 'device', id: deviceId },
+        details: { from: row.display_name, to: name },
+      });
     }
     return { device_id: deviceId, display_name: name };
   });
@@ -130,7 +190,11 @@ export class DeviceAuthenticator {
     const presented = tokenHash(Buffer.from(m[2]!, 'hex'));
     let row: { token_sha256: Buffer; status: string } | undefined;
     try {
-      row = await this.db.selectFrom('device_credentials').select(['token_sha256', 'status']).where('device_id', '=', deviceId).executeTakeFirst();
+      row = await this.db
+        .selectFrom('device_credentials')
+        .select(['token_sha256', 'status'])
+        .where('device_id', '=', deviceId)
+        .executeTakeFirst();
     } catch (err) {
       throw new CredentialStoreUnavailable((err as Error).message);
     }
@@ -146,7 +210,11 @@ export class DeviceAuthenticator {
  * `npm start` uses it for the simulated phones so their device ids — and with them each phone's
  * ledger and claims — survive a restart, while no token ever has to be stored.
  */
-export async function rotateDeviceCredential(db: AdminDb, actor: AuditActor, deviceId: string): Promise<IssuedDeviceCredential> {
+export async function rotateDeviceCredential(
+  db: AdminDb,
+  actor: AuditActor,
+  deviceId: string,
+): Promise<IssuedDeviceCredential> {
   const raw = crypto.randomBytes(32);
   await writeTransaction(db, async (trx) => {
     const r = await trx
@@ -155,7 +223,12 @@ export async function rotateDeviceCredential(db: AdminDb, actor: AuditActor, dev
       .where('device_id', '=', deviceId)
       .where('status', '=', 'ACTIVE')
       .executeTakeFirst();
-    if (r.numUpdatedRows !== 1n) throw new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no active device ${deviceId}; "device list" shows them`);
+    if (r.numUpdatedRows !== 1n)
+      throw new DeviceCredentialError(
+        404,
+        'DEVICE_NOT_FOUND',
+        `no active device ${deviceId}; "device list" shows them`,
+      );
     await recordAudit(trx, actor, { action: 'device.rotate', target: { kind: 'device', id: deviceId } });
   });
   return { deviceId, token: raw.toString('hex') };

@@ -26,7 +26,11 @@ export const deviceRegistrationSchema = z.object({
 export type DeviceRegistration = z.infer<typeof deviceRegistrationSchema>;
 
 /** Idempotent: the same device registering again updates what it reported. */
-export async function registerDevice(db: AdminDb, deviceId: string, reg: DeviceRegistration): Promise<{ device_id: string; registered_at: string }> {
+export async function registerDevice(
+  db: AdminDb,
+  deviceId: string,
+  reg: DeviceRegistration,
+): Promise<{ device_id: string; registered_at: string }> {
   const now = nowUtc();
   const capabilities = JSON.stringify(reg.capabilities);
   await db
@@ -42,7 +46,14 @@ export async function registerDevice(db: AdminDb, deviceId: string, reg: DeviceR
       updated_at: now,
     })
     .onConflict((oc) =>
-      oc.column('device_id').doUpdateSet({ serial: reg.serial, model: reg.model, app_version: reg.app_version, capabilities_json: capabilities, last_seen_at: now, updated_at: now }),
+      oc.column('device_id').doUpdateSet({
+        serial: reg.serial,
+        model: reg.model,
+        app_version: reg.app_version,
+        capabilities_json: capabilities,
+        last_seen_at: now,
+        updated_at: now,
+      }),
     )
     .execute();
   return { device_id: deviceId, registered_at: now };
@@ -51,7 +62,12 @@ export async function registerDevice(db: AdminDb, deviceId: string, reg: DeviceR
 /** Any authenticated device call counts as a sign of life; at most one write a minute. */
 export async function touchDevice(db: AdminDb, deviceId: string, now = new Date()): Promise<void> {
   const cutoff = toUtcTimestamp(new Date(now.getTime() - 60_000));
-  await db.updateTable('devices').set({ last_seen_at: toUtcTimestamp(now) }).where('device_id', '=', deviceId).where('last_seen_at', '<', cutoff).execute();
+  await db
+    .updateTable('devices')
+    .set({ last_seen_at: toUtcTimestamp(now) })
+    .where('device_id', '=', deviceId)
+    .where('last_seen_at', '<', cutoff)
+    .execute();
 }
 
 /**
@@ -80,7 +96,10 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     .execute();
   const taskOf = new Map(busy.map((t) => [t.device_id, t]));
   const lastErrors = await lastErrorsByDevice(db);
-  const polls = await presence.lastPolls(rows.map((r) => r.device_id), now);
+  const polls = await presence.lastPolls(
+    rows.map((r) => r.device_id),
+    now,
+  );
   const lastSeen = (at: string | null): Date | null => (at === null ? null : parseUtcTimestamp(at));
   return rows.map((r) => {
     const task = taskOf.get(r.device_id);
@@ -113,14 +132,24 @@ async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastEr
       eb(
         'a.started_at',
         '=',
-        eb.selectFrom('purchase_attempts as b').select((b) => b.fn.max('b.started_at').as('newest')).whereRef('b.device_id', '=', 'a.device_id').where('b.failure_code', 'is not', null),
+        eb
+          .selectFrom('purchase_attempts as b')
+          .select((b) => b.fn.max('b.started_at').as('newest'))
+          .whereRef('b.device_id', '=', 'a.device_id')
+          .where('b.failure_code', 'is not', null),
       ),
     )
     .execute();
   const out = new Map<string, DeviceLastError>();
   for (const r of rows) {
     const code = r.failure_code ?? '';
-    out.set(r.device_id, { code, reason_zh: reasonInfo(code).zh, detail: r.failure_detail, task_id: r.task_id, at: r.finished_at ?? r.started_at });
+    out.set(r.device_id, {
+      code,
+      reason_zh: reasonInfo(code).zh,
+      detail: r.failure_detail,
+      task_id: r.task_id,
+      at: r.finished_at ?? r.started_at,
+    });
   }
   return out;
 }
@@ -175,7 +204,10 @@ export class DevicePresence {
         // Remembered for as long as an answer would be, so a page of devices waits for a down
         // Temporal at most once per cache period.
         this.downUntil = at + PRESENCE_CACHE_MS;
-        this.log.warn({ err: describeError(err) }, 'device presence from Temporal unavailable; online falls back to last_seen_at');
+        this.log.warn(
+          { err: describeError(err) },
+          'device presence from Temporal unavailable; online falls back to last_seen_at',
+        );
         return null;
       }
     }
@@ -203,8 +235,15 @@ const ARTIFACT_RETENTION_DAYS_DEFAULT = 14;
  * on 设置 instead of on every phone host.
  */
 export async function phoneHostSettings(db: AdminDb): Promise<{ artifact_retention_days: number }> {
-  const row = await db.selectFrom('app_settings').select('value_json').where('setting_key', '=', 'diagnostics.retention_days').executeTakeFirst();
+  const row = await db
+    .selectFrom('app_settings')
+    .select('value_json')
+    .where('setting_key', '=', 'diagnostics.retention_days')
+    .executeTakeFirst();
   const value: unknown = row ? JSON.parse(row.value_json) : ARTIFACT_RETENTION_DAYS_DEFAULT;
-  const days = typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3650 ? value : ARTIFACT_RETENTION_DAYS_DEFAULT;
+  const days =
+    typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3650
+      ? value
+      : ARTIFACT_RETENTION_DAYS_DEFAULT;
   return { artifact_retention_days: days };
 }

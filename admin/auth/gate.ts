@@ -56,27 +56,47 @@ export function identityGate(deps: GateDeps): Middleware {
       if (!result.ok) return emptyAnswer(ctx, 401);
       setDevice(ctx, { deviceId: result.deviceId });
       await next();
-      await touchDevice(deps.db, result.deviceId).catch((err: Error) => deps.log.warn({ err: err.message }, 'could not record device last_seen_at'));
+      await touchDevice(deps.db, result.deviceId).catch((err: Error) =>
+        deps.log.warn({ err: err.message }, 'could not record device last_seen_at'),
+      );
       return;
     }
 
-    if (hasBearer(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'device tokens do not open operator routes; log in as an operator');
+    if (hasBearer(ctx))
+      throw new HttpError(401, 'UNAUTHENTICATED', 'device tokens do not open operator routes; log in as an operator');
     const cookie = ctx.cookies.get(SESSION_COOKIE);
     let session;
     try {
       session = await deps.sessions.authenticate(cookie);
     } catch (err) {
       deps.log.error({ err: (err as Error).message, path: ctx.path }, 'session store unavailable');
-      throw new HttpError(503, 'AUTH_STORE_UNAVAILABLE', 'the admin cannot check sessions right now; try again shortly');
+      throw new HttpError(
+        503,
+        'AUTH_STORE_UNAVAILABLE',
+        'the admin cannot check sessions right now; try again shortly',
+      );
     }
     if (!session) {
       if (cookie !== undefined) ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
-      throw new HttpError(401, 'UNAUTHENTICATED', cookie === undefined ? 'log in first' : 'your session has ended; log in again');
+      throw new HttpError(
+        401,
+        'UNAUTHENTICATED',
+        cookie === undefined ? 'log in first' : 'your session has ended; log in again',
+      );
     }
     if (isMutating(ctx.method) && !csrfMatches(session.csrfToken, ctx.get('x-csrf-token') || undefined)) {
-      throw new HttpError(403, 'CSRF_TOKEN_INVALID', 'missing or wrong X-CSRF-Token header; reload the page or log in again');
+      throw new HttpError(
+        403,
+        'CSRF_TOKEN_INVALID',
+        'missing or wrong X-CSRF-Token header; reload the page or log in again',
+      );
     }
-    setOperator(ctx, { userId: session.userId, username: session.username, csrfToken: session.csrfToken, sessionIdSha256: session.idSha256 });
+    setOperator(ctx, {
+      userId: session.userId,
+      username: session.username,
+      csrfToken: session.csrfToken,
+      sessionIdSha256: session.idSha256,
+    });
     return next();
   };
 }

@@ -40,6 +40,9 @@ export class KnownClients {
   }
 
   private mac(username: string, issued: number, id: string): string {
-    return crypto.createHmac('sha256', this.key).update(`cmautobuy known client v1\u0000${username}\u0000${issued}\u0000${id}`).digest('hex');
+    return crypto
+      .createHmac('sha256', this.key)
+      .update(`cmautobuy known client v1\u0000${username}\u0000${issued}\u0000${id}`)
+      .digest('hex');
   }
 }

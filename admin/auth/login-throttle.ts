@@ -69,7 +69,9 @@ export class LoginThrottle {
   admit(client: LoginClient): Admission {
     const now = this.clock();
     const keys = this.keysOf(client);
-    const wait = Math.max(...keys.map((key) => (key.startsWith('a:') ? this.addressWait(key, now) : this.slowDownWait(key, now))));
+    const wait = Math.max(
+      ...keys.map((key) => (key.startsWith('a:') ? this.addressWait(key, now) : this.slowDownWait(key, now))),
+    );
     if (wait > 0) return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
     if (this.attempts.size >= MAX_KEYS) this.prune(now);
     for (const key of keys) this.attempts.set(key, [...this.recent(key, now), now]);

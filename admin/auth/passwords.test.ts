@@ -14,7 +14,12 @@ describe('passwords', () => {
 
   it('refuses a malformed or absurdly expensive stored hash instead of running it', async () => {
     expect(await verifyPassword('x', 'plain-text')).toBe(false);
-    expect(await verifyPassword('x', `scrypt$${2 ** 30}$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`)).toBe(false);
+    expect(
+      await verifyPassword(
+        'x',
+        `scrypt$${2 ** 30}$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -29,7 +34,10 @@ describe('LoginThrottle', () => {
 
   it('slows a user name down progressively instead of locking it out for the window', () => {
     let t = 0;
-    const th = new LoginThrottle({ windowMs: 15 * 60_000, maxFailuresPerUser: 2, maxFailuresPerAddress: 100, baseDelayMs: 1000, maxDelayMs: 8000 }, () => t);
+    const th = new LoginThrottle(
+      { windowMs: 15 * 60_000, maxFailuresPerUser: 2, maxFailuresPerAddress: 100, baseDelayMs: 1000, maxDelayMs: 8000 },
+      () => t,
+    );
     th.admit(client('ann', '10.0.0.1'));
     th.admit(client('ann', '10.0.0.1'));
     expect(th.admit(client('ann', '10.0.0.2'))).toEqual({ admitted: false, retryAfterSeconds: 1 });
@@ -55,7 +63,7 @@ describe('LoginThrottle', () => {
     expect(th.admit(client('d', '10.0.0.1')).admitted).toBe(true);
   });
 
-  it('un-counts a successful attempt only, and keeps a known client out of strangers\' buckets', () => {
+  it("un-counts a successful attempt only, and keeps a known client out of strangers' buckets", () => {
     const th = new LoginThrottle({ maxFailuresPerUser: 2, maxFailuresPerAddress: 100 }, () => 0);
     const ok = th.admit(client('ann', '10.0.0.1'));
     if (!ok.admitted) throw new Error('first attempt refused');

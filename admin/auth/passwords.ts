@@ -18,8 +18,12 @@ export const PASSWORD_MAX_LENGTH = 1024;
 
 function scrypt(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    crypto.scrypt(password.normalize('NFC'), salt, keyLength, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    crypto.scrypt(
+      password.normalize('NFC'),
+      salt,
+      keyLength,
+      { N, r, p, maxmem: 256 * N * r + 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
@@ -45,7 +49,15 @@ function parseHash(stored: string): ParsedHash | null {
   const [N, r, p] = parts.slice(1, 4).map((v) => Number(v)) as [number, number, number];
   const salt = Buffer.from(parts[4] ?? '', 'base64');
   const key = Buffer.from(parts[5] ?? '', 'base64');
-  const sane = [N, r, p].every(Number.isSafeInteger) && N > 1 && N <= MAX_N && (N & (N - 1)) === 0 && r >= 1 && r <= MAX_R && p >= 1 && p <= MAX_P;
+  const sane =
+    [N, r, p].every(Number.isSafeInteger) &&
+    N > 1 &&
+    N <= MAX_N &&
+    (N & (N - 1)) === 0 &&
+    r >= 1 &&
+    r <= MAX_R &&
+    p >= 1 &&
+    p <= MAX_P;
   if (!sane || salt.length < 16 || key.length < 16 || key.length > 64) return null;
   return { N, r, p, salt, key };
 }

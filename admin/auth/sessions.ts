@@ -58,7 +58,10 @@ export class SessionStore {
   ) {}
 
   /** 32 random bytes for the cookie; the DB keeps only their SHA-256. */
-  async create(userId: number, trx: AdminDb = this.db): Promise<{ cookieValue: string; csrfToken: string; maxAgeMs: number }> {
+  async create(
+    userId: number,
+    trx: AdminDb = this.db,
+  ): Promise<{ cookieValue: string; csrfToken: string; maxAgeMs: number }> {
     const secret = crypto.randomBytes(32);
     const now = this.clock();
     await trx.deleteFrom('sessions').where('expires_at', '<=', toUtcTimestamp(now)).execute();
@@ -94,7 +97,11 @@ export class SessionStore {
       return null;
     }
     if (now - lastSeen >= TOUCH_EVERY_MS) {
-      await this.db.updateTable('sessions').set({ last_seen_at: toUtcTimestamp(new Date(now)) }).where('id_sha256', '=', idSha256).execute();
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen_at: toUtcTimestamp(new Date(now)) })
+        .where('id_sha256', '=', idSha256)
+        .execute();
     }
     return { userId: row.user_id, username: row.username, idSha256, csrfToken: csrfTokenFor(cookieValue) };
   }

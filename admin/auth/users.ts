@@ -24,7 +24,12 @@ export interface OperatorUser {
   password_changed_at: string;
 }
 
-export async function addUser(db: AdminDb, actor: AuditActor, username: string, password: string): Promise<OperatorUser> {
+export async function addUser(
+  db: AdminDb,
+  actor: AuditActor,
+  username: string,
+  password: string,
+): Promise<OperatorUser> {
   const name = usernameSchema.parse(username);
   const hash = await hashPassword(newPasswordSchema.parse(password));
   return writeTransaction(db, async (trx) => {
@@ -42,13 +47,22 @@ export async function addUser(db: AdminDb, actor: AuditActor, username: string, 
 }
 
 /** A new password ends every session of that user: whoever held the old one is out. */
-export async function changePassword(db: AdminDb, actor: AuditActor, username: string, password: string): Promise<void> {
+export async function changePassword(
+  db: AdminDb,
+  actor: AuditActor,
+  username: string,
+  password: string,
+): Promise<void> {
   const name = usernameSchema.parse(username);
   const hash = await hashPassword(newPasswordSchema.parse(password));
   await writeTransaction(db, async (trx) => {
     const user = await trx.selectFrom('users').select('id').where('username', '=', name).executeTakeFirst();
     if (!user) throw new UserError(`no user ${name}; "user list" shows who exists`);
-    await trx.updateTable('users').set({ password_hash: hash, password_changed_at: nowUtc() }).where('id', '=', user.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, password_changed_at: nowUtc() })
+      .where('id', '=', user.id)
+      .execute();
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     await recordAudit(trx, actor, {
       action: 'user.passwd',
@@ -59,7 +73,11 @@ export async function changePassword(db: AdminDb, actor: AuditActor, username: s
 }
 
 export async function listUsers(db: AdminDb): Promise<OperatorUser[]> {
-  return db.selectFrom('users').select(['id', 'username', 'created_at', 'password_changed_at']).orderBy('username').execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'created_at', 'password_changed_at'])
+    .orderBy('username')
+    .execute();
 }
 
 export const INITIAL_ADMIN_USERNAME = 'admin';

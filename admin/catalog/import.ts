@@ -14,7 +14,10 @@ const OPTIONAL_COLUMNS = ['主商品貨號', '商品當前狀態', '商品選項
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 
 type ProductRow = Pick<ShopeeProductsTable, 'goods_id' | 'title' | 'shopee_status' | 'main_sku_code'>;
-type SkuRow = Pick<ShopeeSkusTable, 'sku_id' | 'goods_id' | 'spec_raw' | 'color' | 'size' | 'advice' | 'parse_ok' | 'sku_code'>;
+type SkuRow = Pick<
+  ShopeeSkusTable,
+  'sku_id' | 'goods_id' | 'spec_raw' | 'color' | 'size' | 'advice' | 'parse_ok' | 'sku_code'
+>;
 
 export interface ParsedImport {
   present: ReadonlySet<Column>;
@@ -28,7 +31,11 @@ const DIGITS = /^\d{1,30}$/;
 /** Pure: rows → what to write. Everything is validated before anything is written. */
 function parseImportRows(rows: SheetRow[]): ParsedImport {
   const [header, ...data] = rows;
-  if (!header) throw badRequest(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
+  if (!header)
+    throw badRequest(
+      CatalogErrors.EMPTY_WORKBOOK,
+      'the workbook has no rows; export the product list from Shopee again',
+    );
   const index = new Map<string, number>();
   header.values.forEach((v, i) => {
     const name = cellText(v).trim();
@@ -36,9 +43,13 @@ function parseImportRows(rows: SheetRow[]): ParsedImport {
   });
   const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
   if (missing.length > 0) {
-    throw badRequest(CatalogErrors.MISSING_COLUMNS, `the header row (row ${header.number}) lacks required columns: ${missing.join(', ')}`, {
-      columns: missing,
-    });
+    throw badRequest(
+      CatalogErrors.MISSING_COLUMNS,
+      `the header row (row ${header.number}) lacks required columns: ${missing.join(', ')}`,
+      {
+        columns: missing,
+      },
+    );
   }
   const present = new Set<Column>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS.filter((c) => index.has(c))]);
   const at = (row: SheetRow, col: Column) => {
@@ -113,7 +124,12 @@ function parseImportRows(rows: SheetRow[]): ParsedImport {
       parse_ok: spec.ok ? 1 : 0,
       sku_code: optionalText(row, '商品選項貨號'),
     });
-    if (!spec.ok) failed.push({ row: row.number, reason: `规格「${specRaw}」无法解析：${spec.reason}（已导入，需人工补全颜色和尺码）`, sku_id: skuCell });
+    if (!spec.ok)
+      failed.push({
+        row: row.number,
+        reason: `规格「${specRaw}」无法解析：${spec.reason}（已导入，需人工补全颜色和尺码）`,
+        sku_id: skuCell,
+      });
   }
   return { present, products, skus, failed };
 }
@@ -124,19 +140,30 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
     sheet = await readFirstSheet(bytes);
   } catch (err) {
     if (err instanceof WorkbookUnreadable) {
-      throw badRequest(CatalogErrors.INVALID_XLSX, 'the file is not a readable xlsx workbook; upload the .xlsx that Shopee exports');
+      throw badRequest(
+        CatalogErrors.INVALID_XLSX,
+        'the file is not a readable xlsx workbook; upload the .xlsx that Shopee exports',
+      );
     }
     if (err instanceof WorkbookTooLarge) {
       // Refused before anything is written: the import is all or nothing.
       if (err.limit === 'unpacked') throw new HttpError(413, CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message);
       const details = err.row === undefined ? undefined : { row: err.row };
-      if (err.limit === 'rows') throw badRequest(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
-      throw badRequest(CatalogErrors.IMPORT_CELL_TOO_LONG, `${err.message}; no Shopee field is that long — check the file`, details);
+      if (err.limit === 'rows')
+        throw badRequest(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
+      throw badRequest(
+        CatalogErrors.IMPORT_CELL_TOO_LONG,
+        `${err.message}; no Shopee field is that long — check the file`,
+        details,
+      );
     }
     throw err;
   }
   if (sheet.sheets === 0 || sheet.rows.length === 0) {
-    throw badRequest(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
+    throw badRequest(
+      CatalogErrors.EMPTY_WORKBOOK,
+      'the workbook has no rows; export the product list from Shopee again',
+    );
   }
   return parseImportRows(sheet.rows);
 }
@@ -159,7 +186,9 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   const failed = parsed.failed;
 
   // A SKU needs its product: in this file or already stored. Otherwise report, never invent one.
-  const orphanGoods = [...new Set([...parsed.skus.values()].map((s) => s.goods_id).filter((g) => !parsed.products.has(g)))];
+  const orphanGoods = [
+    ...new Set([...parsed.skus.values()].map((s) => s.goods_id).filter((g) => !parsed.products.has(g))),
+  ];
   const known = new Set<string>();
   for (const part of chunks(orphanGoods)) {
     const rows = await trx.selectFrom('shopee_products').select('goods_id').where('goods_id', 'in', part).execute();
@@ -174,14 +203,24 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   // a row that was not imported is reported once, saying so (not also as a spec failure)
   const reported = failed.filter((f) => f.sku_id === undefined || !dropped.has(f.sku_id));
   for (const s of parsed.skus.values()) {
-    if (dropped.has(s.sku_id)) reported.push({ row: s.row, reason: `商品 ${s.goods_id} 没有商品汇总行（商品規格ID 为 - 的行），此 SKU 未导入` });
+    if (dropped.has(s.sku_id))
+      reported.push({ row: s.row, reason: `商品 ${s.goods_id} 没有商品汇总行（商品規格ID 为 - 的行），此 SKU 未导入` });
   }
 
   const { present } = parsed;
   for (const part of chunks([...parsed.products.values()])) {
     await trx
       .insertInto('shopee_products')
-      .values(part.map(({ row: _row, ...p }) => ({ ...p, search_text: searchTextOf(p.title), pdd_goods_url: null, pdd_goods_id: null, created_at: now, updated_at: now })))
+      .values(
+        part.map(({ row: _row, ...p }) => ({
+          ...p,
+          search_text: searchTextOf(p.title),
+          pdd_goods_url: null,
+          pdd_goods_id: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .onConflict((oc) =>
         oc.column('goods_id').doUpdateSet((eb) => ({
           title: eb.ref('excluded.title'),
@@ -197,7 +236,12 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   let manualKept = 0;
   for (const part of chunks(skus)) {
     const ids = part.map((s) => s.sku_id);
-    const manual = await trx.selectFrom('shopee_skus').select('sku_id').where('sku_id', 'in', ids).where('is_manual', '=', 1).execute();
+    const manual = await trx
+      .selectFrom('shopee_skus')
+      .select('sku_id')
+      .where('sku_id', 'in', ids)
+      .where('is_manual', '=', 1)
+      .execute();
     manualKept += manual.length;
     await trx
       .insertInto('shopee_skus')

@@ -50,18 +50,37 @@ export async function resolveMapping(db: AdminDb, skuId: string): Promise<Resolv
   if (!m) return null;
   const data = collected(cur.skus_json);
   const pddSku = data?.skus.find((s) => optionKey(s.options) === m.pdd_option_key) ?? null;
-  return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: JSON.parse(m.pdd_options) as Options, pdd_sku: pddSku };
+  return {
+    shopee_sku_id: skuId,
+    pdd_goods_id: cur.pdd_goods_id,
+    pdd_options: JSON.parse(m.pdd_options) as Options,
+    pdd_sku: pddSku,
+  };
 }
 
 /** Everything the mapping dialog shows: Shopee SKUs beside the PDD rows, with suggestions. */
 export async function mappingBoard(db: AdminDb, goodsId: string): Promise<MappingBoard> {
-  const product = await db.selectFrom('shopee_products').select(['goods_id', 'title', 'pdd_goods_id']).where('goods_id', '=', goodsId).executeTakeFirst();
+  const product = await db
+    .selectFrom('shopee_products')
+    .select(['goods_id', 'title', 'pdd_goods_id'])
+    .where('goods_id', '=', goodsId)
+    .executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
   const pdd =
     product.pdd_goods_id === null
       ? undefined
-      : await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', product.pdd_goods_id).where('deleted_at', 'is', null).executeTakeFirst();
-  const skus = await db.selectFrom('shopee_skus').selectAll().where('goods_id', '=', goodsId).orderBy('sku_id').execute();
+      : await db
+          .selectFrom('pdd_products')
+          .selectAll()
+          .where('goods_id', '=', product.pdd_goods_id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+  const skus = await db
+    .selectFrom('shopee_skus')
+    .selectAll()
+    .where('goods_id', '=', goodsId)
+    .orderBy('sku_id')
+    .execute();
   const data = pdd ? collected(pdd.skus_json) : null;
   const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
   const pddSkus = pddSkuRows(data);
@@ -93,7 +112,11 @@ export async function mappingBoard(db: AdminDb, goodsId: string): Promise<Mappin
 }
 
 /** Exact text only: a PDD row whose option values include the SKU's colour and size verbatim. */
-function suggest(color: string | null, size: string | null, rows: ReadonlyArray<{ options: Options; option_key: string }>): string[] {
+function suggest(
+  color: string | null,
+  size: string | null,
+  rows: ReadonlyArray<{ options: Options; option_key: string }>,
+): string[] {
   if (!color || !size) return [];
   return rows
     .filter((r) => {
@@ -108,22 +131,41 @@ function suggest(color: string | null, size: string | null, rows: ReadonlyArray<
  * out of stock or without a price is mapped all the same (stock and prices change), and the
  * answer's `warnings` say so.
  */
-export async function setMapping(db: AdminDb, skuId: string, options: Options, mappedBy: string | null, audit: AuditHook): Promise<MappingSaved> {
+export async function setMapping(
+  db: AdminDb,
+  skuId: string,
+  options: Options,
+  mappedBy: string | null,
+  audit: AuditHook,
+): Promise<MappingSaved> {
   return writeTransaction(db, async (trx) => {
     const cur = await currentGoods(trx, skuId);
-    if (cur.pdd_goods_id === null) throw conflict(CatalogErrors.PDD_NOT_LINKED, 'the product has no PDD goods; paste its PDD link first');
+    if (cur.pdd_goods_id === null)
+      throw conflict(CatalogErrors.PDD_NOT_LINKED, 'the product has no PDD goods; paste its PDD link first');
     const data = collected(cur.skus_json);
-    if (!data || data.skus.length === 0) throw conflict(CatalogErrors.PDD_NOT_COLLECTED, 'the PDD goods has not been collected; collect it first');
+    if (!data || data.skus.length === 0)
+      throw conflict(CatalogErrors.PDD_NOT_COLLECTED, 'the PDD goods has not been collected; collect it first');
     const key = optionKey(options);
     const row = data.skus.find((s) => optionKey(s.options) === key);
-    if (!row) throw badRequest(CatalogErrors.PDD_OPTION_UNKNOWN, 'the PDD goods has no such option combination; pick one from the list', { options });
+    if (!row)
+      throw badRequest(
+        CatalogErrors.PDD_OPTION_UNKNOWN,
+        'the PDD goods has no such option combination; pick one from the list',
+        { options },
+      );
     const previous = await trx
       .selectFrom('sku_mappings')
       .select(['pdd_options'])
       .where('shopee_sku_id', '=', skuId)
       .where('pdd_goods_id', '=', cur.pdd_goods_id)
       .executeTakeFirst();
-    const values = { pdd_option_key: key, pdd_options: JSON.stringify(row.options), goods_id: cur.goods_id, mapped_at: nowUtc(), mapped_by: mappedBy };
+    const values = {
+      pdd_option_key: key,
+      pdd_options: JSON.stringify(row.options),
+      goods_id: cur.goods_id,
+      mapped_at: nowUtc(),
+      mapped_by: mappedBy,
+    };
     await trx
       .insertInto('sku_mappings')
       .values({ shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, ...values })
@@ -133,9 +175,20 @@ export async function setMapping(db: AdminDb, skuId: string, options: Options, m
     await audit(trx, {
       action: 'sku_mapping.set',
       target: { kind: 'shopee_sku', id: skuId },
-      details: { pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null, warnings },
+      details: {
+        pdd_goods_id: cur.pdd_goods_id,
+        pdd_options: row.options,
+        previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null,
+        warnings,
+      },
     });
-    return { shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, pdd_options: row.options, pdd_option_key: key, warnings };
+    return {
+      shopee_sku_id: skuId,
+      pdd_goods_id: cur.pdd_goods_id,
+      pdd_options: row.options,
+      pdd_option_key: key,
+      warnings,
+    };
   });
 }
 
@@ -144,9 +197,18 @@ export async function clearMapping(db: AdminDb, skuId: string, audit: AuditHook)
   return writeTransaction(db, async (trx) => {
     const cur = await currentGoods(trx, skuId);
     if (cur.pdd_goods_id === null) return { deleted: false };
-    const res = await trx.deleteFrom('sku_mappings').where('shopee_sku_id', '=', skuId).where('pdd_goods_id', '=', cur.pdd_goods_id).executeTakeFirst();
+    const res = await trx
+      .deleteFrom('sku_mappings')
+      .where('shopee_sku_id', '=', skuId)
+      .where('pdd_goods_id', '=', cur.pdd_goods_id)
+      .executeTakeFirst();
     const deleted = Number(res.numDeletedRows) > 0;
-    if (deleted) await audit(trx, { action: 'sku_mapping.clear', target: { kind: 'shopee_sku', id: skuId }, details: { pdd_goods_id: cur.pdd_goods_id } });
+    if (deleted)
+      await audit(trx, {
+        action: 'sku_mapping.clear',
+        target: { kind: 'shopee_sku', id: skuId },
+        details: { pdd_goods_id: cur.pdd_goods_id },
+      });
     return { deleted };
   });
 }

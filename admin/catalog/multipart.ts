@@ -6,7 +6,8 @@ import { CatalogErrors } from './errors';
 /** The Shopee export of ~11k rows is a few MB; this leaves room without inviting abuse. */
 const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
-const malformed = (detail: string) => badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
+const malformed = (detail: string) =>
+  badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
 
 /**
  * Reads one file field of a multipart body into memory, refusing anything larger than
@@ -16,10 +17,16 @@ const malformed = (detail: string) => badRequest(CatalogErrors.EXPECTED_MULTIPAR
  * `error` event nobody listens to is an uncaught exception, and a body cut inside a file
  * part is exactly that. The promise settles once, whatever order the events come in.
  */
-export function readMultipartFile(ctx: Context, field: string, limit = MAX_IMPORT_BYTES): Promise<{ filename: string; bytes: Buffer }> {
+export function readMultipartFile(
+  ctx: Context,
+  field: string,
+  limit = MAX_IMPORT_BYTES,
+): Promise<{ filename: string; bytes: Buffer }> {
   const type = ctx.get('content-type');
   if (!/^multipart\/form-data/iu.test(type)) {
-    return Promise.reject(badRequest(CatalogErrors.EXPECTED_MULTIPART, `send the file as multipart/form-data in the field "${field}"`));
+    return Promise.reject(
+      badRequest(CatalogErrors.EXPECTED_MULTIPART, `send the file as multipart/form-data in the field "${field}"`),
+    );
   }
   return new Promise((resolve, reject) => {
     const req = ctx.req;
@@ -50,7 +57,11 @@ export function readMultipartFile(ctx: Context, field: string, limit = MAX_IMPOR
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure = new HttpError(413, CatalogErrors.FILE_TOO_LARGE, `the file is larger than ${Math.round(limit / 1024 / 1024)} MB`);
+        failure = new HttpError(
+          413,
+          CatalogErrors.FILE_TOO_LARGE,
+          `the file is larger than ${Math.round(limit / 1024 / 1024)} MB`,
+        );
       });
       stream.on('end', () => {
         if (!failure) found = { filename: info.filename ?? '', bytes: Buffer.concat(chunks) };

@@ -14,7 +14,10 @@ function isStale(row: Pick<PddRow, 'collect_status' | 'updated_at'>, nowMs = Dat
 }
 
 /** One of the five operator states, for a product whose PDD goods is this row (or none). */
-export function productState(row: Pick<PddRow, 'collect_status' | 'updated_at' | 'deleted_at'> | undefined, nowMs = Date.now()): ProductState {
+export function productState(
+  row: Pick<PddRow, 'collect_status' | 'updated_at' | 'deleted_at'> | undefined,
+  nowMs = Date.now(),
+): ProductState {
   if (!row || row.deleted_at !== null) return 'unlinked';
   if (isStale(row, nowMs)) return 'failed';
   return row.collect_status;

@@ -27,7 +27,11 @@ export interface PddListQuery {
 }
 
 /** PDD 商品 list (soft-deleted goods are not shown): keyset by id, newest first. */
-export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = Date.now()): Promise<Page<PddListItem>> {
+export async function listPddProducts(
+  db: AdminDb,
+  query: PddListQuery,
+  nowMs = Date.now(),
+): Promise<Page<PddListItem>> {
   const afterText = decodeCursor(query.cursor);
   const after = afterText === undefined ? undefined : Number(afterText);
   const stale = staleBefore(nowMs);
@@ -36,18 +40,28 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
   if (q) {
     const folded = foldForSearch(q);
     filtered = filtered.where((eb) =>
-      eb.or([eb('p.goods_id', '=', q), containsText(eb, 'p.title', q), containsText(eb, 'p.shop_name', q), containsText(eb, 'p.search_text', folded)]),
+      eb.or([
+        eb('p.goods_id', '=', q),
+        containsText(eb, 'p.title', q),
+        containsText(eb, 'p.shop_name', q),
+        containsText(eb, 'p.search_text', folded),
+      ]),
     );
   }
   if (query.state !== undefined) filtered = filtered.where(collectStateIs(query.state, stale));
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let qb = filtered
-    .selectAll('p')
-    .select((eb) => [
-      eb.selectFrom('shopee_products as sp').whereRef('sp.pdd_goods_id', '=', 'p.goods_id').select((e) => e.fn.countAll<number>().as('n')).as('linked_products'),
-    ]);
+  let qb = filtered.selectAll('p').select((eb) => [
+    eb
+      .selectFrom('shopee_products as sp')
+      .whereRef('sp.pdd_goods_id', '=', 'p.goods_id')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .as('linked_products'),
+  ]);
   if (after !== undefined && Number.isSafeInteger(after)) qb = qb.where('p.id', '<', after);
-  const rows = await qb.orderBy('p.id', 'desc').limit(query.limit + 1).execute();
+  const rows = await qb
+    .orderBy('p.id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
@@ -75,12 +89,35 @@ export async function listPddProducts(db: AdminDb, query: PddListQuery, nowMs = 
 
 /** One PDD goods with what was collected, the products linked to it and its last collect runs. */
 export async function getPddProduct(db: AdminDb, pddGoodsId: string, nowMs = Date.now()): Promise<PddGoodsDetailView> {
-  const row = await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', pddGoodsId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!row) throw notFound(CatalogErrors.PDD_PRODUCT_NOT_FOUND, `no PDD goods ${pddGoodsId}; paste its link on a Shopee product first`);
-  const linked = await db.selectFrom('shopee_products').select(['goods_id', 'title']).where('pdd_goods_id', '=', pddGoodsId).orderBy('goods_id').execute();
+  const row = await db
+    .selectFrom('pdd_products')
+    .selectAll()
+    .where('goods_id', '=', pddGoodsId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row)
+    throw notFound(
+      CatalogErrors.PDD_PRODUCT_NOT_FOUND,
+      `no PDD goods ${pddGoodsId}; paste its link on a Shopee product first`,
+    );
+  const linked = await db
+    .selectFrom('shopee_products')
+    .select(['goods_id', 'title'])
+    .where('pdd_goods_id', '=', pddGoodsId)
+    .orderBy('goods_id')
+    .execute();
   const runs = await db
     .selectFrom('tasks')
-    .select(['task_id', 'status', 'device_id', 'error_code', 'error_message', 'artifact_ref', 'created_at', 'finished_at'])
+    .select([
+      'task_id',
+      'status',
+      'device_id',
+      'error_code',
+      'error_message',
+      'artifact_ref',
+      'created_at',
+      'finished_at',
+    ])
     .where('task_type', '=', 'collect')
     .where('pdd_goods_id', '=', pddGoodsId)
     .orderBy('created_at', 'desc')
@@ -104,7 +141,12 @@ const RECENT_COLLECTS = 10;
 /** Soft delete (docs/architecture.md §5.2): hidden, but the row and its mappings stay; pasting again revives. */
 export async function softDeletePdd(db: AdminDb, pddGoodsId: string, audit: AuditHook): Promise<void> {
   await writeTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('pdd_products').select(['id']).where('goods_id', '=', pddGoodsId).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await trx
+      .selectFrom('pdd_products')
+      .select(['id'])
+      .where('goods_id', '=', pddGoodsId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw notFound(CatalogErrors.PDD_PRODUCT_NOT_FOUND, `no PDD goods ${pddGoodsId}`);
     const now = nowUtc();
     await trx.updateTable('pdd_products').set({ deleted_at: now, updated_at: now }).where('id', '=', row.id).execute();
@@ -119,8 +161,17 @@ export async function softDeletePdd(db: AdminDb, pddGoodsId: string, audit: Audi
  * asked first, so a Temporal outage writes nothing.
  */
 export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGoodsId: string, audit: AuditHook) {
-  const row = await db.selectFrom('pdd_products').select(['goods_id']).where('goods_id', '=', pddGoodsId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!row) throw notFound(CatalogErrors.PDD_PRODUCT_NOT_FOUND, `no PDD goods ${pddGoodsId}; paste its link on a Shopee product first`);
+  const row = await db
+    .selectFrom('pdd_products')
+    .select(['goods_id'])
+    .where('goods_id', '=', pddGoodsId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row)
+    throw notFound(
+      CatalogErrors.PDD_PRODUCT_NOT_FOUND,
+      `no PDD goods ${pddGoodsId}; paste its link on a Shopee product first`,
+    );
   const client = await temporal.client();
   const workflowId = collectWorkflowId(pddGoodsId);
   const goodsUrl = canonicalPddGoodsUrl(pddGoodsId);
@@ -141,7 +192,17 @@ export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGo
     const now = nowUtc();
     const inserted = await trx
       .insertInto('tasks')
-      .values({ task_id: taskId, task_type: 'collect', status: 'queued', workflow_id: workflowId, run_id: runId, pdd_goods_url: goodsUrl, pdd_goods_id: pddGoodsId, created_at: now, updated_at: now })
+      .values({
+        task_id: taskId,
+        task_type: 'collect',
+        status: 'queued',
+        workflow_id: workflowId,
+        run_id: runId,
+        pdd_goods_url: goodsUrl,
+        pdd_goods_id: pddGoodsId,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.column('task_id').doNothing())
       .executeTakeFirst();
     const isNew = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -149,12 +210,25 @@ export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGo
     // already reported (collecting, collected, failed) is never overwritten by the route.
     await trx
       .updateTable('pdd_products')
-      .set({ collect_status: 'collecting', collect_workflow_id: workflowId, collect_run_id: runId, collect_device_id: null, collect_code: null, collect_msg: null, artifact_ref: null, updated_at: now })
+      .set({
+        collect_status: 'collecting',
+        collect_workflow_id: workflowId,
+        collect_run_id: runId,
+        collect_device_id: null,
+        collect_code: null,
+        collect_msg: null,
+        artifact_ref: null,
+        updated_at: now,
+      })
       .where('goods_id', '=', pddGoodsId)
       .where('deleted_at', 'is', null)
       .where((eb) => eb.or([eb('collect_run_id', 'is', null), eb('collect_run_id', '!=', runId)]))
       .execute();
-    await audit(trx, { action: 'pdd.collect.start', target: { kind: 'pdd_product', id: pddGoodsId }, details: { workflow_id: workflowId, run_id: runId, joined_existing: !isNew } });
+    await audit(trx, {
+      action: 'pdd.collect.start',
+      target: { kind: 'pdd_product', id: pddGoodsId },
+      details: { workflow_id: workflowId, run_id: runId, joined_existing: !isNew },
+    });
     return isNew;
   });
   return { workflow_id: workflowId, run_id: runId, started };

@@ -20,10 +20,16 @@ export interface ProductListQuery {
 }
 
 /** 商品 list: keyset by goods_id; the five states and parse failures as filters. */
-export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, nowMs = Date.now()): Promise<Page<ProductListItem>> {
+export async function listShopeeProducts(
+  db: AdminDb,
+  query: ProductListQuery,
+  nowMs = Date.now(),
+): Promise<Page<ProductListItem>> {
   const after = decodeCursor(query.cursor);
   const stale = staleBefore(nowMs);
-  let filtered = db.selectFrom('shopee_products as sp').leftJoin('pdd_products as p', (j) => j.onRef('p.goods_id', '=', 'sp.pdd_goods_id').on('p.deleted_at', 'is', null));
+  let filtered = db
+    .selectFrom('shopee_products as sp')
+    .leftJoin('pdd_products as p', (j) => j.onRef('p.goods_id', '=', 'sp.pdd_goods_id').on('p.deleted_at', 'is', null));
   const q = query.q?.trim();
   if (q) {
     const folded = foldForSearch(q);
@@ -34,7 +40,13 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
         containsText(eb, 'sp.title', q),
         containsText(eb, 'sp.search_text', folded),
         containsText(eb, 'sp.main_sku_code', q),
-        eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.sku_id', '=', q).select('k.sku_id')),
+        eb.exists(
+          eb
+            .selectFrom('shopee_skus as k')
+            .whereRef('k.goods_id', '=', 'sp.goods_id')
+            .where('k.sku_id', '=', q)
+            .select('k.sku_id'),
+        ),
       ]),
     );
   }
@@ -52,7 +64,15 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
       break;
   }
   if (query.parse_failed) {
-    filtered = filtered.where((eb) => eb.exists(eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').where('k.parse_ok', '=', 0).select('k.sku_id')));
+    filtered = filtered.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('shopee_skus as k')
+          .whereRef('k.goods_id', '=', 'sp.goods_id')
+          .where('k.parse_ok', '=', 0)
+          .select('k.sku_id'),
+      ),
+    );
   }
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let qb = filtered
@@ -69,7 +89,11 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
       'p.id as pdd_row_id',
     ])
     .select((eb) => [
-      eb.selectFrom('shopee_skus as k').whereRef('k.goods_id', '=', 'sp.goods_id').select((e) => e.fn.countAll<number>().as('n')).as('sku_count'),
+      eb
+        .selectFrom('shopee_skus as k')
+        .whereRef('k.goods_id', '=', 'sp.goods_id')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('sku_count'),
       eb
         .selectFrom('shopee_skus as k')
         .whereRef('k.goods_id', '=', 'sp.goods_id')
@@ -85,7 +109,10 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
         .as('mapped_count'),
     ]);
   if (after !== undefined) qb = qb.where('sp.goods_id', '>', after);
-  const rows = await qb.orderBy('sp.goods_id').limit(query.limit + 1).execute();
+  const rows = await qb
+    .orderBy('sp.goods_id')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
@@ -96,7 +123,9 @@ export async function listShopeeProducts(db: AdminDb, query: ProductListQuery, n
       main_sku_code: r.main_sku_code,
       pdd_goods_id: r.pdd_row_id === null ? null : r.pdd_goods_id,
       state: productState(
-        r.collect_status === null || r.pdd_updated_at === null ? undefined : { collect_status: r.collect_status, updated_at: r.pdd_updated_at, deleted_at: r.pdd_deleted_at },
+        r.collect_status === null || r.pdd_updated_at === null
+          ? undefined
+          : { collect_status: r.collect_status, updated_at: r.pdd_updated_at, deleted_at: r.pdd_deleted_at },
         nowMs,
       ),
       sku_count: Number(r.sku_count ?? 0),
@@ -116,8 +145,18 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
   const pdd =
     product.pdd_goods_id === null
       ? undefined
-      : await db.selectFrom('pdd_products').selectAll().where('goods_id', '=', product.pdd_goods_id).where('deleted_at', 'is', null).executeTakeFirst();
-  const skus = await db.selectFrom('shopee_skus').selectAll().where('goods_id', '=', goodsId).orderBy('sku_id').execute();
+      : await db
+          .selectFrom('pdd_products')
+          .selectAll()
+          .where('goods_id', '=', product.pdd_goods_id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+  const skus = await db
+    .selectFrom('shopee_skus')
+    .selectAll()
+    .where('goods_id', '=', goodsId)
+    .orderBy('sku_id')
+    .execute();
   const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
   return {
     goods_id: product.goods_id,
@@ -145,7 +184,11 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
 }
 
 /** docs/architecture.md §5.2: mappings are always looked up under the product's current PDD goods. */
-export async function currentMappings(db: AdminDb, goodsId: string, currentPddGoodsId: string): Promise<Map<string, MappingView>> {
+export async function currentMappings(
+  db: AdminDb,
+  goodsId: string,
+  currentPddGoodsId: string,
+): Promise<Map<string, MappingView>> {
   const rows = await db
     .selectFrom('sku_mappings as m')
     .innerJoin('shopee_skus as k', 'k.sku_id', 'm.shopee_sku_id')
@@ -156,7 +199,13 @@ export async function currentMappings(db: AdminDb, goodsId: string, currentPddGo
   return new Map(
     rows.map((r) => [
       r.shopee_sku_id,
-      { pdd_goods_id: r.pdd_goods_id, pdd_options: JSON.parse(r.pdd_options) as Record<string, string>, pdd_option_key: r.pdd_option_key, mapped_at: r.mapped_at, mapped_by: r.mapped_by },
+      {
+        pdd_goods_id: r.pdd_goods_id,
+        pdd_options: JSON.parse(r.pdd_options) as Record<string, string>,
+        pdd_option_key: r.pdd_option_key,
+        mapped_at: r.mapped_at,
+        mapped_by: r.mapped_by,
+      },
     ]),
   );
 }
@@ -166,23 +215,46 @@ export async function currentMappings(db: AdminDb, goodsId: string, currentPddGo
  * revive a soft-deleted goods (pending again, old collect data cleared), then point the
  * Shopee product at it. Mappings are left alone: they are keyed by PDD goods.
  */
-export async function linkPddGoods(db: AdminDb, goodsId: string, pasted: string, audit: AuditHook): Promise<{ pdd_goods_id: string; revived: boolean; created: boolean }> {
+export async function linkPddGoods(
+  db: AdminDb,
+  goodsId: string,
+  pasted: string,
+  audit: AuditHook,
+): Promise<{ pdd_goods_id: string; revived: boolean; created: boolean }> {
   const parsed = parsePddGoodsId(pasted);
   if (!parsed.ok) {
     throw parsed.reason === 'AMBIGUOUS_GOODS_ID'
-      ? badRequest(CatalogErrors.PDD_URL_AMBIGUOUS, 'the text names more than one PDD goods; paste the link of one goods only')
-      : badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no goods_id in the pasted text; paste the full PDD goods link (it contains goods_id=…)');
+      ? badRequest(
+          CatalogErrors.PDD_URL_AMBIGUOUS,
+          'the text names more than one PDD goods; paste the link of one goods only',
+        )
+      : badRequest(
+          CatalogErrors.PDD_URL_NO_GOODS_ID,
+          'no goods_id in the pasted text; paste the full PDD goods link (it contains goods_id=…)',
+        );
   }
   const pddGoodsId = parsed.goodsId;
   const url = pasted.trim();
   return writeTransaction(db, async (trx) => {
-    const product = await trx.selectFrom('shopee_products').select(['goods_id', 'pdd_goods_id']).where('goods_id', '=', goodsId).executeTakeFirst();
-    if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}; import it first`);
+    const product = await trx
+      .selectFrom('shopee_products')
+      .select(['goods_id', 'pdd_goods_id'])
+      .where('goods_id', '=', goodsId)
+      .executeTakeFirst();
+    if (!product)
+      throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}; import it first`);
     const now = nowUtc();
-    const existing = await trx.selectFrom('pdd_products').select(['id', 'deleted_at']).where('goods_id', '=', pddGoodsId).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('pdd_products')
+      .select(['id', 'deleted_at'])
+      .where('goods_id', '=', pddGoodsId)
+      .executeTakeFirst();
     let revived = false;
     if (!existing) {
-      await trx.insertInto('pdd_products').values({ goods_id: pddGoodsId, url, collect_status: 'pending', created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto('pdd_products')
+        .values({ goods_id: pddGoodsId, url, collect_status: 'pending', created_at: now, updated_at: now })
+        .execute();
     } else if (existing.deleted_at !== null) {
       revived = true;
       await trx
@@ -207,7 +279,11 @@ export async function linkPddGoods(db: AdminDb, goodsId: string, pasted: string,
         .where('id', '=', existing.id)
         .execute();
     }
-    await trx.updateTable('shopee_products').set({ pdd_goods_url: url, pdd_goods_id: pddGoodsId, updated_at: now }).where('goods_id', '=', goodsId).execute();
+    await trx
+      .updateTable('shopee_products')
+      .set({ pdd_goods_url: url, pdd_goods_id: pddGoodsId, updated_at: now })
+      .where('goods_id', '=', goodsId)
+      .execute();
     await audit(trx, {
       action: 'shopee.pdd_link.set',
       target: { kind: 'shopee_product', id: goodsId },
@@ -220,10 +296,22 @@ export async function linkPddGoods(db: AdminDb, goodsId: string, pasted: string,
 /** Unlink: the product shows 未填链接 again; its mappings under the old goods stay. */
 export async function unlinkPddGoods(db: AdminDb, goodsId: string, audit: AuditHook): Promise<void> {
   await writeTransaction(db, async (trx) => {
-    const product = await trx.selectFrom('shopee_products').select(['pdd_goods_id']).where('goods_id', '=', goodsId).executeTakeFirst();
+    const product = await trx
+      .selectFrom('shopee_products')
+      .select(['pdd_goods_id'])
+      .where('goods_id', '=', goodsId)
+      .executeTakeFirst();
     if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
-    await trx.updateTable('shopee_products').set({ pdd_goods_url: null, pdd_goods_id: null, updated_at: nowUtc() }).where('goods_id', '=', goodsId).execute();
-    await audit(trx, { action: 'shopee.pdd_link.clear', target: { kind: 'shopee_product', id: goodsId }, details: { previous_pdd_goods_id: product.pdd_goods_id } });
+    await trx
+      .updateTable('shopee_products')
+      .set({ pdd_goods_url: null, pdd_goods_id: null, updated_at: nowUtc() })
+      .where('goods_id', '=', goodsId)
+      .execute();
+    await audit(trx, {
+      action: 'shopee.pdd_link.clear',
+      target: { kind: 'shopee_product', id: goodsId },
+      details: { previous_pdd_goods_id: product.pdd_goods_id },
+    });
   });
 }
 
@@ -239,10 +327,22 @@ export interface ManualSkuInput {
 /** An operator adds a SKU the export lacks (is_manual = 1: the import never touches it). */
 export async function addManualSku(db: AdminDb, goodsId: string, input: ManualSkuInput, audit: AuditHook) {
   return writeTransaction(db, async (trx) => {
-    const product = await trx.selectFrom('shopee_products').select('goods_id').where('goods_id', '=', goodsId).executeTakeFirst();
+    const product = await trx
+      .selectFrom('shopee_products')
+      .select('goods_id')
+      .where('goods_id', '=', goodsId)
+      .executeTakeFirst();
     if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
-    const existing = await trx.selectFrom('shopee_skus').select(['goods_id']).where('sku_id', '=', input.sku_id).executeTakeFirst();
-    if (existing) throw conflict(CatalogErrors.SHOPEE_SKU_EXISTS, `SKU ${input.sku_id} already exists (product ${existing.goods_id}); fix it instead`);
+    const existing = await trx
+      .selectFrom('shopee_skus')
+      .select(['goods_id'])
+      .where('sku_id', '=', input.sku_id)
+      .executeTakeFirst();
+    if (existing)
+      throw conflict(
+        CatalogErrors.SHOPEE_SKU_EXISTS,
+        `SKU ${input.sku_id} already exists (product ${existing.goods_id}); fix it instead`,
+      );
     const now = nowUtc();
     const advice = input.advice?.trim() || null;
     const specRaw = input.spec_raw?.trim() || `${input.color},${input.size}${advice ? `【建議${advice}】` : ''}`;
@@ -262,13 +362,22 @@ export async function addManualSku(db: AdminDb, goodsId: string, input: ManualSk
         updated_at: now,
       })
       .execute();
-    await audit(trx, { action: 'shopee.sku.add', target: { kind: 'shopee_sku', id: input.sku_id }, details: { goods_id: goodsId, color: input.color, size: input.size, advice } });
+    await audit(trx, {
+      action: 'shopee.sku.add',
+      target: { kind: 'shopee_sku', id: input.sku_id },
+      details: { goods_id: goodsId, color: input.color, size: input.size, advice },
+    });
     return { sku_id: input.sku_id };
   });
 }
 
 /** An operator completes or corrects a SKU by hand; from then on the import leaves it alone. */
-export async function fixSku(db: AdminDb, skuId: string, input: { color: string; size: string; advice?: string | null | undefined }, audit: AuditHook) {
+export async function fixSku(
+  db: AdminDb,
+  skuId: string,
+  input: { color: string; size: string; advice?: string | null | undefined },
+  audit: AuditHook,
+) {
   return writeTransaction(db, async (trx) => {
     const sku = await trx.selectFrom('shopee_skus').selectAll().where('sku_id', '=', skuId).executeTakeFirst();
     if (!sku) throw notFound(CatalogErrors.SHOPEE_SKU_NOT_FOUND, `no SKU ${skuId}`);
@@ -281,7 +390,10 @@ export async function fixSku(db: AdminDb, skuId: string, input: { color: string;
     await audit(trx, {
       action: 'shopee.sku.fix',
       target: { kind: 'shopee_sku', id: skuId },
-      details: { before: { color: sku.color, size: sku.size, advice: sku.advice, parse_ok: sku.parse_ok }, after: { color: input.color, size: input.size, advice } },
+      details: {
+        before: { color: sku.color, size: sku.size, advice: sku.advice, parse_ok: sku.parse_ok },
+        after: { color: input.color, size: input.size, advice },
+      },
     });
     return { sku_id: skuId };
   });

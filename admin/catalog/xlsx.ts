@@ -78,10 +78,14 @@ function declaredUnpackedBytes(bytes: Buffer): number | undefined {
  * cannot open is a WorkbookUnreadable, never a crash.
  */
 export async function readFirstSheet(bytes: Buffer): Promise<{ sheets: number; rows: SheetRow[] }> {
-  if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw new WorkbookUnreadable('not an xlsx file (no zip signature)');
+  if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50)
+    throw new WorkbookUnreadable('not an xlsx file (no zip signature)');
   const unpacked = declaredUnpackedBytes(bytes);
   if (unpacked !== undefined && unpacked > WORKBOOK_LIMITS.maxUnpackedBytes) {
-    throw new WorkbookTooLarge('unpacked', `the workbook unpacks to more than ${WORKBOOK_LIMITS.maxUnpackedBytes / 1024 / 1024} MB`);
+    throw new WorkbookTooLarge(
+      'unpacked',
+      `the workbook unpacks to more than ${WORKBOOK_LIMITS.maxUnpackedBytes / 1024 / 1024} MB`,
+    );
   }
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
     worksheets: 'emit',
@@ -99,11 +103,19 @@ export async function readFirstSheet(bytes: Buffer): Promise<{ sheets: number; r
         if (sheets !== 1) continue;
         const values = Array.isArray(row.values) ? (row.values as CellValue[]) : [];
         if (rows.length >= WORKBOOK_LIMITS.maxRows) {
-          throw new WorkbookTooLarge('rows', `the first worksheet has more than ${WORKBOOK_LIMITS.maxRows} rows`, row.number);
+          throw new WorkbookTooLarge(
+            'rows',
+            `the first worksheet has more than ${WORKBOOK_LIMITS.maxRows} rows`,
+            row.number,
+          );
         }
         for (const v of values) {
           if (cellText(v).length > WORKBOOK_LIMITS.maxCellChars) {
-            throw new WorkbookTooLarge('cell', `row ${row.number} has a cell longer than ${WORKBOOK_LIMITS.maxCellChars} characters`, row.number);
+            throw new WorkbookTooLarge(
+              'cell',
+              `row ${row.number} has a cell longer than ${WORKBOOK_LIMITS.maxCellChars} characters`,
+              row.number,
+            );
           }
         }
         rows.push({ number: row.number, values });

@@ -12,13 +12,25 @@ describe('environment (README.md, docs/security.md)', () => {
     expect(env.CMAUTOBUY_SIM_CONTROL_PORT).toBe(15038);
     expect(env.CMAUTOBUY_SYB_SIM_PORT).toBe(8090);
     expect(env.CMAUTOBUY_DATA_DIR).toBe('./data');
-    expect(temporalTarget(env)).toEqual({ address: '127.0.0.1:7233', namespace: 'cmautobuy', embedded: true, uiUrl: 'http://127.0.0.1:8233' });
+    expect(temporalTarget(env)).toEqual({
+      address: '127.0.0.1:7233',
+      namespace: 'cmautobuy',
+      embedded: true,
+      uiUrl: 'http://127.0.0.1:8233',
+    });
   });
 
   it('sends operators to the Temporal UI it was started with: the URL given, else the embedded UI port, else none', () => {
     expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_UI_PORT: '9233' })).uiUrl).toBe('http://127.0.0.1:9233');
     expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_ADDRESS: 'temporal.internal:7233' })).uiUrl).toBeNull();
-    expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_ADDRESS: 'temporal.internal:7233', CMAUTOBUY_TEMPORAL_UI_URL: 'https://temporal.internal/' })).uiUrl).toBe('https://temporal.internal');
+    expect(
+      temporalTarget(
+        parseEnv({
+          CMAUTOBUY_TEMPORAL_ADDRESS: 'temporal.internal:7233',
+          CMAUTOBUY_TEMPORAL_UI_URL: 'https://temporal.internal/',
+        }),
+      ).uiUrl,
+    ).toBe('https://temporal.internal');
   });
 
   it('stops with a message naming the bad variable', () => {

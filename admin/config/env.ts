@@ -30,7 +30,12 @@ const envSchema = z.object({
   CMAUTOBUY_ADMIN_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+    ),
   // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
   CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
   ...metricsHostEnvShape,
@@ -40,5 +45,8 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  return parseConfig(envSchema, source, { what: 'environment', hint: 'Fix or unset these variables (see docs/api.md).' });
+  return parseConfig(envSchema, source, {
+    what: 'environment',
+    hint: 'Fix or unset these variables (see docs/api.md).',
+  });
 }

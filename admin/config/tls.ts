@@ -30,7 +30,13 @@ export function adminListen(env: Env): AdminListen {
   const listen: AdminListen = {
     host: env.CMAUTOBUY_ADMIN_HOST,
     port: env.CMAUTOBUY_ADMIN_PORT,
-    tls: cert && key ? { cert: readConfigFile('CMAUTOBUY_ADMIN_TLS_CERT', cert), key: readConfigFile('CMAUTOBUY_ADMIN_TLS_KEY', key) } : undefined,
+    tls:
+      cert && key
+        ? {
+            cert: readConfigFile('CMAUTOBUY_ADMIN_TLS_CERT', cert),
+            key: readConfigFile('CMAUTOBUY_ADMIN_TLS_KEY', key),
+          }
+        : undefined,
     allowPlaintextNonLoopback: env.CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT === '1',
   };
   assertAdminListenIsSafe(listen);

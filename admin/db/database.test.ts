@@ -45,7 +45,10 @@ describe('admin database', () => {
     const db = await openMigratedAdminDb(file);
     await expect(
       writeTransaction(db, async (trx) => {
-        await trx.insertInto('app_settings').values({ setting_key: 'a', value_json: '1', updated_at: '2026-01-01T00:00:00Z' }).execute();
+        await trx
+          .insertInto('app_settings')
+          .values({ setting_key: 'a', value_json: '1', updated_at: '2026-01-01T00:00:00Z' })
+          .execute();
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
@@ -56,10 +59,16 @@ describe('admin database', () => {
     const tryBegin = `const D = require('better-sqlite3'); const d = new D(${JSON.stringify(file)});
       d.pragma('busy_timeout = 0'); try { d.exec('begin immediate'); console.log('began'); } catch (e) { console.log(e.code); }`;
     await writeTransaction(db, async () => {
-      const r = spawnSync(process.execPath, ['-e', tryBegin], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') });
+      const r = spawnSync(process.execPath, ['-e', tryBegin], {
+        encoding: 'utf8',
+        cwd: path.resolve(__dirname, '../..'),
+      });
       expect(r.stdout.trim()).toBe('SQLITE_BUSY');
     });
-    const after = spawnSync(process.execPath, ['-e', tryBegin], { encoding: 'utf8', cwd: path.resolve(__dirname, '../..') });
+    const after = spawnSync(process.execPath, ['-e', tryBegin], {
+      encoding: 'utf8',
+      cwd: path.resolve(__dirname, '../..'),
+    });
     expect(after.stdout.trim()).toBe('began');
     await db.destroy();
   });

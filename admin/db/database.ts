@@ -46,7 +46,9 @@ export async function checkSchema(db: AdminDb): Promise<void> {
   const present = new Set(rows.rows.map((r) => r.name));
   const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
   if (missing.length > 0) {
-    throw new SchemaError(`admin database is missing tables: ${missing.join(', ')}. Run the migrations or restore a matching backup.`);
+    throw new SchemaError(
+      `admin database is missing tables: ${missing.join(', ')}. Run the migrations or restore a matching backup.`,
+    );
   }
 }
 

@@ -11,6 +11,10 @@ function containsPattern(text: string): string {
  * backslashes of the escaped pattern as plain characters (so `a_b` would never match).
  * SQLite's LIKE is case-insensitive for ASCII only.
  */
-export function containsText<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, column: StringReference<DB, TB>, text: string): Expression<SqlBool> {
+export function containsText<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  column: StringReference<DB, TB>,
+  text: string,
+): Expression<SqlBool> {
   return sql<SqlBool>`${eb.ref(column)} like ${containsPattern(text)} escape '\\'`;
 }

@@ -12,7 +12,14 @@ import type { SybTables } from './tables/syb';
  * `tables/`, joined here. When a migration creates a table, add it to REQUIRED_TABLES too, so
  * the startup self-check refuses a database the code does not match (docs/architecture.md §5.1).
  */
-export type AdminDatabase = SettingsTables & AuthTables & DeviceTables & EvidenceTables & AuditTables & CatalogTables & PurchaseTables & SybTables;
+export type AdminDatabase = SettingsTables &
+  AuthTables &
+  DeviceTables &
+  EvidenceTables &
+  AuditTables &
+  CatalogTables &
+  PurchaseTables &
+  SybTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'app_settings',

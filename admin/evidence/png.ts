@@ -21,7 +21,8 @@ const invalid = (message: string) => new HttpError(400, 'EVIDENCE_PNG_INVALID', 
 /** Throws as soon as the first 8 bytes are not the PNG signature. */
 export function checkSignature(head: Buffer): void {
   const n = Math.min(head.length, PNG_SIGNATURE.length);
-  if (!head.subarray(0, n).equals(PNG_SIGNATURE.subarray(0, n))) throw notPng('the file does not start with the PNG signature');
+  if (!head.subarray(0, n).equals(PNG_SIGNATURE.subarray(0, n)))
+    throw notPng('the file does not start with the PNG signature');
 }
 
 /**
@@ -33,7 +34,8 @@ export function inspectHeader(head: Buffer): PngHeader {
   if (head.length < PNG_SIGNATURE.length) throw notPng('the file is too short to be a PNG');
   checkSignature(head);
   if (head.length < PNG_HEADER_BYTES) throw invalid('the PNG ends before its IHDR header');
-  if (head.readUInt32BE(8) !== 13 || head.toString('latin1', 12, 16) !== 'IHDR') throw invalid('the PNG does not start with an IHDR chunk');
+  if (head.readUInt32BE(8) !== 13 || head.toString('latin1', 12, 16) !== 'IHDR')
+    throw invalid('the PNG does not start with an IHDR chunk');
   const width = head.readUInt32BE(16);
   const height = head.readUInt32BE(20);
   const bitDepth = head[24]!;
@@ -42,10 +44,15 @@ export function inspectHeader(head: Buffer): PngHeader {
   const { maxSidePx, maxPixels } = EVIDENCE_LIMITS;
   if (width < 1 || height < 1) throw invalid('the PNG declares an empty image');
   if (width > maxSidePx || height > maxSidePx || width * height > maxPixels) {
-    throw new HttpError(400, 'EVIDENCE_DIMENSIONS_TOO_LARGE', `a screenshot may be at most ${maxSidePx} px a side and ${maxPixels} px in all`, {
-      width,
-      height,
-    });
+    throw new HttpError(
+      400,
+      'EVIDENCE_DIMENSIONS_TOO_LARGE',
+      `a screenshot may be at most ${maxSidePx} px a side and ${maxPixels} px in all`,
+      {
+        width,
+        height,
+      },
+    );
   }
   if (CHANNELS[colorType] === undefined) throw invalid(`unknown PNG colour type ${colorType}`);
   if (bitDepth > 8) throw invalid('16-bit PNGs are not accepted; screenshots are 8-bit');
@@ -93,7 +100,8 @@ export async function decodeFully(file: Buffer, header: PngHeader): Promise<void
   const idat = concatenatedIdat(file);
   const decoded = await decodeInWorker(file, idat, expected);
   if (decoded.ok) {
-    if (decoded.width !== header.width || decoded.height !== header.height) throw invalid('the PNG does not decode: size changed while decoding');
+    if (decoded.width !== header.width || decoded.height !== header.height)
+      throw invalid('the PNG does not decode: size changed while decoding');
     return;
   }
   switch (decoded.stage) {
@@ -134,7 +142,9 @@ const answer = (() => {
 parentPort.postMessage(answer);
 `;
 
-type Decoded = { ok: true; width: number; height: number } | { ok: false; stage: 'bomb' | 'zlib' | 'short' | 'decode'; message: string };
+type Decoded =
+  | { ok: true; width: number; height: number }
+  | { ok: false; stage: 'bomb' | 'zlib' | 'short' | 'decode'; message: string };
 
 /**
  * pngjs decodes synchronously: a 16 MP screenshot keeps a thread busy for about a second.
@@ -145,7 +155,12 @@ function decodeInWorker(file: Buffer, idat: Buffer, expected: number): Promise<D
   return new Promise((resolve) => {
     const worker = new Worker(DECODE_WORKER, {
       eval: true,
-      workerData: { pngjs: require.resolve('pngjs'), expected, file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength), idat: new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength) },
+      workerData: {
+        pngjs: require.resolve('pngjs'),
+        expected,
+        file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength),
+        idat: new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength),
+      },
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     let settled = false;
@@ -157,6 +172,8 @@ function decodeInWorker(file: Buffer, idat: Buffer, expected: number): Promise<D
     };
     worker.once('message', (d: Decoded) => settle(d));
     worker.once('error', (err) => settle({ ok: false, stage: 'decode', message: err.message }));
-    worker.once('exit', (code) => settle({ ok: false, stage: 'decode', message: `the decoder stopped (exit ${code})` }));
+    worker.once('exit', (code) =>
+      settle({ ok: false, stage: 'decode', message: `the decoder stopped (exit ${code})` }),
+    );
   });
 }

@@ -22,7 +22,8 @@ export interface ReceivedUpload {
   file: ReceivedFile | undefined;
 }
 
-const tooLarge = () => new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
+const tooLarge = () =>
+  new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
 
 export async function removeQuietly(file: string | undefined): Promise<void> {
   if (file) await fs.promises.rm(file, { force: true }).catch(() => undefined);
@@ -42,7 +43,10 @@ function discardRest(req: IncomingMessage): void {
 }
 
 /** Hashes and counts as it goes, and refuses a non-PNG or an oversized image from its first bytes. */
-function pngSniffer(): { transform: Transform; result: () => { byteSize: number; sha256: string; header: PngHeader | undefined } } {
+function pngSniffer(): {
+  transform: Transform;
+  result: () => { byteSize: number; sha256: string; header: PngHeader | undefined };
+} {
   const hash = crypto.createHash('sha256');
   let byteSize = 0;
   let head = Buffer.alloc(0);
@@ -94,7 +98,9 @@ async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
     return { tmpPath, byteSize, sha256, header };
   } catch (err) {
     await removeQuietly(tmpPath);
-    throw err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete');
+    throw err instanceof HttpError
+      ? err
+      : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete');
   }
 }
 
@@ -130,7 +136,14 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: 1, fileSize: EVIDENCE_LIMITS.maxBytes + 1, fields: 16, fieldSize: 1024, fieldNameSize: 64, parts: 20 },
+        limits: {
+          files: 1,
+          fileSize: EVIDENCE_LIMITS.maxBytes + 1,
+          fields: 16,
+          fieldSize: 1024,
+          fieldNameSize: 64,
+          parts: 20,
+        },
       });
     } catch {
       reject(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with a boundary'));
@@ -147,21 +160,27 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
       req.unpipe(parser);
       discardRest(req);
       fileStream?.destroy(err);
-      void (written ?? Promise.resolve(undefined)).then(
-        (file) => removeQuietly(file?.tmpPath),
-        () => undefined, // writeTemp cleaned up after itself
-      ).then(() => reject(err));
+      void (written ?? Promise.resolve(undefined))
+        .then(
+          (file) => removeQuietly(file?.tmpPath),
+          () => undefined, // writeTemp cleaned up after itself
+        )
+        .then(() => reject(err));
     };
 
     parser.on('field', (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) return fail(new HttpError(400, 'EVIDENCE_FIELD_TOO_LONG', `field ${name.slice(0, 64)} is too long`));
-      if (Object.prototype.hasOwnProperty.call(fields, name)) return fail(new HttpError(400, 'EVIDENCE_DUPLICATE_FIELD', `field ${name} is sent twice`));
+      if (info.nameTruncated || info.valueTruncated)
+        return fail(new HttpError(400, 'EVIDENCE_FIELD_TOO_LONG', `field ${name.slice(0, 64)} is too long`));
+      if (Object.prototype.hasOwnProperty.call(fields, name))
+        return fail(new HttpError(400, 'EVIDENCE_DUPLICATE_FIELD', `field ${name} is sent twice`));
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       // busboy may still hand over a part it had buffered before a failure: it is drained,
       // and its errors (a cut body) are answered here rather than crashing the process.
-      stream.on('error', () => fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete')));
+      stream.on('error', () =>
+        fail(new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete')),
+      );
       if (failed) {
         stream.resume();
         return;
@@ -172,7 +191,13 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
       }
       if (info.mimeType !== 'image/png') {
         stream.resume();
-        return fail(new HttpError(415, 'EVIDENCE_NOT_PNG', `the file is declared as ${info.mimeType}; only image/png is accepted`));
+        return fail(
+          new HttpError(
+            415,
+            'EVIDENCE_NOT_PNG',
+            `the file is declared as ${info.mimeType}; only image/png is accepted`,
+          ),
+        );
       }
       fileStream = stream;
       stream.on('limit', () => fail(tooLarge()));
@@ -180,13 +205,16 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
       written = writing;
       writing.then(
         (file) => (failed ? removeQuietly(file.tmpPath) : undefined),
-        (err: unknown) => fail(err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload failed')),
+        (err: unknown) =>
+          fail(err instanceof HttpError ? err : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload failed')),
       );
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
       parser.on(limit, () => fail(new HttpError(400, 'EVIDENCE_TOO_MANY_PARTS', 'too many parts in the upload')));
     }
-    parser.on('error', () => fail(new HttpError(400, 'EVIDENCE_MALFORMED_MULTIPART', 'the multipart body is malformed or incomplete')));
+    parser.on('error', () =>
+      fail(new HttpError(400, 'EVIDENCE_MALFORMED_MULTIPART', 'the multipart body is malformed or incomplete')),
+    );
     parser.on('close', () => {
       if (failed) return;
       (written ?? Promise.resolve(undefined)).then(

@@ -61,14 +61,24 @@ const STORAGE_KEY_RE = /^[0-9a-f]{64}\.png$/;
 
 /** Same device + upload_key is the same asset only if every canonical field is the same too. */
 function sameUpload(row: EvidenceAssetsTable, f: EvidenceFields): boolean {
-  return row.sha256 === f.sha256 && row.task_id === f.task_id && row.attempt_id === f.attempt_id && row.kind === f.kind && row.captured_at === f.captured_at;
+  return (
+    row.sha256 === f.sha256 &&
+    row.task_id === f.task_id &&
+    row.attempt_id === f.attempt_id &&
+    row.kind === f.kind &&
+    row.captured_at === f.captured_at
+  );
 }
 
 function replayOrConflict(row: EvidenceAssetsTable, f: EvidenceFields): { asset: EvidenceAssetView; created: false } {
   if (!sameUpload(row, f)) {
-    throw conflict('EVIDENCE_UPLOAD_KEY_CONFLICT', `upload_key ${f.upload_key} was already used by this device for different evidence`, {
-      evidence_id: row.id,
-    });
+    throw conflict(
+      'EVIDENCE_UPLOAD_KEY_CONFLICT',
+      `upload_key ${f.upload_key} was already used by this device for different evidence`,
+      {
+        evidence_id: row.id,
+      },
+    );
   }
   return { asset: toView(row), created: false };
 }
@@ -101,13 +111,23 @@ export class EvidenceStore {
    * Verifies a received file against the declared fields, moves it to its content address and
    * records it. Temp file → hash (done while streaming) → verify → decode → rename → DB row.
    */
-  async commit(deviceId: string, fields: EvidenceFields, file: ReceivedFile): Promise<{ asset: EvidenceAssetView; created: boolean }> {
+  async commit(
+    deviceId: string,
+    fields: EvidenceFields,
+    file: ReceivedFile,
+  ): Promise<{ asset: EvidenceAssetView; created: boolean }> {
     try {
       if (file.sha256 !== fields.sha256) {
-        throw new HttpError(400, 'EVIDENCE_SHA256_MISMATCH', 'the file does not match the declared sha256', { declared: fields.sha256, received: file.sha256 });
+        throw new HttpError(400, 'EVIDENCE_SHA256_MISMATCH', 'the file does not match the declared sha256', {
+          declared: fields.sha256,
+          received: file.sha256,
+        });
       }
       if (fields.byte_size !== undefined && fields.byte_size !== file.byteSize) {
-        throw new HttpError(400, 'EVIDENCE_SIZE_MISMATCH', 'the file does not match the declared byte_size', { declared: fields.byte_size, received: file.byteSize });
+        throw new HttpError(400, 'EVIDENCE_SIZE_MISMATCH', 'the file does not match the declared byte_size', {
+          declared: fields.byte_size,
+          received: file.byteSize,
+        });
       }
       const existing = await this.find(deviceId, fields.upload_key);
       if (existing) return replayOrConflict(existing, fields);
@@ -134,7 +154,11 @@ export class EvidenceStore {
           await this.assertOpenOwnAttempt(trx, deviceId, fields);
         } catch (err) {
           // the attempt finished while the image was decoded: leave no file nobody points at
-          const shared = await trx.selectFrom('evidence_assets').select('id').where('storage_key', '=', storageKey).executeTakeFirst();
+          const shared = await trx
+            .selectFrom('evidence_assets')
+            .select('id')
+            .where('storage_key', '=', storageKey)
+            .executeTakeFirst();
           if (!shared) await removeQuietly(path.join(this.dir, storageKey));
           throw err;
         }
@@ -177,17 +201,27 @@ export class EvidenceStore {
       .where('device_id', '=', deviceId)
       .executeTakeFirst();
     if (!attempt) {
-      throw new HttpError(409, 'EVIDENCE_ATTEMPT_UNKNOWN', 'no purchase attempt with this task_id and attempt_id runs on this device', {
-        task_id: fields.task_id,
-        attempt_id: fields.attempt_id,
-      });
+      throw new HttpError(
+        409,
+        'EVIDENCE_ATTEMPT_UNKNOWN',
+        'no purchase attempt with this task_id and attempt_id runs on this device',
+        {
+          task_id: fields.task_id,
+          attempt_id: fields.attempt_id,
+        },
+      );
     }
     if (attempt.finished_at !== null) {
-      throw new HttpError(409, 'EVIDENCE_ATTEMPT_FINISHED', 'this purchase attempt has finished; its evidence is closed', {
-        task_id: fields.task_id,
-        attempt_id: fields.attempt_id,
-        finished_at: attempt.finished_at,
-      });
+      throw new HttpError(
+        409,
+        'EVIDENCE_ATTEMPT_FINISHED',
+        'this purchase attempt has finished; its evidence is closed',
+        {
+          task_id: fields.task_id,
+          attempt_id: fields.attempt_id,
+          finished_at: attempt.finished_at,
+        },
+      );
     }
   }
 

@@ -9,8 +9,6 @@ import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
 import { staticUi } from './static-ui';
 
-
-
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {
   // Behind a proxy, ctx.ip is the last X-Forwarded-For entry: the one our proxy appended,
@@ -33,14 +31,22 @@ export function createApp(deps: AppDeps): Koa {
   });
   // Identity before any body is read, so every /api route is protected by default
   // (admin/auth/zones.ts); the audit fallback sits inside it, around every router.
-  app.use(identityGate({ db: deps.db, sessions: deps.security.sessions, deviceAuth: deps.security.deviceAuth, log: deps.log }));
+  app.use(
+    identityGate({
+      db: deps.db,
+      sessions: deps.security.sessions,
+      deviceAuth: deps.security.deviceAuth,
+      log: deps.log,
+    }),
+  );
   app.use(auditFallback(deps.db, deps.log));
   app.use(
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: '1mb',
       onError: (err) => {
-        if ((err as { status?: number }).status === 413) throw new HttpError(413, 'BODY_TOO_LARGE', 'the JSON body is larger than 1 MB');
+        if ((err as { status?: number }).status === 413)
+          throw new HttpError(413, 'BODY_TOO_LARGE', 'the JSON body is larger than 1 MB');
         throw new HttpError(400, 'INVALID_JSON', 'request body is not valid JSON');
       },
     }),

@@ -20,12 +20,18 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) => new HttpError(400, code, message, details);
+export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) =>
+  new HttpError(400, code, message, details);
 export const notFound = (code: ApiErrorCode, message: string) => new HttpError(404, code, message);
-export const conflict = (code: ApiErrorCode, message: string, details?: unknown) => new HttpError(409, code, message, details);
+export const conflict = (code: ApiErrorCode, message: string, details?: unknown) =>
+  new HttpError(409, code, message, details);
 
 /** The body of every error answer; typed, so the middleware's own codes need their row too. */
-function errorBody(code: ApiErrorCode, message: string, details?: unknown): { error: { code: ApiErrorCode; message: string; details?: unknown } } {
+function errorBody(
+  code: ApiErrorCode,
+  message: string,
+  details?: unknown,
+): { error: { code: ApiErrorCode; message: string; details?: unknown } } {
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };
 }
 

@@ -48,7 +48,10 @@ export function staticUi(distDir: string): Middleware {
     ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
     ctx.length = stat.size;
     // Hashed assets never change; the shell must always be fresh after a deploy.
-    ctx.set('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.set(
+      'Cache-Control',
+      file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
     ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
   };
 }

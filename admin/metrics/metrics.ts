@@ -96,7 +96,11 @@ const dbUp = new Gauge({
 const RUNNING_STATES: ReadonlySet<PurchaseStatus> = new Set(['PENDING', 'CLAIMED', 'ORDERING']);
 
 /** Which price gate (domain/purchase/gates.ts) a stop's reason code names. */
-const GATE_OF_REASON: Partial<Record<ReasonCode, string>> = { GATE1_OVER_CAP: '1', GATE2_OVER_CAP: '2', GATE3_MISMATCH: '3' };
+const GATE_OF_REASON: Partial<Record<ReasonCode, string>> = {
+  GATE1_OVER_CAP: '1',
+  GATE2_OVER_CAP: '2',
+  GATE3_MISMATCH: '3',
+};
 
 /** Started purchases, counted by `startPurchases` once their authorizations are committed. */
 export function recordPurchasesStarted(count: number): void {
@@ -121,7 +125,8 @@ export function recordPurchaseTransition(t: PurchaseTransition): void {
   const reason = t.reasonCode && isReasonCode(t.reasonCode) ? t.reasonCode : t.reasonCode ? 'OTHER' : 'NONE';
   if (RUNNING_STATES.has(t.from) && !RUNNING_STATES.has(t.to)) purchasesEnded.inc({ status: t.to, reason });
   if (t.from === 'PENDING' && t.to === 'CLAIMED' && t.startedAt) claimWait.observe(secondsBetween(t.startedAt));
-  if (t.to === 'WAITING_PAYMENT' && !t.byOperator && t.startedAt) startToWaitingPayment.observe(secondsBetween(t.startedAt));
+  if (t.to === 'WAITING_PAYMENT' && !t.byOperator && t.startedAt)
+    startToWaitingPayment.observe(secondsBetween(t.startedAt));
   const gate = t.to === 'NEEDS_MANUAL' && isReasonCode(reason) ? GATE_OF_REASON[reason] : undefined;
   if (gate) gateStops.inc({ gate });
 }
@@ -143,7 +148,10 @@ export function recordSybSync(run: { lines: number; ok: boolean }): void {
  * right away; a DB that cannot answer leaves the counters readable and says so in
  * `cmautobuy_admin_db_up`.
  */
-export async function renderAdminMetrics(db: AdminDb, presence: DevicePresence): Promise<{ contentType: string; text: string }> {
+export async function renderAdminMetrics(
+  db: AdminDb,
+  presence: DevicePresence,
+): Promise<{ contentType: string; text: string }> {
   try {
     const now = new Date();
     const devices = await listDevices(db, presence, now);

@@ -1,4 +1,8 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { sql } from 'kysely';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
@@ -42,7 +46,11 @@ export async function actOnTask(
   payload?: ResolveReconciliationInput,
   idempotencyKey?: string,
 ): Promise<ActionOutcome> {
-  const task = await deps.db.selectFrom('tasks').select(['status', 'workflow_id', 'task_type', 'version']).where('task_id', '=', taskId).executeTakeFirst();
+  const task = await deps.db
+    .selectFrom('tasks')
+    .select(['status', 'workflow_id', 'task_type', 'version'])
+    .where('task_id', '=', taskId)
+    .executeTakeFirst();
   if (!task || task.task_type !== 'purchase') throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   const requestId = `${taskId}/${action}/${idempotencyKey ?? `v${task.version}`}`;
   if (await alreadyDone(deps.db, taskId, requestId)) return 'done';
@@ -51,22 +59,40 @@ export async function actOnTask(
   if (action === 'resolve' || action === 'mark-paid') {
     const closed = await closedWorkflowOf(deps.temporal, task);
     if (closed) {
-      await repairClosedTask(deps.db, actor, taskId, closed, action === 'resolve' ? { action, resolution: payload as ResolveReconciliationInput } : { action }, requestId);
+      await repairClosedTask(
+        deps.db,
+        actor,
+        taskId,
+        closed,
+        action === 'resolve' ? { action, resolution: payload as ResolveReconciliationInput } : { action },
+        requestId,
+      );
       return 'done';
     }
   }
-  if (!allowsAction(status, action)) throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
+  if (!allowsAction(status, action))
+    throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
 
   if (action === 'cancel' && status === 'DRAFT') {
     await writeTransaction(deps.db, async (trx) => {
       const r = await trx
         .updateTable('tasks')
-        .set({ status: 'CANCELED', version: task.version + 1, updated_at: nowUtc(), finished_at: nowUtc(), reason_code: 'CANCELED_BY_OPERATOR' })
+        .set({
+          status: 'CANCELED',
+          version: task.version + 1,
+          updated_at: nowUtc(),
+          finished_at: nowUtc(),
+          reason_code: 'CANCELED_BY_OPERATOR',
+        })
         .where('task_id', '=', taskId)
         .where('status', '=', 'DRAFT')
         .executeTakeFirst();
       if (r.numUpdatedRows !== 1n) throw conflict('STATE_CHANGED', '任务状态已变化，请刷新');
-      await recordAudit(trx, actor, { action: 'task.canceled', target: { kind: 'task', id: taskId }, details: { from: 'DRAFT', request_id: requestId } });
+      await recordAudit(trx, actor, {
+        action: 'task.canceled',
+        target: { kind: 'task', id: taskId },
+        details: { from: 'DRAFT', request_id: requestId },
+      });
     });
     return 'done';
   }
@@ -76,7 +102,12 @@ export async function actOnTask(
   const handle = client.workflow.getHandle(task.workflow_id);
   const deadline = Date.now() + (deps.updateDeadlineMs ?? UPDATE_DEADLINE_MS);
   try {
-    await client.withDeadline(deadline, () => handle.executeUpdate(OPERATOR_UPDATES[action], { updateId: requestId, args: [{ actor: actor.name, requestId, ...(payload ?? {}) }] }));
+    await client.withDeadline(deadline, () =>
+      handle.executeUpdate(OPERATOR_UPDATES[action], {
+        updateId: requestId,
+        args: [{ actor: actor.name, requestId, ...(payload ?? {}) }],
+      }),
+    );
     return 'done';
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {

@@ -34,13 +34,18 @@ export async function createPurchaseDraft(
   source: DraftSource = { source: 'manual' },
 ): Promise<DraftCreated> {
   const parsed = parsePddGoodsId(input.pdd_goods_url);
-  if (!parsed.ok) throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
+  if (!parsed.ok)
+    throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
   const goodsId = parsed.goodsId;
   await checkPurchaseOptions(db, goodsId, input.pdd_options);
   return writeTransaction(db, async (trx) => {
     const now = nowUtc();
     const taskId = await nextTaskId(trx, now);
-    const product = await trx.selectFrom('pdd_products').select(['title', 'shop_name']).where('goods_id', '=', goodsId).executeTakeFirst();
+    const product = await trx
+      .selectFrom('pdd_products')
+      .select(['title', 'shop_name'])
+      .where('goods_id', '=', goodsId)
+      .executeTakeFirst();
     const title = input.title ?? product?.title ?? null;
     await trx
       .insertInto('tasks')
@@ -72,7 +77,12 @@ export async function createPurchaseDraft(
     await recordAudit(trx, actor, {
       action: 'task.create',
       target: { kind: 'task', id: taskId },
-      details: { goods_id: goodsId, quantity: input.quantity, max_total_price_cent: input.max_total_price_cent, execution_mode: input.execution_mode },
+      details: {
+        goods_id: goodsId,
+        quantity: input.quantity,
+        max_total_price_cent: input.max_total_price_cent,
+        execution_mode: input.execution_mode,
+      },
     });
     return { task_id: taskId, version: 1, status: 'DRAFT' as const };
   });
@@ -83,27 +93,59 @@ export async function createPurchaseDraft(
  * edited and only at the version the operator saw, so an edit never lands on a task that moved
  * on, and an authorization asked for the old version is refused at start (admin/purchase/start.ts).
  */
-export async function editPurchaseDraft(db: AdminDb, actor: AuditActor, taskId: string, input: EditPurchaseDraft): Promise<DraftCreated> {
-  const current = await db.selectFrom('tasks').select(['pdd_goods_id', 'pdd_options']).where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+export async function editPurchaseDraft(
+  db: AdminDb,
+  actor: AuditActor,
+  taskId: string,
+  input: EditPurchaseDraft,
+): Promise<DraftCreated> {
+  const current = await db
+    .selectFrom('tasks')
+    .select(['pdd_goods_id', 'pdd_options'])
+    .where('task_id', '=', taskId)
+    .where('task_type', '=', 'purchase')
+    .executeTakeFirst();
   if (!current) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   let goodsId = current.pdd_goods_id ?? '';
   if (input.pdd_goods_url !== undefined) {
     const parsed = parsePddGoodsId(input.pdd_goods_url);
-    if (!parsed.ok) throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
+    if (!parsed.ok)
+      throw badRequest(
+        CatalogErrors.PDD_URL_NO_GOODS_ID,
+        'no single goods_id in the URL: paste the full PDD goods link',
+      );
     goodsId = parsed.goodsId;
   }
   // A new goods is judged with the options it will be bought with, kept or given.
   if (input.pdd_options !== undefined || goodsId !== current.pdd_goods_id) {
-    await checkPurchaseOptions(db, goodsId, input.pdd_options ?? (JSON.parse(current.pdd_options ?? '{}') as Record<string, string>));
+    await checkPurchaseOptions(
+      db,
+      goodsId,
+      input.pdd_options ?? (JSON.parse(current.pdd_options ?? '{}') as Record<string, string>),
+    );
   }
   return writeTransaction(db, async (trx) => {
-    const task = await trx.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+    const task = await trx
+      .selectFrom('tasks')
+      .selectAll()
+      .where('task_id', '=', taskId)
+      .where('task_type', '=', 'purchase')
+      .executeTakeFirst();
     if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
     const status = task.status as PurchaseStatus;
-    if (!allowsAction(status, 'edit')) throw conflict('NOT_DRAFT', `只有草稿可以编辑（当前状态：${STATUS_ZH[status] ?? task.status}）`);
-    if (task.version !== input.version) throw conflict('VERSION_CONFLICT', `任务已被修改（当前版本 ${task.version}），请刷新后重试`);
+    if (!allowsAction(status, 'edit'))
+      throw conflict('NOT_DRAFT', `只有草稿可以编辑（当前状态：${STATUS_ZH[status] ?? task.status}）`);
+    if (task.version !== input.version)
+      throw conflict('VERSION_CONFLICT', `任务已被修改（当前版本 ${task.version}），请刷新后重试`);
     if (task.pdd_goods_id !== current.pdd_goods_id) throw conflict('VERSION_CONFLICT', '任务已被修改，请刷新后重试');
-    const product = goodsId !== task.pdd_goods_id ? await trx.selectFrom('pdd_products').select(['title', 'shop_name']).where('goods_id', '=', goodsId).executeTakeFirst() : undefined;
+    const product =
+      goodsId !== task.pdd_goods_id
+        ? await trx
+            .selectFrom('pdd_products')
+            .select(['title', 'shop_name'])
+            .where('goods_id', '=', goodsId)
+            .executeTakeFirst()
+        : undefined;
     const title = input.title ?? (product ? (product.title ?? task.title) : task.title);
     const now = nowUtc();
     const version = task.version + 1;
@@ -128,7 +170,11 @@ export async function editPurchaseDraft(db: AdminDb, actor: AuditActor, taskId: 
       .executeTakeFirst();
     if (updated.numUpdatedRows !== 1n) throw conflict('VERSION_CONFLICT', '任务已被修改，请刷新后重试');
     const { version: _seen, ...changes } = input;
-    await recordAudit(trx, actor, { action: 'task.edit', target: { kind: 'task', id: taskId }, details: { from_version: task.version, to_version: version, ...changes } });
+    await recordAudit(trx, actor, {
+      action: 'task.edit',
+      target: { kind: 'task', id: taskId },
+      details: { from_version: task.version, to_version: version, ...changes },
+    });
     return { task_id: taskId, version, status: 'DRAFT' as const };
   });
 }
@@ -139,12 +185,22 @@ export async function editPurchaseDraft(db: AdminDb, actor: AuditActor, taskId: 
  * operator still starts it, and the live start shows its own warning.
  */
 export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string): Promise<DraftCreated> {
-  const task = await db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+  const task = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .where('task_type', '=', 'purchase')
+    .executeTakeFirst();
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   if (task.status !== 'DRY_RUN_PASSED') throw conflict('ACTION_NOT_ALLOWED', '只有试运行通过的任务可以复制为真实下单');
   const orderLine =
     task.syb_id !== null && task.order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
-      ? { sybId: task.syb_id, orderNo: task.order_no, shopeeGoodsId: task.shopee_goods_id, shopeeSkuId: task.shopee_sku_id }
+      ? {
+          sybId: task.syb_id,
+          orderNo: task.order_no,
+          shopeeGoodsId: task.shopee_goods_id,
+          shopeeSkuId: task.shopee_sku_id,
+        }
       : undefined;
   const copy = createPurchaseDraft(
     db,

@@ -11,25 +11,50 @@ import { conflict } from '../http/errors';
  * operator may still have to act on it. Hiding is a soft delete (`removed_at`): nothing else
  * about the task changes, and 显示已隐藏 lists it again.
  */
-export async function hideTasks(db: AdminDb, actor: AuditActor, taskIds: readonly string[]): Promise<{ hidden: string[] }> {
+export async function hideTasks(
+  db: AdminDb,
+  actor: AuditActor,
+  taskIds: readonly string[],
+): Promise<{ hidden: string[] }> {
   const ids = [...new Set(taskIds)];
   return writeTransaction(db, async (trx) => {
-    const rows = await trx.selectFrom('tasks').select(['task_id', 'task_type', 'status', 'removed_at']).where('task_id', 'in', ids).execute();
+    const rows = await trx
+      .selectFrom('tasks')
+      .select(['task_id', 'task_type', 'status', 'removed_at'])
+      .where('task_id', 'in', ids)
+      .execute();
     const byId = new Map(rows.map((r) => [r.task_id, r]));
     const refusals: Array<{ task_id: string; code: string; message: string }> = [];
     for (const id of ids) {
       const t = byId.get(id);
-      if (!t || t.task_type !== 'purchase') refusals.push({ task_id: id, code: 'TASK_NOT_FOUND', message: '任务不存在' });
+      if (!t || t.task_type !== 'purchase')
+        refusals.push({ task_id: id, code: 'TASK_NOT_FOUND', message: '任务不存在' });
       // a status this build does not know is never taken for a finished one
       else if (!isPurchaseStatus(t.status) || !isTerminal(t.status)) {
-        refusals.push({ task_id: id, code: 'NOT_FINISHED', message: `任务尚未结束（${isPurchaseStatus(t.status) ? STATUS_ZH[t.status] : t.status}），不能隐藏` });
+        refusals.push({
+          task_id: id,
+          code: 'NOT_FINISHED',
+          message: `任务尚未结束（${isPurchaseStatus(t.status) ? STATUS_ZH[t.status] : t.status}），不能隐藏`,
+        });
       }
     }
-    if (refusals.length > 0) throw conflict('HIDE_REFUSED', '没有任何任务被隐藏：只有已结束的任务可以隐藏', { tasks: refusals });
+    if (refusals.length > 0)
+      throw conflict('HIDE_REFUSED', '没有任何任务被隐藏：只有已结束的任务可以隐藏', { tasks: refusals });
     const now = nowUtc();
     const fresh = ids.filter((id) => byId.get(id)?.removed_at === null);
-    if (fresh.length > 0) await trx.updateTable('tasks').set({ removed_at: now }).where('task_id', 'in', fresh).where('removed_at', 'is', null).execute();
-    for (const id of fresh) await recordAudit(trx, actor, { action: 'task.hide', target: { kind: 'task', id }, details: { status: byId.get(id)!.status } });
+    if (fresh.length > 0)
+      await trx
+        .updateTable('tasks')
+        .set({ removed_at: now })
+        .where('task_id', 'in', fresh)
+        .where('removed_at', 'is', null)
+        .execute();
+    for (const id of fresh)
+      await recordAudit(trx, actor, {
+        action: 'task.hide',
+        target: { kind: 'task', id },
+        details: { status: byId.get(id)!.status },
+      });
     return { hidden: ids };
   });
 }

@@ -18,7 +18,9 @@ export interface KnownPurchase {
 }
 
 export class UnknownPurchase extends Error {
-  constructor(readonly code: Extract<DraftRefusal, 'NO_PDD_LINK' | 'NO_MAPPING' | 'OPTION_UNAVAILABLE' | 'PRICE_UNKNOWN'>) {
+  constructor(
+    readonly code: Extract<DraftRefusal, 'NO_PDD_LINK' | 'NO_MAPPING' | 'OPTION_UNAVAILABLE' | 'PRICE_UNKNOWN'>,
+  ) {
     super(code);
   }
 }
@@ -71,7 +73,8 @@ export async function knownPurchaseOrRefuse(db: AdminDb, skuId: string, quantity
   try {
     return await knownPurchase(db, skuId, quantity);
   } catch (err) {
-    if (err instanceof UnknownPurchase) throw conflict(err.code, `no purchase is known for Shopee SKU ${skuId}: ${err.code}`);
+    if (err instanceof UnknownPurchase)
+      throw conflict(err.code, `no purchase is known for Shopee SKU ${skuId}: ${err.code}`);
     throw err;
   }
 }

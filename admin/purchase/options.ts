@@ -5,7 +5,10 @@ import { collected } from '../catalog/pdd-view';
 import { badRequest } from '../http/errors';
 
 export interface OptionsRefusal {
-  code: Extract<ApiErrorCode, 'OPTION_DIMENSION_UNKNOWN' | 'OPTION_DIMENSION_MISSING' | 'OPTION_VALUE_UNKNOWN' | 'OPTION_OUT_OF_STOCK'>;
+  code: Extract<
+    ApiErrorCode,
+    'OPTION_DIMENSION_UNKNOWN' | 'OPTION_DIMENSION_MISSING' | 'OPTION_VALUE_UNKNOWN' | 'OPTION_OUT_OF_STOCK'
+  >;
   /** for the operator: says which dimension and value, and what the goods offers instead */
   message: string;
 }
@@ -19,20 +22,27 @@ function optionsRefusal(data: SkusJson, options: Readonly<Record<string, string>
   const keyOf = new Map(data.dimensions.map((d) => [d.name, d.key]));
   const known = data.dimensions.map((d) => d.name).join('、');
   for (const name of Object.keys(options)) {
-    if (!keyOf.has(name)) return { code: 'OPTION_DIMENSION_UNKNOWN', message: `商品没有规格「${name}」，它的规格是：${known}` };
+    if (!keyOf.has(name))
+      return { code: 'OPTION_DIMENSION_UNKNOWN', message: `商品没有规格「${name}」，它的规格是：${known}` };
   }
   for (const d of data.dimensions) {
-    if (options[d.name] === undefined) return { code: 'OPTION_DIMENSION_MISSING', message: `缺少规格「${d.name}」：每个规格（${known}）都要选一个值` };
+    if (options[d.name] === undefined)
+      return { code: 'OPTION_DIMENSION_MISSING', message: `缺少规格「${d.name}」：每个规格（${known}）都要选一个值` };
   }
   for (const d of data.dimensions) {
     const values = [...new Set(data.skus.map((s) => s.options[d.key]).filter((v): v is string => v !== undefined))];
     const wanted = options[d.name]!;
-    if (!values.includes(wanted)) return { code: 'OPTION_VALUE_UNKNOWN', message: `规格「${d.name}」没有「${wanted}」，可选：${values.join('、')}` };
+    if (!values.includes(wanted))
+      return {
+        code: 'OPTION_VALUE_UNKNOWN',
+        message: `规格「${d.name}」没有「${wanted}」，可选：${values.join('、')}`,
+      };
   }
   const text = data.dimensions.map((d) => options[d.name]).join(' / ');
   const sku = data.skus.find((s) => data.dimensions.every((d) => s.options[d.key] === options[d.name]));
   if (!sku) return { code: 'OPTION_VALUE_UNKNOWN', message: `商品没有「${text}」这个规格组合，请按采集结果选择` };
-  if (!sku.available) return { code: 'OPTION_OUT_OF_STOCK', message: `「${text}」在上次采集时缺货或不可选，请换一个规格或重新采集` };
+  if (!sku.available)
+    return { code: 'OPTION_OUT_OF_STOCK', message: `「${text}」在上次采集时缺货或不可选，请换一个规格或重新采集` };
   return null;
 }
 
@@ -41,8 +51,17 @@ function optionsRefusal(data: SkusJson, options: Readonly<Record<string, string>
  * 顺运宝 order line): refused with the Chinese reason when the goods has collected data that
  * does not offer them. A goods never collected is not judged here; the phone's gates still are.
  */
-export async function checkPurchaseOptions(db: AdminDb, goodsId: string, options: Readonly<Record<string, string>>): Promise<void> {
-  const row = await db.selectFrom('pdd_products').select('skus_json').where('goods_id', '=', goodsId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function checkPurchaseOptions(
+  db: AdminDb,
+  goodsId: string,
+  options: Readonly<Record<string, string>>,
+): Promise<void> {
+  const row = await db
+    .selectFrom('pdd_products')
+    .select('skus_json')
+    .where('goods_id', '=', goodsId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   const data = collected(row?.skus_json ?? null);
   if (!data || data.dimensions.length === 0) return;
   const refusal = optionsRefusal(data, options);

@@ -15,14 +15,36 @@ import { decodeCursor, encodeCursor } from '../catalog/common';
 import { containsText } from '../db/like';
 
 export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<TaskView> {
-  const task = await db.selectFrom('tasks').selectAll().select(deviceName).where('task_id', '=', taskId).where('task_type', '=', 'purchase').executeTakeFirst();
+  const task = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .select(deviceName)
+    .where('task_id', '=', taskId)
+    .where('task_type', '=', 'purchase')
+    .executeTakeFirst();
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   // The latest authorization of the task, even after a reset cleared tasks.authorization_id.
-  const auth = await db.selectFrom('order_authorizations').selectAll().where('task_id', '=', taskId).orderBy('task_version', 'desc').limit(1).executeTakeFirst();
-  const attempt = auth ? await db.selectFrom('purchase_attempts').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
-  const submission = auth ? await db.selectFrom('order_submissions').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst() : undefined;
+  const auth = await db
+    .selectFrom('order_authorizations')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .orderBy('task_version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const attempt = auth
+    ? await db.selectFrom('purchase_attempts').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst()
+    : undefined;
+  const submission = auth
+    ? await db.selectFrom('order_submissions').selectAll().where('authorization_id', '=', auth.id).executeTakeFirst()
+    : undefined;
   const evidence = attempt
-    ? await db.selectFrom('evidence_assets').select(['id', 'kind', 'captured_at']).where('task_id', '=', taskId).where('attempt_id', '=', attempt.id).orderBy('captured_at').execute()
+    ? await db
+        .selectFrom('evidence_assets')
+        .select(['id', 'kind', 'captured_at'])
+        .where('task_id', '=', taskId)
+        .where('attempt_id', '=', attempt.id)
+        .orderBy('captured_at')
+        .execute()
     : [];
   const status = task.status as PurchaseStatus;
   const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
@@ -30,7 +52,13 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
   // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
   if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
-    timeline.push({ at: task.finished_at ?? task.updated_at, status: 'CANCELED', reason: task.reason_code, detail: null, actor: await cancelledBy(db, taskId) });
+    timeline.push({
+      at: task.finished_at ?? task.updated_at,
+      status: 'CANCELED',
+      reason: task.reason_code,
+      detail: null,
+      actor: await cancelledBy(db, taskId),
+    });
   }
   return {
     task_id: task.task_id,
@@ -80,7 +108,13 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         }
       : null,
     submission: submission
-      ? { id: submission.id, status: submission.status, order_submitted_at: submission.order_submitted_at, order_no: submission.order_no, abandoned_at: submission.abandoned_at }
+      ? {
+          id: submission.id,
+          status: submission.status,
+          order_submitted_at: submission.order_submitted_at,
+          order_no: submission.order_no,
+          abandoned_at: submission.abandoned_at,
+        }
       : null,
     evidence,
     removed_at: task.removed_at,
@@ -140,15 +174,30 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     const folded = foldForSearch(text);
     if ([...text].length >= TRIGRAM && [...folded].length >= TRIGRAM) {
       const match = `${ftsPhrase(text)} OR ${ftsPhrase(folded)}`;
-      const candidates = (await sql<{ rowid: number }>`select rowid from tasks_search where tasks_search match ${match} limit ${MAX_CANDIDATES + 1}`.execute(db)).rows;
+      const candidates = (
+        await sql<{
+          rowid: number;
+        }>`select rowid from tasks_search where tasks_search match ${match} limit ${MAX_CANDIDATES + 1}`.execute(db)
+      ).rows;
       if (candidates.length === 0) filtered = filtered.where(sql<SqlBool>`0`);
-      else if (candidates.length <= MAX_CANDIDATES) filtered = filtered.where(sql<SqlBool>`tasks.rowid in (${sql.join(candidates.map((c) => c.rowid))})`);
+      else if (candidates.length <= MAX_CANDIDATES)
+        filtered = filtered.where(sql<SqlBool>`tasks.rowid in (${sql.join(candidates.map((c) => c.rowid))})`);
     }
     filtered = filtered.where((eb) =>
-      eb.or([containsText(eb, 'task_id', text), containsText(eb, 'title', text), containsText(eb, 'search_text', folded), containsText(eb, 'pdd_goods_id', text), containsText(eb, 'order_no', text), containsText(eb, 'pdd_order_no', text)]),
+      eb.or([
+        containsText(eb, 'task_id', text),
+        containsText(eb, 'title', text),
+        containsText(eb, 'search_text', folded),
+        containsText(eb, 'pdd_goods_id', text),
+        containsText(eb, 'order_no', text),
+        containsText(eb, 'pdd_order_no', text),
+      ]),
     );
   }
-  const total = query.q || query.includeHidden ? (await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n : await countTasks(db, query.status);
+  const total =
+    query.q || query.includeHidden
+      ? (await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+      : await countTasks(db, query.status);
   let q = filtered.selectAll().select(deviceName);
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
@@ -157,7 +206,11 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     // for the row value, but answers the OR with two index scans and a sort of everything below.
     q = q.where((eb) => eb(eb.refTuple('updated_at', 'task_id'), '<', eb.tuple(updatedAt, taskId)));
   }
-  const rows = await q.orderBy('updated_at', 'desc').orderBy('task_id', 'desc').limit(query.limit + 1).execute();
+  const rows = await q
+    .orderBy('updated_at', 'desc')
+    .orderBy('task_id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
@@ -181,14 +234,19 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       removed_at: t.removed_at,
       updated_at: t.updated_at,
     })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,
+    next_cursor:
+      rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.updated_at, last.task_id])) : null,
     total: Number(total),
   };
 }
 
 /** A task's device by its display name (a subquery, so the task filters stay unambiguous). */
 const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
-  eb.selectFrom('device_credentials as dc').select('dc.display_name').whereRef('dc.device_id', '=', 'tasks.device_id').as('device_name');
+  eb
+    .selectFrom('device_credentials as dc')
+    .select('dc.display_name')
+    .whereRef('dc.device_id', '=', 'tasks.device_id')
+    .as('device_name');
 
 /** Tasks in `status`, or all of them: a read of `task_counts`, never a scan of `tasks`. */
 async function countTasks(db: AdminDb, status: string | undefined): Promise<number> {

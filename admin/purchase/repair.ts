@@ -18,12 +18,17 @@ const DESCRIBE_DEADLINE_MS = 2_000;
  * repair. Answers the workflow's status then, null when it is running, when the task needs no
  * workflow, or when Temporal cannot tell right now (a task read never fails on it).
  */
-export async function closedWorkflowOf(temporal: TemporalGateway, task: { status: string; workflow_id: string | null }): Promise<string | null> {
+export async function closedWorkflowOf(
+  temporal: TemporalGateway,
+  task: { status: string; workflow_id: string | null },
+): Promise<string | null> {
   const status = task.status as PurchaseStatus;
   if (!task.workflow_id || status === 'DRAFT' || isTerminal(status)) return null;
   try {
     const client = await temporal.client();
-    const desc = await client.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, () => client.workflow.getHandle(task.workflow_id as string).describe());
+    const desc = await client.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, () =>
+      client.workflow.getHandle(task.workflow_id as string).describe(),
+    );
     return desc.status.name === 'RUNNING' ? null : desc.status.name;
   } catch (err) {
     return err instanceof WorkflowNotFoundError ? 'NOT_FOUND' : null;
@@ -38,12 +43,29 @@ export type RepairAnswer = { action: 'resolve'; resolution: ResolveReconciliatio
  * reached its fence (an `order_submissions` row, tapped or not) never buys again. 标记已付款 of a
  * 待付款 task is the same as the workflow would have done.
  */
-export async function repairClosedTask(db: AdminDb, actor: AuditActor, taskId: string, workflowStatus: string, answer: RepairAnswer, requestId: string): Promise<void> {
+export async function repairClosedTask(
+  db: AdminDb,
+  actor: AuditActor,
+  taskId: string,
+  workflowStatus: string,
+  answer: RepairAnswer,
+  requestId: string,
+): Promise<void> {
   await writeTransaction(db, async (trx) => {
-    const task = await trx.selectFrom('tasks').select(['status', 'version', 'authorization_id']).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const task = await trx
+      .selectFrom('tasks')
+      .select(['status', 'version', 'authorization_id'])
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     const from = task.status as PurchaseStatus;
     const authId = task.authorization_id;
-    const submission = authId ? await trx.selectFrom('order_submissions').select(['id', 'attempt_id']).where('authorization_id', '=', authId).executeTakeFirst() : undefined;
+    const submission = authId
+      ? await trx
+          .selectFrom('order_submissions')
+          .select(['id', 'attempt_id'])
+          .where('authorization_id', '=', authId)
+          .executeTakeFirst()
+      : undefined;
     let to: PurchaseStatus | null;
     if (answer.action === 'mark-paid') to = from === 'WAITING_PAYMENT' ? 'SUCCEEDED' : null;
     else to = repairedStatus(from, answer.resolution.outcome, submission !== undefined);
@@ -54,7 +76,8 @@ export async function repairClosedTask(db: AdminDb, actor: AuditActor, taskId: s
           : `当前状态（${from}）不允许此操作`;
       throw conflict('ACTION_NOT_ALLOWED', why, { status: from });
     }
-    const orderNo = answer.action === 'resolve' && answer.resolution.outcome === 'created' ? answer.resolution.orderNo : null;
+    const orderNo =
+      answer.action === 'resolve' && answer.resolution.outcome === 'created' ? answer.resolution.orderNo : null;
     const now = nowUtc();
     const r = await trx
       .updateTable('tasks')
@@ -87,15 +110,27 @@ export async function repairClosedTask(db: AdminDb, actor: AuditActor, taskId: s
         .execute();
     }
     if (authId) {
-      const attempt = await trx.selectFrom('purchase_attempts').select(['id', 'timeline_json']).where('authorization_id', '=', authId).executeTakeFirst();
+      const attempt = await trx
+        .selectFrom('purchase_attempts')
+        .select(['id', 'timeline_json'])
+        .where('authorization_id', '=', authId)
+        .executeTakeFirst();
       if (attempt) {
         const timeline = JSON.parse(attempt.timeline_json) as unknown[];
-        timeline.push({ at: now, status: to, reason: null, detail: `repaired by the operator: workflow ${workflowStatus}`, actor: actor.name });
+        timeline.push({
+          at: now,
+          status: to,
+          reason: null,
+          detail: `repaired by the operator: workflow ${workflowStatus}`,
+          actor: actor.name,
+        });
         await trx
           .updateTable('purchase_attempts')
           .set({
             timeline_json: JSON.stringify(timeline),
-            ...(answer.action === 'resolve' ? { status: submission ? 'RESOLVED' : 'STOPPED', finished_at: sql<string>`coalesce(finished_at, ${now})` } : {}),
+            ...(answer.action === 'resolve'
+              ? { status: submission ? 'RESOLVED' : 'STOPPED', finished_at: sql<string>`coalesce(finished_at, ${now})` }
+              : {}),
           })
           .where('id', '=', attempt.id)
           .execute();

@@ -38,7 +38,8 @@ export async function startPurchases(
   items: StartRequestItem[],
 ): Promise<StartedTask[]> {
   const ids = items.map((i) => i.task_id);
-  if (new Set(ids).size !== ids.length) throw conflict('DUPLICATE_TASKS', 'the same task is listed twice', { task_ids: ids });
+  if (new Set(ids).size !== ids.length)
+    throw conflict('DUPLICATE_TASKS', 'the same task is listed twice', { task_ids: ids });
   const maxQuantity = await readIntSetting(deps.db, 'safety.max_quantity');
   const ttlMinutes = await readIntSetting(deps.db, 'purchase.authorization_ttl_minutes');
 
@@ -48,12 +49,29 @@ export async function startPurchases(
     const refusals: Array<{ task_id: string; code: string; message: string }> = [];
     for (const item of items) {
       const task = byId.get(item.task_id);
-      if (!task || task.task_type !== 'purchase') refusals.push({ task_id: item.task_id, code: 'TASK_NOT_FOUND', message: '任务不存在' });
-      else if (task.version !== item.version) refusals.push({ task_id: item.task_id, code: 'VERSION_CONFLICT', message: `任务已被修改（当前版本 ${task.version}），请刷新后重试` });
-      else if (!allowsAction(task.status as PurchaseStatus, 'start')) refusals.push({ task_id: item.task_id, code: 'NOT_DRAFT', message: `只有草稿可以开始采购（当前状态 ${task.status}）` });
-      else if ((task.quantity ?? 0) > maxQuantity) refusals.push({ task_id: item.task_id, code: 'QUANTITY_OVER_LIMIT', message: `数量 ${task.quantity} 超过安全上限 ${maxQuantity}` });
+      if (!task || task.task_type !== 'purchase')
+        refusals.push({ task_id: item.task_id, code: 'TASK_NOT_FOUND', message: '任务不存在' });
+      else if (task.version !== item.version)
+        refusals.push({
+          task_id: item.task_id,
+          code: 'VERSION_CONFLICT',
+          message: `任务已被修改（当前版本 ${task.version}），请刷新后重试`,
+        });
+      else if (!allowsAction(task.status as PurchaseStatus, 'start'))
+        refusals.push({
+          task_id: item.task_id,
+          code: 'NOT_DRAFT',
+          message: `只有草稿可以开始采购（当前状态 ${task.status}）`,
+        });
+      else if ((task.quantity ?? 0) > maxQuantity)
+        refusals.push({
+          task_id: item.task_id,
+          code: 'QUANTITY_OVER_LIMIT',
+          message: `数量 ${task.quantity} 超过安全上限 ${maxQuantity}`,
+        });
     }
-    if (refusals.length > 0) throw conflict('START_REFUSED', 'no task was started: fix the listed tasks and try again', { tasks: refusals });
+    if (refusals.length > 0)
+      throw conflict('START_REFUSED', 'no task was started: fix the listed tasks and try again', { tasks: refusals });
 
     const now = new Date();
     const createdAt = toUtcTimestamp(now);
@@ -87,18 +105,40 @@ export async function startPurchases(
         .execute();
       const updated = await trx
         .updateTable('tasks')
-        .set({ status: 'PENDING', version: task.version + 1, authorization_id: authorizationId, reason_code: null, workflow_id: workflowId, started_at: createdAt, updated_at: createdAt })
+        .set({
+          status: 'PENDING',
+          version: task.version + 1,
+          authorization_id: authorizationId,
+          reason_code: null,
+          workflow_id: workflowId,
+          started_at: createdAt,
+          updated_at: createdAt,
+        })
         .where('task_id', '=', task.task_id)
         .where('version', '=', task.version)
         .where('status', '=', 'DRAFT')
         .executeTakeFirst();
-      if (updated.numUpdatedRows !== 1n) throw conflict('VERSION_CONFLICT', `task ${task.task_id} changed while starting`);
+      if (updated.numUpdatedRows !== 1n)
+        throw conflict('VERSION_CONFLICT', `task ${task.task_id} changed while starting`);
       await recordAudit(trx, actor, {
         action: 'task.start',
         target: { kind: 'task', id: task.task_id },
-        details: { authorization_id: authorizationId, cap_cent: task.max_total_price_cent, quantity: task.quantity, execution_mode: task.execution_mode, expires_at: expiresAt },
+        details: {
+          authorization_id: authorizationId,
+          cap_cent: task.max_total_price_cent,
+          quantity: task.quantity,
+          execution_mode: task.execution_mode,
+          expires_at: expiresAt,
+        },
       });
-      out.push({ task_id: task.task_id, version: task.version + 1, status: 'PENDING', authorization_id: authorizationId, workflow_id: workflowId, expires_at: expiresAt });
+      out.push({
+        task_id: task.task_id,
+        version: task.version + 1,
+        status: 'PENDING',
+        authorization_id: authorizationId,
+        workflow_id: workflowId,
+        expires_at: expiresAt,
+      });
     }
     return out;
   });
@@ -106,7 +146,10 @@ export async function startPurchases(
 
   await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, started, (task) =>
     startAuthorizedWorkflow(deps, task.authorization_id).catch((err: Error) =>
-      deps.log.warn({ err: err.message, task: task.task_id }, 'purchase workflow not started yet; the sweep will start it'),
+      deps.log.warn(
+        { err: err.message, task: task.task_id },
+        'purchase workflow not started yet; the sweep will start it',
+      ),
     ),
   );
   return started;
@@ -129,8 +172,15 @@ async function forEachAtMost<T>(limit: number, items: readonly T[], fn: (item: T
 }
 
 /** Starts (idempotently, by workflow id) the workflow of one authorization and notes that it did. */
-export async function startAuthorizedWorkflow(deps: { db: AdminDb; temporal: TemporalGateway }, authorizationId: string): Promise<void> {
-  const auth = await deps.db.selectFrom('order_authorizations').selectAll().where('id', '=', authorizationId).executeTakeFirstOrThrow();
+export async function startAuthorizedWorkflow(
+  deps: { db: AdminDb; temporal: TemporalGateway },
+  authorizationId: string,
+): Promise<void> {
+  const auth = await deps.db
+    .selectFrom('order_authorizations')
+    .selectAll()
+    .where('id', '=', authorizationId)
+    .executeTakeFirstOrThrow();
   const input: PurchaseWorkflowInput = {
     taskId: auth.task_id,
     authorizationId: auth.id,
@@ -143,5 +193,10 @@ export async function startAuthorizedWorkflow(deps: { db: AdminDb; temporal: Tem
     expiresAt: auth.expires_at,
   };
   await startPurchaseWorkflow(deps.temporal, auth.workflow_id, input);
-  await deps.db.updateTable('order_authorizations').set({ workflow_started_at: nowUtc() }).where('id', '=', auth.id).where('workflow_started_at', 'is', null).execute();
+  await deps.db
+    .updateTable('order_authorizations')
+    .set({ workflow_started_at: nowUtc() })
+    .where('id', '=', auth.id)
+    .where('workflow_started_at', 'is', null)
+    .execute();
 }

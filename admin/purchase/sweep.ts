@@ -24,7 +24,10 @@ async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGa
       await startAuthorizedWorkflow(deps, auth.id);
       started++;
     } catch (err) {
-      deps.log.warn({ err: (err as Error).message, task: auth.task_id }, 'sweep could not start a purchase workflow yet');
+      deps.log.warn(
+        { err: (err as Error).message, task: auth.task_id },
+        'sweep could not start a purchase workflow yet',
+      );
       break; // Temporal is likely down: try the rest next round
     }
   }
@@ -32,7 +35,10 @@ async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGa
   return started;
 }
 
-export function runPurchaseSweep(deps: { db: AdminDb; temporal: TemporalGateway; log: Logger }, intervalMs = SWEEP_INTERVAL_MS): { stop(): void } {
+export function runPurchaseSweep(
+  deps: { db: AdminDb; temporal: TemporalGateway; log: Logger },
+  intervalMs = SWEEP_INTERVAL_MS,
+): { stop(): void } {
   let running = false;
   const tick = () => {
     if (running) return;

@@ -8,7 +8,11 @@ import type { TemporalGateway } from '../temporal/gateway';
  * Starting is idempotent by workflow id: a running workflow is joined, a closed one is never
  * started again (REJECT_DUPLICATE) — an authorization is used at most once.
  */
-export async function startPurchaseWorkflow(temporal: TemporalGateway, workflowId: string, input: PurchaseWorkflowInput): Promise<void> {
+export async function startPurchaseWorkflow(
+  temporal: TemporalGateway,
+  workflowId: string,
+  input: PurchaseWorkflowInput,
+): Promise<void> {
   const client = await temporal.client();
   try {
     await client.workflow.start('purchase', {

@@ -1,4 +1,12 @@
-import { SETTING_KEYS, SETTINGS, settingSchema, type SettingKey, type SettingsUpdate, type SettingsValues, type SettingsView } from '../../domain/settings';
+import {
+  SETTING_KEYS,
+  SETTINGS,
+  settingSchema,
+  type SettingKey,
+  type SettingsUpdate,
+  type SettingsValues,
+  type SettingsView,
+} from '../../domain/settings';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -24,8 +32,14 @@ function parseStored(key: SettingKey, raw: string): Stored {
 }
 
 async function storedRows(db: AdminDb, keys: readonly SettingKey[]): Promise<Map<SettingKey, Stored>> {
-  const rows = await db.selectFrom('app_settings').select(['setting_key', 'value_json']).where('setting_key', 'in', keys).execute();
-  return new Map(rows.map((r) => [r.setting_key as SettingKey, parseStored(r.setting_key as SettingKey, r.value_json)]));
+  const rows = await db
+    .selectFrom('app_settings')
+    .select(['setting_key', 'value_json'])
+    .where('setting_key', 'in', keys)
+    .execute();
+  return new Map(
+    rows.map((r) => [r.setting_key as SettingKey, parseStored(r.setting_key as SettingKey, r.value_json)]),
+  );
 }
 
 /**
@@ -37,7 +51,11 @@ export async function readSetting(db: AdminDb, key: SettingKey): Promise<number>
   const stored = (await storedRows(db, [key])).get(key);
   if (!stored) return SETTINGS[key].default;
   if (!stored.ok) {
-    throw conflict('SETTING_INVALID', `setting ${key} is ${stored.raw}, outside ${SETTINGS[key].min}..${SETTINGS[key].max}; save it again on 设置`, { key });
+    throw conflict(
+      'SETTING_INVALID',
+      `setting ${key} is ${stored.raw}, outside ${SETTINGS[key].min}..${SETTINGS[key].max}; save it again on 设置`,
+      { key },
+    );
   }
   return stored.value;
 }

@@ -16,7 +16,10 @@ const USERNAME_KEY = 'syb.username';
 
 export const sybSettingsInput = z
   .object({
-    url: z.url({ protocol: /^https?$/, message: 'the SYB address must start with http:// or https://' }).max(500).optional(),
+    url: z
+      .url({ protocol: /^https?$/, message: 'the SYB address must start with http:// or https://' })
+      .max(500)
+      .optional(),
     username: z.string().trim().min(1).max(200).optional(),
     password: z.string().min(1).max(500).optional(),
   })
@@ -59,8 +62,16 @@ export class SybService {
 
   async view(): Promise<SybSettingsView> {
     const { url, username } = await this.stored();
-    const session = username ? await this.db.selectFrom('syb_session').select('expires_at').where('username', '=', username).executeTakeFirst() : undefined;
-    return { url, username, password_set: this.password !== undefined, configured: (await this.account()) !== null, session_expires_at: session?.expires_at ?? null };
+    const session = username
+      ? await this.db.selectFrom('syb_session').select('expires_at').where('username', '=', username).executeTakeFirst()
+      : undefined;
+    return {
+      url,
+      username,
+      password_set: this.password !== undefined,
+      configured: (await this.account()) !== null,
+      session_expires_at: session?.expires_at ?? null,
+    };
   }
 
   /** Audited; the audit row names the fields changed, never the password. */
@@ -75,12 +86,18 @@ export class SybService {
         await trx
           .insertInto('app_settings')
           .values({ setting_key: key, value_json: JSON.stringify(value), updated_at: now })
-          .onConflict((oc) => oc.column('setting_key').doUpdateSet({ value_json: JSON.stringify(value), updated_at: now }))
+          .onConflict((oc) =>
+            oc.column('setting_key').doUpdateSet({ value_json: JSON.stringify(value), updated_at: now }),
+          )
           .execute();
       }
       await audit(trx, {
         action: 'syb.settings.set',
-        details: { url: input.url ?? null, username: input.username ?? null, password_changed: input.password !== undefined },
+        details: {
+          url: input.url ?? null,
+          username: input.username ?? null,
+          password_changed: input.password !== undefined,
+        },
       });
     });
     if (input.password !== undefined) this.password = input.password;
@@ -107,13 +124,20 @@ export class SybService {
   }
 
   private async stored(): Promise<{ url: string | null; username: string | null }> {
-    const rows = await this.db.selectFrom('app_settings').select(['setting_key', 'value_json']).where('setting_key', 'in', [URL_KEY, USERNAME_KEY]).execute();
+    const rows = await this.db
+      .selectFrom('app_settings')
+      .select(['setting_key', 'value_json'])
+      .where('setting_key', 'in', [URL_KEY, USERNAME_KEY])
+      .execute();
     const value = (key: string) => {
       const row = rows.find((r) => r.setting_key === key);
       const parsed: unknown = row ? JSON.parse(row.value_json) : undefined;
       return typeof parsed === 'string' && parsed !== '' ? parsed : undefined;
     };
-    return { url: value(URL_KEY) ?? this.defaults.url ?? null, username: value(USERNAME_KEY) ?? this.defaults.username ?? null };
+    return {
+      url: value(URL_KEY) ?? this.defaults.url ?? null,
+      username: value(USERNAME_KEY) ?? this.defaults.username ?? null,
+    };
   }
 
   private async recordSession(username: string, session: SybSession): Promise<void> {
@@ -122,7 +146,9 @@ export class SybService {
     await this.db
       .insertInto('syb_session')
       .values({ username, expires_at: expiresAt, logged_in_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('username').doUpdateSet({ expires_at: expiresAt, logged_in_at: now, updated_at: now }))
+      .onConflict((oc) =>
+        oc.column('username').doUpdateSet({ expires_at: expiresAt, logged_in_at: now, updated_at: now }),
+      )
       .execute()
       .catch(() => undefined);
   }

@@ -14,7 +14,8 @@ export interface SybAccount {
   password: string;
 }
 
-export type SybErrorCode = 'SYB_NOT_CONFIGURED' | 'SYB_LOGIN_REFUSED' | 'SYB_UNAVAILABLE' | 'SYB_SESSION_LOST' | 'SYB_BAD_ANSWER';
+export type SybErrorCode =
+  'SYB_NOT_CONFIGURED' | 'SYB_LOGIN_REFUSED' | 'SYB_UNAVAILABLE' | 'SYB_SESSION_LOST' | 'SYB_BAD_ANSWER';
 
 export class SybError extends Error {
   override readonly name = 'SybError';
@@ -57,7 +58,9 @@ const CALL_TIMEOUT_MS = 20_000;
 const EXPIRED_SESSION_CODE = 401;
 const WRONG_ACCOUNT_CODE = 1001;
 
-const envelope = z.object({ code: z.number().int(), msg: z.string().nullable().optional(), data: z.unknown() }).passthrough();
+const envelope = z
+  .object({ code: z.number().int(), msg: z.string().nullable().optional(), data: z.unknown() })
+  .passthrough();
 const loginData = z.object({ token: z.string().min(1) }).passthrough();
 const listData = z.object({
   pages: z.number().int().nonnegative(),
@@ -119,18 +122,32 @@ export class SybClient {
 
   /** Shipment ids of one list page, and how many pages there are. Amounts are ignored (mixed units). */
   async listPage(fromDay: string, toDay: string, pageNum: number): Promise<{ shipmentIds: string[]; pages: number }> {
-    const data = listData.safeParse(await this.authed('/am/stock/list', { createdStart: fromDay, createdEnd: toDay, pageNum: String(pageNum) }));
-    if (!data.success) throw new SybError('SYB_BAD_ANSWER', `the SYB list answer has an unexpected shape (${data.error.issues[0]?.path.join('.') ?? '?'})`);
+    const data = listData.safeParse(
+      await this.authed('/am/stock/list', { createdStart: fromDay, createdEnd: toDay, pageNum: String(pageNum) }),
+    );
+    if (!data.success)
+      throw new SybError(
+        'SYB_BAD_ANSWER',
+        `the SYB list answer has an unexpected shape (${data.error.issues[0]?.path.join('.') ?? '?'})`,
+      );
     return { shipmentIds: data.data.list.map((s) => s.id), pages: data.data.pages };
   }
 
   /** The shipment's lines, one per `details[]` item, without the recipient. */
   async shipmentLines(shipmentId: string): Promise<SybLine[]> {
     const parsed = detailData.safeParse(await this.authed('/am/stock/detail/listByStock', { stockId: shipmentId }));
-    if (!parsed.success) throw new SybError('SYB_BAD_ANSWER', `the SYB detail of ${shipmentId} has an unexpected shape (${parsed.error.issues[0]?.path.join('.') ?? '?'})`);
+    if (!parsed.success)
+      throw new SybError(
+        'SYB_BAD_ANSWER',
+        `the SYB detail of ${shipmentId} has an unexpected shape (${parsed.error.issues[0]?.path.join('.') ?? '?'})`,
+      );
     const shipment = parsed.data;
     const createdAt = taipeiLocalToUtc(shipment.created);
-    if (!createdAt) throw new SybError('SYB_BAD_ANSWER', `shipment ${shipmentId} has created "${shipment.created}", not "YYYY-MM-DD HH:MM:SS"`);
+    if (!createdAt)
+      throw new SybError(
+        'SYB_BAD_ANSWER',
+        `shipment ${shipmentId} has created "${shipment.created}", not "YYYY-MM-DD HH:MM:SS"`,
+      );
     const { details, ...outer } = shipment;
     const kept = withoutPersonalData(outer) as Record<string, unknown>;
     return details.map((d) => ({
@@ -154,20 +171,28 @@ export class SybClient {
     // The service ended the session before our cached expiry: log in again, once.
     await this.login();
     const second = await this.call('GET', path, query);
-    if (second.code === EXPIRED_SESSION_CODE) throw new SybError('SYB_SESSION_LOST', 'SYB refused a fresh session; check the SYB URL and account');
+    if (second.code === EXPIRED_SESSION_CODE)
+      throw new SybError('SYB_SESSION_LOST', 'SYB refused a fresh session; check the SYB URL and account');
     return this.dataOf(second, path);
   }
 
   private dataOf(answer: z.infer<typeof envelope>, path: string): unknown {
-    if (answer.code !== 0) throw new SybError('SYB_BAD_ANSWER', `SYB answered code ${answer.code} to ${path}: ${answer.msg ?? ''}`);
+    if (answer.code !== 0)
+      throw new SybError('SYB_BAD_ANSWER', `SYB answered code ${answer.code} to ${path}: ${answer.msg ?? ''}`);
     return answer.data;
   }
 
   private async login(): Promise<void> {
     this.session = undefined;
-    const res = await this.fetch('POST', '/api/auth/login', {}, JSON.stringify({ username: this.account.username, password: this.account.password }));
+    const res = await this.fetch(
+      'POST',
+      '/api/auth/login',
+      {},
+      JSON.stringify({ username: this.account.username, password: this.account.password }),
+    );
     const answer = await this.answer(res, '/api/auth/login');
-    if (answer.code === WRONG_ACCOUNT_CODE) throw new SybError('SYB_LOGIN_REFUSED', 'SYB refused the user name or password; fix them on 设置 → 顺运宝');
+    if (answer.code === WRONG_ACCOUNT_CODE)
+      throw new SybError('SYB_LOGIN_REFUSED', 'SYB refused the user name or password; fix them on 设置 → 顺运宝');
     const data = loginData.safeParse(this.dataOf(answer, '/api/auth/login'));
     if (!data.success) throw new SybError('SYB_BAD_ANSWER', 'the SYB login answer carries no token');
     const cookies = res.headers
@@ -194,14 +219,24 @@ export class SybClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.session) headers.cookie = this.session.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     try {
-      return await fetch(url, { method, headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS), redirect: 'error' });
+      return await fetch(url, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        redirect: 'error',
+      });
     } catch (err) {
-      throw new SybError('SYB_UNAVAILABLE', `SYB at ${url.origin} did not answer ${path} (${(err as Error).message}); check the SYB URL`);
+      throw new SybError(
+        'SYB_UNAVAILABLE',
+        `SYB at ${url.origin} did not answer ${path} (${(err as Error).message}); check the SYB URL`,
+      );
     }
   }
 
   private async answer(res: Response, path: string): Promise<z.infer<typeof envelope>> {
-    if (res.status >= 500 || res.status === 429) throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
+    if (res.status >= 500 || res.status === 429)
+      throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
     let json: unknown;
     try {
       json = await res.json();
@@ -209,7 +244,8 @@ export class SybClient {
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no JSON`);
     }
     const parsed = envelope.safeParse(json);
-    if (!parsed.success) throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no {code, data}`);
+    if (!parsed.success)
+      throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no {code, data}`);
     return parsed.data;
   }
 }

@@ -8,14 +8,18 @@ import { knownPurchase, UnknownPurchase, type KnownPurchase } from '../purchase/
 import type { OptionsRefusal } from '../purchase/options';
 import { readIntSetting } from '../purchase/settings';
 
-
 export interface DraftResult {
   syb_id: string;
   task_id: string | null;
   error: { code: DraftRefusal; message: string } | null;
 }
 
-const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>(['OPTION_DIMENSION_UNKNOWN', 'OPTION_DIMENSION_MISSING', 'OPTION_VALUE_UNKNOWN', 'OPTION_OUT_OF_STOCK']);
+const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>([
+  'OPTION_DIMENSION_UNKNOWN',
+  'OPTION_DIMENSION_MISSING',
+  'OPTION_VALUE_UNKNOWN',
+  'OPTION_OUT_OF_STOCK',
+]);
 
 class Refused extends Error {
   constructor(readonly code: DraftRefusal) {
@@ -29,7 +33,12 @@ class Refused extends Error {
  * by the one draft creator (`createPurchaseDraft`) from what the admin knows for the line's
  * Shopee SKU (`knownPurchase`: the mapping under the product's **current** PDD goods).
  */
-export async function draftsFromOrderLines(db: AdminDb, actor: AuditActor, sybIds: readonly string[], mode: ExecutionMode): Promise<DraftResult[]> {
+export async function draftsFromOrderLines(
+  db: AdminDb,
+  actor: AuditActor,
+  sybIds: readonly string[],
+  mode: ExecutionMode,
+): Promise<DraftResult[]> {
   const results: DraftResult[] = [];
   for (const sybId of [...new Set(sybIds)]) {
     try {
@@ -49,7 +58,12 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
   if (await liveTask(db, sybId)) throw new Refused('ALREADY_DRAFTED');
   const skuId = line.shopee_sku_id;
   if (skuId === null) throw new Refused('SKU_UNKNOWN');
-  const sku = await db.selectFrom('shopee_skus').select('sku_id').where('sku_id', '=', skuId).where('goods_id', '=', line.shopee_goods_id).executeTakeFirst();
+  const sku = await db
+    .selectFrom('shopee_skus')
+    .select('sku_id')
+    .where('sku_id', '=', skuId)
+    .where('goods_id', '=', line.shopee_goods_id)
+    .executeTakeFirst();
   if (!sku) throw new Refused('SKU_UNKNOWN');
 
   let known: KnownPurchase;
@@ -73,7 +87,11 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
         execution_mode: mode,
         ...(line.title ? { title: line.title.slice(0, 200) } : {}),
       },
-      { source: 'syb', sourceRef: sybId, orderLine: { sybId, orderNo: line.order_no, shopeeGoodsId: line.shopee_goods_id, shopeeSkuId: skuId } },
+      {
+        source: 'syb',
+        sourceRef: sybId,
+        orderLine: { sybId, orderNo: line.order_no, shopeeGoodsId: line.shopee_goods_id, shopeeSkuId: skuId },
+      },
     );
     return draft.task_id;
   } catch (err) {
@@ -87,7 +105,12 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
 }
 
 async function liveTask(db: AdminDb, sybId: string): Promise<boolean> {
-  const row = await db.selectFrom('tasks').select('task_id').where('syb_id', '=', sybId).where('status', 'in', [...LIVE_LINE_TASK_STATES]).executeTakeFirst();
+  const row = await db
+    .selectFrom('tasks')
+    .select('task_id')
+    .where('syb_id', '=', sybId)
+    .where('status', 'in', [...LIVE_LINE_TASK_STATES])
+    .executeTakeFirst();
   return row !== undefined;
 }
 

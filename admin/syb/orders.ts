@@ -42,35 +42,70 @@ function matchIs(state: MatchState) {
 }
 
 /** Taipei day → the first UTC instant of it. */
-const dayStartUtc = (day: string, plusDays = 0) => `${new Date(Date.parse(`${day}T00:00:00Z`) - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+const dayStartUtc = (day: string, plusDays = 0) =>
+  `${new Date(Date.parse(`${day}T00:00:00Z`) - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
 
 /** 订单 list: keyset on (created_at desc, syb_id desc), newest shipments first. */
-export async function listOrderLines(db: AdminDb, query: OrderListQuery): Promise<{ items: OrderLineView[]; next_cursor: string | null }> {
+export async function listOrderLines(
+  db: AdminDb,
+  query: OrderListQuery,
+): Promise<{ items: OrderLineView[]; next_cursor: string | null }> {
   let qb = db
     .selectFrom('syb_orders as o')
-    .select(['o.syb_id', 'o.order_no', 'o.title', 'o.product_spec', 'o.shopee_goods_id', 'o.shopee_sku_id', 'o.quantity', 'o.price_twd_cent', 'o.image_url', 'o.created_at'])
+    .select([
+      'o.syb_id',
+      'o.order_no',
+      'o.title',
+      'o.product_spec',
+      'o.shopee_goods_id',
+      'o.shopee_sku_id',
+      'o.quantity',
+      'o.price_twd_cent',
+      'o.image_url',
+      'o.created_at',
+    ])
     .select([lineTask.as('task_id'), hasLocalSku.as('has_local_sku')]);
   const q = query.q?.trim();
   if (q) {
     qb = qb.where((eb) =>
-      eb.or([containsText(eb, 'o.order_no', q), containsText(eb, 'o.title', q), containsText(eb, 'o.product_spec', q), eb('o.shopee_goods_id', '=', q), eb('o.syb_id', '=', q)]),
+      eb.or([
+        containsText(eb, 'o.order_no', q),
+        containsText(eb, 'o.title', q),
+        containsText(eb, 'o.product_spec', q),
+        eb('o.shopee_goods_id', '=', q),
+        eb('o.syb_id', '=', q),
+      ]),
     );
   }
   if (query.syb_id !== undefined) qb = qb.where('o.syb_id', '=', query.syb_id);
   if (query.match) qb = qb.where(matchIs(query.match));
-  if (query.has_task !== undefined) qb = qb.where(query.has_task ? sql<SqlBool>`${lineTask} is not null` : sql<SqlBool>`${lineTask} is null`);
+  if (query.has_task !== undefined)
+    qb = qb.where(query.has_task ? sql<SqlBool>`${lineTask} is not null` : sql<SqlBool>`${lineTask} is null`);
   if (query.date_from) qb = qb.where('o.created_at', '>=', dayStartUtc(query.date_from));
   if (query.date_to) qb = qb.where('o.created_at', '<', dayStartUtc(query.date_to, 1));
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [createdAt, sybId] = parseKey(key);
-    qb = qb.where((eb) => eb.or([eb('o.created_at', '<', createdAt), eb.and([eb('o.created_at', '=', createdAt), eb('o.syb_id', '<', sybId)])]));
+    qb = qb.where((eb) =>
+      eb.or([
+        eb('o.created_at', '<', createdAt),
+        eb.and([eb('o.created_at', '=', createdAt), eb('o.syb_id', '<', sybId)]),
+      ]),
+    );
   }
-  const rows = await qb.orderBy('o.created_at', 'desc').orderBy('o.syb_id', 'desc').limit(query.limit + 1).execute();
+  const rows = await qb
+    .orderBy('o.created_at', 'desc')
+    .orderBy('o.syb_id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const taskIds = page.map((r) => r.task_id).filter((id): id is string => id !== null);
   const statuses = new Map(
-    taskIds.length === 0 ? [] : (await db.selectFrom('tasks').select(['task_id', 'status']).where('task_id', 'in', taskIds).execute()).map((t) => [t.task_id, t.status]),
+    taskIds.length === 0
+      ? []
+      : (await db.selectFrom('tasks').select(['task_id', 'status']).where('task_id', 'in', taskIds).execute()).map(
+          (t) => [t.task_id, t.status],
+        ),
   );
   const last = page[page.length - 1];
   return {
@@ -79,7 +114,8 @@ export async function listOrderLines(db: AdminDb, query: OrderListQuery): Promis
       match_state: r.shopee_sku_id !== null ? 'matched' : Number(has_local_sku) === 1 ? 'unmatched' : 'sku_unknown',
       task_status: r.task_id ? (statuses.get(r.task_id) ?? null) : null,
     })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.created_at, last.syb_id])) : null,
+    next_cursor:
+      rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.created_at, last.syb_id])) : null,
   };
 }
 
@@ -93,19 +129,43 @@ function parseKey(key: string): [string, string] {
  * Sets or clears a line's Shopee SKU by hand. The SKU must exist locally and belong to the
  * line's goods: a SKU of another product would buy the wrong thing.
  */
-export async function setOrderLineSku(db: AdminDb, sybId: string, skuId: string | null, audit: AuditHook): Promise<OrderLineView> {
+export async function setOrderLineSku(
+  db: AdminDb,
+  sybId: string,
+  skuId: string | null,
+  audit: AuditHook,
+): Promise<OrderLineView> {
   await writeTransaction(db, async (trx) => {
-    const line = await trx.selectFrom('syb_orders').select(['syb_id', 'shopee_goods_id', 'shopee_sku_id']).where('syb_id', '=', sybId).executeTakeFirst();
+    const line = await trx
+      .selectFrom('syb_orders')
+      .select(['syb_id', 'shopee_goods_id', 'shopee_sku_id'])
+      .where('syb_id', '=', sybId)
+      .executeTakeFirst();
     if (!line) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}; sync SYB first`);
     if (skuId !== null) {
-      const sku = await trx.selectFrom('shopee_skus').select(['sku_id', 'goods_id']).where('sku_id', '=', skuId).executeTakeFirst();
+      const sku = await trx
+        .selectFrom('shopee_skus')
+        .select(['sku_id', 'goods_id'])
+        .where('sku_id', '=', skuId)
+        .executeTakeFirst();
       if (!sku) throw badRequest('SHOPEE_SKU_NOT_FOUND', `no local Shopee SKU ${skuId}; add it on the product first`);
       if (sku.goods_id !== line.shopee_goods_id) {
-        throw badRequest('SHOPEE_SKU_OTHER_GOODS', `Shopee SKU ${skuId} belongs to goods ${sku.goods_id}, not to this line's goods ${line.shopee_goods_id}`);
+        throw badRequest(
+          'SHOPEE_SKU_OTHER_GOODS',
+          `Shopee SKU ${skuId} belongs to goods ${sku.goods_id}, not to this line's goods ${line.shopee_goods_id}`,
+        );
       }
     }
-    await trx.updateTable('syb_orders').set({ shopee_sku_id: skuId, updated_at: nowUtc() }).where('syb_id', '=', sybId).execute();
-    await audit(trx, { action: ORDER_LINE_SKU_SET, target: { kind: 'syb_order', id: sybId }, details: { shopee_sku_id: skuId, previous: line.shopee_sku_id } });
+    await trx
+      .updateTable('syb_orders')
+      .set({ shopee_sku_id: skuId, updated_at: nowUtc() })
+      .where('syb_id', '=', sybId)
+      .execute();
+    await audit(trx, {
+      action: ORDER_LINE_SKU_SET,
+      target: { kind: 'syb_order', id: sybId },
+      details: { shopee_sku_id: skuId, previous: line.shopee_sku_id },
+    });
   });
   const item = (await listOrderLines(db, { syb_id: sybId, limit: 1 })).items[0];
   if (!item) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}`);

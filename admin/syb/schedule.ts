@@ -1,4 +1,9 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+} from '@temporalio/client';
 import { SYB_SYNC_MANUAL_WORKFLOW_ID, SYB_SYNC_SCHEDULE_ID } from '../../domain/syb';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { Logger } from '../../platform/logger';
@@ -20,7 +25,13 @@ export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybServi
     await client.schedule.create({
       scheduleId: SYB_SYNC_SCHEDULE_ID,
       spec: { intervals: [{ every: '10 minutes' }] },
-      action: { type: 'startWorkflow', workflowType: 'sybSync', taskQueue: ADMIN_TASK_QUEUE, workflowId: SYB_SYNC_SCHEDULE_ID, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'sybSync',
+        taskQueue: ADMIN_TASK_QUEUE,
+        workflowId: SYB_SYNC_SCHEDULE_ID,
+        args: [],
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
       state: { paused, note: paused ? PAUSED_NOTE : 'running' },
     });
@@ -39,7 +50,12 @@ export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybServi
  * Keeps trying until the Schedule is in place: Temporal may be down when the admin starts, and
  * the admin must come up anyway (it says so on /healthz).
  */
-export function keepSybSchedule(temporal: TemporalGateway, syb: SybService, log: Logger, retryMs = 5_000): { stop(): void; ready: Promise<void> } {
+export function keepSybSchedule(
+  temporal: TemporalGateway,
+  syb: SybService,
+  log: Logger,
+  retryMs = 5_000,
+): { stop(): void; ready: Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let markReady: () => void = () => {};
@@ -65,7 +81,8 @@ export function keepSybSchedule(temporal: TemporalGateway, syb: SybService, log:
  * 立即同步: joins a sync already running (scheduled or manual) instead of starting a second one.
  */
 export async function triggerSybSync(temporal: TemporalGateway, syb: SybService): Promise<{ workflow_id: string }> {
-  if ((await syb.account()) === null) throw conflict('SYB_NOT_CONFIGURED', 'set the SYB address, user name and password first');
+  if ((await syb.account()) === null)
+    throw conflict('SYB_NOT_CONFIGURED', 'set the SYB address, user name and password first');
   const client = await temporal.client();
   try {
     const running = (await client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID).describe()).info.runningActions[0];

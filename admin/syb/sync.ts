@@ -16,17 +16,28 @@ const FIRST_SYNC_DAYS = 30;
  * this sync's start only when all of it succeeded; otherwise `last_error` says why and the
  * next sync covers the same days again (the upsert makes that harmless).
  */
-export async function syncSybOrders(syb: SybService, heartbeat: (progress: { pages: number; lines: number }) => void = () => {}): Promise<SybSyncCounts> {
+export async function syncSybOrders(
+  syb: SybService,
+  heartbeat: (progress: { pages: number; lines: number }) => void = () => {},
+): Promise<SybSyncCounts> {
   return syb.exclusive(async () => {
     const db = syb.db;
     const account = await syb.account();
     if (!account) {
-      await setState(db, { last_error: 'SYB_NOT_CONFIGURED: set the SYB address, user name and password on 设置 → 顺运宝' });
+      await setState(db, {
+        last_error: 'SYB_NOT_CONFIGURED: set the SYB address, user name and password on 设置 → 顺运宝',
+      });
       throw new SybError('SYB_NOT_CONFIGURED', 'no SYB account: set the SYB address, user name and password first');
     }
     const startedAt = nowUtc();
-    const state = await db.selectFrom('syb_sync_state').select('last_synced_at').where('id', '=', 1).executeTakeFirstOrThrow();
-    const fromDay = taipeiDay(state.last_synced_at ? new Date(state.last_synced_at) : new Date(Date.now() - FIRST_SYNC_DAYS * 86400_000));
+    const state = await db
+      .selectFrom('syb_sync_state')
+      .select('last_synced_at')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    const fromDay = taipeiDay(
+      state.last_synced_at ? new Date(state.last_synced_at) : new Date(Date.now() - FIRST_SYNC_DAYS * 86400_000),
+    );
     const toDay = taipeiDay(new Date());
     await setState(db, { running: 1, started_at: startedAt, finished_at: null, progress_pages: 0, progress_lines: 0 });
 
@@ -48,7 +59,8 @@ export async function syncSybOrders(syb: SybService, heartbeat: (progress: { pag
       }
       await matchLinesLeftOpen(db);
     } catch (err) {
-      const message = err instanceof SybError ? `${err.code}: ${err.message}` : `SYNC_FAILED: ${(err as Error).message}`;
+      const message =
+        err instanceof SybError ? `${err.code}: ${err.message}` : `SYNC_FAILED: ${(err as Error).message}`;
       await setState(db, { running: 0, finished_at: nowUtc(), last_error: message });
       recordSybSync({ lines: counts.lines, ok: false });
       throw err;
@@ -61,7 +73,12 @@ export async function syncSybOrders(syb: SybService, heartbeat: (progress: { pag
 
 export async function sybSyncStatus(db: AdminDb): Promise<SybSyncStatus> {
   const s = await db.selectFrom('syb_sync_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-  return { running: s.running === 1, last_synced_at: s.last_synced_at, last_error: s.last_error, progress: { pages: s.progress_pages, lines: s.progress_lines } };
+  return {
+    running: s.running === 1,
+    last_synced_at: s.last_synced_at,
+    last_error: s.last_error,
+    progress: { pages: s.progress_pages, lines: s.progress_lines },
+  };
 }
 
 /**
@@ -69,7 +86,12 @@ export async function sybSyncStatus(db: AdminDb): Promise<SybSyncStatus> {
  * left behind by a killed admin is cleared at start.
  */
 export async function clearStaleSyncFlag(db: AdminDb): Promise<void> {
-  await db.updateTable('syb_sync_state').set({ running: 0, updated_at: nowUtc() }).where('id', '=', 1).where('running', '=', 1).execute();
+  await db
+    .updateTable('syb_sync_state')
+    .set({ running: 0, updated_at: nowUtc() })
+    .where('id', '=', 1)
+    .where('running', '=', 1)
+    .execute();
 }
 
 type StateChange = Partial<{
@@ -83,7 +105,11 @@ type StateChange = Partial<{
 }>;
 
 async function setState(db: AdminDb, change: StateChange): Promise<void> {
-  await db.updateTable('syb_sync_state').set({ ...change, updated_at: nowUtc() }).where('id', '=', 1).execute();
+  await db
+    .updateTable('syb_sync_state')
+    .set({ ...change, updated_at: nowUtc() })
+    .where('id', '=', 1)
+    .execute();
 }
 
 /**
@@ -97,7 +123,11 @@ async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number> {
     let created = 0;
     const now = nowUtc();
     for (const line of lines) {
-      const exists = await trx.selectFrom('syb_orders').select('syb_id').where('syb_id', '=', line.syb_id).executeTakeFirst();
+      const exists = await trx
+        .selectFrom('syb_orders')
+        .select('syb_id')
+        .where('syb_id', '=', line.syb_id)
+        .executeTakeFirst();
       const data = JSON.stringify(line.syb_data);
       const changing = {
         order_no: line.order_no,
@@ -157,15 +187,27 @@ async function matchLinesLeftOpen(db: AdminDb): Promise<void> {
     for (const line of open) {
       const skuId = await autoMatch(trx, line);
       if (skuId === null) continue;
-      await trx.updateTable('syb_orders').set({ shopee_sku_id: skuId, updated_at: nowUtc() }).where('syb_id', '=', line.syb_id).where('shopee_sku_id', 'is', null).execute();
+      await trx
+        .updateTable('syb_orders')
+        .set({ shopee_sku_id: skuId, updated_at: nowUtc() })
+        .where('syb_id', '=', line.syb_id)
+        .where('shopee_sku_id', 'is', null)
+        .execute();
     }
   });
 }
 
-async function autoMatch(trx: AdminDb, line: Pick<SybLine, 'shopee_goods_id' | 'product_spec'>): Promise<string | null> {
+async function autoMatch(
+  trx: AdminDb,
+  line: Pick<SybLine, 'shopee_goods_id' | 'product_spec'>,
+): Promise<string | null> {
   const key = specMatchKey(line.product_spec);
   if (key === null) return null;
-  const skus = await trx.selectFrom('shopee_skus').select(['sku_id', 'spec_raw']).where('goods_id', '=', line.shopee_goods_id).execute();
+  const skus = await trx
+    .selectFrom('shopee_skus')
+    .select(['sku_id', 'spec_raw'])
+    .where('goods_id', '=', line.shopee_goods_id)
+    .execute();
   const same = skus.filter((s) => specMatchKey(s.spec_raw) === key);
   return same.length === 1 && same[0] ? same[0].sku_id : null;
 }

@@ -26,7 +26,10 @@ export class TemporalGateway {
   async client(): Promise<Client> {
     if (!this.connecting) {
       this.connecting = (async () => {
-        const connection = await Connection.connect({ ...temporalConnectOptions(this.settings), connectTimeout: 2_000 });
+        const connection = await Connection.connect({
+          ...temporalConnectOptions(this.settings),
+          connectTimeout: 2_000,
+        });
         this.connection = connection;
         return new Client({ connection, namespace: this.settings.namespace });
       })();
@@ -38,7 +41,11 @@ export class TemporalGateway {
     try {
       return await this.connecting;
     } catch {
-      throw new HttpError(503, 'TEMPORAL_UNAVAILABLE', `Temporal at ${this.settings.address} is not reachable; try again when /healthz says temporal "ok"`);
+      throw new HttpError(
+        503,
+        'TEMPORAL_UNAVAILABLE',
+        `Temporal at ${this.settings.address} is not reachable; try again when /healthz says temporal "ok"`,
+      );
     }
   }
 
@@ -59,7 +66,10 @@ export class TemporalGateway {
    * When each worker polling `taskQueue` for activities last asked for work, as the server saw
    * it. Throws when Temporal does not answer within `timeoutMs`; callers decide what that means.
    */
-  async activityPollers(taskQueue: string, timeoutMs: number): Promise<Array<{ identity: string; lastAccessTime: Date | null }>> {
+  async activityPollers(
+    taskQueue: string,
+    timeoutMs: number,
+  ): Promise<Array<{ identity: string; lastAccessTime: Date | null }>> {
     const client = await this.client();
     const res = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
       client.workflowService.describeTaskQueue({
@@ -69,7 +79,10 @@ export class TemporalGateway {
         taskQueueType: 2,
       }),
     );
-    return (res.pollers ?? []).map((p) => ({ identity: p.identity ?? '', lastAccessTime: optionalTsToDate(p.lastAccessTime) ?? null }));
+    return (res.pollers ?? []).map((p) => ({
+      identity: p.identity ?? '',
+      lastAccessTime: optionalTsToDate(p.lastAccessTime) ?? null,
+    }));
   }
 
   async close(): Promise<void> {

@@ -39,10 +39,15 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
   const loop = (async () => {
     let bundle: WorkflowBundleFile;
     try {
-      bundle = opts.workflowBundlePath ? readWorkflowBundle(opts.workflowBundlePath) : await ensureWorkflowBundle(opts.log);
+      bundle = opts.workflowBundlePath
+        ? readWorkflowBundle(opts.workflowBundlePath)
+        : await ensureWorkflowBundle(opts.log);
     } catch (err) {
       // Broken workflow code does not heal by retrying: say so once, keep the HTTP side up.
-      opts.log.error({ err: (err as Error).message }, 'no workflow bundle: the admin worker does not run; fix the workflow code and run `npm run build`');
+      opts.log.error(
+        { err: (err as Error).message },
+        'no workflow bundle: the admin worker does not run; fix the workflow code and run `npm run build`',
+      );
       return;
     }
     while (!stopping) {
@@ -60,7 +65,10 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           useVersioning: false,
         });
         if (stopping) break;
-        opts.log.info({ taskQueue: ADMIN_TASK_QUEUE, namespace: opts.temporal.namespace, buildId: bundle.buildId }, 'admin worker polling');
+        opts.log.info(
+          { taskQueue: ADMIN_TASK_QUEUE, namespace: opts.temporal.namespace, buildId: bundle.buildId },
+          'admin worker polling',
+        );
         const running = current.run();
         markReady();
         await running;

@@ -50,7 +50,9 @@ export function readWorkflowBundle(codePath = WORKFLOW_BUNDLE_FILE): WorkflowBun
  * Bundles `workflowsPath` (default: the production entry) into `outFile`. Written to a temp file
  * and renamed, so a worker starting meanwhile never loads half a bundle.
  */
-export async function bundleWorkflows(opts: { outFile?: string; workflowsPath?: string; webpackConfigHook?: BundleOptions['webpackConfigHook'] } = {}): Promise<WorkflowBundleFile> {
+export async function bundleWorkflows(
+  opts: { outFile?: string; workflowsPath?: string; webpackConfigHook?: BundleOptions['webpackConfigHook'] } = {},
+): Promise<WorkflowBundleFile> {
   const outFile = opts.outFile ?? WORKFLOW_BUNDLE_FILE;
   const { code } = await bundleWorkflowCode({
     workflowsPath: opts.workflowsPath ?? WORKFLOWS_PATH,
@@ -98,11 +100,21 @@ function filesBelow(p: string): string[] {
   }
   if (!stat.isDirectory()) return [p];
   // tests beside the domain code are not bundled
-  return fs.readdirSync(p).filter((name) => !name.endsWith('.test.ts')).flatMap((name) => filesBelow(path.join(p, name)));
+  return fs
+    .readdirSync(p)
+    .filter((name) => !name.endsWith('.test.ts'))
+    .flatMap((name) => filesBelow(path.join(p, name)));
 }
 
 /** webpack's progress lines are noise; its errors are the message a broken workflow needs. */
 function quietBundlerLogger() {
   const noop = () => {};
-  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => process.stderr.write(`[bundler] ${m}\n`), log: noop };
+  return {
+    trace: noop,
+    debug: noop,
+    info: noop,
+    warn: noop,
+    error: (m: string) => process.stderr.write(`[bundler] ${m}\n`),
+    log: noop,
+  };
 }

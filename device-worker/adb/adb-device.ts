@@ -2,7 +2,14 @@ import type { Duplex } from 'node:stream';
 import Adb, { type Device } from '@devicefarmer/adbkit';
 import { describeError } from '../../platform/errors';
 import { DeviceError } from '../errors';
-import { amStartError, isInjectEventsDenied, parseVersionName, parseWmSize, splitUiDump, type UiDumpOutput } from './output';
+import {
+  amStartError,
+  isInjectEventsDenied,
+  parseVersionName,
+  parseWmSize,
+  splitUiDump,
+  type UiDumpOutput,
+} from './output';
 import { withPhoneLock } from './serial-lock';
 
 export interface AdbTarget {
@@ -48,7 +55,10 @@ export class AdbDevice {
     private observer: RoundTripObserver = () => {},
   ) {
     if (!target.serial || !SERIAL_RE.test(target.serial)) {
-      throw new DeviceError('ADB_SERIAL_INVALID', `an explicit ADB serial is required (got ${JSON.stringify(target.serial ?? '')})`);
+      throw new DeviceError(
+        'ADB_SERIAL_INVALID',
+        `an explicit ADB serial is required (got ${JSON.stringify(target.serial ?? '')})`,
+      );
     }
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
     this.client = Adb.createClient({ host: target.host, port: target.port });
@@ -74,9 +84,17 @@ export class AdbDevice {
     for (;;) {
       try {
         this.observer();
-        const devices: Device[] = await withTimeout(Promise.resolve(this.client.listDevices()), this.timeouts.shellMs, 'host:devices');
+        const devices: Device[] = await withTimeout(
+          Promise.resolve(this.client.listDevices()),
+          this.timeouts.shellMs,
+          'host:devices',
+        );
         const mine = devices.filter((d) => d.id === this.serial);
-        if (mine.length > 1) throw new DeviceError('ADB_SERIAL_INVALID', `serial ${this.serial} is listed ${mine.length} times by the ADB server: ambiguous, refusing`);
+        if (mine.length > 1)
+          throw new DeviceError(
+            'ADB_SERIAL_INVALID',
+            `serial ${this.serial} is listed ${mine.length} times by the ADB server: ambiguous, refusing`,
+          );
         if (mine[0]?.type === 'device') {
           this.online = true;
           return;
@@ -88,7 +106,10 @@ export class AdbDevice {
       }
       if (Date.now() >= deadline) {
         this.online = false;
-        throw new DeviceError('ADB_DISCONNECTED', `phone ${this.serial} is not available on ADB ${this.target.host}:${this.target.port} (${last})`);
+        throw new DeviceError(
+          'ADB_DISCONNECTED',
+          `phone ${this.serial} is not available on ADB ${this.target.host}:${this.target.port} (${last})`,
+        );
       }
       await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
     }
@@ -121,7 +142,8 @@ export class AdbDevice {
   }
 
   async startView(url: string): Promise<void> {
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`$\\;&|<>()]+$/.test(url)) throw new DeviceError('INVALID_INPUT', `refusing to open ${JSON.stringify(url)}`);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`$\\;&|<>()]+$/.test(url))
+      throw new DeviceError('INVALID_INPUT', `refusing to open ${JSON.stringify(url)}`);
     const out = await this.shell(`am start -a android.intent.action.VIEW -d '${url}'`);
     const err = amStartError(out);
     if (err) throw new DeviceError('APP_NOT_INSTALLED', `the phone could not open ${url}: ${err}`);
@@ -142,11 +164,18 @@ export class AdbDevice {
   private async input(command: string): Promise<void> {
     const out = await this.shell(command);
     if (isInjectEventsDenied(out)) {
-      throw new DeviceError('INJECT_EVENTS_DENIED', `the phone refused injected input (SecurityException … INJECT_EVENTS) for "${command}"; enable USB debugging (Security settings) on the phone`);
+      throw new DeviceError(
+        'INJECT_EVENTS_DENIED',
+        `the phone refused injected input (SecurityException … INJECT_EVENTS) for "${command}"; enable USB debugging (Security settings) on the phone`,
+      );
     }
   }
 
-  private run(label: string, timeoutMs: number, call: (device: ReturnType<AdbClient['getDevice']>) => PromiseLike<Duplex>): Promise<Buffer> {
+  private run(
+    label: string,
+    timeoutMs: number,
+    call: (device: ReturnType<AdbClient['getDevice']>) => PromiseLike<Duplex>,
+  ): Promise<Buffer> {
     return withPhoneLock(this.lockKey, async () => {
       if (!this.online) await this.ensureOnline();
       this.observer();

@@ -14,7 +14,10 @@ export function splitUiDump(out: string): UiDumpOutput {
   const end = out.lastIndexOf('</hierarchy>');
   if (start >= 0 && end > start) return { kind: 'xml', xml: out.slice(start, end + '</hierarchy>'.length) };
   const err = /ERROR:[^\n]*/.exec(out);
-  return { kind: 'error', message: err ? err[0].trim() : out.replace(DUMP_TRAILER, '').trim().slice(0, 200) || 'empty dump' };
+  return {
+    kind: 'error',
+    message: err ? err[0].trim() : out.replace(DUMP_TRAILER, '').trim().slice(0, 200) || 'empty dump',
+  };
 }
 
 /** `dumpsys package <pkg>`: the first `versionName=` of the package block; null = not installed. */

@@ -55,15 +55,20 @@ export class DeviceLedger {
   private migrate(): void {
     const version = this.db.pragma('user_version', { simple: true }) as number;
     MIGRATIONS.slice(version).forEach((sql, i) => {
-      this.db.transaction(() => {
-        this.db.exec(sql);
-        this.db.pragma(`user_version = ${version + i + 1}`);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(sql);
+          this.db.pragma(`user_version = ${version + i + 1}`);
+        })
+        .immediate();
     });
   }
 
   openClaim(): ClaimRow | null {
-    return (this.db.prepare('SELECT * FROM claims WHERE device_id = ? AND released_at IS NULL').get(this.deviceId) as ClaimRow | undefined) ?? null;
+    return (
+      (this.db.prepare('SELECT * FROM claims WHERE device_id = ? AND released_at IS NULL').get(this.deviceId) as
+        ClaimRow | undefined) ?? null
+    );
   }
 
   /**
@@ -71,43 +76,69 @@ export class DeviceLedger {
    * a lost reply) gets its existing claim back; any other workflow gets DEVICE_BUSY.
    */
   claim(workflowId: string, runId: string): ClaimRow {
-    return this.db.transaction((): ClaimRow => {
-      const open = this.openClaim();
-      if (open) {
-        if (open.workflow_id === workflowId) return open;
-        throw new DeviceError('DEVICE_BUSY', `device ${this.deviceId} is claimed by ${open.workflow_id}`);
-      }
-      const row: ClaimRow = { claim_id: randomUUID(), device_id: this.deviceId, workflow_id: workflowId, run_id: runId, claimed_at: nowUtc(), released_at: null, release_reason: null };
-      this.db
-        .prepare('INSERT INTO claims (claim_id, device_id, workflow_id, run_id, claimed_at) VALUES (@claim_id, @device_id, @workflow_id, @run_id, @claimed_at)')
-        .run(row);
-      return row;
-    }).immediate();
+    return this.db
+      .transaction((): ClaimRow => {
+        const open = this.openClaim();
+        if (open) {
+          if (open.workflow_id === workflowId) return open;
+          throw new DeviceError('DEVICE_BUSY', `device ${this.deviceId} is claimed by ${open.workflow_id}`);
+        }
+        const row: ClaimRow = {
+          claim_id: randomUUID(),
+          device_id: this.deviceId,
+          workflow_id: workflowId,
+          run_id: runId,
+          claimed_at: nowUtc(),
+          released_at: null,
+          release_reason: null,
+        };
+        this.db
+          .prepare(
+            'INSERT INTO claims (claim_id, device_id, workflow_id, run_id, claimed_at) VALUES (@claim_id, @device_id, @workflow_id, @run_id, @claimed_at)',
+          )
+          .run(row);
+        return row;
+      })
+      .immediate();
   }
 
   /** The open claim, if this workflow owns it under this claim id; otherwise refused. */
   requireOwner(claimId: string, workflowId: string): ClaimRow {
     const open = this.openClaim();
     if (!open || open.claim_id !== claimId || open.workflow_id !== workflowId) {
-      throw new DeviceError('DEVICE_NOT_CLAIMED', `workflow ${workflowId} does not hold the open claim of device ${this.deviceId}`, { open_claim_workflow: open?.workflow_id ?? null });
+      throw new DeviceError(
+        'DEVICE_NOT_CLAIMED',
+        `workflow ${workflowId} does not hold the open claim of device ${this.deviceId}`,
+        { open_claim_workflow: open?.workflow_id ?? null },
+      );
     }
     return open;
   }
 
   /** Idempotent: releasing an already released claim of the same workflow is a no-op. */
   release(claimId: string, workflowId: string, reason: string): boolean {
-    return this.db.transaction((): boolean => {
-      const row = this.db.prepare('SELECT * FROM claims WHERE claim_id = ?').get(claimId) as ClaimRow | undefined;
-      if (!row || row.workflow_id !== workflowId) throw new DeviceError('DEVICE_NOT_CLAIMED', `workflow ${workflowId} has no claim ${claimId} on device ${this.deviceId}`);
-      if (row.released_at !== null) return false;
-      this.db.prepare('UPDATE claims SET released_at = ?, release_reason = ? WHERE claim_id = ?').run(nowUtc(), reason, claimId);
-      return true;
-    }).immediate();
+    return this.db
+      .transaction((): boolean => {
+        const row = this.db.prepare('SELECT * FROM claims WHERE claim_id = ?').get(claimId) as ClaimRow | undefined;
+        if (!row || row.workflow_id !== workflowId)
+          throw new DeviceError(
+            'DEVICE_NOT_CLAIMED',
+            `workflow ${workflowId} has no claim ${claimId} on device ${this.deviceId}`,
+          );
+        if (row.released_at !== null) return false;
+        this.db
+          .prepare('UPDATE claims SET released_at = ?, release_reason = ? WHERE claim_id = ?')
+          .run(nowUtc(), reason, claimId);
+        return true;
+      })
+      .immediate();
   }
 
   /** For the cleanup of a claim whose workflow Temporal says is closed. */
   closeOrphan(claimId: string, reason: string): boolean {
-    const res = this.db.prepare('UPDATE claims SET released_at = ?, release_reason = ? WHERE claim_id = ? AND released_at IS NULL').run(nowUtc(), reason, claimId);
+    const res = this.db
+      .prepare('UPDATE claims SET released_at = ?, release_reason = ? WHERE claim_id = ? AND released_at IS NULL')
+      .run(nowUtc(), reason, claimId);
     return res.changes === 1;
   }
 
@@ -116,13 +147,16 @@ export class DeviceLedger {
   }
 
   getState(key: string): string | null {
-    const row = this.db.prepare('SELECT value FROM device_state WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.db.prepare('SELECT value FROM device_state WHERE key = ?').get(key) as
+      { value: string } | undefined;
     return row?.value ?? null;
   }
 
   setState(key: string, value: string): void {
     this.db
-      .prepare('INSERT INTO device_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at')
+      .prepare(
+        'INSERT INTO device_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+      )
       .run(key, value, nowUtc());
   }
 

@@ -57,7 +57,10 @@ export class SubmissionLedger {
   }
 
   get(authorizationId: string): SubmissionRow | null {
-    return (this.db.prepare('SELECT * FROM submissions WHERE authorization_id = ?').get(authorizationId) as SubmissionRow | undefined) ?? null;
+    return (
+      (this.db.prepare('SELECT * FROM submissions WHERE authorization_id = ?').get(authorizationId) as
+        SubmissionRow | undefined) ?? null
+    );
   }
 
   irreversible(authorizationId: string): boolean {
@@ -68,17 +71,25 @@ export class SubmissionLedger {
    * Records the irreversible action before it happens. Refused (forever) when the
    * authorization already has a row; returns the durable timestamp.
    */
-  begin(row: Pick<SubmissionRow, 'authorization_id' | 'submission_id' | 'task_id' | 'workflow_id' | 'expected_json'>): string {
+  begin(
+    row: Pick<SubmissionRow, 'authorization_id' | 'submission_id' | 'task_id' | 'workflow_id' | 'expected_json'>,
+  ): string {
     const at = nowUtc();
     try {
-      this.db.transaction(() => {
-        this.db
-          .prepare('INSERT INTO submissions (authorization_id, submission_id, task_id, workflow_id, expected_json, irreversible_action_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(row.authorization_id, row.submission_id, row.task_id, row.workflow_id, row.expected_json, at);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db
+            .prepare(
+              'INSERT INTO submissions (authorization_id, submission_id, task_id, workflow_id, expected_json, irreversible_action_at) VALUES (?, ?, ?, ?, ?, ?)',
+            )
+            .run(row.authorization_id, row.submission_id, row.task_id, row.workflow_id, row.expected_json, at);
+        })
+        .immediate();
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new SubmissionRefused(`authorization ${row.authorization_id} was already submitted at ${this.get(row.authorization_id)?.irreversible_action_at ?? '?'}; never again`);
+        throw new SubmissionRefused(
+          `authorization ${row.authorization_id} was already submitted at ${this.get(row.authorization_id)?.irreversible_action_at ?? '?'}; never again`,
+        );
       }
       throw err;
     }
@@ -87,7 +98,9 @@ export class SubmissionLedger {
   }
 
   markTapped(authorizationId: string, tappedAt: string, error: string | null = null): void {
-    this.db.prepare('UPDATE submissions SET tapped_at = ?, tap_error = ? WHERE authorization_id = ? AND tapped_at IS NULL').run(tappedAt, error, authorizationId);
+    this.db
+      .prepare('UPDATE submissions SET tapped_at = ?, tap_error = ? WHERE authorization_id = ? AND tapped_at IS NULL')
+      .run(tappedAt, error, authorizationId);
   }
 
   all(): SubmissionRow[] {

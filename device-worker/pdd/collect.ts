@@ -33,8 +33,10 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
   let panel = await session.openSpecPanel(goods);
   const names = panel.names;
   const first = panel.state.sections[0];
-  if (!first || first.title !== names[0]) throw structure('spec panel: the first dimension is not in view when the panel opens');
-  if (first.options.some((o) => o.bounds.bottom >= panel.state.view.scroll.bottom)) throw structure('spec panel: more first-dimension options than fit in view (not profiled)');
+  if (!first || first.title !== names[0])
+    throw structure('spec panel: the first dimension is not in view when the panel opens');
+  if (first.options.some((o) => o.bounds.bottom >= panel.state.view.scroll.bottom))
+    throw structure('spec panel: more first-dimension options than fit in view (not profiled)');
   const colours = first.options.map((o) => ({ text: o.text, enabled: o.enabled }));
   const readings = new Map<string, Reading>();
   let laterValues: string[][] | null = names.length === 1 ? [] : null;
@@ -50,7 +52,8 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
     const k = prefix.length;
     const price = readPanelPrice(st.view.priceText);
     if (k === names.length) {
-      if (st.view.count !== null && st.view.count !== '1') throw structure(`spec panel: quantity reads ${st.view.count}, expected 1 while collecting`);
+      if (st.view.count !== null && st.view.count !== '1')
+        throw structure(`spec panel: quantity reads ${st.view.count}, expected 1 while collecting`);
       if (price.kind === 'range') throw structure(`spec panel: a complete selection shows a range ${price.raw}`);
       record(prefix, {
         price_cent: price.kind === 'single' ? price.cent : null,
@@ -81,11 +84,16 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
     const options = section.options.map((o) => ({ text: o.text, enabled: o.enabled }));
     for (const o of options) {
       if (!o.enabled) {
-        for (const rest of completions(st, k + 1)) record([...prefix, o.text, ...rest.map((r) => r.text)], unavailable());
+        for (const rest of completions(st, k + 1))
+          record([...prefix, o.text, ...rest.map((r) => r.text)], unavailable());
         continue;
       }
       await clearAfter(panel, k);
-      const next = await session.selectOption(panel, k, o.text, [...prefix, o.text, ...names.slice(k + 1).map(() => null)]);
+      const next = await session.selectOption(panel, k, o.text, [
+        ...prefix,
+        o.text,
+        ...names.slice(k + 1).map(() => null),
+      ]);
       await explore([...prefix, o.text], next);
     }
   };
@@ -95,7 +103,12 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
     for (let d = names.length - 1; d > k; d--) {
       const v = p.state.selection[d];
       if (v === null || v === undefined) continue;
-      await session.selectOption(p, d, v, p.state.selection.map((s, i) => (i === d ? null : s)));
+      await session.selectOption(
+        p,
+        d,
+        v,
+        p.state.selection.map((s, i) => (i === d ? null : s)),
+      );
     }
   };
 
@@ -122,7 +135,8 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
       }
       const values = names.slice(1).map((_, i) => st.sections[i + 1]?.options.map((o) => o.text) ?? []);
       if (laterValues === null) laterValues = values;
-      else if (JSON.stringify(values) !== JSON.stringify(laterValues)) throw structure(`spec panel: the options of ${names.slice(1).join('/')} differ between colours`);
+      else if (JSON.stringify(values) !== JSON.stringify(laterValues))
+        throw structure(`spec panel: the options of ${names.slice(1).join('/')} differ between colours`);
     }
     await explore([colour.text], st);
   }

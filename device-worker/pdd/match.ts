@@ -11,7 +11,8 @@ export function allById(nodes: readonly UiNode[], resourceId: string): UiNode[] 
 
 export function uniqueById(nodes: readonly UiNode[], resourceId: string, what: string): UiNode {
   const found = allById(nodes, resourceId);
-  if (found.length !== 1 || !found[0]) throw structure(`${what}: expected exactly one ${resourceId}, found ${found.length}`);
+  if (found.length !== 1 || !found[0])
+    throw structure(`${what}: expected exactly one ${resourceId}, found ${found.length}`);
   return found[0];
 }
 

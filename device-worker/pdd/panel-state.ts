@@ -14,9 +14,13 @@ export interface PanelState {
 
 /** `请选择：颜色分类 尺码` of the untouched panel names every dimension in page order. */
 export function dimensionNamesFromSummary(summary: string, p: PddProfile): string[] {
-  if (!summary.startsWith(p.text.summaryPending)) throw structure(`spec panel: the first summary ${JSON.stringify(summary)} does not start with ${p.text.summaryPending}`);
+  if (!summary.startsWith(p.text.summaryPending))
+    throw structure(
+      `spec panel: the first summary ${JSON.stringify(summary)} does not start with ${p.text.summaryPending}`,
+    );
   const names = summary.slice(p.text.summaryPending.length).split(' ');
-  if (names.some((n) => n.length === 0) || new Set(names).size !== names.length) throw structure(`spec panel: cannot read dimension names from ${JSON.stringify(summary)}`);
+  if (names.some((n) => n.length === 0) || new Set(names).size !== names.length)
+    throw structure(`spec panel: cannot read dimension names from ${JSON.stringify(summary)}`);
   return names;
 }
 
@@ -30,21 +34,32 @@ function expectedSummary(names: readonly string[], selection: readonly (string |
  * scrolled off the top is the one just above the first titled section. The selection of a
  * dimension out of view comes from the summary, which must equal what the selection implies.
  */
-export function readPanelState(view: PanelView, names: readonly string[], p: PddProfile, previous: readonly (string | null)[] = []): PanelState {
+export function readPanelState(
+  view: PanelView,
+  names: readonly string[],
+  p: PddProfile,
+  previous: readonly (string | null)[] = [],
+): PanelState {
   const sections: (SectionView | null)[] = names.map(() => null);
   const firstTitled = view.sections.findIndex((s) => s.title !== null);
   view.sections.forEach((s, i) => {
     let d: number;
     if (s.title === null) {
-      if (i !== 0 || firstTitled < 0) throw structure('spec panel: an option group without a title that is not the top one');
+      if (i !== 0 || firstTitled < 0)
+        throw structure('spec panel: an option group without a title that is not the top one');
       d = names.indexOf(view.sections[firstTitled]?.title ?? '') - 1;
     } else {
       d = names.indexOf(s.title);
     }
-    if (d < 0 || sections[d]) throw structure(`spec panel: option group ${JSON.stringify(s.title)} does not match the dimensions ${names.join('/')}`);
+    if (d < 0 || sections[d])
+      throw structure(
+        `spec panel: option group ${JSON.stringify(s.title)} does not match the dimensions ${names.join('/')}`,
+      );
     const texts = s.options.map((o) => o.text);
-    if (new Set(texts).size !== texts.length) throw ambiguous(`spec panel: dimension ${names[d]} shows the same option twice`);
-    if (s.options.filter((o) => o.selected).length > 1) throw structure(`spec panel: two options of ${names[d]} are selected`);
+    if (new Set(texts).size !== texts.length)
+      throw ambiguous(`spec panel: dimension ${names[d]} shows the same option twice`);
+    if (s.options.filter((o) => o.selected).length > 1)
+      throw structure(`spec panel: two options of ${names[d]} are selected`);
     sections[d] = s;
   });
   const missing = parseMissing(view.summary, names, p);
@@ -57,15 +72,18 @@ export function readPanelState(view: PanelView, names: readonly string[], p: Pdd
     // dump that proved it, and a complete summary below names every value again.
     return previous[d] ?? undefined;
   });
-  if (selection.some((v) => v === undefined)) throw structure(`spec panel: a dimension out of view is selected and was never seen selected (${view.summary})`);
+  if (selection.some((v) => v === undefined))
+    throw structure(`spec panel: a dimension out of view is selected and was never seen selected (${view.summary})`);
   const sel = selection as (string | null)[];
-  if (view.summary !== expectedSummary(names, sel, p)) throw structure(`spec panel: the summary ${JSON.stringify(view.summary)} disagrees with the selected options`);
+  if (view.summary !== expectedSummary(names, sel, p))
+    throw structure(`spec panel: the summary ${JSON.stringify(view.summary)} disagrees with the selected options`);
   return { view, sections, selection: sel };
 }
 
 function parseMissing(summary: string, names: readonly string[], p: PddProfile): Set<number> | 'all-selected' {
   if (summary.startsWith(p.text.summaryDone)) return 'all-selected';
-  if (!summary.startsWith(p.text.summaryPending)) throw structure(`spec panel: unknown summary ${JSON.stringify(summary)}`);
+  if (!summary.startsWith(p.text.summaryPending))
+    throw structure(`spec panel: unknown summary ${JSON.stringify(summary)}`);
   // Names are known, so the missing list is matched by equality against ordered subsets.
   const rest = summary.slice(p.text.summaryPending.length);
   const missing = new Set<number>();

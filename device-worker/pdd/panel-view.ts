@@ -50,7 +50,10 @@ export function readPanel(dump: UiDump, p: PddProfile): PanelView {
   let count: string | null = null;
   for (const child of content.children) {
     if (child.resourceId === p.id.skuDimTitle) {
-      expectNode(child.className === p.cls.textView && child.children.length === 0 && child.text.length > 0, `${where}: a dimension title is not a text leaf`);
+      expectNode(
+        child.className === p.cls.textView && child.children.length === 0 && child.text.length > 0,
+        `${where}: a dimension title is not a text leaf`,
+      );
       pendingTitle = child.text;
     } else if (child.resourceId === p.id.skuOptions) {
       sections.push({ title: pendingTitle, options: child.children.map((c) => readOption(c, p)) });
@@ -61,8 +64,12 @@ export function readPanel(dump: UiDump, p: PddProfile): PanelView {
       throw structure(`${where}: unexpected node ${child.resourceId || child.className} in the option list`);
     }
   }
-  const clickables = descendants(scroll).filter((n) => n.clickable).map((n) => n.bounds);
-  for (const s of sections) for (const o of s.options) expectNode(contains(scroll.bounds, o.bounds), `${where}: option "${o.text}" lies outside the scroll container`);
+  const clickables = descendants(scroll)
+    .filter((n) => n.clickable)
+    .map((n) => n.bounds);
+  for (const s of sections)
+    for (const o of s.options)
+      expectNode(contains(scroll.bounds, o.bounds), `${where}: option "${o.text}" lies outside the scroll container`);
   return {
     priceText: price.text,
     listPriceText: list?.text ?? null,
@@ -84,7 +91,12 @@ function readOption(n: UiNode, p: PddProfile): OptionView {
     leaf = labels[0] as UiNode;
   }
   expectNode(
-    leaf.resourceId === p.id.skuOption && leaf.className === p.cls.textView && leaf.packageName === p.pkg && leaf.clickable && leaf.children.length === 0 && leaf.text.length > 0,
+    leaf.resourceId === p.id.skuOption &&
+      leaf.className === p.cls.textView &&
+      leaf.packageName === p.pkg &&
+      leaf.clickable &&
+      leaf.children.length === 0 &&
+      leaf.text.length > 0,
     `spec panel: option node ${leaf.resourceId || leaf.className} is not a clickable text leaf`,
   );
   return { text: leaf.text, selected: leaf.selected, enabled: leaf.enabled, bounds: leaf.bounds };

@@ -52,7 +52,11 @@ export function classify(dump: UiDump, p: PddProfile): Screen {
     ['payment_handoff', rootPkg === p.alipayPkg],
   ];
   const matched = signatures.filter(([, hit]) => hit).map(([k]) => k);
-  if (matched.length === 0) return { kind: 'unknown', reason: `no profiled screen of PDD ${p.appVersion} matches (root package ${rootPkg || 'none'})` };
+  if (matched.length === 0)
+    return {
+      kind: 'unknown',
+      reason: `no profiled screen of PDD ${p.appVersion} matches (root package ${rootPkg || 'none'})`,
+    };
   if (matched.length > 1) throw structure(`the dump matches several screens at once: ${matched.join(', ')}`);
   const kind = matched[0] as Kind;
   switch (kind) {
@@ -66,7 +70,9 @@ export function classify(dump: UiDump, p: PddProfile): Screen {
       return { kind, panel: readPanel(dump, p) };
     case 'captcha': {
       const t = uniqueById(dump.nodes, p.id.captchaTitle, 'captcha');
-      return t.text === p.text.captchaTitle ? { kind } : { kind: 'unknown', reason: `captcha title ${JSON.stringify(t.text)}` };
+      return t.text === p.text.captchaTitle
+        ? { kind }
+        : { kind: 'unknown', reason: `captcha title ${JSON.stringify(t.text)}` };
     }
     default:
       return { kind } as Screen;
@@ -76,13 +82,15 @@ export function classify(dump: UiDump, p: PddProfile): Screen {
 function readLoading(dump: UiDump, p: PddProfile): Screen {
   uniqueById(dump.nodes, p.id.loadingView, 'loading');
   const text = optionalById(dump.nodes, p.id.loadingText, 'loading');
-  if (text && text.text !== p.text.loading) return { kind: 'unknown', reason: `loading text ${JSON.stringify(text.text)}` };
+  if (text && text.text !== p.text.loading)
+    return { kind: 'unknown', reason: `loading text ${JSON.stringify(text.text)}` };
   return { kind: 'loading' };
 }
 
 function readDelisted(dump: UiDump, p: PddProfile): Screen {
   const offline = uniqueById(dump.nodes, p.id.goodsOffline, 'delisted goods');
-  if (offline.text !== p.text.offline) return { kind: 'unknown', reason: `offline text ${JSON.stringify(offline.text)}` };
+  if (offline.text !== p.text.offline)
+    return { kind: 'unknown', reason: `offline text ${JSON.stringify(offline.text)}` };
   const title = optionalById(dump.nodes, p.id.goodsTitle, 'delisted goods');
   return { kind: 'goods_delisted', title: title?.text ?? '' };
 }
@@ -111,21 +119,47 @@ function readGoods(dump: UiDump, p: PddProfile): GoodsView {
   const bar = uniqueById(dump.nodes, p.id.bottomBar, where);
   const buy = uniqueById(dump.nodes, p.id.bottomBuy, where);
   expectNode(buy.parent === bar, `${where}: ${p.id.bottomBuy} is not a direct child of ${p.id.bottomBar}`);
-  expectNode(buy.className === p.cls.linearLayout && buy.packageName === p.pkg && buy.clickable && buy.enabled, `${where}: the buy area is not an enabled clickable PDD container`);
-  const [first, second, ...rest] = buy.children;
-  expectNode(!!first && !!second && rest.length === 0, `${where}: the buy area has ${buy.children.length} children, expected 2`);
-  if (!first || !second) throw structure(`${where}: buy area children missing`);
-  expectNode(first.resourceId === p.id.bottomBuyPrice && isPddTextLeaf(first, p) && !first.clickable, `${where}: the first row of the buy area is not the profiled non-clickable text leaf`);
-  expectNode(entryLabelMatches(first.text, p), `${where}: the first row reads ${JSON.stringify(first.text)}, not "${p.text.entryLabel} ¥…"`);
   expectNode(
-    second.resourceId === p.id.bottomBuyDesc && isPddTextLeaf(second, p) && !second.clickable && second.text === p.text.entrySibling,
+    buy.className === p.cls.linearLayout && buy.packageName === p.pkg && buy.clickable && buy.enabled,
+    `${where}: the buy area is not an enabled clickable PDD container`,
+  );
+  const [first, second, ...rest] = buy.children;
+  expectNode(
+    !!first && !!second && rest.length === 0,
+    `${where}: the buy area has ${buy.children.length} children, expected 2`,
+  );
+  if (!first || !second) throw structure(`${where}: buy area children missing`);
+  expectNode(
+    first.resourceId === p.id.bottomBuyPrice && isPddTextLeaf(first, p) && !first.clickable,
+    `${where}: the first row of the buy area is not the profiled non-clickable text leaf`,
+  );
+  expectNode(
+    entryLabelMatches(first.text, p),
+    `${where}: the first row reads ${JSON.stringify(first.text)}, not "${p.text.entryLabel} ¥…"`,
+  );
+  expectNode(
+    second.resourceId === p.id.bottomBuyDesc &&
+      isPddTextLeaf(second, p) &&
+      !second.clickable &&
+      second.text === p.text.entrySibling,
     `${where}: the sibling below the entry is not the non-clickable "${p.text.entrySibling}"`,
   );
   expectNode(allById(dump.nodes, p.id.bottomBuyPrice).length === 1, `${where}: the entry text occurs twice`);
   expectNode(first.bounds.bottom <= second.bounds.top, `${where}: the entry is not the first row`);
-  expectNode(contains(buy.bounds, first.bounds) && contains(bar.bounds, buy.bounds), `${where}: the entry lies outside the bottom bar`);
-  expectNode(bar.bounds.bottom === p.screen.height && bar.bounds.top >= p.screen.height * 0.85, `${where}: the bottom bar is not at the bottom of the screen`);
-  return { title: title.text, shopName, salesText, entry: { ...centre(first.bounds), label: `${p.id.bottomBuyPrice} "${first.text}"` } };
+  expectNode(
+    contains(buy.bounds, first.bounds) && contains(bar.bounds, buy.bounds),
+    `${where}: the entry lies outside the bottom bar`,
+  );
+  expectNode(
+    bar.bounds.bottom === p.screen.height && bar.bounds.top >= p.screen.height * 0.85,
+    `${where}: the bottom bar is not at the bottom of the screen`,
+  );
+  return {
+    title: title.text,
+    shopName,
+    salesText,
+    entry: { ...centre(first.bounds), label: `${p.id.bottomBuyPrice} "${first.text}"` },
+  };
 }
 
 /** `快要抢光 ¥12.56`: the label by equality, the amount only as structure (never a price source). */
@@ -136,7 +170,11 @@ function entryLabelMatches(text: string, p: PddProfile): boolean {
 }
 
 export function screenError(screen: Screen, expected: string): DeviceError {
-  if (screen.kind === 'captcha') return new DeviceError('CAPTCHA_REQUIRED', `PDD shows a security check (安全验证) instead of ${expected}; a person must clear it on the phone`);
+  if (screen.kind === 'captcha')
+    return new DeviceError(
+      'CAPTCHA_REQUIRED',
+      `PDD shows a security check (安全验证) instead of ${expected}; a person must clear it on the phone`,
+    );
   if (screen.kind === 'unknown') return new DeviceError('PAGE_UNRECOGNIZED', `expected ${expected}: ${screen.reason}`);
   return new DeviceError('UNEXPECTED_SCREEN', `expected ${expected}, the phone shows ${screen.kind}`);
 }

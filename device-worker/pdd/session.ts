@@ -8,7 +8,14 @@ import type { StepLog } from '../step-log';
 import type { PddProfile } from './profile';
 import { structure } from './match';
 import { optionTapPoint, tappable } from './panel-view';
-import { dimensionNamesFromSummary, laterDimensionsHidden, laterDimensionsVisible, optionIn, readPanelState, type PanelState } from './panel-state';
+import {
+  dimensionNamesFromSummary,
+  laterDimensionsHidden,
+  laterDimensionsVisible,
+  optionIn,
+  readPanelState,
+  type PanelState,
+} from './panel-state';
 import { classify, screenError, type GoodsView, type Screen } from './screens';
 import { parseUiDump, type UiDump } from './ui-xml';
 
@@ -99,7 +106,8 @@ export class PddSession {
   }
 
   async openGoods(goodsId: string): Promise<GoodsView> {
-    if (!/^\d+$/.test(goodsId)) throw new DeviceError('INVALID_INPUT', `goods id ${JSON.stringify(goodsId)} is not digits`);
+    if (!/^\d+$/.test(goodsId))
+      throw new DeviceError('INVALID_INPUT', `goods id ${JSON.stringify(goodsId)} is not digits`);
     const url = this.profile.goodsUrl(goodsId);
     this.steps.add('open_goods', { goods_id: goodsId, url });
     activityCheckpoint('open_goods');
@@ -107,7 +115,11 @@ export class PddSession {
     await sleep(this.timing.navigationSettleMs);
     return this.waitFor('the goods page', true, (s) => {
       if (s.kind === 'goods_detail') return s.goods;
-      if (s.kind === 'goods_delisted') throw new DeviceError('GOODS_DELISTED', `goods ${goodsId} is delisted (${this.profile.text.offline})`, { goods_id: goodsId, title: s.title });
+      if (s.kind === 'goods_delisted')
+        throw new DeviceError('GOODS_DELISTED', `goods ${goodsId} is delisted (${this.profile.text.offline})`, {
+          goods_id: goodsId,
+          title: s.title,
+        });
       // a security check does not go away by waiting: stop at once (CAPTCHA_REQUIRED)
       if (s.kind === 'captcha') return undefined;
       return WAIT;
@@ -119,7 +131,9 @@ export class PddSession {
     this.steps.add('open_spec_panel', { tap: goods.entry });
     await this.tapAt(goods.entry.x, goods.entry.y);
     await sleep(this.timing.navigationSettleMs);
-    const view = await this.waitFor('the spec panel', true, (s) => (s.kind === 'sku_panel' ? s.panel : s.kind === 'goods_detail' ? WAIT : undefined));
+    const view = await this.waitFor('the spec panel', true, (s) =>
+      s.kind === 'sku_panel' ? s.panel : s.kind === 'goods_detail' ? WAIT : undefined,
+    );
     const names = dimensionNamesFromSummary(view.summary, this.profile);
     const state = readPanelState(view, names, this.profile);
     if (state.selection.some((v) => v !== null)) throw structure('spec panel: a fresh panel already has a selection');
@@ -133,10 +147,23 @@ export class PddSession {
    */
   async selectOption(panel: OpenPanel, dim: number, value: string, expect: (string | null)[]): Promise<PanelState> {
     const option = optionIn(panel.state, dim, value);
-    if (!option) throw new DeviceError('UNEXPECTED_SCREEN', `option ${JSON.stringify(value)} of ${panel.names[dim]} is not in view`);
-    if (!option.enabled || !tappable(option)) throw new DeviceError('UNEXPECTED_SCREEN', `option ${JSON.stringify(value)} of ${panel.names[dim]} cannot be tapped`);
+    if (!option)
+      throw new DeviceError(
+        'UNEXPECTED_SCREEN',
+        `option ${JSON.stringify(value)} of ${panel.names[dim]} is not in view`,
+      );
+    if (!option.enabled || !tappable(option))
+      throw new DeviceError(
+        'UNEXPECTED_SCREEN',
+        `option ${JSON.stringify(value)} of ${panel.names[dim]} cannot be tapped`,
+      );
     const point = optionTapPoint(option);
-    this.steps.add('select_option', { dimension: panel.names[dim], value, toggles: option.selected ? 'off' : 'on', tap: point });
+    this.steps.add('select_option', {
+      dimension: panel.names[dim],
+      value,
+      toggles: option.selected ? 'off' : 'on',
+      tap: point,
+    });
     await this.tapAt(point.x, point.y);
     await sleep(this.timing.tapSettleMs);
     panel.state = await this.waitForPanel(panel, `${panel.names[dim]} = ${value}`, expect);
@@ -151,9 +178,18 @@ export class PddSession {
    */
   async revealSizes(panel: OpenPanel, target: string): Promise<PanelState> {
     const st = panel.state;
-    if (this.revealed.has(panel.serial)) throw new DeviceError('UNEXPECTED_SCREEN', 'reveal-sizes already ran on this panel');
-    const proven = st.selection[0] === target && st.selection.every((v, d) => d === 0 || v === null) && laterDimensionsHidden(st) && panel.names.length > 1;
-    if (!proven) throw new DeviceError('UNEXPECTED_SCREEN', `reveal-sizes needs "${target} selected, nothing else, sizes hidden"; the panel shows ${st.view.summary}`);
+    if (this.revealed.has(panel.serial))
+      throw new DeviceError('UNEXPECTED_SCREEN', 'reveal-sizes already ran on this panel');
+    const proven =
+      st.selection[0] === target &&
+      st.selection.every((v, d) => d === 0 || v === null) &&
+      laterDimensionsHidden(st) &&
+      panel.names.length > 1;
+    if (!proven)
+      throw new DeviceError(
+        'UNEXPECTED_SCREEN',
+        `reveal-sizes needs "${target} selected, nothing else, sizes hidden"; the panel shows ${st.view.summary}`,
+      );
     this.revealed.add(panel.serial);
     const { x, y1, y2 } = this.revealLane(st);
     this.steps.add('reveal_sizes', { from: { x, y: y1 }, to: { x, y: y2 } });
@@ -177,27 +213,41 @@ export class PddSession {
     this.clock.counters.keyevents += 1;
     if (!expectGoods) return null;
     await sleep(this.timing.navigationSettleMs);
-    return this.waitFor('the goods page after back', true, (s) => (s.kind === 'goods_detail' ? s.goods : s.kind === 'sku_panel' ? WAIT : undefined));
+    return this.waitFor('the goods page after back', true, (s) =>
+      s.kind === 'goods_detail' ? s.goods : s.kind === 'sku_panel' ? WAIT : undefined,
+    );
   }
 
   private revealLane(st: PanelState): { x: number; y1: number; y2: number } {
     const sc = st.view.scroll;
     const y1 = sc.bottom - this.profile.reveal.startAboveBottom;
     const y2 = y1 - this.profile.reveal.distance;
-    if (y2 <= sc.top || y1 >= st.view.confirmTop) throw structure('spec panel: the scroll container is too small for the profiled reveal swipe');
+    if (y2 <= sc.top || y1 >= st.view.confirmTop)
+      throw structure('spec panel: the scroll container is too small for the profiled reveal swipe');
     for (const x of this.profile.reveal.laneXs) {
-      const clear = x > sc.left && x < sc.right && st.view.clickables.every((b) => !(x >= b.left && x < b.right && b.bottom > y2 && b.top <= y1));
+      const clear =
+        x > sc.left &&
+        x < sc.right &&
+        st.view.clickables.every((b) => !(x >= b.left && x < b.right && b.bottom > y2 && b.top <= y1));
       if (clear) return { x, y1, y2 };
     }
     throw structure('spec panel: no profiled lane between option columns is clear for the reveal swipe');
   }
 
-  protected async waitForPanel(panel: OpenPanel, what: string, expect: (string | null)[], extra: (s: PanelState) => boolean = () => true): Promise<PanelState> {
+  protected async waitForPanel(
+    panel: OpenPanel,
+    what: string,
+    expect: (string | null)[],
+    extra: (s: PanelState) => boolean = () => true,
+  ): Promise<PanelState> {
     return this.waitFor(what, true, (s) => {
       if (s.kind !== 'sku_panel') return undefined;
       const st = readPanelState(s.panel, panel.names, this.profile, panel.state.selection);
       const ok = expect.every((v, d) => st.selection[d] === v) && extra(st);
-      if (!ok) throw new DeviceError('UNEXPECTED_SCREEN', `expected ${what}; the panel shows ${s.panel.summary}`, { selection: st.selection });
+      if (!ok)
+        throw new DeviceError('UNEXPECTED_SCREEN', `expected ${what}; the panel shows ${s.panel.summary}`, {
+          selection: st.selection,
+        });
       return st;
     });
   }
@@ -214,7 +264,11 @@ export class PddSession {
    * to the previous one (stale) are re-dumped after a pause; `undefined` from judge is a wrong
    * screen and ends the wait at once; every dump is counted.
    */
-  protected async waitFor<T>(what: string, changeExpected: boolean, judge: (s: Screen) => Judged<T> | undefined): Promise<T> {
+  protected async waitFor<T>(
+    what: string,
+    changeExpected: boolean,
+    judge: (s: Screen) => Judged<T> | undefined,
+  ): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
     for (let n = 1; n <= this.timing.maxDumpsPerWait; n++) {

@@ -104,7 +104,8 @@ export function parseUiDump(xml: string): UiDump {
   }
   const hierarchy = doc.find((e) => 'hierarchy' in e);
   const roots = hierarchy ? childrenOf(hierarchy, 'hierarchy').filter((e) => 'node' in e) : [];
-  if (roots.length !== 1 || !roots[0]) throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump has ${roots.length} root nodes, expected 1`);
+  if (roots.length !== 1 || !roots[0])
+    throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump has ${roots.length} root nodes, expected 1`);
   const nodes: UiNode[] = [];
   const root = build(roots[0], null, nodes);
   return { root, xml, nodes };
@@ -115,7 +116,9 @@ export function centre(b: Bounds): { x: number; y: number } {
 }
 
 export function contains(outer: Bounds, inner: Bounds): boolean {
-  return inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom;
+  return (
+    inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom
+  );
 }
 
 /** Descendants of `node` in document order (not the node itself). */

@@ -81,13 +81,17 @@ export class OrphanClaimChecks {
       }
       if (!closed && Date.now() - Date.parse(open.claimed_at) >= CLAIM_ANSWER_GRACE_MS) {
         try {
-          if (!(await bounded(() => handle.query<boolean, [string]>(HOLDS_CLAIM_QUERY, open.claim_id)))) closed = 'workflow no longer holds the claim';
+          if (!(await bounded(() => handle.query<boolean, [string]>(HOLDS_CLAIM_QUERY, open.claim_id))))
+            closed = 'workflow no longer holds the claim';
         } catch (err) {
           if (!(err instanceof QueryNotRegisteredError)) throw err;
         }
       }
       if (closed && this.opts.ledger.closeOrphan(open.claim_id, closed)) {
-        this.opts.log.warn({ workflowId: open.workflow_id, reason: closed }, 'closed the claim of a workflow that has moved past it');
+        this.opts.log.warn(
+          { workflowId: open.workflow_id, reason: closed },
+          'closed the claim of a workflow that has moved past it',
+        );
         return true;
       }
     } catch (err) {
@@ -98,7 +102,10 @@ export class OrphanClaimChecks {
 
   private async connect(): Promise<Client> {
     if (!this.client) {
-      const connection = await Connection.connect({ ...temporalConnectOptions(this.opts.temporal), connectTimeout: 5_000 });
+      const connection = await Connection.connect({
+        ...temporalConnectOptions(this.opts.temporal),
+        connectTimeout: 5_000,
+      });
       this.client = new Client({ connection, namespace: this.opts.temporal.namespace, identity: this.opts.identity });
     }
     return this.client;

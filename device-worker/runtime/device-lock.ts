@@ -73,7 +73,9 @@ function readHolder(file: string): Holder | null {
 }
 
 function refusal(deviceId: string, deviceDir: string, holder: Holder | null): string {
-  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}` : 'a process that has not written its pid yet';
+  const who = holder
+    ? `pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}`
+    : 'a process that has not written its pid yet';
   return (
     `device ${deviceId} already has a device worker on this host (${who}), data dir ${deviceDir}. ` +
     'One phone has one driver: stop that process first (or give this one another --device-id / --data-dir).'

@@ -12,7 +12,11 @@ export class DriverGate {
   wrap<A extends object>(activities: A): A {
     const wrapped: Record<string, unknown> = {};
     for (const [name, fn] of Object.entries(activities)) {
-      wrapped[name] = typeof fn === 'function' ? (...args: unknown[]) => this.exclusive(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(activities, args)) : fn;
+      wrapped[name] =
+        typeof fn === 'function'
+          ? (...args: unknown[]) =>
+              this.exclusive(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(activities, args))
+          : fn;
     }
     return wrapped as A;
   }

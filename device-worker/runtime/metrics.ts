@@ -1,7 +1,12 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../../platform/logger';
-import { createMetricsRegistry, DURATION_BUCKETS_SECONDS, serveMetrics, type MetricsListener } from '../../platform/metrics';
+import {
+  createMetricsRegistry,
+  DURATION_BUCKETS_SECONDS,
+  serveMetrics,
+  type MetricsListener,
+} from '../../platform/metrics';
 import { isDeviceFailureCode } from '../../domain/purchase/failures';
 import type { DeviceCounters } from '../../domain/contracts/device-activities';
 
@@ -14,11 +19,29 @@ import type { DeviceCounters } from '../../domain/contracts/device-activities';
  */
 export class DeviceMetrics {
   readonly registry: Registry = createMetricsRegistry();
-  private readonly dumps = this.counter('cmautobuy_device_dumps_total', 'uiautomator dumps taken by device activities', ['activity']);
-  private readonly taps = this.counter('cmautobuy_device_taps_total', 'Taps sent to the phone by device activities', ['activity']);
-  private readonly roundTrips = this.counter('cmautobuy_device_adb_round_trips_total', 'ADB round trips of device activities', ['activity']);
-  private readonly adbErrors = this.counter('cmautobuy_device_adb_errors_total', 'Device activities that failed on ADB itself (disconnected, timed out, failed), by code', ['code']);
-  private readonly failures = this.counter('cmautobuy_device_activity_failures_total', 'Device activities that failed, by activity and device error code', ['activity', 'code']);
+  private readonly dumps = this.counter(
+    'cmautobuy_device_dumps_total',
+    'uiautomator dumps taken by device activities',
+    ['activity'],
+  );
+  private readonly taps = this.counter('cmautobuy_device_taps_total', 'Taps sent to the phone by device activities', [
+    'activity',
+  ]);
+  private readonly roundTrips = this.counter(
+    'cmautobuy_device_adb_round_trips_total',
+    'ADB round trips of device activities',
+    ['activity'],
+  );
+  private readonly adbErrors = this.counter(
+    'cmautobuy_device_adb_errors_total',
+    'Device activities that failed on ADB itself (disconnected, timed out, failed), by code',
+    ['code'],
+  );
+  private readonly failures = this.counter(
+    'cmautobuy_device_activity_failures_total',
+    'Device activities that failed, by activity and device error code',
+    ['activity', 'code'],
+  );
   private readonly duration = new Histogram({
     name: 'cmautobuy_device_activity_duration_seconds',
     help: 'Wall time of device activities on this phone, by activity and outcome (ok | failed)',
@@ -50,7 +73,8 @@ export class DeviceMetrics {
           const code = failureCode(err);
           this.failures.inc({ activity, code });
           if (code.startsWith('ADB_')) this.adbErrors.inc({ code });
-          if (err instanceof ApplicationFailure) this.countPhoneWork(activity, (err.details?.[0] as { counters?: unknown } | undefined)?.counters);
+          if (err instanceof ApplicationFailure)
+            this.countPhoneWork(activity, (err.details?.[0] as { counters?: unknown } | undefined)?.counters);
           throw err;
         }
       };

@@ -44,7 +44,10 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
       let connection: NativeConnection | undefined;
       try {
         if (gate.busy > 0) {
-          opts.log.warn({ activities: gate.busy }, 'an activity of the previous connection still drives the phone; reconnecting once it ends');
+          opts.log.warn(
+            { activities: gate.busy },
+            'an activity of the previous connection still drives the phone; reconnecting once it ends',
+          );
           await gate.idle();
           if (stopping) break;
         }

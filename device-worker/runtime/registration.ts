@@ -27,11 +27,20 @@ export function createRegistration(opts: {
 }): Registration {
   const { admin } = opts;
   if (!admin) return { register: () => undefined, stop: () => undefined };
-  const client = new AdminClient({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log: opts.log, onSettings: opts.onSettings, onRevoked: opts.onRevoked });
+  const client = new AdminClient({
+    adminUrl: admin.url,
+    deviceId: opts.deviceId,
+    token: admin.token,
+    log: opts.log,
+    onSettings: opts.onSettings,
+    onRevoked: opts.onRevoked,
+  });
   return {
     register() {
       // a short reconnect wait: an offline phone registers what is known instead of holding the report back
-      void describePhone(new AdbDevice(opts.adb, { ...opts.adbTimeouts, reconnectMs: 2_000 })).then((reg) => client.register(reg));
+      void describePhone(new AdbDevice(opts.adb, { ...opts.adbTimeouts, reconnectMs: 2_000 })).then((reg) =>
+        client.register(reg),
+      );
     },
     stop: () => client.stop(),
   };

@@ -157,11 +157,17 @@ export interface DevicePurchaseActivities {
    * the `提交订单 ¥X` amount still equal `expected`; writes `irreversible_action_at` durably;
    * then taps the unique enabled control exactly once. Run with `maximumAttempts: 1`.
    */
-  submitOnce(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading }): Promise<{ tappedAt: string; counters: DeviceCounters }>;
+  submitOnce(
+    input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string; expected: FinalPanelReading },
+  ): Promise<{ tappedAt: string; counters: DeviceCounters }>;
 
   /** Read-only: what the phone shows after the tap. No tap of any kind. */
-  observeAfterSubmit(input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string }): Promise<Observation & { evidenceIds: string[]; counters: DeviceCounters }>;
+  observeAfterSubmit(
+    input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string },
+  ): Promise<Observation & { evidenceIds: string[]; counters: DeviceCounters }>;
 
   /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
-  readPendingOrders(input: DeviceActivityInput & { target: PurchaseTarget }): Promise<{ orders: PendingOrder[]; counters: DeviceCounters }>;
+  readPendingOrders(
+    input: DeviceActivityInput & { target: PurchaseTarget },
+  ): Promise<{ orders: PendingOrder[]; counters: DeviceCounters }>;
 }

@@ -1,4 +1,9 @@
-import { DEVICE_FAILURE_CODES, DEVICE_FAILURES, NON_RETRYABLE_DEVICE_FAILURES, reasonForDeviceFailure } from './failures';
+import {
+  DEVICE_FAILURE_CODES,
+  DEVICE_FAILURES,
+  NON_RETRYABLE_DEVICE_FAILURES,
+  reasonForDeviceFailure,
+} from './failures';
 import { REASONS, isReasonCode } from './reasons';
 
 describe('device failure table', () => {
@@ -7,17 +12,30 @@ describe('device failure table', () => {
     expect(new Set(DEVICE_FAILURE_CODES).size).toBe(DEVICE_FAILURE_CODES.length);
     for (const code of DEVICE_FAILURE_CODES) {
       const row = DEVICE_FAILURES[code];
-      expect({ code, retryable: typeof row.retryable, known: isReasonCode(row.reason) }).toEqual({ code, retryable: 'boolean', known: true });
+      expect({ code, retryable: typeof row.retryable, known: isReasonCode(row.reason) }).toEqual({
+        code,
+        retryable: 'boolean',
+        known: true,
+      });
     }
   });
 
   it('a retryable failure is a phone fault, never a stop a person must look at', () => {
-    for (const code of DEVICE_FAILURE_CODES.filter((c) => DEVICE_FAILURES[c].retryable)) expect({ code, reason: DEVICE_FAILURES[code].reason }).toEqual({ code, reason: 'DEVICE_ERROR' });
+    for (const code of DEVICE_FAILURE_CODES.filter((c) => DEVICE_FAILURES[c].retryable))
+      expect({ code, reason: DEVICE_FAILURES[code].reason }).toEqual({ code, reason: 'DEVICE_ERROR' });
   });
 
   it('the workflow gets its non-retryable list from the table', () => {
     expect(NON_RETRYABLE_DEVICE_FAILURES).toEqual(DEVICE_FAILURE_CODES.filter((c) => !DEVICE_FAILURES[c].retryable));
-    expect(NON_RETRYABLE_DEVICE_FAILURES).toEqual(expect.arrayContaining(['CAPTCHA_REQUIRED', 'APP_VERSION_UNSUPPORTED', 'GOODS_DELISTED', 'DEVICE_NOT_CLAIMED', 'PAGE_UNRECOGNIZED']));
+    expect(NON_RETRYABLE_DEVICE_FAILURES).toEqual(
+      expect.arrayContaining([
+        'CAPTCHA_REQUIRED',
+        'APP_VERSION_UNSUPPORTED',
+        'GOODS_DELISTED',
+        'DEVICE_NOT_CLAIMED',
+        'PAGE_UNRECOGNIZED',
+      ]),
+    );
     expect(NON_RETRYABLE_DEVICE_FAILURES).not.toContain('ADB_DISCONNECTED');
     for (const type of NON_RETRYABLE_DEVICE_FAILURES) expect(Object.keys(DEVICE_FAILURES)).toContain(type);
   });

@@ -105,4 +105,6 @@ export function reasonForDeviceFailure(code: string | null | undefined): ReasonC
 }
 
 /** The `nonRetryableErrorTypes` of every device activity: the codes retrying cannot fix. */
-export const NON_RETRYABLE_DEVICE_FAILURES: readonly DeviceFailureCode[] = DEVICE_FAILURE_CODES.filter((c) => !DEVICE_FAILURES[c].retryable);
+export const NON_RETRYABLE_DEVICE_FAILURES: readonly DeviceFailureCode[] = DEVICE_FAILURE_CODES.filter(
+  (c) => !DEVICE_FAILURES[c].retryable,
+);

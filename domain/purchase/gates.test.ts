@@ -3,8 +3,14 @@ import { allGates, gate1, gate2, gate3 } from './gates';
 describe('price gates', () => {
   it('gate 1: unit × quantity against the cap; unreadable stops', () => {
     expect(gate1({ unitPriceCent: 1288, quantity: 2, capCent: 2576 })).toEqual({ pass: true });
-    expect(gate1({ unitPriceCent: 1288, quantity: 2, capCent: 2575 })).toMatchObject({ pass: false, reason: 'GATE1_OVER_CAP' });
-    expect(gate1({ unitPriceCent: null, quantity: 1, capCent: 99999 })).toMatchObject({ pass: false, reason: 'PRICE_UNREADABLE' });
+    expect(gate1({ unitPriceCent: 1288, quantity: 2, capCent: 2575 })).toMatchObject({
+      pass: false,
+      reason: 'GATE1_OVER_CAP',
+    });
+    expect(gate1({ unitPriceCent: null, quantity: 1, capCent: 99999 })).toMatchObject({
+      pass: false,
+      reason: 'PRICE_UNREADABLE',
+    });
   });
 
   it('gate 2: the read panel total, not unit × quantity (non-linear multi-piece prices)', () => {
@@ -16,9 +22,15 @@ describe('price gates', () => {
 
   it('gate 3: exactly the gate 2 total, and within the cap', () => {
     expect(gate3({ submitAmountCent: 3276, gate2PanelTotalCent: 3276, capCent: 4000 })).toEqual({ pass: true });
-    expect(gate3({ submitAmountCent: 3275, gate2PanelTotalCent: 3276, capCent: 4000 })).toMatchObject({ reason: 'GATE3_MISMATCH' });
-    expect(gate3({ submitAmountCent: 3276, gate2PanelTotalCent: 3276, capCent: 3000 })).toMatchObject({ reason: 'GATE3_MISMATCH' });
-    expect(gate3({ submitAmountCent: null, gate2PanelTotalCent: 3276, capCent: 4000 })).toMatchObject({ reason: 'GATE3_MISMATCH' });
+    expect(gate3({ submitAmountCent: 3275, gate2PanelTotalCent: 3276, capCent: 4000 })).toMatchObject({
+      reason: 'GATE3_MISMATCH',
+    });
+    expect(gate3({ submitAmountCent: 3276, gate2PanelTotalCent: 3276, capCent: 3000 })).toMatchObject({
+      reason: 'GATE3_MISMATCH',
+    });
+    expect(gate3({ submitAmountCent: null, gate2PanelTotalCent: 3276, capCent: 4000 })).toMatchObject({
+      reason: 'GATE3_MISMATCH',
+    });
   });
 
   it('allGates also insists on the quantity read back', () => {

@@ -3,7 +3,8 @@ import type { DeviceFailureCode } from './failures';
 import type { ReasonCode } from './reasons';
 
 /** Why a gate fails: each is both the phone's failure code and the operator's reason. */
-type GateFailure = Extract<DeviceFailureCode, ReasonCode> & ('GATE1_OVER_CAP' | 'GATE2_OVER_CAP' | 'GATE3_MISMATCH' | 'PRICE_UNREADABLE' | 'QUANTITY_READBACK_MISMATCH');
+type GateFailure = Extract<DeviceFailureCode, ReasonCode> &
+  ('GATE1_OVER_CAP' | 'GATE2_OVER_CAP' | 'GATE3_MISMATCH' | 'PRICE_UNREADABLE' | 'QUANTITY_READBACK_MISMATCH');
 
 /**
  * The three price gates. Pure, so the workflow, the device flow and the fence
@@ -19,7 +20,8 @@ const fail = (reason: GateFailure, detail: string): GateVerdict => ({ pass: fals
 export function gate1(input: { unitPriceCent: Cent | null; quantity: number; capCent: Cent }): GateVerdict {
   if (input.unitPriceCent === null) return fail('PRICE_UNREADABLE', 'unit price unreadable');
   const total = input.unitPriceCent * input.quantity;
-  if (total > input.capCent) return fail('GATE1_OVER_CAP', `${input.unitPriceCent} × ${input.quantity} = ${total} > cap ${input.capCent}`);
+  if (total > input.capCent)
+    return fail('GATE1_OVER_CAP', `${input.unitPriceCent} × ${input.quantity} = ${total} > cap ${input.capCent}`);
   return pass;
 }
 
@@ -29,7 +31,8 @@ export function gate1(input: { unitPriceCent: Cent | null; quantity: number; cap
  */
 export function gate2(input: { panelTotalCent: Cent | null; capCent: Cent }): GateVerdict {
   if (input.panelTotalCent === null) return fail('PRICE_UNREADABLE', 'panel total unreadable');
-  if (input.panelTotalCent > input.capCent) return fail('GATE2_OVER_CAP', `panel total ${input.panelTotalCent} > cap ${input.capCent}`);
+  if (input.panelTotalCent > input.capCent)
+    return fail('GATE2_OVER_CAP', `panel total ${input.panelTotalCent} > cap ${input.capCent}`);
   return pass;
 }
 
@@ -39,7 +42,8 @@ export function gate3(input: { submitAmountCent: Cent | null; gate2PanelTotalCen
   if (input.submitAmountCent !== input.gate2PanelTotalCent) {
     return fail('GATE3_MISMATCH', `submit amount ${input.submitAmountCent} ≠ panel total ${input.gate2PanelTotalCent}`);
   }
-  if (input.submitAmountCent > input.capCent) return fail('GATE3_MISMATCH', `submit amount ${input.submitAmountCent} > cap ${input.capCent}`);
+  if (input.submitAmountCent > input.capCent)
+    return fail('GATE3_MISMATCH', `submit amount ${input.submitAmountCent} > cap ${input.capCent}`);
   return pass;
 }
 
@@ -54,8 +58,13 @@ export interface GateReadings {
 export function allGates(readings: GateReadings, quantity: number, capCent: Cent): GateVerdict {
   const g1 = gate1({ unitPriceCent: readings.gate1UnitPriceCent, quantity, capCent });
   if (!g1.pass) return g1;
-  if (readings.quantityRead !== quantity) return fail('QUANTITY_READBACK_MISMATCH', `read ${readings.quantityRead}, wanted ${quantity}`);
+  if (readings.quantityRead !== quantity)
+    return fail('QUANTITY_READBACK_MISMATCH', `read ${readings.quantityRead}, wanted ${quantity}`);
   const g2 = gate2({ panelTotalCent: readings.gate2PanelTotalCent, capCent });
   if (!g2.pass) return g2;
-  return gate3({ submitAmountCent: readings.gate3SubmitAmountCent, gate2PanelTotalCent: readings.gate2PanelTotalCent!, capCent });
+  return gate3({
+    submitAmountCent: readings.gate3SubmitAmountCent,
+    gate2PanelTotalCent: readings.gate2PanelTotalCent!,
+    capCent,
+  });
 }

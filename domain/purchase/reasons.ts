@@ -11,7 +11,10 @@ const RESET = '核查后「重置为草稿」并重新开始采购，或取消�
 
 export const REASONS = {
   GATE1_OVER_CAP: { zh: '闸门一：单价 × 数量超过授权最高总价', next: `确认价格后提高最高总价再试；${RESET}` },
-  GATE2_OVER_CAP: { zh: '闸门二：设置数量后的面板总额超过授权最高总价', next: `多件价格不是线性的，按面板总额调整最高总价；${RESET}` },
+  GATE2_OVER_CAP: {
+    zh: '闸门二：设置数量后的面板总额超过授权最高总价',
+    next: `多件价格不是线性的，按面板总额调整最高总价；${RESET}`,
+  },
   GATE3_MISMATCH: { zh: '闸门三：提交按钮金额与面板总额不一致或超过上限', next: RESET },
   PRICE_UNREADABLE: { zh: '价格无法唯一读取（缺失、区间或有歧义）', next: RESET },
   PRICE_CHANGED: { zh: '下单过程中价格发生变化', next: `确认新价格；${RESET}` },
@@ -23,7 +26,10 @@ export const REASONS = {
   QUANTITY_OVER_STOCK: { zh: '库存不足，无法设置到要求的数量', next: '减少数量或换商品后重置为草稿' },
   QUANTITY_OVER_LIMIT: { zh: '数量超过安全上限 safety.max_quantity', next: '拆分任务，或由管理员调整安全上限' },
   SUBMIT_CONTROL_NOT_UNIQUE: { zh: '提交订单按钮不唯一或不可用', next: RESET },
-  APP_VERSION_UNSUPPORTED: { zh: '手机上的拼多多版本未经验证', next: '换用已验证版本（8.17.0）的手机，或等待工程师适配新版本' },
+  APP_VERSION_UNSUPPORTED: {
+    zh: '手机上的拼多多版本未经验证',
+    next: '换用已验证版本（8.17.0）的手机，或等待工程师适配新版本',
+  },
   GOODS_DELISTED: { zh: '商品已下架', next: '换一个商品链接后新建任务' },
   GOODS_MISMATCH: { zh: '打开的商品与任务的 goods_id 不一致', next: '核对商品链接后重置为草稿' },
   CAPTCHA: { zh: '出现验证码/风控页面，已停止（不会绕过）', next: '人工在手机上处理验证后重置为草稿' },
@@ -32,7 +38,10 @@ export const REASONS = {
   FENCE_REFUSED: { zh: '服务端提交围栏拒绝（授权无效或复核不通过），未点击提交', next: RESET },
   FENCE_UNAVAILABLE: { zh: '提交围栏没有明确答复，未点击提交', next: RESET },
   DEVICE_REVOKED: { zh: '手机的设备令牌已吊销，未点击提交', next: `换用已启用的手机：${RESET}` },
-  ADMIN_STEP_FAILED: { zh: '采购服务记录步骤失败（提交前），未点击提交', next: `查看 Temporal 工作流详情中的错误；${RESET}` },
+  ADMIN_STEP_FAILED: {
+    zh: '采购服务记录步骤失败（提交前），未点击提交',
+    next: `查看 Temporal 工作流详情中的错误；${RESET}`,
+  },
   AUTHORIZATION_EXPIRED: { zh: '授权已过期，未领取到手机', next: '重新勾选并开始采购' },
   CANCELED_BY_OPERATOR: { zh: '操作员取消', next: '无' },
   // after the fence: never retried, only reconciled
@@ -40,7 +49,10 @@ export const REASONS = {
   PAYMENT_HANDOFF: { zh: '提交后跳转到支付页面，已停止（绝不付款）', next: '在拼多多待付款订单中核对同一提交' },
   CAPTCHA_AFTER_SUBMIT: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
   SUBMIT_NOT_CONFIRMED: { zh: '提交动作未得到确认', next: '在拼多多待付款订单中核对同一提交' },
-  ORDER_NOT_MATCHED: { zh: '提交后到达收银台，但待付款列表中没有唯一匹配的订单', next: '在拼多多待付款订单中核对同一提交' },
+  ORDER_NOT_MATCHED: {
+    zh: '提交后到达收银台，但待付款列表中没有唯一匹配的订单',
+    next: '在拼多多待付款订单中核对同一提交',
+  },
   AFTER_FENCE_STEP_FAILED: { zh: '提交围栏之后的记录步骤失败，结果需要核对', next: '在拼多多待付款订单中核对同一提交' },
 } as const satisfies Record<string, ReasonInfo>;
 
@@ -51,5 +63,7 @@ export function isReasonCode(code: string): code is ReasonCode {
 }
 
 export function reasonInfo(code: string): ReasonInfo {
-  return isReasonCode(code) ? REASONS[code] : { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+  return isReasonCode(code)
+    ? REASONS[code]
+    : { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
 }

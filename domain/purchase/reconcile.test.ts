@@ -14,7 +14,13 @@ const order = (over: Partial<PendingOrder> = {}): PendingOrder => ({
   status: '待付款',
   ...over,
 });
-const facts = { goodsId: '937122477375', options: { 尺码: 'M', 颜色分类: '黑色' }, quantity: 2, amountCent: 3276, submittedAt: '2026-11-30T10:00:00Z' };
+const facts = {
+  goodsId: '937122477375',
+  options: { 尺码: 'M', 颜色分类: '黑色' },
+  quantity: 2,
+  amountCent: 3276,
+  submittedAt: '2026-11-30T10:00:00Z',
+};
 
 describe('reconciliation matching', () => {
   it('matches exactly one order on goods, options, quantity, amount and time', () => {
@@ -25,6 +31,9 @@ describe('reconciliation matching', () => {
     expect(matchPendingOrder([order({ options: { 颜色分类: '粉黑色', 尺码: 'M' } })], facts).matched).toBe(false);
     expect(matchPendingOrder([order({ placedAt: '2026-11-30T10:05:01Z' })], facts).matched).toBe(false);
     expect(matchPendingOrder([order({ placedAt: null })], facts).matched).toBe(false);
-    expect(matchPendingOrder([order(), order({ orderNo: '240601-2' })], facts)).toMatchObject({ matched: false, candidates: 2 });
+    expect(matchPendingOrder([order(), order({ orderNo: '240601-2' })], facts)).toMatchObject({
+      matched: false,
+      candidates: 2,
+    });
   });
 });

@@ -12,7 +12,8 @@ export interface SubmittedFacts {
   submittedAt: string;
 }
 
-export type ReconcileVerdict = { matched: true; order: PendingOrder } | { matched: false; candidates: number; why: string };
+export type ReconcileVerdict =
+  { matched: true; order: PendingOrder } | { matched: false; candidates: number; why: string };
 
 /**
  * Read-only reconciliation after an unclear submit: exactly one unpaid order matching goods,
@@ -31,5 +32,9 @@ export function matchPendingOrder(orders: readonly PendingOrder[], facts: Submit
       o.orderNo.length > 0,
   );
   if (candidates.length === 1) return { matched: true, order: candidates[0]! };
-  return { matched: false, candidates: candidates.length, why: candidates.length === 0 ? 'no matching unpaid order' : 'more than one matching order' };
+  return {
+    matched: false,
+    candidates: candidates.length,
+    why: candidates.length === 0 ? 'no matching unpaid order' : 'more than one matching order',
+  };
 }

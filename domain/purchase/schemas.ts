@@ -63,7 +63,9 @@ const optionsObject = z.record(z.string(), z.string());
 export const purchaseResultSchema = z
   .object({
     mode: z.enum(EXECUTION_MODES),
-    requested: z.object({ options: optionsObject, quantity: z.number().int().positive(), max_price_cent: cent }).passthrough(),
+    requested: z
+      .object({ options: optionsObject, quantity: z.number().int().positive(), max_price_cent: cent })
+      .passthrough(),
     confirmed: z
       .object({
         options: optionsObject,
@@ -85,7 +87,10 @@ export const purchaseResultSchema = z
   .passthrough()
   .superRefine((p, ctx) => {
     if (p.mode === 'dry_run' && (p.order_submitted || p.match_status !== 'not_submitted')) {
-      ctx.addIssue({ code: 'custom', message: 'a dry run never submits: order_submitted=false and match_status=not_submitted' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a dry run never submits: order_submitted=false and match_status=not_submitted',
+      });
     }
     if (p.match_status === 'matched' && (p.order_no === null || p.payment_status === null)) {
       ctx.addIssue({ code: 'custom', message: 'a matched order needs order_no and payment_status' });

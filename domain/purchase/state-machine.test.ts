@@ -1,4 +1,11 @@
-import { allowedActions, allowsAction, canTransition, isTerminal, OPERATOR_ACTIONS, type OperatorAction } from './state-machine';
+import {
+  allowedActions,
+  allowsAction,
+  canTransition,
+  isTerminal,
+  OPERATOR_ACTIONS,
+  type OperatorAction,
+} from './state-machine';
 import { PURCHASE_STATUSES, type PurchaseStatus } from './status';
 
 /** The whole table, written out once: a change to the machine must change this test too. */
@@ -6,7 +13,10 @@ const EXPECTED: Record<PurchaseStatus, { next: PurchaseStatus[]; actions: Operat
   DRAFT: { next: ['PENDING', 'CANCELED'], actions: ['start', 'edit', 'cancel'] },
   PENDING: { next: ['CLAIMED', 'DRAFT', 'NEEDS_MANUAL', 'CANCELED'], actions: ['cancel'] },
   CLAIMED: { next: ['ORDERING', 'NEEDS_MANUAL', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
-  ORDERING: { next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'], actions: ['cancel'] },
+  ORDERING: {
+    next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'],
+    actions: ['cancel'],
+  },
   NEEDS_MANUAL: { next: ['DRAFT', 'CANCELED'], actions: ['reset', 'cancel'] },
   WAITING_PAYMENT: { next: ['SUCCEEDED'], actions: ['mark-paid'] },
   RECONCILIATION_REQUIRED: { next: ['WAITING_PAYMENT', 'FAILED'], actions: ['resolve'] },
@@ -21,7 +31,9 @@ describe('purchase state machine', () => {
     const want = EXPECTED[from];
     expect(PURCHASE_STATUSES.filter((to) => canTransition(from, to)).sort()).toEqual([...want.next].sort());
     expect([...allowedActions(from)]).toEqual(want.actions);
-    expect(OPERATOR_ACTIONS.filter((a) => allowsAction(from, a))).toEqual(OPERATOR_ACTIONS.filter((a) => want.actions.includes(a)));
+    expect(OPERATOR_ACTIONS.filter((a) => allowsAction(from, a))).toEqual(
+      OPERATOR_ACTIONS.filter((a) => want.actions.includes(a)),
+    );
     expect(isTerminal(from)).toBe(want.next.length === 0);
   });
 
@@ -32,7 +44,8 @@ describe('purchase state machine', () => {
 
   it('after the tap there is no way back: WAITING_PAYMENT and RECONCILIATION_REQUIRED never reach DRAFT, NEEDS_MANUAL or CANCELED', () => {
     for (const from of ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED'] as const) {
-      for (const to of ['DRAFT', 'NEEDS_MANUAL', 'CANCELED', 'ORDERING'] as const) expect(canTransition(from, to)).toBe(false);
+      for (const to of ['DRAFT', 'NEEDS_MANUAL', 'CANCELED', 'ORDERING'] as const)
+        expect(canTransition(from, to)).toBe(false);
       expect(allowsAction(from, 'cancel')).toBe(false);
       expect(allowsAction(from, 'reset')).toBe(false);
     }

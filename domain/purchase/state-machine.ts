@@ -30,7 +30,10 @@ const MACHINE: Record<PurchaseStatus, StateRule> = {
   PENDING: { next: ['CLAIMED', 'DRAFT', 'NEEDS_MANUAL', 'CANCELED'], actions: ['cancel'] },
   CLAIMED: { next: ['ORDERING', 'NEEDS_MANUAL', 'DRAFT', 'CANCELED'], actions: ['cancel'] },
   // cancel is refused once the fence was requested: the workflow knows that, not the state
-  ORDERING: { next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'], actions: ['cancel'] },
+  ORDERING: {
+    next: ['NEEDS_MANUAL', 'DRY_RUN_PASSED', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'CANCELED'],
+    actions: ['cancel'],
+  },
   NEEDS_MANUAL: { next: ['DRAFT', 'CANCELED'], actions: ['reset', 'cancel'] },
   WAITING_PAYMENT: { next: ['SUCCEEDED'], actions: ['mark-paid'] },
   RECONCILIATION_REQUIRED: { next: ['WAITING_PAYMENT', 'FAILED'], actions: ['resolve'] },
@@ -73,7 +76,11 @@ export function allowsAction(status: PurchaseStatus, action: OperatorAction): bo
  * created nothing and goes back to DRAFT (starting again takes a new authorization). Null: the
  * answer does not fit (created, without a fence).
  */
-export function repairedStatus(from: PurchaseStatus, outcome: 'created' | 'not_created', reachedFence: boolean): PurchaseStatus | null {
+export function repairedStatus(
+  from: PurchaseStatus,
+  outcome: 'created' | 'not_created',
+  reachedFence: boolean,
+): PurchaseStatus | null {
   if (from === 'DRAFT' || isTerminal(from)) return null;
   if (outcome === 'created') return reachedFence ? 'WAITING_PAYMENT' : null;
   return reachedFence ? 'FAILED' : 'DRAFT';

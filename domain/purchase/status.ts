@@ -28,7 +28,8 @@ export const NEXT_STEP_ZH: Record<PurchaseStatus, string> = {
   ORDERING: '手机正在选规格、核对价格；提交前仍可取消',
   NEEDS_MANUAL: '提交前已安全停止，未下单。核查原因后「重置为草稿」重新授权，或取消',
   WAITING_PAYMENT: '订单已创建、未付款：请在拼多多手机应用里付款后点击「标记已付款」',
-  RECONCILIATION_REQUIRED: '提交结果不明确，禁止重试：请在拼多多「待付款」订单中核对同一提交，再选择「已创建」（填订单号）或「未创建」',
+  RECONCILIATION_REQUIRED:
+    '提交结果不明确，禁止重试：请在拼多多「待付款」订单中核对同一提交，再选择「已创建」（填订单号）或「未创建」',
   DRY_RUN_PASSED: '试运行通过：已到达最终提交面板，未点击提交。如需真实下单，请新建一个「真实下单」任务',
   SUCCEEDED: '已付款并完成核对',
   FAILED: '确认订单未创建或任务无法完成；如仍需购买请新建任务',

@@ -54,8 +54,22 @@ export interface TaskView {
   gates: GateView;
   /** the current attempt's timeline, with 已取消 when the cancel came before any attempt */
   timeline: TimelineEntry[];
-  attempt: { id: string; step: string | null; status: string; artifact_ref: string | null; failure_detail: string | null; timeline: unknown[]; purchase: unknown } | null;
-  submission: { id: string; status: string; order_submitted_at: string | null; order_no: string | null; abandoned_at: string | null } | null;
+  attempt: {
+    id: string;
+    step: string | null;
+    status: string;
+    artifact_ref: string | null;
+    failure_detail: string | null;
+    timeline: unknown[];
+    purchase: unknown;
+  } | null;
+  submission: {
+    id: string;
+    status: string;
+    order_submitted_at: string | null;
+    order_no: string | null;
+    abandoned_at: string | null;
+  } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
   /** when an operator hid the finished task from the list; null while shown */
   removed_at: string | null;

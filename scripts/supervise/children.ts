@@ -28,7 +28,22 @@ export interface RunningChild {
 const SECRET_ENV = ['CMAUTOBUY_ADMIN_PASSWORD', 'CMAUTOBUY_DEVICE_TOKEN'] as const;
 
 // What any Node process or the Temporal CLI needs to run at all; nothing that is ours to hide.
-const SYSTEM_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+const SYSTEM_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
 
 /**
  * The environment every child starts from: the system's basics and the CMAUTOBUY_* settings
@@ -40,7 +55,8 @@ export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS
   const out: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(source)) {
     if (value === undefined) continue;
-    if (SYSTEM_ENV.includes(key) || (key.startsWith('CMAUTOBUY_') && !(SECRET_ENV as readonly string[]).includes(key))) out[key] = value;
+    if (SYSTEM_ENV.includes(key) || (key.startsWith('CMAUTOBUY_') && !(SECRET_ENV as readonly string[]).includes(key)))
+      out[key] = value;
   }
   return out;
 }
@@ -53,7 +69,10 @@ export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
   const log = fs.createWriteStream(spec.logFile, { flags: 'a', mode: 0o600 });
-  const child = spawn(spec.command, spec.args, { env: { ...baseEnvironment(), ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(spec.command, spec.args, {
+    env: { ...baseEnvironment(), ...spec.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr?.pipe(log, { end: false });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   exited.then(
@@ -63,7 +82,12 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
 
   const readyMatch = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${spec.name} did not say it was ready within ${spec.readyTimeoutMs ?? 120_000} ms; see ${spec.logFile}`)),
+      () =>
+        reject(
+          new Error(
+            `${spec.name} did not say it was ready within ${spec.readyTimeoutMs ?? 120_000} ms; see ${spec.logFile}`,
+          ),
+        ),
       spec.readyTimeoutMs ?? 120_000,
     );
     const lines = readline.createInterface({ input: child.stdout! });
@@ -136,7 +160,10 @@ export class SupervisedChild {
     this.loop = this.watch();
   }
 
-  static async start(spec: ChildSpec, opts: { policy?: RestartPolicy; onRestart: (event: RestartEvent) => void }): Promise<SupervisedChild> {
+  static async start(
+    spec: ChildSpec,
+    opts: { policy?: RestartPolicy; onRestart: (event: RestartEvent) => void },
+  ): Promise<SupervisedChild> {
     const first = await startChild(spec);
     return new SupervisedChild(spec, first, opts.policy ?? DEFAULT_RESTART_POLICY, opts.onRestart);
   }
@@ -169,7 +196,12 @@ export class SupervisedChild {
       if (Date.now() - startedAt >= this.policy.stableAfterMs) delay = this.policy.initialDelayMs;
       const proc = this.current.process;
       this.restarts++;
-      this.onRestart({ child: this.spec.name, exit: proc.signalCode ?? `code ${proc.exitCode}`, restart: this.restarts, delay_ms: delay });
+      this.onRestart({
+        child: this.spec.name,
+        exit: proc.signalCode ?? `code ${proc.exitCode}`,
+        restart: this.restarts,
+        delay_ms: delay,
+      });
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, this.policy.maxDelayMs);
       // a stop() during the wait or the start wins: nothing is started after it
@@ -180,7 +212,12 @@ export class SupervisedChild {
         } catch (err) {
           if (this.stopping) return;
           this.restarts++;
-          this.onRestart({ child: this.spec.name, exit: (err as Error).message, restart: this.restarts, delay_ms: delay });
+          this.onRestart({
+            child: this.spec.name,
+            exit: (err as Error).message,
+            restart: this.restarts,
+            delay_ms: delay,
+          });
           await new Promise((r) => setTimeout(r, delay));
           delay = Math.min(delay * 2, this.policy.maxDelayMs);
         }

@@ -27,7 +27,10 @@ export class MetricsTargets {
 
   /** `[{ targets, labels }]`, the file_sd_configs format */
   write(file: string): void {
-    const sd = this.targets.map((t) => ({ targets: [t.address], labels: { job: t.job, cmautobuy_process: t.instance } }));
+    const sd = this.targets.map((t) => ({
+      targets: [t.address],
+      labels: { job: t.job, cmautobuy_process: t.instance },
+    }));
     fs.writeFileSync(file, `${JSON.stringify(sd, null, 2)}\n`);
   }
 }

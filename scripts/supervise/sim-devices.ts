@@ -18,7 +18,10 @@ export interface ProvisionedDevice {
 
 const actor = { kind: 'system' as const, name: 'npm-start' };
 
-export async function provisionSimDevices(adminDbFile: string, serials: readonly string[]): Promise<ProvisionedDevice[]> {
+export async function provisionSimDevices(
+  adminDbFile: string,
+  serials: readonly string[],
+): Promise<ProvisionedDevice[]> {
   const db = await openMigratedAdminDb(adminDbFile);
   try {
     const out: ProvisionedDevice[] = [];
@@ -31,7 +34,9 @@ export async function provisionSimDevices(adminDbFile: string, serials: readonly
         .where('status', '=', 'ACTIVE')
         .orderBy('created_at')
         .executeTakeFirst();
-      const issued = existing ? await rotateDeviceCredential(db, actor, existing.device_id) : await issueDeviceCredential(db, actor, name);
+      const issued = existing
+        ? await rotateDeviceCredential(db, actor, existing.device_id)
+        : await issueDeviceCredential(db, actor, name);
       out.push({ deviceId: issued.deviceId, serial, token: issued.token });
     }
     return out;

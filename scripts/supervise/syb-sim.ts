@@ -6,7 +6,11 @@ import type { Env } from '../../admin/config/env';
  */
 export async function sybAccountEnv(env: Env, simUrl: string): Promise<NodeJS.ProcessEnv> {
   if (env.CMAUTOBUY_SYB_URL) {
-    return { CMAUTOBUY_SYB_URL: env.CMAUTOBUY_SYB_URL, CMAUTOBUY_SYB_USERNAME: env.CMAUTOBUY_SYB_USERNAME, CMAUTOBUY_SYB_PASSWORD: env.CMAUTOBUY_SYB_PASSWORD };
+    return {
+      CMAUTOBUY_SYB_URL: env.CMAUTOBUY_SYB_URL,
+      CMAUTOBUY_SYB_USERNAME: env.CMAUTOBUY_SYB_USERNAME,
+      CMAUTOBUY_SYB_PASSWORD: env.CMAUTOBUY_SYB_PASSWORD,
+    };
   }
   const res = await fetch(`${simUrl}/control/credentials`, { signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new Error(`the SYB simulator at ${simUrl} did not give its credentials (HTTP ${res.status})`);

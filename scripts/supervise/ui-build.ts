@@ -19,9 +19,20 @@ export function ensureUiBuilt(root: string, say: (line: string) => void): void {
   const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
   if (builtAt > newestMtime(uiDir)) return;
   say('building the operator UI (vite build) …');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'ui/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   if (r.status !== 0) throw new Error('vite build failed (output above)');
 }

@@ -42,18 +42,28 @@ describe('host services', () => {
 
   test('devices and devices-l list each phone', async () => {
     const list = await client.listDevices();
-    expect(list).toEqual([{ id: 'sim-phone-1', type: 'device' }, { id: 'sim-phone-2', type: 'device' }]);
+    expect(list).toEqual([
+      { id: 'sim-phone-1', type: 'device' },
+      { id: 'sim-phone-2', type: 'device' },
+    ]);
     const long = await client.listDevicesWithPaths();
-    expect(long.map((d: { id: string; type: string }) => [d.id, d.type])).toEqual([['sim-phone-1', 'device'], ['sim-phone-2', 'device']]);
+    expect(long.map((d: { id: string; type: string }) => [d.id, d.type])).toEqual([
+      ['sim-phone-1', 'device'],
+      ['sim-phone-2', 'device'],
+    ]);
     expect(long[0]?.path).toMatch(/^usb:/);
     expect(long[0]?.transportId).toMatch(/^transport_id:\d+$/);
-    expect((await raw(sim.adbPort, 'host:devices')).toString()).toBe('OKAY0026sim-phone-1\tdevice\nsim-phone-2\tdevice\n');
+    expect((await raw(sim.adbPort, 'host:devices')).toString()).toBe(
+      'OKAY0026sim-phone-1\tdevice\nsim-phone-2\tdevice\n',
+    );
   });
 
   test('track-devices reports a phone added through the control API', async () => {
     const tracker = await client.trackDevices();
     try {
-      const added = new Promise<string>((resolve) => tracker.on('add', (d: { id: string }) => d.id === 'sim-phone-9' && resolve(d.id)));
+      const added = new Promise<string>((resolve) =>
+        tracker.on('add', (d: { id: string }) => d.id === 'sim-phone-9' && resolve(d.id)),
+      );
       const res = await api(control, 'POST', '/devices', { serial: 'sim-phone-9' });
       expect(res.status).toBe(201);
       await expect(added).resolves.toBe('sim-phone-9');
@@ -65,7 +75,7 @@ describe('host services', () => {
     }
   });
 
-  test('unknown host service and unknown serial answer FAIL with adb\'s messages, never hang', async () => {
+  test("unknown host service and unknown serial answer FAIL with adb's messages, never hang", async () => {
     expect((await raw(sim.adbPort, 'host:frobnicate')).toString()).toBe('FAIL0014unknown host service');
     expect((await raw(sim.adbPort, 'host:transport:nope')).toString()).toBe("FAIL0017device 'nope' not found");
     await expect(client.getDevice('nope').shell('echo hi')).rejects.toThrow("device 'nope' not found");
@@ -83,12 +93,14 @@ describe('shell', () => {
     expect(await sh(d(), `echo 'a  b' "c \\"d\\"" e\\ f`)).toBe('a  b c "d" e f\n');
     expect(await sh(d(), ['echo', "it's", 'two words'])).toBe("it's two words\n");
     expect(await sh(d(), 'echo one && echo two; echo three')).toBe('one\ntwo\nthree\n');
-    expect(await sh(d(), 'cat /sdcard/missing && echo no || echo fallback')).toBe('cat: /sdcard/missing: No such file or directory\nfallback\n');
+    expect(await sh(d(), 'cat /sdcard/missing && echo no || echo fallback')).toBe(
+      'cat: /sdcard/missing: No such file or directory\nfallback\n',
+    );
     expect(await sh(d(), 'cat /sdcard/missing 2>/dev/null; echo after')).toBe('after\n');
     expect(await sh(d(), 'frobnicate --x')).toBe('/system/bin/sh: frobnicate: inaccessible or not found\n');
-    expect(await sh(d(), 'echo hello > /sdcard/h.txt && cat /sdcard/h.txt && rm /sdcard/h.txt && cat /sdcard/h.txt 2>&1')).toBe(
-      'hello\ncat: /sdcard/h.txt: No such file or directory\n',
-    );
+    expect(
+      await sh(d(), 'echo hello > /sdcard/h.txt && cat /sdcard/h.txt && rm /sdcard/h.txt && cat /sdcard/h.txt 2>&1'),
+    ).toBe('hello\ncat: /sdcard/h.txt: No such file or directory\n');
     expect(await sh(d(), 'dumpsys package com.xunmeng.pinduoduo | grep versionName')).toBe('    versionName=8.17.0\n');
   });
 
@@ -106,9 +118,16 @@ describe('shell', () => {
     expect(await d().isInstalled('com.example.none')).toBe(false);
   });
 
-  test('startActivity succeeds for app links and throws adb\'s error for an unresolvable intent', async () => {
-    await expect(d().startActivity({ action: 'android.intent.action.VIEW', data: 'pinduoduo://com.xunmeng.pinduoduo/goods.html?goods_id=937122477375' })).resolves.toBe(true);
-    await expect(d().startActivity({ action: 'android.intent.action.VIEW', data: 'https://example.com/x' })).rejects.toThrow(/Activity not started, unable to resolve Intent/);
+  test("startActivity succeeds for app links and throws adb's error for an unresolvable intent", async () => {
+    await expect(
+      d().startActivity({
+        action: 'android.intent.action.VIEW',
+        data: 'pinduoduo://com.xunmeng.pinduoduo/goods.html?goods_id=937122477375',
+      }),
+    ).resolves.toBe(true);
+    await expect(
+      d().startActivity({ action: 'android.intent.action.VIEW', data: 'https://example.com/x' }),
+    ).rejects.toThrow(/Activity not started, unable to resolve Intent/);
   });
 
   test('screencap decodes to a 1080x2376 PNG that is not blank', async () => {
@@ -120,7 +139,9 @@ describe('shell', () => {
     for (let i = 0; i < img.data.length; i += 4 * 101) colours.add(img.data.readUInt32BE(i));
     expect(colours.size).toBeGreaterThan(2);
     // Plain `screencap -p` over shell: PNG bytes right away.
-    expect((await shBuf(d(), 'screencap -p')).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect((await shBuf(d(), 'screencap -p')).subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
   });
 
   test('dump to a file, then pull it over sync', async () => {
@@ -144,7 +165,11 @@ describe('shell', () => {
     await api(control, 'POST', '/devices/sim-phone-2/reset');
     const calls = Array.from({ length: 50 }, (_, i) => {
       const serial = i % 2 ? 'sim-phone-2' : 'sim-phone-1';
-      return sh(client.getDevice(serial), `echo ${i} && getprop ro.serialno && input tap ${i} ${i}`).then((out) => ({ i, serial, out }));
+      return sh(client.getDevice(serial), `echo ${i} && getprop ro.serialno && input tap ${i} ${i}`).then((out) => ({
+        i,
+        serial,
+        out,
+      }));
     });
     for (const { i, serial, out } of await Promise.all(calls)) expect(out).toBe(`${i}\n${serial}\n`);
     for (const serial of ['sim-phone-1', 'sim-phone-2']) {

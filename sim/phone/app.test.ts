@@ -1,8 +1,21 @@
 import type { Client } from '@devicefarmer/adbkit';
 import type { PhoneSim } from './index';
 import {
-  api, byId, center, dump, fillPanel, one, openGoods, option, rid, settledDump, sh, startTestSim, tap,
-  type DeviceClient, type XNode,
+  api,
+  byId,
+  center,
+  dump,
+  fillPanel,
+  one,
+  openGoods,
+  option,
+  rid,
+  settledDump,
+  sh,
+  startTestSim,
+  tap,
+  type DeviceClient,
+  type XNode,
 } from './testkit';
 
 let sim: PhoneSim;
@@ -22,30 +35,65 @@ beforeEach(async () => {
   await api(control, 'POST', `/devices/${SERIAL}/reset`);
 });
 
-const text = (all: XNode[], id: string): string => one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
-const orders = async () => (await api<{ order_no: string; goods_id: string; options: string[]; quantity: number; total_cent: number; status: string }[]>(control, 'GET', `/devices/${SERIAL}/orders`)).body;
+const text = (all: XNode[], id: string): string =>
+  one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
+const orders = async () =>
+  (
+    await api<
+      { order_no: string; goods_id: string; options: string[]; quantity: number; total_cent: number; status: string }[]
+    >(control, 'GET', `/devices/${SERIAL}/orders`)
+  ).body;
 const submitNode = (all: XNode[]) => one(all, (n) => n.attrs['resource-id'] === rid('tv_sku_confirm'), 'submit');
 
 describe('dump format', () => {
   test('one line, attributes in uiautomator order, /dev/tty trailer on the same line', async () => {
     await openGoods(dev, '937122477375');
     const raw = await sh(dev, 'uiautomator dump /dev/tty');
-    expect(raw.startsWith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node ")).toBe(true);
+    expect(
+      raw.startsWith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node "),
+    ).toBe(true);
     expect(raw).toMatch(/<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/);
     expect(raw.indexOf('\n')).toBe(raw.length - 1);
-    const attrs = [...raw.matchAll(/<node ([^>]*?)\/?>/g)].map((m) => [...(m[1] ?? '').matchAll(/([a-z-]+)="/g)].map((a) => a[1]));
+    const attrs = [...raw.matchAll(/<node ([^>]*?)\/?>/g)].map((m) =>
+      [...(m[1] ?? '').matchAll(/([a-z-]+)="/g)].map((a) => a[1]),
+    );
     expect(attrs.length).toBeGreaterThan(10);
     for (const a of attrs) {
-      expect(a).toEqual(['index', 'text', 'resource-id', 'class', 'package', 'content-desc', 'checkable', 'checked', 'clickable', 'enabled', 'focusable', 'focused', 'scrollable', 'long-clickable', 'password', 'selected', 'bounds']);
+      expect(a).toEqual([
+        'index',
+        'text',
+        'resource-id',
+        'class',
+        'package',
+        'content-desc',
+        'checkable',
+        'checked',
+        'clickable',
+        'enabled',
+        'focusable',
+        'focused',
+        'scrollable',
+        'long-clickable',
+        'password',
+        'selected',
+        'bounds',
+      ]);
     }
     const { all } = await dump(dev);
     expect(all[0]?.attrs.bounds).toBe('[0,0][1080,2376]');
     expect(all.every((n) => /^\[\d+,\d+\]\[\d+,\d+\]$/.test(n.attrs.bounds ?? ''))).toBe(true);
-    expect(all.filter((n) => n.attrs['resource-id']).every((n) => n.attrs['resource-id']?.startsWith('com.xunmeng.pinduoduo:id/'))).toBe(true);
+    expect(
+      all
+        .filter((n) => n.attrs['resource-id'])
+        .every((n) => n.attrs['resource-id']?.startsWith('com.xunmeng.pinduoduo:id/')),
+    ).toBe(true);
   });
 
   test('the first dump after am start shows the loading screen', async () => {
-    await dev.startActivity({ action: 'android.intent.action.VIEW', data: 'pinduoduo://com.xunmeng.pinduoduo/goods.html?goods_id=937122477375' });
+    await dev.startActivity({
+      action: 'android.intent.action.VIEW',
+      data: 'pinduoduo://com.xunmeng.pinduoduo/goods.html?goods_id=937122477375',
+    });
     const first = await dump(dev);
     expect(byId(first.all, 'pdd_loading_view')).toHaveLength(1);
     expect(byId(first.all, 'll_bottom_buy')).toHaveLength(0);
@@ -84,12 +132,18 @@ describe('goods page and spec panel', () => {
 
   test('panel: nothing selected, sizes below the fold until one swipe, range then fixed price, tiered total', async () => {
     const page = await openGoods(dev, '937122477375');
-    await tap(dev, one(page.all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')));
+    await tap(
+      dev,
+      one(page.all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')),
+    );
     let d = await settledDump(dev);
     expect(text(d.all, 'tv_sku_selected')).toBe('请选择：颜色分类 尺码');
     expect(text(d.all, 'tv_sku_price')).toBe('¥12.56-13.90');
-    expect(byId(d.all, 'tv_sku_option').map((n) => [n.attrs.text, n.attrs.selected, n.attrs.clickable, n.attrs.class])).toEqual([
-      ['黑色', 'false', 'true', 'android.widget.TextView'], ['白色', 'false', 'true', 'android.widget.TextView'],
+    expect(
+      byId(d.all, 'tv_sku_option').map((n) => [n.attrs.text, n.attrs.selected, n.attrs.clickable, n.attrs.class]),
+    ).toEqual([
+      ['黑色', 'false', 'true', 'android.widget.TextView'],
+      ['白色', 'false', 'true', 'android.widget.TextView'],
     ]);
     expect(one(d.all, (n) => n.attrs['resource-id'] === rid('sv_sku_content')).attrs.scrollable).toBe('true');
     await tap(dev, option(d.all, '黑色'));
@@ -107,7 +161,10 @@ describe('goods page and spec panel', () => {
     expect(text(d.all, 'tv_sku_list_price')).toBe('¥19.90');
     expect(submitNode(d.all).attrs.text).toBe('提交订单 ¥12.88');
     expect(one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_minus')).attrs.enabled).toBe('false');
-    await tap(dev, one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus')));
+    await tap(
+      dev,
+      one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus')),
+    );
     d = await dump(dev);
     expect(text(d.all, 'tv_sku_count')).toBe('2');
     expect(text(d.all, 'tv_sku_price')).toBe('券后¥32.76'); // non-linear: not 2 × 12.88
@@ -124,7 +181,9 @@ describe('goods page and spec panel', () => {
     await tap(dev, l);
     d = await dump(dev);
     expect(option(d.all, 'L').attrs.selected).toBe('false');
-    const taps = (await api<{ node: { text: string } | null; screen: string }[]>(control, 'GET', `/devices/${SERIAL}/taps`)).body;
+    const taps = (
+      await api<{ node: { text: string } | null; screen: string }[]>(control, 'GET', `/devices/${SERIAL}/taps`)
+    ).body;
     expect(taps[taps.length - 1]).toMatchObject({ node: { text: 'L' }, screen: 'sku_panel' });
   });
 
@@ -148,16 +207,33 @@ describe('submit, cashier, orders', () => {
   test('one tap on 提交订单 creates exactly one unpaid order and shows the cashier; payment taps are logged', async () => {
     const d = await fillPanel(dev, '937122477375', ['黑色', 'M'], 2);
     await tap(dev, submitNode(d.all));
-    expect(await orders()).toMatchObject([{ goods_id: '937122477375', options: ['黑色', 'M'], quantity: 2, total_cent: 3276, status: 'unpaid' }]);
+    expect(await orders()).toMatchObject([
+      { goods_id: '937122477375', options: ['黑色', 'M'], quantity: 2, total_cent: 3276, status: 'unpaid' },
+    ]);
     const cashier = await settledDump(dev);
     expect(text(cashier.all, 'tv_cashier_amount')).toBe('¥32.76');
-    for (const t of ['立即支付', '免密支付', '先用后付']) expect(cashier.all.filter((n) => n.attrs.text === t)).toHaveLength(1);
+    for (const t of ['立即支付', '免密支付', '先用后付'])
+      expect(cashier.all.filter((n) => n.attrs.text === t)).toHaveLength(1);
     expect(await orders()).toHaveLength(1);
     const pay = one(cashier.all, (n) => n.attrs.text === '立即支付');
     await tap(dev, pay);
-    const taps = (await api<{ x: number; y: number; node: { text: string } | null; target: { resource_id: string } | null; screen: string }[]>(control, 'GET', `/devices/${SERIAL}/taps`)).body;
+    const taps = (
+      await api<
+        {
+          x: number;
+          y: number;
+          node: { text: string } | null;
+          target: { resource_id: string } | null;
+          screen: string;
+        }[]
+      >(control, 'GET', `/devices/${SERIAL}/taps`)
+    ).body;
     const last = taps[taps.length - 1];
-    expect(last).toMatchObject({ node: { text: '立即支付' }, target: { resource_id: rid('ll_pay_confirm') }, screen: 'cashier' });
+    expect(last).toMatchObject({
+      node: { text: '立即支付' },
+      target: { resource_id: rid('ll_pay_confirm') },
+      screen: 'cashier',
+    });
     expect([last?.x, last?.y]).toEqual(center(pay));
     expect((await orders())[0]?.status).toBe('payment_started');
   });
@@ -166,9 +242,14 @@ describe('submit, cashier, orders', () => {
     const d = await fillPanel(dev, '937122477375', ['黑色', 'M'], 2);
     await tap(dev, submitNode(d.all));
     const [order] = await orders();
-    await dev.startActivity({ action: 'android.intent.action.VIEW', data: 'pinduoduo://com.xunmeng.pinduoduo/orders.html?type=1' });
+    await dev.startActivity({
+      action: 'android.intent.action.VIEW',
+      data: 'pinduoduo://com.xunmeng.pinduoduo/orders.html?type=1',
+    });
     const list = await settledDump(dev);
-    expect(one(list.all, (n) => n.attrs.text === '待付款' && n.attrs['resource-id'] === rid('tv_order_tab')).attrs.selected).toBe('true');
+    expect(
+      one(list.all, (n) => n.attrs.text === '待付款' && n.attrs['resource-id'] === rid('tv_order_tab')).attrs.selected,
+    ).toBe('true');
     expect(text(list.all, 'tv_order_sn')).toBe(`订单编号：${order?.order_no}`);
     expect(text(list.all, 'tv_order_spec')).toBe('黑色；M');
     expect(text(list.all, 'tv_order_count')).toBe('x2');
@@ -191,7 +272,10 @@ describe('control API', () => {
     const bad = await api<{ field: string }>(control, 'PUT', `/devices/${SERIAL}/faults`, { stale_dump_rate: 2 });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('stale_dump_rate');
-    const cat = await api<{ field: string }>(control, 'PUT', '/catalog', { schema_version: 1, goods: [{ goods_id: 'x1' }] });
+    const cat = await api<{ field: string }>(control, 'PUT', '/catalog', {
+      schema_version: 1,
+      goods: [{ goods_id: 'x1' }],
+    });
     expect(cat.status).toBe(400);
     expect(cat.body.field).toBe('goods.0.goods_id');
     expect((await api(control, 'POST', '/devices', { serial: 'bad serial!' })).status).toBe(400);
@@ -203,15 +287,28 @@ describe('control API', () => {
     try {
       const res = await api(control, 'PUT', '/catalog', {
         schema_version: 1,
-        goods: [{ goods_id: '1', title: '单品', shop_name: '店', status: 'on_sale', dimensions: [{ name: '规格', values: ['A'] }], skus: [{ options: ['A'], price_cent: 100, stock: 1 }] }],
+        goods: [
+          {
+            goods_id: '1',
+            title: '单品',
+            shop_name: '店',
+            status: 'on_sale',
+            dimensions: [{ name: '规格', values: ['A'] }],
+            skus: [{ options: ['A'], price_cent: 100, stock: 1 }],
+          },
+        ],
       });
       expect(res.status).toBe(200);
       const { all } = await openGoods(client.getDevice('sim-phone-2'), '1');
       expect(text(all, 'tv_goods_title')).toBe('单品');
       const screen = await api<string>(control, 'GET', '/devices/sim-phone-2/screen');
       expect(screen.body).toContain('text="单品"');
-      const devices = (await api<{ serial: string; screen: string; app_version: string }[]>(control, 'GET', '/devices')).body;
-      expect(devices.find((x) => x.serial === 'sim-phone-2')).toMatchObject({ screen: 'goods_detail', app_version: '8.17.0' });
+      const devices = (await api<{ serial: string; screen: string; app_version: string }[]>(control, 'GET', '/devices'))
+        .body;
+      expect(devices.find((x) => x.serial === 'sim-phone-2')).toMatchObject({
+        screen: 'goods_detail',
+        app_version: '8.17.0',
+      });
     } finally {
       await api(control, 'PUT', '/catalog', original);
     }

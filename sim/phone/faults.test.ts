@@ -1,6 +1,20 @@
 import type { Client } from '@devicefarmer/adbkit';
 import type { PhoneSim } from './index';
-import { api, byId, dump, fillPanel, one, openGoods, rid, settledDump, sh, startTestSim, tap, type DeviceClient, type XNode } from './testkit';
+import {
+  api,
+  byId,
+  dump,
+  fillPanel,
+  one,
+  openGoods,
+  rid,
+  settledDump,
+  sh,
+  startTestSim,
+  tap,
+  type DeviceClient,
+  type XNode,
+} from './testkit';
 
 let sim: PhoneSim;
 let client: Client;
@@ -24,10 +38,14 @@ const faults = async (f: object): Promise<void> => {
   const res = await api(control, 'PUT', `/devices/${SERIAL}/faults`, f);
   expect(res.status).toBe(200);
 };
-const orders = async () => (await api<{ total_cent: number; status: string }[]>(control, 'GET', `/devices/${SERIAL}/orders`)).body;
-const text = (all: XNode[], id: string): string => one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
+const orders = async () =>
+  (await api<{ total_cent: number; status: string }[]>(control, 'GET', `/devices/${SERIAL}/orders`)).body;
+const text = (all: XNode[], id: string): string =>
+  one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
 const submit = (all: XNode[]) => one(all, (n) => n.attrs['resource-id'] === rid('ll_sku_confirm'), 'submit container');
-const screen = async (serial = SERIAL) => (await api<{ serial: string; screen: string }[]>(control, 'GET', '/devices')).body.find((d) => d.serial === serial)?.screen;
+const screen = async (serial = SERIAL) =>
+  (await api<{ serial: string; screen: string }[]>(control, 'GET', '/devices')).body.find((d) => d.serial === serial)
+    ?.screen;
 
 test('realistic latency makes a dump measurably slower than zero (by completion order)', async () => {
   await faults({ latency: 'realistic' });
@@ -58,7 +76,10 @@ test('disconnect_after_commands: n commands work, then the phone is gone until f
 test('stale_dump_rate=1: the first dump after a navigation is the previous screen, byte for byte', async () => {
   const before = await dump(dev);
   await faults({ stale_dump_rate: 1, loading_dumps: 0 });
-  await dev.startActivity({ action: 'android.intent.action.VIEW', data: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375' });
+  await dev.startActivity({
+    action: 'android.intent.action.VIEW',
+    data: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+  });
   const stale = await dump(dev);
   expect(stale.xml).toBe(before.xml);
   const fresh = await dump(dev);
@@ -67,7 +88,10 @@ test('stale_dump_rate=1: the first dump after a navigation is the previous scree
 
 test('loading_dumps sets how many dumps show the loading screen', async () => {
   await faults({ loading_dumps: 3 });
-  await dev.startActivity({ action: 'android.intent.action.VIEW', data: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375' });
+  await dev.startActivity({
+    action: 'android.intent.action.VIEW',
+    data: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+  });
   for (let i = 0; i < 3; i++) expect(byId((await dump(dev)).all, 'pdd_loading_view')).toHaveLength(1);
   expect(byId((await dump(dev)).all, 'll_bottom_buy')).toHaveLength(1);
 });
@@ -83,7 +107,10 @@ describe('captcha_on', () => {
   test('panel: the entry opens the captcha instead of the panel', async () => {
     await faults({ captcha_on: 'panel' });
     const { all } = await openGoods(dev, '937122477375');
-    await tap(dev, one(all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')));
+    await tap(
+      dev,
+      one(all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')),
+    );
     const after = await settledDump(dev);
     expect(byId(after.all, 'iv_captcha_slider')).toHaveLength(1);
     expect(byId(after.all, 'll_sku_panel')).toHaveLength(0);
@@ -100,12 +127,17 @@ describe('captcha_on', () => {
 
 describe('price_change', () => {
   test('after gate1: the dump that showed the full selection had the old price, the next one the new', async () => {
-    await faults({ price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500, tier_totals_cent: { '2': 3600 } } });
+    await faults({
+      price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500, tier_totals_cent: { '2': 3600 } },
+    });
     const d = await fillPanel(dev, '937122477375', ['黑色', 'M']);
     expect(text(d.all, 'tv_sku_price')).toBe('券后¥12.88');
     const next = await dump(dev);
     expect(text(next.all, 'tv_sku_price')).toBe('券后¥15.00');
-    await tap(dev, one(next.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus')));
+    await tap(
+      dev,
+      one(next.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus')),
+    );
     expect(text((await dump(dev)).all, 'tv_sku_price')).toBe('券后¥36.00');
   });
 
@@ -138,7 +170,9 @@ describe('submit_outcome', () => {
 
   test('not_created: panel stays with a toast, no order', async () => {
     const d = await run('not_created');
-    expect(d.all.some((n) => n.attrs.class === 'android.widget.Toast' && n.attrs.text === '当前购买人数过多，请稍后再试')).toBe(true);
+    expect(
+      d.all.some((n) => n.attrs.class === 'android.widget.Toast' && n.attrs.text === '当前购买人数过多，请稍后再试'),
+    ).toBe(true);
     expect(byId(d.all, 'll_sku_panel')).toHaveLength(1);
     expect(await orders()).toEqual([]);
   });

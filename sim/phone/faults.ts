@@ -8,7 +8,10 @@ const submitOutcomeSchema = z.enum(['created', 'created_then_hang', 'not_created
 export const faultsSchema = z
   .object({
     latency: latencyProfileSchema.optional(),
-    app_version: z.string().regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0').optional(),
+    app_version: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0')
+      .optional(),
     disconnect_after_commands: z.number().int().nonnegative().optional(),
     stale_dump_rate: z.number().min(0).max(1).optional(),
     captcha_on: z.enum(['open', 'panel', 'submit']).optional(),

@@ -6,13 +6,11 @@ import type { LatencyProfile } from './faults';
 import type { Phone } from './phone';
 import { Registry } from './registry';
 
-export type { Catalog, Goods,  } from './catalog/schema';
-export type { Faults, LatencyProfile,  } from './faults';
+export type { Catalog, Goods } from './catalog/schema';
+export type { Faults, LatencyProfile } from './faults';
 export type { TapRecord } from './phone';
 export type { Order } from './app/model';
 export { defaultCatalog } from './catalog/default-catalog';
-;
-
 export interface PhoneSimOptions {
   /** 0 = pick a free port (the real one is returned). */
   adbPort: number;

@@ -118,6 +118,13 @@ export class Phone extends EventEmitter {
 
   tap(x: number, y: number): void {
     const r = this.app.tap(x, y);
-    this.taps.push({ at: new Date().toISOString(), x, y, node: info(r.deepest), target: info(r.target), screen: r.screen });
+    this.taps.push({
+      at: new Date().toISOString(),
+      x,
+      y,
+      node: info(r.deepest),
+      target: info(r.target),
+      screen: r.screen,
+    });
   }
 }

@@ -10,7 +10,10 @@ export class Registry extends EventEmitter {
   readonly phones = new Map<string, Phone>();
   private nextTransportId = 1;
 
-  constructor(public catalog: Catalog, readonly defaultLatency: LatencyProfile) {
+  constructor(
+    public catalog: Catalog,
+    readonly defaultLatency: LatencyProfile,
+  ) {
     super();
   }
 

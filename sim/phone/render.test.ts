@@ -13,7 +13,8 @@ import { defaultCatalog } from './catalog/default-catalog';
 
 const goods = defaultCatalog().goods.find((g) => g.goods_id === '937122477375')!;
 const pricing = makePricing(goods.goods_id, new Map());
-const panel = (sel: (string | null)[]): UiNode => clipTree(panelScreen(goods, { sel, qty: 1, scroll: 'top' }, pricing, false))!;
+const panel = (sel: (string | null)[]): UiNode =>
+  clipTree(panelScreen(goods, { sel, qty: 1, scroll: 'top' }, pricing, false))!;
 
 const byText = (root: UiNode, text: string): UiNode => {
   const n = findNode(root, (x) => x.text === text);
@@ -27,12 +28,17 @@ function region(png: Buffer, n: UiNode): Buffer {
   const [l, t, r, b] = n.bounds;
   const inset = 6;
   const rows: Buffer[] = [];
-  for (let y = t + inset; y < b - inset; y++) rows.push(img.data.subarray((y * img.width + l + inset) * 4, (y * img.width + r - inset) * 4));
+  for (let y = t + inset; y < b - inset; y++)
+    rows.push(img.data.subarray((y * img.width + l + inset) * 4, (y * img.width + r - inset) * 4));
   return Buffer.concat(rows);
 }
 
 function withoutText(root: UiNode, text: string): UiNode {
-  return { ...root, text: root.text === text ? '' : root.text, children: root.children.map((c) => withoutText(c, text)) };
+  return {
+    ...root,
+    text: root.text === text ? '' : root.text,
+    children: root.children.map((c) => withoutText(c, text)),
+  };
 }
 
 let renderer: ScreenRenderer;
@@ -74,7 +80,10 @@ describe('screencaps with the CJK font', () => {
     expect(region(png, black).equals(region(png, white))).toBe(false);
 
     // The same comparison cannot tell them apart without the font: this is what the test guards.
-    const bitmap = createScreenRenderer({ fontFile: path.join(os.tmpdir(), 'no-such-font.ttc'), warn: () => undefined });
+    const bitmap = createScreenRenderer({
+      fontFile: path.join(os.tmpdir(), 'no-such-font.ttc'),
+      warn: () => undefined,
+    });
     const boxes = bitmap.png(tree);
     expect(region(boxes, black).equals(region(boxes, white))).toBe(true);
   });

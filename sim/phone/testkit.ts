@@ -16,7 +16,9 @@ export interface XNode {
   depth: number;
 }
 
-export async function startTestSim(opts: Partial<PhoneSimOptions> = {}): Promise<{ sim: PhoneSim; client: Client; control: string }> {
+export async function startTestSim(
+  opts: Partial<PhoneSimOptions> = {},
+): Promise<{ sim: PhoneSim; client: Client; control: string }> {
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, latency: 'zero', ...opts });
   const client = Adb.createClient({ host: '127.0.0.1', port: sim.adbPort });
   return { sim, client, control: `http://127.0.0.1:${sim.controlPort}` };
@@ -30,7 +32,12 @@ export async function shBuf(device: DeviceClient, cmd: string): Promise<Buffer> 
   return Adb.util.readAll(await device.shell(cmd));
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'node', parseAttributeValue: false });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  isArray: (name) => name === 'node',
+  parseAttributeValue: false,
+});
 
 type Raw = { node?: Raw[] } & Record<string, unknown>;
 
@@ -95,7 +102,12 @@ export function option(all: XNode[], value: string): XNode {
   return one(all, (n) => n.attrs['resource-id'] === rid('tv_sku_option') && n.attrs.text === value, `option ${value}`);
 }
 
-export async function api<T = unknown>(control: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T = unknown>(
+  control: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(control + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -119,9 +131,17 @@ export async function openGoods(device: DeviceClient, id: string): Promise<{ xml
 }
 
 /** Goods page → panel → every option → swipe → count; returns the final panel dump. */
-export async function fillPanel(device: DeviceClient, goodsId: string, options: string[], qty = 1): Promise<{ xml: string; all: XNode[] }> {
+export async function fillPanel(
+  device: DeviceClient,
+  goodsId: string,
+  options: string[],
+  qty = 1,
+): Promise<{ xml: string; all: XNode[] }> {
   const page = await openGoods(device, goodsId);
-  await tap(device, one(page.all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price'), 'entry'));
+  await tap(
+    device,
+    one(page.all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price'), 'entry'),
+  );
   let d = await settledDump(device);
   for (const [i, v] of options.entries()) {
     if (i === 1) {
@@ -132,7 +152,10 @@ export async function fillPanel(device: DeviceClient, goodsId: string, options: 
     d = await dump(device);
   }
   for (let q = 1; q < qty; q++) {
-    await tap(device, one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus'), '+'));
+    await tap(
+      device,
+      one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus'), '+'),
+    );
     d = await dump(device);
   }
   return d;

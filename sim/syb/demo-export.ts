@@ -7,7 +7,17 @@ import { DEMO_PRODUCTS } from './data';
  * Shopee export (the import finds columns by their header text: docs/operator-guide.md).
  * Generated rather than checked in, so it never drifts from `DEMO_PRODUCTS`.
  */
-const DEMO_EXPORT_HEADER = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品選項貨號', '商品當前狀態', '價格', '庫存'] as const;
+const DEMO_EXPORT_HEADER = [
+  '商品ID',
+  '商品名稱',
+  '商品規格ID',
+  '商品規格',
+  '主商品貨號',
+  '商品選項貨號',
+  '商品當前狀態',
+  '價格',
+  '庫存',
+] as const;
 
 type Cell = string | number | null;
 type Row = Record<(typeof DEMO_EXPORT_HEADER)[number], Cell>;
@@ -20,7 +30,13 @@ export interface DemoSku {
 
 /** A demo product's SKU ids: its goods id and the spec's position, so they are stable across runs. */
 export function demoSkus(): DemoSku[] {
-  return DEMO_PRODUCTS.flatMap((p) => p.specs.map((spec, i) => ({ goodsId: p.productId, skuId: `${p.productId}${String(i + 1).padStart(2, '0')}`, spec })));
+  return DEMO_PRODUCTS.flatMap((p) =>
+    p.specs.map((spec, i) => ({
+      goodsId: p.productId,
+      skuId: `${p.productId}${String(i + 1).padStart(2, '0')}`,
+      spec,
+    })),
+  );
 }
 
 /** The PDD link an operator pastes for a demo product (the phone simulator's goods). */
@@ -33,9 +49,29 @@ function demoExportRows(): Row[] {
   const skus = demoSkus();
   DEMO_PRODUCTS.forEach((p, n) => {
     const code = `DEMO-${n + 1}`;
-    rows.push({ 商品ID: p.productId, 商品名稱: p.title, 商品規格ID: '-', 商品規格: null, 主商品貨號: code, 商品選項貨號: null, 商品當前狀態: '上架中', 價格: null, 庫存: null });
+    rows.push({
+      商品ID: p.productId,
+      商品名稱: p.title,
+      商品規格ID: '-',
+      商品規格: null,
+      主商品貨號: code,
+      商品選項貨號: null,
+      商品當前狀態: '上架中',
+      價格: null,
+      庫存: null,
+    });
     for (const [i, sku] of skus.filter((s) => s.goodsId === p.productId).entries()) {
-      rows.push({ 商品ID: p.productId, 商品名稱: p.title, 商品規格ID: sku.skuId, 商品規格: sku.spec, 主商品貨號: null, 商品選項貨號: `${code}-${i + 1}`, 商品當前狀態: null, 價格: 999, 庫存: 10 });
+      rows.push({
+        商品ID: p.productId,
+        商品名稱: p.title,
+        商品規格ID: sku.skuId,
+        商品規格: sku.spec,
+        主商品貨號: null,
+        商品選項貨號: `${code}-${i + 1}`,
+        商品當前狀態: null,
+        價格: 999,
+        庫存: 10,
+      });
     }
   });
   return rows;

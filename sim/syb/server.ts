@@ -113,7 +113,8 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
   const login = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = z.object({ username: z.string(), password: z.string() }).safeParse(await readJson(req));
     if (!body.success) throw new Reply(200, serviceError(400, '请输入用户名和密码'));
-    const same = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+    const same = (a: string, b: string) =>
+      a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
     if (!same(body.data.username, credentials.username) || !same(body.data.password, credentials.password)) {
       throw new Reply(200, serviceError(1001, '用户名或密码错误'));
     }
@@ -127,7 +128,8 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
     const day = /^\d{4}-\d{2}-\d{2}$/;
     const start = query.get('createdStart') ?? '';
     const end = query.get('createdEnd') ?? '';
-    if (!day.test(start) || !day.test(end)) throw new Reply(200, serviceError(400, 'createdStart/createdEnd 须为 yyyy-MM-dd'));
+    if (!day.test(start) || !day.test(end))
+      throw new Reply(200, serviceError(400, 'createdStart/createdEnd 须为 yyyy-MM-dd'));
     const pageNum = Number(query.get('pageNum') ?? '1');
     if (!Number.isInteger(pageNum) || pageNum < 1) throw new Reply(200, serviceError(400, 'pageNum 须为正整数'));
     if (faults.fail_page !== undefined && faults.fail_page !== null && faults.fail_page === pageNum) {
@@ -173,14 +175,16 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
       case 'PUT /control/shipments':
       case 'POST /control/shipments': {
         const body = shipmentsBodySchema.safeParse(await readJson(req));
-        if (!body.success) return [400, { error: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }];
+        if (!body.success)
+          return [400, { error: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }];
         if (req.method === 'PUT') shipments = new Map();
         for (const s of body.data.shipments) shipments.set(s.id, s);
         return [200, { shipments: shipments.size }];
       }
       case 'PUT /control/faults': {
         const body = faultsSchema.safeParse(await readJson(req));
-        if (!body.success) return [400, { error: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }];
+        if (!body.success)
+          return [400, { error: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }];
         faults = { ...faults, ...body.data };
         return [200, faults];
       }
@@ -220,10 +224,15 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
     const handle = async (): Promise<void> => {
       // Loopback names only (DNS rebinding); the control API takes JSON from its own origin only,
       // so a web page cannot reset the data set with a text/plain POST.
-      const refused = isControl ? checkApiRequest(req.method, req.headers, allowedHosts) : checkHost(req.headers, allowedHosts);
+      const refused = isControl
+        ? checkApiRequest(req.method, req.headers, allowedHosts)
+        : checkHost(req.headers, allowedHosts);
       if (refused) {
         req.resume();
-        return send(refused.status, isControl ? { error: refused.message } : serviceError(refused.status, refused.message));
+        return send(
+          refused.status,
+          isControl ? { error: refused.message } : serviceError(refused.status, refused.message),
+        );
       }
       if (isControl) {
         const [status, body] = await control(req, url.pathname);
@@ -288,4 +297,3 @@ function yuanToCentsLoose(price: string): number {
   const [whole = '0', frac = ''] = price.split('.');
   return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2));
 }
-

@@ -62,9 +62,30 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
         fs.writeFileSync(path.join(dir, file), `${text}\n`);
       }
-      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', strict: true } }));
-      const args = [path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '-T', 'json'];
-      const folders = ['domain', 'platform', 'temporal', 'admin', 'activities', 'device-worker', 'workflows', 'sim', 'ui', 'migrations', 'test'];
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', strict: true } }),
+      );
+      const args = [
+        path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        '--config',
+        path.join(ROOT, '.dependency-cruiser.cjs'),
+        '-T',
+        'json',
+      ];
+      const folders = [
+        'domain',
+        'platform',
+        'temporal',
+        'admin',
+        'activities',
+        'device-worker',
+        'workflows',
+        'sim',
+        'ui',
+        'migrations',
+        'test',
+      ];
       const out = await run(process.execPath, [...args, ...folders], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }).then(
         (r) => r.stdout,
         // depcruise exits non-zero when it finds errors; the report is still on stdout

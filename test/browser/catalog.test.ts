@@ -104,7 +104,9 @@ test('the 商品 page asks for login first, then imports a workbook: counts, the
   const parseFailure = page.locator('[data-testid="import-failed-row"][data-row="4"]');
   expect(await parseFailure.getAttribute('data-sku-id')).toBe(A_BAD_SKU);
   expect(await parseFailure.getByTestId('import-failed-parse').textContent()).toContain(A_BAD_SKU);
-  expect(await page.locator('[data-testid="import-failed-row"][data-row="10"]').getByTestId('import-failed-parse').count()).toBe(0);
+  expect(
+    await page.locator('[data-testid="import-failed-row"][data-row="10"]').getByTestId('import-failed-parse').count(),
+  ).toBe(0);
   expect(await page.locator('[data-testid="import-failed-row"][data-row="10"]').textContent()).toContain('不是数字');
 
   // The list refreshed after the import: the product with the failure is marked.
@@ -117,7 +119,13 @@ test('the 商品 page asks for login first, then imports a workbook: counts, the
 
 test('the list filters by 未填链接, by parse failures, and searches an underscore literally', async () => {
   // C gets its PDD goods (and a collect result) outside the UI: it is no longer 未填链接.
-  expect((await api.put(`/api/shopee/products/${C}/pdd-link`, { url: `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}` })).status).toBe(200);
+  expect(
+    (
+      await api.put(`/api/shopee/products/${C}/pdd-link`, {
+        url: `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}`,
+      })
+    ).status,
+  ).toBe(200);
   await admin.db
     .updateTable('pdd_products')
     .set({
@@ -168,7 +176,9 @@ test('a link without goods_id is refused in Chinese and nothing is linked', asyn
   await page.getByTestId('detail-error').waitFor();
   expect(await page.getByTestId('detail-error').textContent()).toContain('链接里找不到 goods_id');
   expect(await page.getByTestId('pdd-goods-id').count()).toBe(0);
-  expect(((await api.get(`/api/shopee/products/${A}`)).body as { pdd_goods_id: string | null }).pdd_goods_id).toBeNull();
+  expect(
+    ((await api.get(`/api/shopee/products/${A}`)).body as { pdd_goods_id: string | null }).pdd_goods_id,
+  ).toBeNull();
 });
 
 test('pasting a PDD share text links the goods id inside it; the product is 待采集', async () => {
@@ -197,14 +207,23 @@ test('a parse failure fixed by hand becomes a manual SKU', async () => {
   await bad.getByTestId('sku-color').fill('白色');
   await bad.getByTestId('sku-size').fill('XL');
   await bad.getByTestId('sku-save').click();
-  await page.locator(`[data-testid="sku-row"][data-sku-id="${A_BAD_SKU}"][data-parse-ok="1"][data-is-manual="1"]`).waitFor();
+  await page
+    .locator(`[data-testid="sku-row"][data-sku-id="${A_BAD_SKU}"][data-parse-ok="1"][data-is-manual="1"]`)
+    .waitFor();
   expect(await bad.getByTestId('sku-manual').textContent()).toContain('手工');
   expect(await bad.textContent()).not.toContain('待补全');
   expect(await page.getByTestId('detail-message').textContent()).toBe(`已保存 SKU ${A_BAD_SKU}`);
   // The other SKU is untouched.
   expect(await skuRow('32000000011').getAttribute('data-is-manual')).toBe('0');
-  const stored = (await api.get(`/api/shopee/products/${A}`)).body as { skus: Array<{ sku_id: string; color: string; size: string; parse_ok: number; is_manual: number }> };
-  expect(stored.skus.find((s) => s.sku_id === A_BAD_SKU)).toMatchObject({ color: '白色', size: 'XL', parse_ok: 1, is_manual: 1 });
+  const stored = (await api.get(`/api/shopee/products/${A}`)).body as {
+    skus: Array<{ sku_id: string; color: string; size: string; parse_ok: number; is_manual: number }>;
+  };
+  expect(stored.skus.find((s) => s.sku_id === A_BAD_SKU)).toMatchObject({
+    color: '白色',
+    size: 'XL',
+    parse_ok: 1,
+    is_manual: 1,
+  });
   await page.screenshot({ path: path.join(shotsDir, 'product-detail.png'), fullPage: true });
 });
 
@@ -215,7 +234,9 @@ test('采集 with no phone attached shows 采集中, waiting for a phone', async
   expect(await page.getByTestId('collect-live').textContent()).toContain('采集中（等待手机领取）');
   expect(await page.getByTestId('pdd-status').getAttribute('data-status')).toBe('collecting');
   expect(await page.getByTestId('collect-start').isDisabled()).toBe(true);
-  expect(((await api.get(`/api/pdd/products/${A_PDD}`)).body as { collect_status: string }).collect_status).toBe('collecting');
+  expect(((await api.get(`/api/pdd/products/${A_PDD}`)).body as { collect_status: string }).collect_status).toBe(
+    'collecting',
+  );
 });
 
 test('the mapping dialog shows the collected PDD rows, suggests the exact text and maps on choice', async () => {
@@ -240,7 +261,9 @@ test('the mapping dialog shows the collected PDD rows, suggests the exact text a
 
   await suggested.getByTestId('mapping-choose').click();
   await suggested.getByText('已映射').waitFor();
-  expect(await dialog.locator('[data-testid="mapping-shopee-row"][data-sku-id="32000000031"]').textContent()).toContain('→ 黑色 / M');
+  expect(await dialog.locator('[data-testid="mapping-shopee-row"][data-sku-id="32000000031"]').textContent()).toContain(
+    '→ 黑色 / M',
+  );
 
   const shot = path.join(shotsDir, 'mapping-dialog.png');
   await page.screenshot({ path: shot, fullPage: false });
@@ -248,7 +271,9 @@ test('the mapping dialog shows the collected PDD rows, suggests the exact text a
 
   await dialog.getByTestId('mapping-close').click();
   await dialog.waitFor({ state: 'detached' });
-  const mapped = (await api.get(`/api/shopee/products/${C}`)).body as { skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }> };
+  const mapped = (await api.get(`/api/shopee/products/${C}`)).body as {
+    skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }>;
+  };
   expect(mapped.skus.map((s) => [s.sku_id, s.mapping?.pdd_options ?? null])).toEqual([
     ['32000000031', { color: '黑色', size: 'M' }],
     ['32000000032', null],
@@ -296,7 +321,11 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
     ]),
     metrics: { sales_text: '已拼10万+件' },
   };
-  await admin.db.updateTable('pdd_products').set({ skus_json: JSON.stringify(data) }).where('goods_id', '=', C_PDD).execute();
+  await admin.db
+    .updateTable('pdd_products')
+    .set({ skus_json: JSON.stringify(data) })
+    .where('goods_id', '=', C_PDD)
+    .execute();
 
   await page.getByTestId('nav-pdd').click();
   await waitForRows('pdd-row', 'data-goods-id', [A_PDD, C_PDD]);
@@ -308,7 +337,12 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
   expect(await page.getByTestId('pdd-goods-sales').textContent()).toContain('已拼10万+件');
   await waitForRows('pdd-goods-sku', 'data-available', ['1', '1', '0', '1']);
   const rows = page.getByTestId('pdd-goods-sku');
-  expect(await page.getByTestId('pdd-goods-skus').locator('th').allTextContents()).toEqual(['颜色分类', '尺码', '价格', '库存']);
+  expect(await page.getByTestId('pdd-goods-skus').locator('th').allTextContents()).toEqual([
+    '颜色分类',
+    '尺码',
+    '价格',
+    '库存',
+  ]);
   expect(await rows.nth(0).getByTestId('pdd-goods-sku-price').textContent()).toContain('¥59.90');
   expect(await rows.nth(2).getByTestId('pdd-goods-sku-price').textContent()).toContain('¥62.90');
   expect(await rows.nth(2).getByTestId('pdd-goods-sku-stock').textContent()).toBe('缺货');
@@ -352,13 +386,17 @@ test('解除链接 asks first, then the product is 未填链接 again while its 
   expect(await page.getByTestId('pdd-link-card').textContent()).toContain('还没有填写拼多多链接');
   const product = (await api.get(`/api/shopee/products/${C}`)).body as { state: string; pdd_goods_id: string | null };
   expect(product).toMatchObject({ state: 'unlinked', pdd_goods_id: null });
-  expect(await admin.db.selectFrom('sku_mappings').select('shopee_sku_id').where('pdd_goods_id', '=', C_PDD).orderBy('shopee_sku_id').execute()).toEqual([
-    { shopee_sku_id: '32000000031' },
-    { shopee_sku_id: '32000000032' },
-  ]);
+  expect(
+    await admin.db
+      .selectFrom('sku_mappings')
+      .select('shopee_sku_id')
+      .where('pdd_goods_id', '=', C_PDD)
+      .orderBy('shopee_sku_id')
+      .execute(),
+  ).toEqual([{ shopee_sku_id: '32000000031' }, { shopee_sku_id: '32000000032' }]);
 });
 
-test('the task page\'s 工作流 link opens the Temporal UI this admin was started with', async () => {
+test("the task page's 工作流 link opens the Temporal UI this admin was started with", async () => {
   const draft = await api.post('/api/tasks', {
     type: 'purchase',
     pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}`,

@@ -15,7 +15,14 @@ import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { upload } from '../catalog/helpers';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  issueTestDevice,
+  sharedTemporal,
+  TEST_ADMIN_PASSWORD,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 
 /**
  * The operator reads Chinese everywhere. On the demo data of a fresh `npm start` — the Shopee
@@ -46,7 +53,14 @@ let worker: DeviceWorkerHandle;
 const task: { passed?: string; stopped?: string } = {};
 
 async function purchase(capCent: number): Promise<string> {
-  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: demoPddUrl(coat.pddGoodsId), pdd_options: BLACK_M, quantity: 1, max_total_price_cent: capCent, execution_mode: 'dry_run' });
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
+    pdd_options: BLACK_M,
+    quantity: 1,
+    max_total_price_cent: capCent,
+    execution_mode: 'dry_run',
+  });
   expect(created.status).toBe(201);
   const { task_id, version } = created.body as { task_id: string; version: number };
   expect((await api.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
@@ -82,12 +96,17 @@ beforeAll(async () => {
   });
 
   expect((await upload(api, await demoShopeeExport())).status).toBe(200);
-  expect((await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status).toBe(200);
+  expect(
+    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
+  ).toBe(200);
   expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
   const collected = await until(
     'the coat to be collected',
     async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as { collect_status: string; skus_json: SkusJson | null };
+      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
+        collect_status: string;
+        skus_json: SkusJson | null;
+      };
       return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
     },
     120_000,
@@ -97,15 +116,30 @@ beforeAll(async () => {
   const skuId = demoSkus().find((s) => s.goodsId === coat.productId && s.spec === '黑色,M')?.skuId;
   expect((await api.put(`/api/mappings/${skuId}`, { pdd_options: blackM!.options })).status).toBe(200);
 
-  expect((await api.put('/api/syb/settings', { url: syb.url, username: syb.credentials.username, password: syb.credentials.password })).status).toBe(200);
+  expect(
+    (
+      await api.put('/api/syb/settings', {
+        url: syb.url,
+        username: syb.credentials.username,
+        password: syb.credentials.password,
+      })
+    ).status,
+  ).toBe(200);
   expect((await api.post('/api/syb/sync')).status).toBe(202);
-  await until('the SYB sync', async () => ((await api.get('/api/syb/orders')).body as { items: unknown[] }).items.length > 0, 60_000);
+  await until(
+    'the SYB sync',
+    async () => ((await api.get('/api/syb/orders')).body as { items: unknown[] }).items.length > 0,
+    60_000,
+  );
 
   task.passed = await purchase(2000);
   expect((await settled(task.passed, 'DRY_RUN_PASSED')).status).toBe('DRY_RUN_PASSED');
   task.stopped = await purchase(500); // ¥12.88 × 1 > ¥5.00: Gate 1
   const stopped = await settled(task.stopped, 'NEEDS_MANUAL');
-  expect({ status: stopped.status, reason: stopped.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'GATE1_OVER_CAP' });
+  expect({ status: stopped.status, reason: stopped.reason_code }).toEqual({
+    status: 'NEEDS_MANUAL',
+    reason: 'GATE1_OVER_CAP',
+  });
 }, 400_000);
 
 afterAll(async () => {
@@ -156,7 +190,8 @@ test('every evidence kind, authorization state and collect state the admin names
   // A state added to the admin's types without a label here fails to compile.
   const authorization: Record<AuthorizationStatus, string> = AUTHORIZATION_STATUS_ZH;
   const collect: Record<CollectTaskStatus, string> = COLLECT_RUN_STATUS_ZH;
-  for (const label of [...Object.values(EVIDENCE_KIND_ZH), ...Object.values(authorization), ...Object.values(collect)]) expect(label).toMatch(/^[^A-Za-z]+$/);
+  for (const label of [...Object.values(EVIDENCE_KIND_ZH), ...Object.values(authorization), ...Object.values(collect)])
+    expect(label).toMatch(/^[^A-Za-z]+$/);
 });
 
 test('logs in', async () => {
@@ -178,7 +213,8 @@ test('no page shows a Latin-only word that is not an identifier', async () => {
   await walk('任务详情（试运行通过）', `/tasks/${task.passed!}`, 'evidence-thumb');
   await page.getByTestId('evidence-thumb').first().click();
   await page.getByTestId('evidence-dialog').waitFor();
-  for (const w of latinWords(await page.evaluate<string>(VISIBLE_TEXT))) found.set(w, (found.get(w) ?? new Set()).add('证据截图'));
+  for (const w of latinWords(await page.evaluate<string>(VISIBLE_TEXT)))
+    found.set(w, (found.get(w) ?? new Set()).add('证据截图'));
   await walk('新建采购任务', '/tasks/new', 'task-form');
   await walk('设备', '/devices', 'device-row');
   await walk('设置', '/settings', 'settings-form');
@@ -189,7 +225,9 @@ test('no page shows a Latin-only word that is not an identifier', async () => {
 test('the Gate 1 stop reads as a Chinese sentence with the amounts', async () => {
   await page.goto(`${admin.url}/#/tasks/${task.stopped!}`);
   await page.getByTestId('task-reason').waitFor();
-  expect(await page.getByTestId('task-reason-detail').textContent()).toBe('单价 ¥12.88 × 1 = ¥12.88，超过最高总价 ¥5.00');
+  expect(await page.getByTestId('task-reason-detail').textContent()).toBe(
+    '单价 ¥12.88 × 1 = ¥12.88，超过最高总价 ¥5.00',
+  );
 });
 
 test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes with it', async () => {
@@ -199,7 +237,11 @@ test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes 
   const dialog = page.getByTestId('evidence-dialog');
   await dialog.waitFor();
   // the full-size screenshot has loaded, so the layout is final
-  await waitInPage<boolean>(page, `(() => { const i = document.querySelector('[data-testid="evidence-dialog"] img'); return !!i && i.complete && i.naturalHeight > 0; })()`, (v) => v);
+  await waitInPage<boolean>(
+    page,
+    `(() => { const i = document.querySelector('[data-testid="evidence-dialog"] img'); return !!i && i.complete && i.naturalHeight > 0; })()`,
+    (v) => v,
+  );
   const close = page.getByTestId('evidence-close');
   const box = await close.boundingBox();
   expect(box).not.toBeNull();

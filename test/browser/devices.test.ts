@@ -72,7 +72,9 @@ test('issuing a device in the UI shows its token once, with the command for the 
   expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
   expect(token).toMatch(/^[0-9a-f]{64}$/);
   const command = (await page.getByTestId('device-issued-command').innerText()).trim();
-  expect(command).toBe(`CMAUTOBUY_DEVICE_TOKEN=${token} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`);
+  expect(command).toBe(
+    `CMAUTOBUY_DEVICE_TOKEN=${token} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`,
+  );
   await page.getByTestId('device-issued').getByText('令牌只显示这一次').waitFor();
 
   await page.getByTestId('device-issue-close').click();
@@ -81,14 +83,18 @@ test('issuing a device in the UI shows its token once, with the command for the 
   expect(await page.content()).not.toContain(token);
 
   const auth = { authorization: `Bearer ${deviceId}.${token}` };
-  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(200);
+  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(
+    200,
+  );
 
   // revoke it from the same page: a confirmation first, then the row is gone and the token dead
   await row.getByTestId('device-revoke').click();
   await page.getByTestId('device-revoke-dialog').getByText('东莞-02').waitFor();
   await page.getByTestId('device-revoke-dialog-confirm').click();
   await row.waitFor({ state: 'detached' });
-  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(401);
+  expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(
+    401,
+  );
   // the phone that was renamed is still there
   await deviceRow(page, rig.device.deviceId).waitFor();
 });

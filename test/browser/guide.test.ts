@@ -131,11 +131,16 @@ function orderRow(sybId: string): Locator {
 async function detailStatus(taskId: string, status: string): Promise<void> {
   try {
     await page
-      .locator(`[data-testid="page-task-detail"][data-task-id="${taskId}"] .tk-head [data-testid="task-status"][data-status="${status}"]`)
+      .locator(
+        `[data-testid="page-task-detail"][data-task-id="${taskId}"] .tk-head [data-testid="task-status"][data-status="${status}"]`,
+      )
       .waitFor({ timeout: 120_000 });
   } catch (err) {
     const t = await apiTask(taskId);
-    throw new Error(`task ${taskId} never showed ${status}; the API says ${t.status} (${t.reason_code ?? 'no reason'}: ${t.reason_zh ?? ''})`, { cause: err });
+    throw new Error(
+      `task ${taskId} never showed ${status}; the API says ${t.status} (${t.reason_code ?? 'no reason'}: ${t.reason_zh ?? ''})`,
+      { cause: err },
+    );
   }
 }
 

@@ -9,7 +9,14 @@ import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { SimControl } from '../syb/helpers';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  issueTestDevice,
+  sharedTemporal,
+  TEST_ADMIN_PASSWORD,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 import { API_ERROR_CODES } from '../../domain/api-errors';
 
 /**
@@ -62,7 +69,15 @@ beforeAll(async () => {
     timing: FAST_TIMING,
   });
   // What `npm start` does through the env defaults: the admin's SYB account is the simulator's.
-  expect((await api.put('/api/syb/settings', { url: syb.url, username: syb.credentials.username, password: syb.credentials.password })).status).toBe(200);
+  expect(
+    (
+      await api.put('/api/syb/settings', {
+        url: syb.url,
+        username: syb.credentials.username,
+        password: syb.credentials.password,
+      })
+    ).status,
+  ).toBe(200);
 });
 
 afterAll(async () => {
@@ -87,9 +102,15 @@ async function waitForOrderRows(want: string[]): Promise<void> {
   }
 }
 
-async function apiLine(sybId: string): Promise<{ shopee_sku_id: string | null; match_state: string; task_id: string | null }> {
+async function apiLine(
+  sybId: string,
+): Promise<{ shopee_sku_id: string | null; match_state: string; task_id: string | null }> {
   const res = await api.get(`/api/syb/orders?q=${encodeURIComponent(sybId)}`);
-  const items = (res.body as { items: Array<{ syb_id: string; shopee_sku_id: string | null; match_state: string; task_id: string | null }> }).items;
+  const items = (
+    res.body as {
+      items: Array<{ syb_id: string; shopee_sku_id: string | null; match_state: string; task_id: string | null }>;
+    }
+  ).items;
   const found = items.find((i) => i.syb_id === sybId);
   if (!found) throw new Error(`no line ${sybId}`);
   return found;
@@ -114,12 +135,18 @@ test('the demo Shopee export imports on 商品: every demo product and spec', as
 });
 
 test('the coat is linked to its PDD goods, collected by the phone and its black M mapped (set-up through the API)', async () => {
-  expect((await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status).toBe(200);
+  expect(
+    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
+  ).toBe(200);
   expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
   const collected = await until(
     'the coat to be collected',
     async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as { collect_status: string; skus_json: SkusJson | null; collect_msg: string | null };
+      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
+        collect_status: string;
+        skus_json: SkusJson | null;
+        collect_msg: string | null;
+      };
       return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
     },
     120_000,
@@ -127,7 +154,9 @@ test('the coat is linked to its PDD goods, collected by the phone and its black 
   expect(collected).toMatchObject({ collect_status: 'collected', collect_msg: null });
   const blackM = collected.skus_json?.skus.find((s) => Object.values(s.options).join('/') === '黑色/M');
   expect(blackM?.price_cent).toBe(1288);
-  expect((await api.put(`/api/mappings/${skuOf(coat.productId, '黑色,M')}`, { pdd_options: blackM!.options })).status).toBe(200);
+  expect(
+    (await api.put(`/api/mappings/${skuOf(coat.productId, '黑色,M')}`, { pdd_options: blackM!.options })).status,
+  ).toBe(200);
 });
 
 test('立即同步 brings the demo orders in; each line matches its imported SKU by itself', async () => {
@@ -185,7 +214,8 @@ test('clearing a line’s SKU makes it 待匹配; the picker sets it again from 
 
 test('生成采购草稿 (试运行): a draft for the mapped line, the refusals in Chinese for the others, nothing written for them', async () => {
   expect(await page.getByTestId('mode-dry-run').isChecked()).toBe(true);
-  for (const id of [line.coatBlackM, line.coatWhiteS, line.teeRedS]) await orderRow(id).getByTestId('order-select').check();
+  for (const id of [line.coatBlackM, line.coatWhiteS, line.teeRedS])
+    await orderRow(id).getByTestId('order-select').check();
   expect(await page.getByTestId('order-selection-count').textContent()).toBe('3');
   await page.getByTestId('draft-create').click();
 
@@ -211,7 +241,13 @@ test('生成采购草稿 (试运行): a draft for the mapped line, the refusals 
   expect((await apiLine(line.teeRedS)).task_id).toBeNull();
 
   const draft = (await api.get(`/api/tasks/${draftId}`)).body as Record<string, unknown>;
-  expect(draft).toMatchObject({ status: 'DRAFT', execution_mode: 'dry_run', quantity: 1, syb_id: line.coatBlackM, order_no: shipments[0]!.code });
+  expect(draft).toMatchObject({
+    status: 'DRAFT',
+    execution_mode: 'dry_run',
+    quantity: 1,
+    syb_id: line.coatBlackM,
+    order_no: shipments[0]!.code,
+  });
 
   const shot = path.join(shotsDir, 'orders.png');
   await page.screenshot({ path: shot, fullPage: true });
@@ -219,7 +255,10 @@ test('生成采购草稿 (试运行): a draft for the mapped line, the refusals 
 });
 
 test('the outcome links to the draft; started from 采购任务, the phone runs it to 试运行通过, and 订单 shows it', async () => {
-  await page.locator(`[data-testid="draft-result"][data-syb-id="${line.coatBlackM}"]`).getByTestId('draft-result-task').click();
+  await page
+    .locator(`[data-testid="draft-result"][data-syb-id="${line.coatBlackM}"]`)
+    .getByTestId('draft-result-task')
+    .click();
   await page.locator(`[data-testid="page-task-detail"][data-task-id="${draftId}"]`).waitFor();
   expect(await page.getByTestId('task-mode').textContent()).toContain('试运行');
 
@@ -244,7 +283,11 @@ test('the outcome links to the draft; started from 采购任务, the phone runs 
 
   await page.getByTestId('nav-orders').click();
   const status = orderRow(line.coatBlackM).getByTestId('task-status');
-  await page.locator(`[data-testid="order-row"][data-syb-id="${line.coatBlackM}"] [data-testid="task-status"][data-status="DRY_RUN_PASSED"]`).waitFor();
+  await page
+    .locator(
+      `[data-testid="order-row"][data-syb-id="${line.coatBlackM}"] [data-testid="task-status"][data-status="DRY_RUN_PASSED"]`,
+    )
+    .waitFor();
   expect(await status.textContent()).toBe('试运行通过');
   // A passed dry run frees the line for a live draft: it is listed among the lines with a task still.
   await page.getByTestId('order-filter-task').selectOption({ label: '已生成采购任务' });
@@ -261,7 +304,9 @@ test('a sync that fails says why in Chinese and keeps the time of the last good 
     const error = page.getByTestId('sync-error');
     await error.waitFor();
     expect(await error.textContent()).toBe('上次同步失败：顺运宝暂时无法访问，稍后会自动重试');
-    expect(await page.getByTestId('sync-last').textContent()).toContain(/上次成功同步：(.*?)（/.exec(lastGood ?? '')?.[1] ?? 'missing');
+    expect(await page.getByTestId('sync-last').textContent()).toContain(
+      /上次成功同步：(.*?)（/.exec(lastGood ?? '')?.[1] ?? 'missing',
+    );
     expect(((await api.get('/api/syb/sync')).body as { last_error: string }).last_error).toMatch(/^SYB_UNAVAILABLE:/);
   } finally {
     await control.clearFaults();

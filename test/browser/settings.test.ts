@@ -46,10 +46,16 @@ test('a value out of range is refused in Chinese and nothing is saved', async ()
   await setting('safety.max_quantity').fill('0');
   await setting('safety.price_tolerance_cent').fill('1.505');
   await page.getByTestId('settings-save').click();
-  expect(await page.getByTestId('error-safety.max_quantity').textContent()).toContain('单次采购数量上限须在 1–99 件 之间');
+  expect(await page.getByTestId('error-safety.max_quantity').textContent()).toContain(
+    '单次采购数量上限须在 1–99 件 之间',
+  );
   expect(await page.getByTestId('error-safety.price_tolerance_cent').textContent()).toContain('两位小数');
-  expect((await api.get('/api/settings')).body).toMatchObject({ values: { 'safety.max_quantity': 10, 'safety.price_tolerance_cent': 500 } });
-  expect(await admin.db.selectFrom('app_settings').select('setting_key').where('setting_key', 'like', 'safety.%').execute()).toEqual([]);
+  expect((await api.get('/api/settings')).body).toMatchObject({
+    values: { 'safety.max_quantity': 10, 'safety.price_tolerance_cent': 500 },
+  });
+  expect(
+    await admin.db.selectFrom('app_settings').select('setting_key').where('setting_key', 'like', 'safety.%').execute(),
+  ).toEqual([]);
 });
 
 test('saving stores cents and whole numbers, audited old → new, and survives a reload', async () => {
@@ -59,10 +65,19 @@ test('saving stores cents and whole numbers, audited old → new, and survives a
   await page.getByTestId('settings-save').click();
   await page.getByText('已保存，立即生效').waitFor();
   expect((await api.get('/api/settings')).body).toEqual({
-    values: { 'safety.max_quantity': 3, 'safety.price_tolerance_cent': 150, 'purchase.authorization_ttl_minutes': 30, 'diagnostics.retention_days': 14 },
+    values: {
+      'safety.max_quantity': 3,
+      'safety.price_tolerance_cent': 150,
+      'purchase.authorization_ttl_minutes': 30,
+      'diagnostics.retention_days': 14,
+    },
     invalid: [],
   });
-  const audit = await admin.db.selectFrom('audit_log').select('details_json').where('action', '=', 'settings.set').execute();
+  const audit = await admin.db
+    .selectFrom('audit_log')
+    .select('details_json')
+    .where('action', '=', 'settings.set')
+    .execute();
   expect(audit.map((a) => JSON.parse(a.details_json ?? 'null'))).toEqual([
     {
       changes: {
@@ -99,14 +114,23 @@ test('the 顺运宝 account: a bad address is refused in Chinese; the password i
   expect(await page.getByTestId('syb-state').getAttribute('data-configured')).toBe('true');
 
   const view = await api.get('/api/syb/settings');
-  expect(view.body).toMatchObject({ url: 'http://127.0.0.1:9/', username: '运营甲', password_set: true, configured: true });
+  expect(view.body).toMatchObject({
+    url: 'http://127.0.0.1:9/',
+    username: '运营甲',
+    password_set: true,
+    configured: true,
+  });
   expect(JSON.stringify(view.body)).not.toContain(secret);
   expect(JSON.stringify(await admin.db.selectFrom('app_settings').selectAll().execute())).not.toContain(secret);
 
   // A reload shows the address and user name again, the password only as set.
   await page.reload();
   await page.getByTestId('syb-url').waitFor();
-  await waitInPage<string>(page, `document.querySelector('[data-testid="syb-url"]').value`, (v) => v === 'http://127.0.0.1:9/');
+  await waitInPage<string>(
+    page,
+    `document.querySelector('[data-testid="syb-url"]').value`,
+    (v) => v === 'http://127.0.0.1:9/',
+  );
   expect(await page.getByTestId('syb-password-state').textContent()).toBe('已设置');
   expect(await page.getByTestId('syb-password').inputValue()).toBe('');
   expect(await page.content()).not.toContain(secret);

@@ -8,7 +8,14 @@ import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-expor
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { upload } from '../catalog/helpers';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import { issueTestDevice, sharedTemporal, TEST_ADMIN_PASSWORD, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  issueTestDevice,
+  sharedTemporal,
+  TEST_ADMIN_PASSWORD,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 
 /**
  * Purchase tasks from what the admin knows, in a real browser: the demo coat imported, linked to
@@ -50,12 +57,17 @@ beforeAll(async () => {
     timing: FAST_TIMING,
   });
   expect((await upload(api, await demoShopeeExport())).status).toBe(200);
-  expect((await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status).toBe(200);
+  expect(
+    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
+  ).toBe(200);
   expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
   const collected = await until(
     'the coat to be collected',
     async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as { collect_status: string; skus_json: SkusJson | null };
+      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
+        collect_status: string;
+        skus_json: SkusJson | null;
+      };
       return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
     },
     120_000,
@@ -133,14 +145,22 @@ test('saved from the pickers, started, the dry run reaches 试运行通过 on th
   await page.getByTestId('task-form-submit').click();
   ids.dry = await createdId();
   const stored = (await api.get(`/api/tasks/${ids.dry}`)).body as Record<string, unknown>;
-  expect(stored).toMatchObject({ pdd_goods_id: coat.pddGoodsId, pdd_options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, max_total_price_cent: 1788, execution_mode: 'dry_run' });
+  expect(stored).toMatchObject({
+    pdd_goods_id: coat.pddGoodsId,
+    pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+    quantity: 1,
+    max_total_price_cent: 1788,
+    execution_mode: 'dry_run',
+  });
 
   await taskRow(ids.dry).getByTestId('task-select').check();
   await page.getByTestId('start-selected').click();
   await page.getByTestId('start-confirm').click();
   await page.getByTestId('start-dialog').waitFor({ state: 'detached' });
   // No click on 刷新 from here: the list polls while a task is on its way.
-  await page.locator(`[data-testid="task-row"][data-task-id="${ids.dry}"][data-status="DRY_RUN_PASSED"]`).waitFor({ timeout: 120_000 });
+  await page
+    .locator(`[data-testid="task-row"][data-task-id="${ids.dry}"][data-status="DRY_RUN_PASSED"]`)
+    .waitFor({ timeout: 120_000 });
   const row = taskRow(ids.dry);
   expect(await row.getByTestId('task-status').textContent()).toBe('试运行通过');
   expect(await row.getByTestId('task-shop').textContent()).toBe('优衣仓男装旗舰店');
@@ -190,7 +210,13 @@ test('复制为真实下单 makes a live draft with the same goods, options, qua
   await page.locator(`[data-testid="page-task-detail"][data-task-id="${ids.live}"]`).waitFor();
   await page.getByTestId('task-cap').filter({ hasText: '¥30.00' }).waitFor();
   expect(await page.getByTestId('task-options').textContent()).toBe('颜色分类：黑色 / 尺码：S');
-  expect((await api.get(`/api/tasks/${ids.live}`)).body).toMatchObject({ version: 2, quantity: 2, max_total_price_cent: 3000, pdd_options: { 颜色分类: '黑色', 尺码: 'S' }, execution_mode: 'live' });
+  expect((await api.get(`/api/tasks/${ids.live}`)).body).toMatchObject({
+    version: 2,
+    quantity: 2,
+    max_total_price_cent: 3000,
+    pdd_options: { 颜色分类: '黑色', 尺码: 'S' },
+    execution_mode: 'live',
+  });
   // the start the operator might have asked for before the edit is refused
   const stale = await api.post('/api/tasks/start', { tasks: [{ task_id: ids.live, version: 1 }] });
   expect(stale.status).toBe(409);

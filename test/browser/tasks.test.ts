@@ -1,7 +1,14 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
-import { issueTestDevice, loginOperator, sharedTemporal, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  issueTestDevice,
+  loginOperator,
+  sharedTemporal,
+  TEST_ADMIN_PASSWORD,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 
 /**
  * The operator's purchase flow in a real browser against a real admin (ui/dist must be built:
@@ -36,7 +43,8 @@ async function hash(p: Page): Promise<string> {
 }
 
 async function waitForHash(p: Page, expected: string | RegExp): Promise<void> {
-  const source = typeof expected === 'string' ? `^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : expected.source;
+  const source =
+    typeof expected === 'string' ? `^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : expected.source;
   const pattern = new RegExp(source);
   await waitInPage<string>(p, 'window.location.hash', (hash) => pattern.test(hash), 30_000);
 }
@@ -108,12 +116,24 @@ test('the form refuses a cap with three decimals, shows the server refusal of a 
 
   // What the server stored: cents from the string, options in order, dry run.
   const stored = await api.get(`/api/tasks/${ids.form!}`);
-  expect(stored.body).toMatchObject({ max_total_price_cent: 5990, quantity: 2, execution_mode: 'dry_run', pdd_options: { 颜色: '红色', 尺码: 'XL' } });
+  expect(stored.body).toMatchObject({
+    max_total_price_cent: 5990,
+    quantity: 2,
+    execution_mode: 'dry_run',
+    pdd_options: { 颜色: '红色', 尺码: 'XL' },
+  });
 });
 
 test('selecting drafts shows the count and the exact sum; a 409 lists the refused task and starts nothing', async () => {
   // A live draft whose cap would show float error if added as yuan (0.1 + 0.2).
-  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: GOODS_URL, pdd_options: { 颜色: '蓝色' }, quantity: 1, max_total_price_cent: 30, execution_mode: 'live' });
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: GOODS_URL,
+    pdd_options: { 颜色: '蓝色' },
+    quantity: 1,
+    max_total_price_cent: 30,
+    execution_mode: 'live',
+  });
   expect(created.status).toBe(201);
   ids.live = (created.body as { task_id: string }).task_id;
   await page.getByTestId('task-refresh').click();
@@ -173,7 +193,9 @@ test('starting the draft makes it 待领取 with no phone attached, and the deta
   expect(await page.getByTestId('next-step-text').textContent()).toContain('等待空闲手机领取');
   expect(await page.getByTestId('page-task-detail').getByTestId('task-status').textContent()).toBe('待领取');
   // the Temporal UI this test's admin was started with, never a fixed port
-  expect(await page.getByTestId('workflow-link').getAttribute('href')).toMatch(new RegExp(`^${sharedTemporal().uiUrl ?? '(none)'}/namespaces/${admin.namespace}/workflows/purchase%2F`));
+  expect(await page.getByTestId('workflow-link').getAttribute('href')).toMatch(
+    new RegExp(`^${sharedTemporal().uiUrl ?? '(none)'}/namespaces/${admin.namespace}/workflows/purchase%2F`),
+  );
   // PENDING offers cancel and nothing that belongs to later states.
   expect(await page.getByTestId('action-cancel').count()).toBe(1);
   expect(await page.getByTestId('action-mark-paid').count()).toBe(0);
@@ -198,14 +220,23 @@ test('cancelling from the detail page ends the task as 已取消', async () => {
   await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
   // A refusal would be shown here; name it so a failure says why.
   expect(await page.getByTestId('action-error').allTextContents()).toEqual([]);
-  await page.locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="CANCELED"]').waitFor({ timeout: 30_000 });
+  await page
+    .locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="CANCELED"]')
+    .waitFor({ timeout: 30_000 });
   expect(await page.getByTestId('page-task-detail').getByTestId('task-status').textContent()).toBe('已取消');
   expect(await page.getByTestId('action-cancel').count()).toBe(0);
   expect(((await api.get(`/api/tasks/${ids.form!}`)).body as { status: string }).status).toBe('CANCELED');
 });
 
 test('a task whose workflow was terminated by hand: the page says so in Chinese and 未创建 (no fence reached) sends it back to 草稿', async () => {
-  const created = await api.post('/api/tasks', { type: 'purchase', pdd_goods_url: GOODS_URL, pdd_options: { 颜色: '黑色' }, quantity: 1, max_total_price_cent: 1000, execution_mode: 'dry_run' });
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: GOODS_URL,
+    pdd_options: { 颜色: '黑色' },
+    quantity: 1,
+    max_total_price_cent: 1000,
+    execution_mode: 'dry_run',
+  });
   const { task_id, version } = created.body as { task_id: string; version: number };
   expect((await api.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
   const workflowId = ((await api.get(`/api/tasks/${task_id}`)).body as { workflow_id: string }).workflow_id;
@@ -220,7 +251,9 @@ test('a task whose workflow was terminated by hand: the page says so in Chinese 
   await page.getByTestId('confirm-dialog-confirm').click();
   await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
   expect(await page.getByTestId('action-error').allTextContents()).toEqual([]);
-  await page.locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="DRAFT"]').waitFor({ timeout: 30_000 });
+  await page
+    .locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="DRAFT"]')
+    .waitFor({ timeout: 30_000 });
   expect(((await api.get(`/api/tasks/${task_id}`)).body as { status: string }).status).toBe('DRAFT');
 });
 

@@ -4,7 +4,14 @@ import type { PddGoodsDetailView } from '../../domain/catalog-views';
 import { optionKey } from '../../domain/option-key';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import { loginOperator, sharedTemporal, startTestAdmin, tempDataDir, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  loginOperator,
+  sharedTemporal,
+  startTestAdmin,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 import { upload } from './helpers';
 import { buildWorkbook } from './workbook';
 
@@ -43,7 +50,13 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
       ),
     );
     expect(res.status).toBe(200);
-    expect((await op.put('/api/shopee/products/8001/pdd-link', { url: `【拼多多】 https://mobile.yangkeduo.com/goods2.html?goods_id=${PDD}&share_uid=1` })).status).toBe(200);
+    expect(
+      (
+        await op.put('/api/shopee/products/8001/pdd-link', {
+          url: `【拼多多】 https://mobile.yangkeduo.com/goods2.html?goods_id=${PDD}&share_uid=1`,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   afterAll(async () => {
@@ -61,7 +74,11 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
     const done = await until(
       'collect to finish',
       async () => {
-        const r = (await op.get(`/api/pdd/products/${PDD}`)).body as { collect_status: string; skus_json: SkusJson | null; collect_msg: string | null };
+        const r = (await op.get(`/api/pdd/products/${PDD}`)).body as {
+          collect_status: string;
+          skus_json: SkusJson | null;
+          collect_msg: string | null;
+        };
         return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
       },
       120_000,
@@ -71,15 +88,31 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
     const data = done.skus_json as SkusJson;
     expect(data.goods_id).toBe(PDD);
     expect(data.skus).toHaveLength(6);
-    const byValues = (a: string, b: string) => data.skus.find((s) => Object.values(s.options).includes(a) && Object.values(s.options).includes(b));
+    const byValues = (a: string, b: string) =>
+      data.skus.find((s) => Object.values(s.options).includes(a) && Object.values(s.options).includes(b));
     expect(byValues('黑色', 'M')?.price_cent).toBe(1288);
     expect(byValues('白色', 'L')?.available).toBe(false);
 
-    const row = await admin.db.selectFrom('pdd_products').selectAll().where('goods_id', '=', PDD).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ collect_status: 'collected', collect_device_id: 'dev-k1', collect_run_id: run_id, title: data.title });
-    const task = await admin.db.selectFrom('tasks').selectAll().where('task_id', '=', `${workflow_id}/${run_id}`).executeTakeFirstOrThrow();
+    const row = await admin.db
+      .selectFrom('pdd_products')
+      .selectAll()
+      .where('goods_id', '=', PDD)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      collect_status: 'collected',
+      collect_device_id: 'dev-k1',
+      collect_run_id: run_id,
+      title: data.title,
+    });
+    const task = await admin.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('task_id', '=', `${workflow_id}/${run_id}`)
+      .executeTakeFirstOrThrow();
     expect(task).toMatchObject({ status: 'succeeded', device_id: 'dev-k1' });
-    expect(await admin.db.selectFrom('task_claims').selectAll().where('task_id', '=', task.task_id).execute()).toEqual([expect.objectContaining({ device_id: 'dev-k1' })]);
+    expect(await admin.db.selectFrom('task_claims').selectAll().where('task_id', '=', task.task_id).execute()).toEqual([
+      expect.objectContaining({ device_id: 'dev-k1' }),
+    ]);
 
     const client = await admin.temporal.client();
     const desc = await until('workflow to close', async () => {
@@ -91,7 +124,10 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
 
     expect((await op.get('/api/shopee/products/8001')).body).toMatchObject({ state: 'collected', pdd_goods_id: PDD });
     const black = byValues('黑色', 'M');
-    const board = (await op.get('/api/mappings?goods_id=8001')).body as { pdd_skus: unknown[]; shopee_skus: Array<{ suggestions: string[] }> };
+    const board = (await op.get('/api/mappings?goods_id=8001')).body as {
+      pdd_skus: unknown[];
+      shopee_skus: Array<{ suggestions: string[] }>;
+    };
     expect(board.pdd_skus).toHaveLength(6);
     expect(board.shopee_skus[0]?.suggestions).toHaveLength(1);
     expect((await op.put('/api/mappings/9001', { pdd_options: black?.options })).status).toBe(200);
@@ -101,7 +137,13 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
     expect(goods.metrics).toEqual({ sales_text: '已拼10万+件' });
     expect(goods.dimensions.map((d) => d.name)).toHaveLength(2);
     expect(goods.skus).toHaveLength(6);
-    expect(goods.skus.find((s) => s.option_key === optionKey(black!.options))).toMatchObject({ price_cent: 1288, available: true, warnings: [] });
-    expect(goods.recent_collects).toEqual([expect.objectContaining({ task_id: `${workflow_id}/${run_id}`, status: 'succeeded', device_id: 'dev-k1' })]);
+    expect(goods.skus.find((s) => s.option_key === optionKey(black!.options))).toMatchObject({
+      price_cent: 1288,
+      available: true,
+      warnings: [],
+    });
+    expect(goods.recent_collects).toEqual([
+      expect.objectContaining({ task_id: `${workflow_id}/${run_id}`, status: 'succeeded', device_id: 'dev-k1' }),
+    ]);
   });
 });

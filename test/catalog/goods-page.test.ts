@@ -22,7 +22,10 @@ describe('PDD goods page, mapping warnings, unlink', () => {
   const SKU_RED = '92000000003';
 
   const collect = async (pdd: string, runId: string, deviceId: string, result: ReturnType<typeof skusJson>) => {
-    const env = new MockActivityEnvironment({ workflowExecution: { workflowId: `collect/${pdd}`, runId } }, { logger: new DefaultLogger('ERROR') });
+    const env = new MockActivityEnvironment(
+      { workflowExecution: { workflowId: `collect/${pdd}`, runId } },
+      { logger: new DefaultLogger('ERROR') },
+    );
     const acts = catalogActivities(admin.db);
     await env.run(acts.markCollecting, { pddGoodsId: pdd, workflowId: `collect/${pdd}`, deviceId });
     return env.run(acts.saveCollectResult, { pddGoodsId: pdd, workflowId: `collect/${pdd}`, deviceId, result });
@@ -46,7 +49,13 @@ describe('PDD goods page, mapping warnings, unlink', () => {
         )
       ).status,
     ).toBe(200);
-    expect((await op.put(`/api/shopee/products/${GOODS}/pdd-link`, { url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD}` })).status).toBe(200);
+    expect(
+      (
+        await op.put(`/api/shopee/products/${GOODS}/pdd-link`, {
+          url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD}`,
+        })
+      ).status,
+    ).toBe(200);
     // Two runs on two phones; the second one is what the goods shows.
     await collect(PDD, 'run-1', 'phone-1', skusJson(PDD, [{ color: '黑色', size: 'M', price_cent: 5000 }]));
     const result = {
@@ -86,7 +95,10 @@ describe('PDD goods page, mapping warnings, unlink', () => {
   });
 
   it('a collect without metrics (an older device worker) answers metrics null, not an error', async () => {
-    expect((await op.put(`/api/shopee/products/${GOODS_OTHER}/pdd-link`, { url: `goods.html?goods_id=${PDD_OTHER}` })).status).toBe(200);
+    expect(
+      (await op.put(`/api/shopee/products/${GOODS_OTHER}/pdd-link`, { url: `goods.html?goods_id=${PDD_OTHER}` }))
+        .status,
+    ).toBe(200);
     await collect(PDD_OTHER, 'run-1', 'phone-1', skusJson(PDD_OTHER, [{ color: '黑色', size: 'M', price_cent: 100 }]));
     const goods = (await op.get(`/api/pdd/products/${PDD_OTHER}`)).body as PddGoodsDetailView;
     expect(goods.metrics).toBeNull();
@@ -104,10 +116,17 @@ describe('PDD goods page, mapping warnings, unlink', () => {
       expect(res.status).toBe(200);
       expect((res.body as MappingSaved).warnings).toEqual(warnings);
     }
-    const audit = await admin.db.selectFrom('audit_log').select('details_json').where('action', '=', 'sku_mapping.set').where('target_id', '=', SKU_WHITE).executeTakeFirstOrThrow();
+    const audit = await admin.db
+      .selectFrom('audit_log')
+      .select('details_json')
+      .where('action', '=', 'sku_mapping.set')
+      .where('target_id', '=', SKU_WHITE)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(audit.details_json ?? '{}')).toMatchObject({ warnings: ['OUT_OF_STOCK'] });
     // the mapping dialog shows the same warnings beside the rows
-    const board = (await op.get(`/api/mappings?goods_id=${GOODS}`)).body as { pdd_skus: Array<{ options: Record<string, string>; warnings: string[] }> };
+    const board = (await op.get(`/api/mappings?goods_id=${GOODS}`)).body as {
+      pdd_skus: Array<{ options: Record<string, string>; warnings: string[] }>;
+    };
     expect(board.pdd_skus.map((s) => s.warnings)).toEqual([[], ['OUT_OF_STOCK'], ['PRICE_UNKNOWN']]);
   });
 
@@ -117,18 +136,32 @@ describe('PDD goods page, mapping warnings, unlink', () => {
     const product = (await op.get(`/api/shopee/products/${GOODS}`)).body as ProductDetailView;
     expect(product).toMatchObject({ state: 'unlinked', pdd_goods_id: null, pdd_goods_url: null, pdd: null });
     expect(product.skus.every((s) => s.mapping === null)).toBe(true);
-    const audit = await admin.db.selectFrom('audit_log').selectAll().where('action', '=', 'shopee.pdd_link.clear').execute();
+    const audit = await admin.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'shopee.pdd_link.clear')
+      .execute();
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0]?.details_json ?? '{}')).toEqual({ previous_pdd_goods_id: PDD });
     // the goods itself and its mappings are kept
-    expect(await admin.db.selectFrom('sku_mappings').select('shopee_sku_id').where('pdd_goods_id', '=', PDD).execute()).toHaveLength(3);
+    expect(
+      await admin.db.selectFrom('sku_mappings').select('shopee_sku_id').where('pdd_goods_id', '=', PDD).execute(),
+    ).toHaveLength(3);
     expect((await op.get(`/api/pdd/products/${PDD}`)).status).toBe(200);
 
     // linking another goods shows none of them; linking back shows all three again
     await op.put(`/api/shopee/products/${GOODS}/pdd-link`, { url: `goods.html?goods_id=${PDD_OTHER}` });
-    expect(((await op.get(`/api/shopee/products/${GOODS}`)).body as ProductDetailView).skus.filter((s) => s.mapping !== null)).toHaveLength(0);
+    expect(
+      ((await op.get(`/api/shopee/products/${GOODS}`)).body as ProductDetailView).skus.filter(
+        (s) => s.mapping !== null,
+      ),
+    ).toHaveLength(0);
     await op.put(`/api/shopee/products/${GOODS}/pdd-link`, { url: `goods.html?goods_id=${PDD}` });
-    expect(((await op.get(`/api/shopee/products/${GOODS}`)).body as ProductDetailView).skus.filter((s) => s.mapping !== null)).toHaveLength(3);
+    expect(
+      ((await op.get(`/api/shopee/products/${GOODS}`)).body as ProductDetailView).skus.filter(
+        (s) => s.mapping !== null,
+      ),
+    ).toHaveLength(3);
   });
 
   it('unlinking a product that does not exist is a 404 and writes nothing', async () => {

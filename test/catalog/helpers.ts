@@ -5,7 +5,11 @@ import type { OperatorClient } from '../harness';
 
 export function xlsxForm(bytes: Buffer, filename = 'export.xlsx'): FormData {
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), filename);
+  form.append(
+    'file',
+    new Blob([new Uint8Array(bytes)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
+    filename,
+  );
   return form;
 }
 
@@ -15,7 +19,9 @@ export function upload(client: OperatorClient, bytes: Buffer) {
 
 /** Every row of every table (sessions aside: a request refreshes its own session). */
 export async function dumpDb(db: AdminDb): Promise<string> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
   const out: Record<string, unknown[]> = {};
   for (const { name } of tables.rows) {
     if (name === 'sessions') continue;
@@ -24,7 +30,11 @@ export async function dumpDb(db: AdminDb): Promise<string> {
   return JSON.stringify(out);
 }
 
-export function skusJson(goodsId: string, skus: Array<{ color: string; size: string; price_cent: number | null; available?: boolean }>, extra: Partial<SkusJson> = {}): SkusJson {
+export function skusJson(
+  goodsId: string,
+  skus: Array<{ color: string; size: string; price_cent: number | null; available?: boolean }>,
+  extra: Partial<SkusJson> = {},
+): SkusJson {
   return {
     schema_version: 1,
     goods_id: goodsId,

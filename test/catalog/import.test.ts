@@ -18,7 +18,11 @@ describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
     expect(gen.rows.length).toBeGreaterThanOrEqual(200);
     const res = await upload(op, await buildWorkbook(gen.header, gen.rows, { extraSheet: true }));
     expect(res.status).toBe(200);
-    const body = res.body as { products: number; skus: number; failed_rows: Array<{ row: number; reason: string; sku_id?: string }> };
+    const body = res.body as {
+      products: number;
+      skus: number;
+      failed_rows: Array<{ row: number; reason: string; sku_id?: string }>;
+    };
     expect(body.products).toBe(60);
     expect(body.skus).toBe(180);
     expect(body.failed_rows.map((f) => f.row)).toEqual(gen.expect.failed.map((f) => f.row));
@@ -32,30 +36,68 @@ describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
     for (const p of products) {
       const want = gen.expect.products.get(p.goods_id);
       expect(want).toBeDefined();
-      expect(p).toMatchObject({ title: want?.title, main_sku_code: want?.main_sku_code, shopee_status: want?.shopee_status, pdd_goods_id: null });
+      expect(p).toMatchObject({
+        title: want?.title,
+        main_sku_code: want?.main_sku_code,
+        shopee_status: want?.shopee_status,
+        pdd_goods_id: null,
+      });
     }
     const skus = await admin.db.selectFrom('shopee_skus').selectAll().execute();
     expect(skus).toHaveLength(180);
     for (const s of skus) {
       const want = gen.expect.skus.get(s.sku_id);
-      expect({ ...s, created_at: undefined, updated_at: undefined }).toEqual({ sku_id: s.sku_id, ...want, is_manual: 0, created_at: undefined, updated_at: undefined });
+      expect({ ...s, created_at: undefined, updated_at: undefined }).toEqual({
+        sku_id: s.sku_id,
+        ...want,
+        is_manual: 0,
+        created_at: undefined,
+        updated_at: undefined,
+      });
     }
     // the three spec formats (docs/architecture.md §5.2), read back through the API
     const detail = await op.get('/api/shopee/products/21000000000');
     expect(detail.status).toBe(200);
     expect((detail.body as { skus: unknown[] }).skus).toEqual([
-      expect.objectContaining({ sku_id: '88000000000', spec_raw: '黑色,M【建議40-50公斤】', color: '黑色', size: 'M', advice: '40-50公斤', parse_ok: 1, is_manual: 0 }),
-      expect.objectContaining({ sku_id: '88000000001', spec_raw: '卡其色拼黑色,L 建議50-57.5kg', color: '卡其色拼黑色', size: 'L', advice: '50-57.5kg', parse_ok: 1 }),
-      expect.objectContaining({ sku_id: '88000000002', spec_raw: '白色,XL', color: '白色', size: 'XL', advice: null, parse_ok: 1 }),
+      expect.objectContaining({
+        sku_id: '88000000000',
+        spec_raw: '黑色,M【建議40-50公斤】',
+        color: '黑色',
+        size: 'M',
+        advice: '40-50公斤',
+        parse_ok: 1,
+        is_manual: 0,
+      }),
+      expect.objectContaining({
+        sku_id: '88000000001',
+        spec_raw: '卡其色拼黑色,L 建議50-57.5kg',
+        color: '卡其色拼黑色',
+        size: 'L',
+        advice: '50-57.5kg',
+        parse_ok: 1,
+      }),
+      expect.objectContaining({
+        sku_id: '88000000002',
+        spec_raw: '白色,XL',
+        color: '白色',
+        size: 'XL',
+        advice: null,
+        parse_ok: 1,
+      }),
     ]);
     // parse failures are stored with spec_raw and empty colour/size, and listed for completion
-    const bad = await admin.db.selectFrom('shopee_skus').selectAll().where('parse_ok', '=', 0).orderBy('sku_id').execute();
+    const bad = await admin.db
+      .selectFrom('shopee_skus')
+      .selectAll()
+      .where('parse_ok', '=', 0)
+      .orderBy('sku_id')
+      .execute();
     expect(bad.map((b) => b.spec_raw)).toEqual(['白色XL', ',XL', '白色XL', ',XL', '白色XL', ',XL']);
     expect(bad.every((b) => b.color === null && b.size === null)).toBe(true);
     const list = await op.get('/api/shopee/products?parse_failed=1&limit=200');
-    expect((list.body as { items: Array<{ goods_id: string; parse_failed_count: number }> }).items.map((i) => i.goods_id)).toEqual(
-      [9, 19, 29, 39, 49, 59].map((p) => String(21000000000 + p * 7)),
-    );
+    expect(
+      (list.body as { items: Array<{ goods_id: string; parse_failed_count: number }> }).items.map((i) => i.goods_id),
+    ).toEqual([9, 19, 29, 39, 49, 59].map((p) => String(21000000000 + p * 7)));
     // the import is audited once, explicitly
     const audit = await admin.db.selectFrom('audit_log').selectAll().where('action', '=', 'shopee.import').execute();
     expect(audit).toHaveLength(1);
@@ -80,9 +122,17 @@ describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
     const before = await dumpDb(admin.db);
     const gen = generatedExport();
     const header = gen.header.filter((h) => h.trim() !== '商品規格' && h.trim() !== '商品ID');
-    const res = await upload(op, await buildWorkbook(header, gen.rows.map((r) => ({ ...r, 商品名稱: 'CHANGED' }))));
+    const res = await upload(
+      op,
+      await buildWorkbook(
+        header,
+        gen.rows.map((r) => ({ ...r, 商品名稱: 'CHANGED' })),
+      ),
+    );
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: { code: 'MISSING_COLUMNS', details: { columns: ['商品ID', '商品規格'] } } });
+    expect(res.body).toMatchObject({
+      error: { code: 'MISSING_COLUMNS', details: { columns: ['商品ID', '商品規格'] } },
+    });
     expect(await dumpDb(admin.db)).toBe(before);
   });
 
@@ -110,52 +160,111 @@ describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
 
   it('re-import keeps PDD links, mappings, manual SKUs and hand fixes; updates titles; deletes nothing', async () => {
     const goodsId = '21000000000';
-    const link = await op.put(`/api/shopee/products/${goodsId}/pdd-link`, { url: 'https://mobile.yangkeduo.com/goods.html?goods_id=555001' });
+    const link = await op.put(`/api/shopee/products/${goodsId}/pdd-link`, {
+      url: 'https://mobile.yangkeduo.com/goods.html?goods_id=555001',
+    });
     expect(link.status).toBe(200);
     const now = '2026-08-07T08:00:00Z';
     await admin.db
       .updateTable('pdd_products')
       .set({
         collect_status: 'collected',
-        skus_json: JSON.stringify({ schema_version: 1, goods_id: '555001', title: 't', shop_name: null, price_granularity: 'sku', captured_at: now, dimensions: [{ key: 'color', name: '颜色' }], skus: [{ options: { color: '黑' }, price_cent: 100, raw_price: '¥1.00', available: true, price_observed_at: { color: '黑' } }] }),
+        skus_json: JSON.stringify({
+          schema_version: 1,
+          goods_id: '555001',
+          title: 't',
+          shop_name: null,
+          price_granularity: 'sku',
+          captured_at: now,
+          dimensions: [{ key: 'color', name: '颜色' }],
+          skus: [
+            {
+              options: { color: '黑' },
+              price_cent: 100,
+              raw_price: '¥1.00',
+              available: true,
+              price_observed_at: { color: '黑' },
+            },
+          ],
+        }),
       })
       .where('goods_id', '=', '555001')
       .execute();
     expect((await op.put('/api/mappings/88000000000', { pdd_options: { color: '黑' } })).status).toBe(200);
-    expect((await op.post(`/api/shopee/products/${goodsId}/skus`, { sku_id: '77000000001', color: '紅色', size: 'S' })).status).toBe(201);
+    expect(
+      (await op.post(`/api/shopee/products/${goodsId}/skus`, { sku_id: '77000000001', color: '紅色', size: 'S' }))
+        .status,
+    ).toBe(201);
     // a hand fix of a parse failure (product 9, third SKU)
     expect((await op.put('/api/shopee/skus/88000000092', { color: '白色', size: 'XL' })).status).toBe(200);
     // a manual SKU whose id the next export also carries: the operator's version stays
-    expect((await op.post(`/api/shopee/products/${goodsId}/skus`, { sku_id: '88000000011', color: '手填', size: 'F' })).status).toBe(409);
+    expect(
+      (await op.post(`/api/shopee/products/${goodsId}/skus`, { sku_id: '88000000011', color: '手填', size: 'F' }))
+        .status,
+    ).toBe(409);
 
     const gen = generatedExport();
     const rows = gen.rows
       .filter((r) => r.商品規格ID !== 88000000001 && r.商品規格ID !== '88000000001') // a SKU missing from the new export
-      .map((r) => (r.商品規格ID === '-' || r.商品規格ID === '' ? { ...r, 商品名稱: `${String(r.商品名稱)}（新）` } : r));
+      .map((r) =>
+        r.商品規格ID === '-' || r.商品規格ID === '' ? { ...r, 商品名稱: `${String(r.商品名稱)}（新）` } : r,
+      );
     const res = await upload(op, await buildWorkbook(gen.header, rows));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ products: 60, skus: 179 });
     expect((res.body as { manual_kept: number }).manual_kept).toBe(1);
 
-    const product = await admin.db.selectFrom('shopee_products').selectAll().where('goods_id', '=', goodsId).executeTakeFirstOrThrow();
-    expect(product).toMatchObject({ title: '西裝外套 0 號（新）', pdd_goods_id: '555001', pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=555001' });
-    expect(await admin.db.selectFrom('sku_mappings').selectAll().where('shopee_sku_id', '=', '88000000000').execute()).toHaveLength(1);
-    expect(await admin.db.selectFrom('shopee_skus').selectAll().where('sku_id', '=', '77000000001').executeTakeFirst()).toMatchObject({ is_manual: 1, color: '紅色', size: 'S' });
-    expect(await admin.db.selectFrom('shopee_skus').selectAll().where('sku_id', '=', '88000000092').executeTakeFirst()).toMatchObject({ is_manual: 1, color: '白色', size: 'XL', parse_ok: 1 });
-    expect(await admin.db.selectFrom('shopee_skus').select('sku_id').where('sku_id', '=', '88000000001').executeTakeFirst()).toBeDefined();
-    expect((await admin.db.selectFrom('pdd_products').selectAll().where('goods_id', '=', '555001').executeTakeFirstOrThrow()).collect_status).toBe('collected');
+    const product = await admin.db
+      .selectFrom('shopee_products')
+      .selectAll()
+      .where('goods_id', '=', goodsId)
+      .executeTakeFirstOrThrow();
+    expect(product).toMatchObject({
+      title: '西裝外套 0 號（新）',
+      pdd_goods_id: '555001',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=555001',
+    });
+    expect(
+      await admin.db.selectFrom('sku_mappings').selectAll().where('shopee_sku_id', '=', '88000000000').execute(),
+    ).toHaveLength(1);
+    expect(
+      await admin.db.selectFrom('shopee_skus').selectAll().where('sku_id', '=', '77000000001').executeTakeFirst(),
+    ).toMatchObject({ is_manual: 1, color: '紅色', size: 'S' });
+    expect(
+      await admin.db.selectFrom('shopee_skus').selectAll().where('sku_id', '=', '88000000092').executeTakeFirst(),
+    ).toMatchObject({ is_manual: 1, color: '白色', size: 'XL', parse_ok: 1 });
+    expect(
+      await admin.db.selectFrom('shopee_skus').select('sku_id').where('sku_id', '=', '88000000001').executeTakeFirst(),
+    ).toBeDefined();
+    expect(
+      (await admin.db.selectFrom('pdd_products').selectAll().where('goods_id', '=', '555001').executeTakeFirstOrThrow())
+        .collect_status,
+    ).toBe('collected');
   });
 
   it('an optional column absent from the file leaves the stored value alone', async () => {
-    const res = await upload(op, await buildWorkbook(['商品ID', '商品名稱', '商品規格ID', '商品規格'], [{ 商品ID: '21000000007', 商品名稱: '只有必需列', 商品規格ID: '-' }]));
+    const res = await upload(
+      op,
+      await buildWorkbook(
+        ['商品ID', '商品名稱', '商品規格ID', '商品規格'],
+        [{ 商品ID: '21000000007', 商品名稱: '只有必需列', 商品規格ID: '-' }],
+      ),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ products: 1, skus: 0, failed_rows: [], manual_kept: 0 });
-    const p = await admin.db.selectFrom('shopee_products').selectAll().where('goods_id', '=', '21000000007').executeTakeFirstOrThrow();
+    const p = await admin.db
+      .selectFrom('shopee_products')
+      .selectAll()
+      .where('goods_id', '=', '21000000007')
+      .executeTakeFirstOrThrow();
     expect(p).toMatchObject({ title: '只有必需列', main_sku_code: 'M-1', shopee_status: '上架中' });
   });
 
   it('accepts the upload as a browser sends it (filename, content type)', async () => {
-    const res = await op.post('/api/shopee/imports', xlsxForm(await buildWorkbook(['商品ID', '商品名稱', '商品規格ID', '商品規格'], []), '蝦皮.xlsx'));
+    const res = await op.post(
+      '/api/shopee/imports',
+      xlsxForm(await buildWorkbook(['商品ID', '商品名稱', '商品規格ID', '商品規格'], []), '蝦皮.xlsx'),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ products: 0, skus: 0, failed_rows: [], manual_kept: 0 });
   });

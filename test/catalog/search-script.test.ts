@@ -43,10 +43,26 @@ describe('search: simplified and traditional spellings find each other; lists co
       [SHOPEE_SUIT, PDD_SUIT, '西装外套男韩版', '优品服饰店'],
       [SHOPEE_SHIRT, PDD_SHIRT, '纯棉衬衫', '测试旗舰店'],
     ] as const) {
-      expect((await op.put(`/api/shopee/products/${shopee}/pdd-link`, { url: `https://mobile.yangkeduo.com/goods.html?goods_id=${pdd}` })).status).toBe(200);
-      const env = new MockActivityEnvironment({ workflowExecution: { workflowId: `collect/${pdd}`, runId: 'run-1' } }, { logger: new DefaultLogger('ERROR') });
+      expect(
+        (
+          await op.put(`/api/shopee/products/${shopee}/pdd-link`, {
+            url: `https://mobile.yangkeduo.com/goods.html?goods_id=${pdd}`,
+          })
+        ).status,
+      ).toBe(200);
+      const env = new MockActivityEnvironment(
+        { workflowExecution: { workflowId: `collect/${pdd}`, runId: 'run-1' } },
+        { logger: new DefaultLogger('ERROR') },
+      );
       const result = { ...skusJson(pdd, [{ color: '黑色', size: 'M', price_cent: 5990 }]), title, shop_name: shop };
-      expect(await env.run(acts.saveCollectResult, { pddGoodsId: pdd, workflowId: `collect/${pdd}`, deviceId: 'phone-1', result })).toEqual({ status: 'collected', skus: 1 });
+      expect(
+        await env.run(acts.saveCollectResult, {
+          pddGoodsId: pdd,
+          workflowId: `collect/${pdd}`,
+          deviceId: 'phone-1',
+          result,
+        }),
+      ).toEqual({ status: 'collected', skus: 1 });
     }
 
     // A task named in traditional characters, one without a title of its own (it takes the PDD title).
@@ -54,7 +70,17 @@ describe('search: simplified and traditional spellings find each other; lists co
       { pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD_SUIT}`, title: '西裝外套 補貨' },
       { pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD_SHIRT}` },
     ]) {
-      expect((await op.post('/api/tasks', { type: 'purchase', pdd_options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, max_total_price_cent: 9000, ...body })).status).toBe(201);
+      expect(
+        (
+          await op.post('/api/tasks', {
+            type: 'purchase',
+            pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+            quantity: 1,
+            max_total_price_cent: 9000,
+            ...body,
+          })
+        ).status,
+      ).toBe(201);
     }
   });
   afterAll(async () => {
@@ -92,12 +118,24 @@ describe('search: simplified and traditional spellings find each other; lists co
 
   it('total counts every matching row, not the page: limit 1 still says all of them', async () => {
     // the task list holds the two purchase tasks only: collect runs live on their PDD goods
-    for (const [path, total] of [['/api/shopee/products', 2], ['/api/pdd/products', 2], ['/api/tasks', 2]] as const) {
+    for (const [path, total] of [
+      ['/api/shopee/products', 2],
+      ['/api/pdd/products', 2],
+      ['/api/tasks', 2],
+    ] as const) {
       const first = await op.get(`${path}?limit=1`);
       expect(first.status).toBe(200);
       const body = first.body as { items: unknown[]; next_cursor: string | null; total: number };
-      expect({ path, items: body.items.length, total: body.total, more: body.next_cursor !== null }).toEqual({ path, items: 1, total, more: true });
-      const second = (await op.get(`${path}?limit=1&cursor=${encodeURIComponent(body.next_cursor ?? '')}`)).body as { items: unknown[]; total: number };
+      expect({ path, items: body.items.length, total: body.total, more: body.next_cursor !== null }).toEqual({
+        path,
+        items: 1,
+        total,
+        more: true,
+      });
+      const second = (await op.get(`${path}?limit=1&cursor=${encodeURIComponent(body.next_cursor ?? '')}`)).body as {
+        items: unknown[];
+        total: number;
+      };
       expect({ path, items: second.items.length, total: second.total }).toEqual({ path, items: 1, total });
     }
     const filtered = (await op.get('/api/shopee/products?state=unlinked')).body as { total: number };
@@ -111,12 +149,22 @@ describe('migration 0030 fills search_text for rows written before it', () => {
     try {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0021_submission_abandoned')).error).toBeUndefined();
-      await sql`insert into shopee_products (goods_id, title, created_at, updated_at) values ('1', '西裝外套', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(db);
-      await sql`insert into pdd_products (goods_id, url, title, shop_name, created_at, updated_at) values ('2', 'u', '西装外套', '優品店', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(db);
-      await sql`insert into pdd_products (goods_id, url, created_at, updated_at) values ('3', 'u', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(db);
+      await sql`insert into shopee_products (goods_id, title, created_at, updated_at) values ('1', '西裝外套', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(
+        db,
+      );
+      await sql`insert into pdd_products (goods_id, url, title, shop_name, created_at, updated_at) values ('2', 'u', '西装外套', '優品店', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(
+        db,
+      );
+      await sql`insert into pdd_products (goods_id, url, created_at, updated_at) values ('3', 'u', '2026-08-07T08:00:00Z', '2026-08-07T08:00:00Z')`.execute(
+        db,
+      );
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect(await db.selectFrom('shopee_products').select('search_text').execute()).toEqual([{ search_text: '西装外套' }]);
-      expect(await db.selectFrom('pdd_products').select(['goods_id', 'search_text']).orderBy('goods_id').execute()).toEqual([
+      expect(await db.selectFrom('shopee_products').select('search_text').execute()).toEqual([
+        { search_text: '西装外套' },
+      ]);
+      expect(
+        await db.selectFrom('pdd_products').select(['goods_id', 'search_text']).orderBy('goods_id').execute(),
+      ).toEqual([
         { goods_id: '2', search_text: '西装外套\n优品店' },
         { goods_id: '3', search_text: null },
       ]);

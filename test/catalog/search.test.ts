@@ -29,9 +29,15 @@ describe('search text is literal: _ and % are not wildcards', () => {
 
     for (const [i, title] of titles.entries()) {
       // PDD titles come from a collect; set them directly, on goods linked through the API.
-      const linked = await op.put(`/api/shopee/products/${goodsIdOf(i)}/pdd-link`, { url: `https://mobile.yangkeduo.com/goods.html?goods_id=${41000000000 + i}` });
+      const linked = await op.put(`/api/shopee/products/${goodsIdOf(i)}/pdd-link`, {
+        url: `https://mobile.yangkeduo.com/goods.html?goods_id=${41000000000 + i}`,
+      });
       expect(linked.status).toBe(200);
-      await admin.db.updateTable('pdd_products').set({ title }).where('goods_id', '=', String(41000000000 + i)).execute();
+      await admin.db
+        .updateTable('pdd_products')
+        .set({ title })
+        .where('goods_id', '=', String(41000000000 + i))
+        .execute();
 
       const task = await op.post('/api/tasks', {
         type: 'purchase',

@@ -25,10 +25,16 @@ describe('GET /api/config', () => {
   });
 
   it('says so when the admin knows no Temporal UI (an existing cluster nobody named one for)', async () => {
-    const other = await startTestAdmin({ runWorker: false, temporal: { address: sharedTemporal().address, namespace: admin.namespace, uiUrl: null } });
+    const other = await startTestAdmin({
+      runWorker: false,
+      temporal: { address: sharedTemporal().address, namespace: admin.namespace, uiUrl: null },
+    });
     try {
       const op = await loginOperator(other);
-      expect((await op.get('/api/config')).body).toEqual({ temporal_ui_url: null, temporal_namespace: admin.namespace });
+      expect((await op.get('/api/config')).body).toEqual({
+        temporal_ui_url: null,
+        temporal_namespace: admin.namespace,
+      });
     } finally {
       await other.close();
     }

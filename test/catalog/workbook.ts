@@ -4,7 +4,11 @@ import ExcelJS from 'exceljs';
 export type ExportRow = Partial<Record<string, string | number | null>>;
 
 /** Writes an xlsx with the given header cells (exact text, spaces included) and rows. */
-export async function buildWorkbook(header: string[], rows: ExportRow[], opts: { extraSheet?: boolean } = {}): Promise<Buffer> {
+export async function buildWorkbook(
+  header: string[],
+  rows: ExportRow[],
+  opts: { extraSheet?: boolean } = {},
+): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('商品');
   ws.addRow(header);
@@ -23,10 +27,32 @@ export async function emptyWorkbook(): Promise<Buffer> {
  * numeric cells on every other product. `expect` says what a correct import makes of it.
  */
 export function generatedExport() {
-  const header = ['價格', ' 商品規格 ', '商品名稱', '主商品貨號', '商品ID ', '庫存', '商品當前狀態', ' 商品規格ID', '商品選項貨號', '商品描述'];
+  const header = [
+    '價格',
+    ' 商品規格 ',
+    '商品名稱',
+    '主商品貨號',
+    '商品ID ',
+    '庫存',
+    '商品當前狀態',
+    ' 商品規格ID',
+    '商品選項貨號',
+    '商品描述',
+  ];
   const rows: ExportRow[] = [];
   const failed: Array<{ row: number; reason: string; sku_id?: string }> = [];
-  const skus = new Map<string, { goods_id: string; spec_raw: string; color: string | null; size: string | null; advice: string | null; parse_ok: 0 | 1; sku_code: string }>();
+  const skus = new Map<
+    string,
+    {
+      goods_id: string;
+      spec_raw: string;
+      color: string | null;
+      size: string | null;
+      advice: string | null;
+      parse_ok: 0 | 1;
+      sku_code: string;
+    }
+  >();
   const products = new Map<string, { title: string; main_sku_code: string; shopee_status: string }>();
 
   for (let p = 0; p < 60; p++) {
@@ -35,7 +61,15 @@ export function generatedExport() {
     const idCell = p % 2 === 0 ? goodsNum : goodsId; // numeric cells on every other product
     const title = `西裝外套 ${p} 號`;
     products.set(goodsId, { title, main_sku_code: `M-${p}`, shopee_status: p % 5 === 0 ? '已下架' : '上架中' });
-    rows.push({ 商品ID: idCell, 商品名稱: title, 商品規格ID: p % 3 === 0 ? '' : '-', 主商品貨號: `M-${p}`, 商品當前狀態: products.get(goodsId)?.shopee_status ?? null, 價格: 100 + p, 商品描述: 'x' });
+    rows.push({
+      商品ID: idCell,
+      商品名稱: title,
+      商品規格ID: p % 3 === 0 ? '' : '-',
+      主商品貨號: `M-${p}`,
+      商品當前狀態: products.get(goodsId)?.shopee_status ?? null,
+      價格: 100 + p,
+      商品描述: 'x',
+    });
     for (let s = 0; s < 3; s++) {
       const skuNum = 88000000000 + p * 10 + s;
       const skuId = String(skuNum);
@@ -56,7 +90,15 @@ export function generatedExport() {
         spec = `${color},${size}`;
         parsed = { color, size, advice: null, parse_ok: 1 };
       }
-      rows.push({ 商品ID: idCell, 商品名稱: title, 商品規格ID: p % 2 === 0 ? skuNum : skuId, 商品規格: spec, 商品選項貨號: `S-${p}-${s}`, 價格: 99, 庫存: 5 });
+      rows.push({
+        商品ID: idCell,
+        商品名稱: title,
+        商品規格ID: p % 2 === 0 ? skuNum : skuId,
+        商品規格: spec,
+        商品選項貨號: `S-${p}-${s}`,
+        價格: 99,
+        庫存: 5,
+      });
       const excelRow = rows.length + 1;
       if (parsed.parse_ok === 0) failed.push({ row: excelRow, reason: '无法解析', sku_id: skuId });
       skus.set(skuId, { goods_id: goodsId, spec_raw: spec, ...parsed, sku_code: `S-${p}-${s}` });

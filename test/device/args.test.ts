@@ -20,9 +20,21 @@ describe('device worker options', () => {
       logLevel: 'info',
       temporal: { address: '127.0.0.1:7233', namespace: 'cmautobuy', tls: undefined },
     });
-    const env = { CMAUTOBUY_DEVICE_ID: 'from-env', CMAUTOBUY_DATA_DIR: '/srv/env-data', CMAUTOBUY_ADMIN_URL: 'http://env.invalid', CMAUTOBUY_TEMPORAL_PORT: '7300' };
-    expect(parseDeviceWorkerArgs(['--serial', 's'], env)).toMatchObject({ deviceId: 'from-env', dataDir: '/srv/env-data', adminUrl: 'http://env.invalid', temporal: { address: '127.0.0.1:7300' } });
-    expect(parseDeviceWorkerArgs([...REQUIRED, '--data-dir=/srv/flag-data', '--admin-url', 'https://admin.internal'], env)).toMatchObject({
+    const env = {
+      CMAUTOBUY_DEVICE_ID: 'from-env',
+      CMAUTOBUY_DATA_DIR: '/srv/env-data',
+      CMAUTOBUY_ADMIN_URL: 'http://env.invalid',
+      CMAUTOBUY_TEMPORAL_PORT: '7300',
+    };
+    expect(parseDeviceWorkerArgs(['--serial', 's'], env)).toMatchObject({
+      deviceId: 'from-env',
+      dataDir: '/srv/env-data',
+      adminUrl: 'http://env.invalid',
+      temporal: { address: '127.0.0.1:7300' },
+    });
+    expect(
+      parseDeviceWorkerArgs([...REQUIRED, '--data-dir=/srv/flag-data', '--admin-url', 'https://admin.internal'], env),
+    ).toMatchObject({
       deviceId: 'dev-1',
       dataDir: '/srv/flag-data',
       adminUrl: 'https://admin.internal',

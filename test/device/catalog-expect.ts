@@ -11,19 +11,25 @@ export function diffCollect(goods: Goods, got: SkusJson): string[] {
   if (got.goods_id !== goods.goods_id) out.push(`goods_id ${got.goods_id}`);
   if (got.title !== goods.title) out.push(`title ${got.title}`);
   if (got.shop_name !== goods.shop_name) out.push(`shop ${got.shop_name}`);
-  if (JSON.stringify(got.dimensions.map((d) => d.name)) !== JSON.stringify(names)) out.push(`dimension names ${got.dimensions.map((d) => d.name).join('/')}`);
+  if (JSON.stringify(got.dimensions.map((d) => d.name)) !== JSON.stringify(names))
+    out.push(`dimension names ${got.dimensions.map((d) => d.name).join('/')}`);
   const keys = got.dimensions.map((d) => d.key);
-  const combos = goods.dimensions.reduce<string[][]>((acc, d) => acc.flatMap((p) => d.values.map((v) => [...p, v])), [[]]);
+  const combos = goods.dimensions.reduce<string[][]>(
+    (acc, d) => acc.flatMap((p) => d.values.map((v) => [...p, v])),
+    [[]],
+  );
   if (got.skus.length !== combos.length) out.push(`${got.skus.length} skus, expected ${combos.length}`);
   // a colour whose in-stock SKUs differ in price shows a range → its rows are measured per SKU
-  const colourHasRange = (c: string) => new Set(goods.skus.filter((s) => s.options[0] === c && s.stock > 0).map((s) => s.price_cent)).size > 1;
+  const colourHasRange = (c: string) =>
+    new Set(goods.skus.filter((s) => s.options[0] === c && s.stock > 0).map((s) => s.price_cent)).size > 1;
   const perSku = goods.dimensions.length === 1 || goods.dimensions[0]!.values.some(colourHasRange);
   if (got.price_granularity !== (perSku ? 'sku' : 'color')) out.push(`granularity ${got.price_granularity}`);
   combos.forEach((values, i) => {
     const row = got.skus[i];
     const label = values.join('/');
     if (!row) return;
-    if (JSON.stringify(keys.map((k) => row.options[k])) !== JSON.stringify(values)) out.push(`${label}: options ${JSON.stringify(row.options)}`);
+    if (JSON.stringify(keys.map((k) => row.options[k])) !== JSON.stringify(values))
+      out.push(`${label}: options ${JSON.stringify(row.options)}`);
     const sku = goods.skus.find((s) => s.options.every((v, d) => v === values[d]));
     const available = !!sku && sku.stock > 0;
     if (row.available !== available) out.push(`${label}: available ${row.available}`);
@@ -32,12 +38,15 @@ export function diffCollect(goods: Goods, got: SkusJson): string[] {
       return;
     }
     if (row.price_cent !== sku!.price_cent) out.push(`${label}: price ${row.price_cent} ≠ ${sku!.price_cent}`);
-    if ((row.raw_price ?? '').startsWith('券后') !== (sku!.coupon === true)) out.push(`${label}: raw ${row.raw_price} vs coupon ${sku!.coupon}`);
+    if ((row.raw_price ?? '').startsWith('券后') !== (sku!.coupon === true))
+      out.push(`${label}: raw ${row.raw_price} vs coupon ${sku!.coupon}`);
     const measured = Object.keys(row.price_observed_at).length === values.length;
     const colourOnly = !measured && JSON.stringify(row.price_observed_at) === JSON.stringify({ [keys[0]!]: values[0] });
     if (!measured && !colourOnly) out.push(`${label}: observed at ${JSON.stringify(row.price_observed_at)}`);
-    if (measured && colourHasRange(values[0]!) === false && goods.dimensions.length > 1) out.push(`${label}: measured per SKU though the colour has one price`);
-    if (measured && (row.list_price_cent ?? null) !== (sku!.list_price_cent ?? null)) out.push(`${label}: list ${row.list_price_cent} ≠ ${sku!.list_price_cent}`);
+    if (measured && colourHasRange(values[0]!) === false && goods.dimensions.length > 1)
+      out.push(`${label}: measured per SKU though the colour has one price`);
+    if (measured && (row.list_price_cent ?? null) !== (sku!.list_price_cent ?? null))
+      out.push(`${label}: list ${row.list_price_cent} ≠ ${sku!.list_price_cent}`);
     if (!measured && row.list_price_cent != null) out.push(`${label}: a list price without a fixed SKU`);
   });
   return out;

@@ -26,7 +26,14 @@ describe('device claim', () => {
   let devB: DeviceWorkerHandle | undefined;
   const startA = async () => (devA = await worker('dev-k1', 'sim-k1', dataA));
   const worker = (deviceId: string, serial: string, dataDir: string) =>
-    deviceWorker({ deviceId, serial, adb: { host: '127.0.0.1', port: sim.adbPort }, dataDir, temporal: { address, namespace }, timing: FAST_TIMING });
+    deviceWorker({
+      deviceId,
+      serial,
+      adb: { host: '127.0.0.1', port: sim.adbPort },
+      dataDir,
+      temporal: { address, namespace },
+      timing: FAST_TIMING,
+    });
   const ledgerA = () => new DeviceLedger(path.join(dataA, 'device', 'dev-k1', 'ledger.db'), 'dev-k1');
   const claimsA = (): ClaimRow[] => {
     const l = ledgerA();
@@ -38,7 +45,12 @@ describe('device claim', () => {
   };
   const openClaimA = () => claimsA().find((c) => c.released_at === null);
   const check = (holdSeconds: number, id: string) =>
-    client.workflow.start('deviceCheck', { taskQueue: 'admin', workflowId: `device-check/${id}-${Date.now()}`, args: [{ holdSeconds }], workflowExecutionTimeout: '2 minutes' });
+    client.workflow.start('deviceCheck', {
+      taskQueue: 'admin',
+      workflowId: `device-check/${id}-${Date.now()}`,
+      args: [{ holdSeconds }],
+      workflowExecutionTimeout: '2 minutes',
+    });
 
   beforeAll(async () => {
     ({ address } = sharedTemporal());
@@ -79,7 +91,13 @@ describe('device claim', () => {
     const waited = (await waiter.result()) as DeviceHealth;
     expect(waited.device_id).toBe('dev-k2');
     const held = (await holder.result()) as DeviceHealth;
-    expect(held).toMatchObject({ device_id: 'dev-k1', serial: 'sim-k1', app_version: '8.17.0', app_supported: true, screen: { width: 1080, height: 2376 } });
+    expect(held).toMatchObject({
+      device_id: 'dev-k1',
+      serial: 'sim-k1',
+      app_version: '8.17.0',
+      app_supported: true,
+      screen: { width: 1080, height: 2376 },
+    });
     expect(held.counters.adb_round_trips).toBeGreaterThan(0);
     expect(held.counters.taps).toBe(0);
     await devB.stop();
@@ -108,11 +126,21 @@ describe('device claim', () => {
       onClaimed: () => {},
       onReleased: () => {},
     };
-    const claim: DeviceClaim = { claim_id: open.claim_id, device_id: 'dev-k1', task_queue: 'device/dev-k1', claimed_at: open.claimed_at };
+    const claim: DeviceClaim = {
+      claim_id: open.claim_id,
+      device_id: 'dev-k1',
+      task_queue: 'device/dev-k1',
+      claimed_at: open.claimed_at,
+    };
     try {
       const env = new MockActivityEnvironment({ workflowExecution: { workflowId: 'someone-else', runId: 'r' } });
-      await expect(env.run(createDeviceActivities(ctx).deviceHealth, { claim })).rejects.toMatchObject({ type: 'DEVICE_NOT_CLAIMED', nonRetryable: true });
-      await expect(env.run(createDeviceActivities(ctx).releaseDevice, { claim })).rejects.toMatchObject({ type: 'DEVICE_NOT_CLAIMED' });
+      await expect(env.run(createDeviceActivities(ctx).deviceHealth, { claim })).rejects.toMatchObject({
+        type: 'DEVICE_NOT_CLAIMED',
+        nonRetryable: true,
+      });
+      await expect(env.run(createDeviceActivities(ctx).releaseDevice, { claim })).rejects.toMatchObject({
+        type: 'DEVICE_NOT_CLAIMED',
+      });
       expect(openClaimA()?.claim_id).toBe(open.claim_id);
     } finally {
       ledger.close();

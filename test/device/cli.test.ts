@@ -13,7 +13,11 @@ const ROOT = path.resolve(__dirname, '../..');
 
 async function device(args: string[]): Promise<{ code: number; out: unknown }> {
   try {
-    const { stdout } = await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'device-worker/cli.ts', ...args], { cwd: ROOT });
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'device-worker/cli.ts', ...args],
+      { cwd: ROOT },
+    );
     return { code: 0, out: JSON.parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -29,7 +33,15 @@ describe('npm run device -- collect', () => {
   afterAll(async () => sim?.close());
 
   it('prints the skus_json of one goods', async () => {
-    const { code, out } = await device(['collect', '--serial', 'sim-cli', '--goods', '937122477375', '--adb-port', String(sim.adbPort)]);
+    const { code, out } = await device([
+      'collect',
+      '--serial',
+      'sim-cli',
+      '--goods',
+      '937122477375',
+      '--adb-port',
+      String(sim.adbPort),
+    ]);
     expect(code).toBe(0);
     expect(diffCollect(defaultCatalog().goods[0]!, skusJsonSchema.parse(out))).toEqual([]);
   });
@@ -38,7 +50,15 @@ describe('npm run device -- collect', () => {
     const missing = await device(['collect', '--goods', '937122477375', '--adb-port', String(sim.adbPort)]);
     expect(missing.code).not.toBe(0);
     expect(missing.out).toMatchObject({ error: { code: 'ADB_SERIAL_INVALID' } });
-    const delisted = await device(['collect', '--serial', 'sim-cli', '--goods', '600000000105', '--adb-port', String(sim.adbPort)]);
+    const delisted = await device([
+      'collect',
+      '--serial',
+      'sim-cli',
+      '--goods',
+      '600000000105',
+      '--adb-port',
+      String(sim.adbPort),
+    ]);
     expect(delisted).toMatchObject({ code: 1, out: { error: { code: 'GOODS_DELISTED' } } });
   });
 });

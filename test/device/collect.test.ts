@@ -21,8 +21,13 @@ describe('collect on the phone simulator', () => {
   let namespace: string;
   const control = () => `http://127.0.0.1:${sim.controlPort}`;
   const faults = (serial: string, body: unknown) =>
-    fetch(`${control()}/devices/${serial}/faults`, { method: body === null ? 'DELETE' : 'PUT', headers: { 'content-type': 'application/json' }, body: body === null ? undefined : JSON.stringify(body) });
-  const taps = async (serial: string) => (await (await fetch(`${control()}/devices/${serial}/taps`)).json()) as unknown[];
+    fetch(`${control()}/devices/${serial}/faults`, {
+      method: body === null ? 'DELETE' : 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: body === null ? undefined : JSON.stringify(body),
+    });
+  const taps = async (serial: string) =>
+    (await (await fetch(`${control()}/devices/${serial}/taps`)).json()) as unknown[];
 
   beforeAll(async () => {
     const { address, workflowBundlePath } = sharedTemporal();
@@ -62,11 +67,22 @@ describe('collect on the phone simulator', () => {
       expect(outcome.status).toBe('collected');
       const s = saved(goods.goods_id);
       expect(s).toBeDefined();
-      expect({ goods: goods.goods_id, diff: diffCollect(goods, s!.result) }).toEqual({ goods: goods.goods_id, diff: [] });
-      expect(s!.counters).toMatchObject({ dumps: expect.any(Number), taps: expect.any(Number), adb_round_trips: expect.any(Number), wall_ms: expect.any(Number) });
+      expect({ goods: goods.goods_id, diff: diffCollect(goods, s!.result) }).toEqual({
+        goods: goods.goods_id,
+        diff: [],
+      });
+      expect(s!.counters).toMatchObject({
+        dumps: expect.any(Number),
+        taps: expect.any(Number),
+        adb_round_trips: expect.any(Number),
+        wall_ms: expect.any(Number),
+      });
     }
     // the spec panel was opened through the bottom buy area only, never through the promo text
-    const log = (await taps('sim-c1')) as { target: { resource_id: string } | null; node: { resource_id: string } | null }[];
+    const log = (await taps('sim-c1')) as {
+      target: { resource_id: string } | null;
+      node: { resource_id: string } | null;
+    }[];
     const entries = log.filter((t) => t.target?.resource_id.endsWith('/ll_bottom_buy'));
     expect(entries.length).toBeGreaterThanOrEqual(onSale(catalog).length);
     expect(log.some((t) => t.node?.resource_id.endsWith('/tv_goods_promo'))).toBe(false);
@@ -82,11 +98,20 @@ describe('collect on the phone simulator', () => {
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     // non-retryable: the phone was asked exactly once
     const history = await handle.fetchHistory();
-    expect((history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt)).not.toContain(2);
+    expect(
+      (history.events ?? [])
+        .filter((e) => e.activityTaskStartedEventAttributes)
+        .map((e) => e.activityTaskStartedEventAttributes?.attempt),
+    ).not.toContain(2);
     const failed = fake.record.failed.find((f) => f.pddGoodsId === '600000000105');
     expect(failed).toMatchObject({ code: 'GOODS_DELISTED' });
     expect(failed!.artifactPath).toContain('artifacts');
-    expect(fs.readdirSync(failed!.artifactPath!).sort()).toEqual(['error.json', 'screen.png', 'steps.jsonl', 'window.xml']);
+    expect(fs.readdirSync(failed!.artifactPath!).sort()).toEqual([
+      'error.json',
+      'screen.png',
+      'steps.jsonl',
+      'window.xml',
+    ]);
   });
 
   it('survives stale and late screens', async () => {
@@ -125,7 +150,12 @@ describe('collect on the phone simulator', () => {
     await new Promise((r) => setTimeout(r, 2_000));
     await faults('sim-c1', null);
     await handle.result();
-    expect(diffCollect(catalog.goods.find((g) => g.goods_id === '600000000101')!, saved('600000000101')!.result)).toEqual([]);
+    expect(
+      diffCollect(
+        catalog.goods.find((g) => g.goods_id === '600000000101')!,
+        saved('600000000101')!.result,
+      ),
+    ).toEqual([]);
     const history = await handle.fetchHistory();
     const attempts = (history.events ?? []).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
     expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);

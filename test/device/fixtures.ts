@@ -31,9 +31,20 @@ export function fakeCatalog(): { activities: CatalogCollectActivities; record: C
 }
 
 /** The `admin` queue of this test's namespace: the real workflow bundle, fake admin activities. */
-export async function startWorkflowWorker(address: string, namespace: string, bundlePath: string, activities: object): Promise<{ stop(): Promise<void> }> {
+export async function startWorkflowWorker(
+  address: string,
+  namespace: string,
+  bundlePath: string,
+  activities: object,
+): Promise<{ stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection, namespace, taskQueue: 'admin', workflowBundle: { codePath: bundlePath }, activities });
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: 'admin',
+    workflowBundle: { codePath: bundlePath },
+    activities,
+  });
   const running = worker.run();
   return {
     async stop() {
@@ -47,13 +58,19 @@ export async function startWorkflowWorker(address: string, namespace: string, bu
 /** Quick settles: the sim's `zero` latency has no settle time, only counted loading dumps. */
 export const FAST_TIMING = { navigationSettleMs: 100, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 100 };
 
-export async function deviceWorker(opts: Omit<DeviceWorkerOptions, 'log'> & { log?: DeviceWorkerOptions['log'] }): Promise<DeviceWorkerHandle> {
+export async function deviceWorker(
+  opts: Omit<DeviceWorkerOptions, 'log'> & { log?: DeviceWorkerOptions['log'] },
+): Promise<DeviceWorkerHandle> {
   const h = await startDeviceWorker({ log: testLogger('device-worker'), claimCheckIntervalMs: 1_000, ...opts });
   await h.ready;
   return h;
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 30_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

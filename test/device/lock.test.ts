@@ -20,11 +20,29 @@ interface Run {
 function deviceWorker(deviceId: string, dataDir: string, namespace: string): Run {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'device-worker/main.ts'), '--device-id', deviceId, '--serial', 'sim-lock', '--adb-port', '1', '--data-dir', dataDir],
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'device-worker/main.ts'),
+      '--device-id',
+      deviceId,
+      '--serial',
+      'sim-lock',
+      '--adb-port',
+      '1',
+      '--data-dir',
+      dataDir,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CMAUTOBUY_TEMPORAL_ADDRESS: sharedTemporal().address, CMAUTOBUY_TEMPORAL_NAMESPACE: namespace, CMAUTOBUY_DEVICE_TOKEN: '', CMAUTOBUY_ADMIN_URL: '' },
+      env: {
+        ...process.env,
+        CMAUTOBUY_TEMPORAL_ADDRESS: sharedTemporal().address,
+        CMAUTOBUY_TEMPORAL_NAMESPACE: namespace,
+        CMAUTOBUY_DEVICE_TOKEN: '',
+        CMAUTOBUY_ADMIN_URL: '',
+      },
     },
   );
   let text = '';
@@ -54,7 +72,8 @@ describe('one device worker per device id on a host', () => {
     client = new Client({ connection: await Connection.connect({ address: sharedTemporal().address }), namespace });
   });
   afterAll(async () => {
-    for (const run of started) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+    for (const run of started)
+      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
     await Promise.all(started.map((r) => r.exit));
     await client?.connection.close();
   });
@@ -72,7 +91,11 @@ describe('one device worker per device id on a host', () => {
     const identity = `device-worker@${os.hostname()}/${deviceId}/${first.child.pid}`;
     let pollers: string[] = [];
     while (!pollers.includes(identity)) {
-      const desc = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: `device/${deviceId}` }, taskQueueType: ACTIVITY_QUEUE });
+      const desc = await client.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: `device/${deviceId}` },
+        taskQueueType: ACTIVITY_QUEUE,
+      });
       pollers = (desc.pollers ?? []).map((p) => p.identity ?? '');
       if (!pollers.includes(identity)) await new Promise((r) => setTimeout(r, 200));
     }

@@ -16,7 +16,10 @@ describe('artifact retention from the admin setting', () => {
 
   it('removes artifacts older than the admin setting and keeps newer ones', async () => {
     admin = await startTestAdmin();
-    await admin.db.insertInto('app_settings').values({ setting_key: 'diagnostics.retention_days', value_json: '2', updated_at: '2026-01-01T00:00:00Z' }).execute();
+    await admin.db
+      .insertInto('app_settings')
+      .values({ setting_key: 'diagnostics.retention_days', value_json: '2', updated_at: '2026-01-01T00:00:00Z' })
+      .execute();
     const device = await issueTestDevice(admin, 'retention phone');
     const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['ret-phone'] });
     const dataDir = tempDataDir('retention');

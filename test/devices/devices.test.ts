@@ -62,7 +62,13 @@ describe('devices by name (operator API)', () => {
     const listed = await rig.op.get('/api/devices');
     expect(JSON.stringify(listed.body)).not.toContain(issued.token);
     const row = (listed.body as DeviceView[]).find((d) => d.device_id === issued.device_id);
-    expect(row).toMatchObject({ display_name: '深圳-01', online: false, app_version: null, current_task_id: null, last_error: null });
+    expect(row).toMatchObject({
+      display_name: '深圳-01',
+      online: false,
+      app_version: null,
+      current_task_id: null,
+      last_error: null,
+    });
     const audit = await auditRows(rig.admin, 'device.issue');
     const mine = audit.filter((a) => a.target_id === issued.device_id);
     expect(mine).toHaveLength(1);
@@ -74,11 +80,18 @@ describe('devices by name (operator API)', () => {
     const auth = { authorization: `Bearer ${issued.device_id}.${issued.token}` };
     const reg = await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION });
     expect(reg.status).toBe(200);
-    expect(await deviceOf(rig.op, issued.device_id)).toMatchObject({ app_version: '8.17.0', serial: REGISTRATION.serial, model: REGISTRATION.model });
+    expect(await deviceOf(rig.op, issued.device_id)).toMatchObject({
+      app_version: '8.17.0',
+      serial: REGISTRATION.serial,
+      model: REGISTRATION.model,
+    });
   });
 
   it('refuses a bad name, an unknown device and a malformed id with a clear error, and writes nothing', async () => {
-    const before = { creds: await rig.admin.db.selectFrom('device_credentials').selectAll().execute(), audit: await rig.admin.db.selectFrom('audit_log').selectAll().execute() };
+    const before = {
+      creds: await rig.admin.db.selectFrom('device_credentials').selectAll().execute(),
+      audit: await rig.admin.db.selectFrom('audit_log').selectAll().execute(),
+    };
     const id = rig.device.deviceId;
     const cases: Array<[string, string, unknown, number, string]> = [
       ['POST', '/api/devices', { display_name: '' }, 400, 'VALIDATION_FAILED'],
@@ -96,16 +109,24 @@ describe('devices by name (operator API)', () => {
     ];
     for (const [method, path, body, status, code] of cases) {
       const res = await rig.op.request(method, path, body);
-      expect({ method, path, body, status: res.status, code: (res.body as { error?: { code?: string } }).error?.code }).toEqual({ method, path, body, status, code });
+      expect({
+        method,
+        path,
+        body,
+        status: res.status,
+        code: (res.body as { error?: { code?: string } }).error?.code,
+      }).toEqual({ method, path, body, status, code });
       expect(typeof (res.body as { error: { message: unknown } }).error.message).toBe('string');
     }
     expect(await rig.admin.db.selectFrom('device_credentials').selectAll().execute()).toEqual(before.creds);
     // only the failed requests' own fallback rows, if any, may appear: no device.* change was recorded
     const after = await rig.admin.db.selectFrom('audit_log').selectAll().execute();
-    expect(after.filter((a) => a.action.startsWith('device.')).length).toBe(before.audit.filter((a) => a.action.startsWith('device.')).length);
+    expect(after.filter((a) => a.action.startsWith('device.')).length).toBe(
+      before.audit.filter((a) => a.action.startsWith('device.')).length,
+    );
   });
 
-  it("shows the task a phone is ordering and since when, then the newest stop of its attempts; a renamed device is shown by name on the task views", async () => {
+  it('shows the task a phone is ordering and since when, then the newest stop of its attempts; a renamed device is shown by name on the task views', async () => {
     // a slow phone, so the claim is visible while it lasts
     rig.sim.phone(rig.serial).setFaults({ latency: 'realistic' });
     const taskId = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 500, mode: 'dry_run' });
@@ -133,7 +154,10 @@ describe('devices by name (operator API)', () => {
     expect((await deviceOf(rig.op, rig.device.deviceId))?.display_name).toBe('广州-07');
 
     const detail = (await rig.op.get(`/api/tasks/${taskId}`)).body as TaskView;
-    expect({ device_id: detail.device_id, device_name: detail.device_name }).toEqual({ device_id: rig.device.deviceId, device_name: '广州-07' });
+    expect({ device_id: detail.device_id, device_name: detail.device_name }).toEqual({
+      device_id: rig.device.deviceId,
+      device_name: '广州-07',
+    });
     const list = (await rig.op.get('/api/tasks')).body as Page<TaskListItem>;
     expect(list.items.find((t) => t.task_id === taskId)?.device_name).toBe('广州-07');
   });
@@ -141,18 +165,28 @@ describe('devices by name (operator API)', () => {
   it('revokes a device: audited, gone from the list, and its token stops working', async () => {
     const issued = (await rig.op.post('/api/devices', { display_name: '待吊销' })).body as IssuedDeviceView;
     const auth = { authorization: `Bearer ${issued.device_id}.${issued.token}` };
-    expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(200);
+    expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(
+      200,
+    );
 
     const res = await rig.op.post(`/api/devices/${issued.device_id}/revoke`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ device_id: issued.device_id, status: 'REVOKED', already_revoked: false });
-    expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(401);
+    expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(
+      401,
+    );
     expect(await deviceOf(rig.op, issued.device_id)).toBeUndefined();
-    expect((await auditRows(rig.admin, 'device.revoke')).filter((a) => a.target_id === issued.device_id)).toHaveLength(1);
+    expect((await auditRows(rig.admin, 'device.revoke')).filter((a) => a.target_id === issued.device_id)).toHaveLength(
+      1,
+    );
 
     // again: nothing more to do, nothing more recorded; a revoked device keeps its name
-    expect((await rig.op.post(`/api/devices/${issued.device_id}/revoke`)).body).toMatchObject({ already_revoked: true });
-    expect((await auditRows(rig.admin, 'device.revoke')).filter((a) => a.target_id === issued.device_id)).toHaveLength(1);
+    expect((await rig.op.post(`/api/devices/${issued.device_id}/revoke`)).body).toMatchObject({
+      already_revoked: true,
+    });
+    expect((await auditRows(rig.admin, 'device.revoke')).filter((a) => a.target_id === issued.device_id)).toHaveLength(
+      1,
+    );
     const rename = await rig.op.request('PATCH', `/api/devices/${issued.device_id}`, { display_name: '新名字' });
     expect(rename.status).toBe(409);
     expect(rename.body).toMatchObject({ error: { code: 'DEVICE_REVOKED' } });
@@ -160,7 +194,11 @@ describe('devices by name (operator API)', () => {
 
   it("is online while its worker polls the phone's queue, however old last_seen_at is, and offline once the worker stops", async () => {
     const id = rig.device.deviceId;
-    await until(() => deviceOf(rig.op, id), (d) => d?.online === true, 'the phone online');
+    await until(
+      () => deviceOf(rig.op, id),
+      (d) => d?.online === true,
+      'the phone online',
+    );
     // 11 minutes without a registration or claim: the old rule (last_seen_at within 10) said 离线
     await backdateLastSeen(rig.admin, id, 11);
     const idle = await deviceOf(rig.op, id);
@@ -170,7 +208,12 @@ describe('devices by name (operator API)', () => {
     await rig.stopWorker();
     // the stopped worker's last poll ages out of the window; nothing else changes in between
     const tries = Math.ceil((POLLER_WINDOW_MS + 90_000) / 250);
-    const gone = await until(() => deviceOf(rig.op, id), (d) => d?.online === false, 'the phone offline', tries);
+    const gone = await until(
+      () => deviceOf(rig.op, id),
+      (d) => d?.online === false,
+      'the phone offline',
+      tries,
+    );
     expect(gone).toMatchObject({ online: false, online_source: 'temporal' });
   });
 });

@@ -75,7 +75,14 @@ describe('npm start (the embedded system)', () => {
   const adminPid = () => descendants(proc!.pid!).find((p) => cmdline(p).includes('admin/main.ts') && alive(p) !== null);
 
   beforeAll(async () => {
-    const [admin, temporalPort, temporalUi, adb, control, syb] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [admin, temporalPort, temporalUi, adb, control, syb] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     temporal = temporalPort;
     simControl = control;
     dataDir = tempDataDir('npm-start');
@@ -139,10 +146,23 @@ describe('npm start (the embedded system)', () => {
 
   it('serves metrics from every process where metrics-targets.json says', async () => {
     // Every process's metrics answer where <data>/metrics-targets.json (Prometheus file_sd) says.
-    const targets = JSON.parse(fs.readFileSync(path.join(dataDir, 'metrics-targets.json'), 'utf8')) as Array<{ targets: string[]; labels: { job: string } }>;
-    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'device-worker', 'device-worker', 'temporal-sdk', 'temporal-sdk', 'temporal-sdk']);
-    for (const t of targets) expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({ job: t.labels.job, status: 200 });
-
+    const targets = JSON.parse(fs.readFileSync(path.join(dataDir, 'metrics-targets.json'), 'utf8')) as Array<{
+      targets: string[];
+      labels: { job: string };
+    }>;
+    expect(targets.map((t) => t.labels.job).sort()).toEqual([
+      'admin',
+      'device-worker',
+      'device-worker',
+      'temporal-sdk',
+      'temporal-sdk',
+      'temporal-sdk',
+    ]);
+    for (const t of targets)
+      expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({
+        job: t.labels.job,
+        status: 200,
+      });
   });
 
   it('keeps the admin password in the admin alone, and every data file owner-only', () => {
@@ -152,9 +172,19 @@ describe('npm start (the embedded system)', () => {
     expect(environ(admin!)).toContain(`CMAUTOBUY_ADMIN_PASSWORD=${PASSWORD}`);
     // The supervisor was given the password by the operator (/proc keeps its start environment),
     // and tsx's esbuild service is a helper the supervisor and the admin start for themselves.
-    const others = tree.filter((p) => p !== admin && !cmdline(p).includes('scripts/supervisor.ts') && !cmdline(p).includes('esbuild') && environ(p) !== '');
+    const others = tree.filter(
+      (p) =>
+        p !== admin &&
+        !cmdline(p).includes('scripts/supervisor.ts') &&
+        !cmdline(p).includes('esbuild') &&
+        environ(p) !== '',
+    );
     expect(others.length).toBeGreaterThanOrEqual(4); // temporal, sim, two device workers
-    for (const p of others) expect({ p: cmdline(p).slice(0, 80), leaked: environ(p).includes(PASSWORD) }).toEqual({ p: cmdline(p).slice(0, 80), leaked: false });
+    for (const p of others)
+      expect({ p: cmdline(p).slice(0, 80), leaked: environ(p).includes(PASSWORD) }).toEqual({
+        p: cmdline(p).slice(0, 80),
+        leaked: false,
+      });
 
     const loose: string[] = [];
     const walk = (dir: string) => {
@@ -188,15 +218,24 @@ describe('npm start (the embedded system)', () => {
     expect(after).not.toBe(before);
     expect(health).toMatchObject({ status: 200, body: { status: 'ok', db: 'ok' } });
     expect(proc!.exitCode).toBeNull();
-    const restarts = fs.readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { child: string; exit: string });
+    const restarts = fs
+      .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { child: string; exit: string });
     expect(restarts).toEqual([expect.objectContaining({ child: 'admin', exit: 'SIGKILL' })]);
     // the operator logs in on the restarted admin
-    const login = await getJson(`${adminUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+    const login = await getJson(`${adminUrl}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
     expect(login.status).toBe(200);
   }, 180_000);
 
   it('restarts SIGKILLed device workers, logs each restart, and a purchase still finishes with one order', async () => {
-    const deviceWorkers = () => descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
+    const deviceWorkers = () =>
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
     const before = deviceWorkers();
     expect(before).toHaveLength(2);
     for (const p of before) process.kill(p, 'SIGKILL');
@@ -209,7 +248,11 @@ describe('npm start (the embedded system)', () => {
     const after = deviceWorkers();
     expect(after).toHaveLength(2);
     expect(after.some((p) => before.includes(p))).toBe(false);
-    const restarts = fs.readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { child: string; exit: string });
+    const restarts = fs
+      .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { child: string; exit: string });
     expect(restarts.filter((r) => r.child.startsWith('device-') && r.exit === 'SIGKILL')).toHaveLength(2);
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
@@ -226,7 +269,11 @@ describe('npm start (the embedded system)', () => {
     const { task_id, version } = draft.body as { task_id: string; version: number };
     expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
     let task: { status: string; pdd_order_no: string | null } = { status: '', pdd_order_no: null };
-    for (let i = 0; i < 900 && !['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'].includes(task.status); i++) {
+    for (
+      let i = 0;
+      i < 900 && !['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'].includes(task.status);
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 200));
       task = (await op.get(`/api/tasks/${task_id}`)).body as typeof task;
     }
@@ -235,9 +282,14 @@ describe('npm start (the embedded system)', () => {
     const orders: { order_no: string }[] = [];
     type Node = { text?: string; resource_id?: string } | null;
     const taps: { screen: string; node: Node; target: Node }[] = [];
-    const isSubmit = (t: (typeof taps)[number]) => [t.target, t.node].some((n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'));
+    const isSubmit = (t: (typeof taps)[number]) =>
+      [t.target, t.node].some(
+        (n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'),
+      );
     for (const { serial } of phones) {
-      orders.push(...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/orders`)).body as { order_no: string }[]));
+      orders.push(
+        ...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/orders`)).body as { order_no: string }[]),
+      );
       taps.push(...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/taps`)).body as typeof taps));
     }
     expect(orders).toHaveLength(1);

@@ -1,4 +1,12 @@
-import { ledgerClaims, draftDryRuns, startStack, startTasks, waitForTerminal, workflowTimes, type Stack } from '../../bench/stack';
+import {
+  ledgerClaims,
+  draftDryRuns,
+  startStack,
+  startTasks,
+  waitForTerminal,
+  workflowTimes,
+  type Stack,
+} from '../../bench/stack';
 import { getJson, sharedTemporal, tempDataDir } from '../harness';
 import { allocateNamespace } from '../namespaces';
 
@@ -29,10 +37,18 @@ describe('eight phone hosts, one admin', () => {
 
     const drafts = await draftDryRuns(stack.op, 16);
     await startTasks(stack.op, drafts);
-    const statuses = await waitForTerminal(stack.adminDbFile, drafts.map((d) => d.task_id), 150_000);
+    const statuses = await waitForTerminal(
+      stack.adminDbFile,
+      drafts.map((d) => d.task_id),
+      150_000,
+    );
     expect([...statuses.values()]).toEqual(Array(16).fill('DRY_RUN_PASSED'));
     // the status is written before the workflow releases the phone: read the ledgers once all closed
-    await workflowTimes({ address, namespace }, stack.adminDbFile, drafts.map((d) => d.task_id));
+    await workflowTimes(
+      { address, namespace },
+      stack.adminDbFile,
+      drafts.map((d) => d.task_id),
+    );
 
     const claimedWorkflows: string[] = [];
     for (const host of stack.hosts) {

@@ -20,7 +20,11 @@ describe('admin → Temporal → admin worker → admin DB', () => {
     expect(body.tables).toBeGreaterThan(0);
 
     // The activity really wrote the admin DB, and the workflow really exists on the server.
-    const row = await admin.db.selectFrom('app_settings').selectAll().where('setting_key', '=', 'diagnostics.last_system_check').executeTakeFirstOrThrow();
+    const row = await admin.db
+      .selectFrom('app_settings')
+      .selectAll()
+      .where('setting_key', '=', 'diagnostics.last_system_check')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.value_json).workflow_id).toBe(body.workflow_id);
     const client = await admin.temporal.client();
     const desc = await client.workflow.getHandle(body.workflow_id).describe();
@@ -44,7 +48,11 @@ describe('admin → Temporal → admin worker → admin DB', () => {
   it('answers malformed JSON with a 400, never a 500 or a stack trace', async () => {
     const res = await getJson(`${admin.url}/api/system/checks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: operator.sessionCookie ?? '', 'x-csrf-token': operator.csrfToken ?? '' },
+      headers: {
+        'content-type': 'application/json',
+        cookie: operator.sessionCookie ?? '',
+        'x-csrf-token': operator.csrfToken ?? '',
+      },
       body: '{"hold_',
     });
     expect(res.status).toBe(400);

@@ -7,7 +7,12 @@ import { Connection } from '@temporalio/client';
 import { z } from 'zod';
 import { ConfigError } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { temporalConnectOptions, temporalConnection, temporalEnvShape, type TemporalSetup } from '../../temporal/connection';
+import {
+  temporalConnectOptions,
+  temporalConnection,
+  temporalEnvShape,
+  type TemporalSetup,
+} from '../../temporal/connection';
 import { registerNamespace, retentionDaysOf } from '../../temporal/namespace';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { checkTemporalAtStartup } from '../../temporal/startup-checks';
@@ -25,7 +30,12 @@ const KEYWORD = 2; // temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_
 describe('Temporal start-up checks', () => {
   let address: string;
   let connection: Connection;
-  const setup = (namespace: string, embedded: boolean, retentionDays = 30): TemporalSetup => ({ address, namespace, embedded, retentionDays });
+  const setup = (namespace: string, embedded: boolean, retentionDays = 30): TemporalSetup => ({
+    address,
+    namespace,
+    embedded,
+    retentionDays,
+  });
 
   /** a namespace registered the way an operator would before reading the README: no attributes, a day's retention */
   async function bareNamespace(): Promise<string> {
@@ -63,11 +73,17 @@ describe('Temporal start-up checks', () => {
 
   it('refuses an external cluster whose namespace lacks the search attributes, printing the exact commands', async () => {
     const namespace = await bareNamespace();
-    const refusal = checkTemporalAtStartup({ temporal: setup(namespace, false), log: testLogger(), checkRetention: true });
+    const refusal = checkTemporalAtStartup({
+      temporal: setup(namespace, false),
+      log: testLogger(),
+      checkRetention: true,
+    });
     await expect(refusal).rejects.toBeInstanceOf(ConfigError);
     const message = await refusal.catch((err: Error) => err.message);
     for (const name of SEARCH_ATTRIBUTE_NAMES) {
-      expect(message).toContain(`temporal operator search-attribute create --namespace ${namespace} --name ${name} --type Keyword`);
+      expect(message).toContain(
+        `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type Keyword`,
+      );
     }
     // checked, not fixed: nothing was registered on the cluster
     expect(await keywordAttributes(namespace)).toEqual([]);
@@ -75,14 +91,22 @@ describe('Temporal start-up checks', () => {
 
   it('refuses an external cluster without the namespace, with the namespace command first', async () => {
     const namespace = `startup-missing-${randomUUID().slice(0, 8)}`;
-    const message = await checkTemporalAtStartup({ temporal: setup(namespace, false), log: testLogger(), checkRetention: true }).then(
+    const message = await checkTemporalAtStartup({
+      temporal: setup(namespace, false),
+      log: testLogger(),
+      checkRetention: true,
+    }).then(
       () => 'accepted',
       (err: Error) => err.message,
     );
     const lines = message.split('\n').map((l) => l.trim());
     const create = lines.indexOf(`temporal operator namespace create --namespace ${namespace} --retention 30d`);
     expect(create).toBeGreaterThan(0);
-    expect(lines.slice(create + 1)).toEqual(SEARCH_ATTRIBUTE_NAMES.map((n) => `temporal operator search-attribute create --namespace ${namespace} --name ${n} --type Keyword`));
+    expect(lines.slice(create + 1)).toEqual(
+      SEARCH_ATTRIBUTE_NAMES.map(
+        (n) => `temporal operator search-attribute create --namespace ${namespace} --name ${n} --type Keyword`,
+      ),
+    );
   });
 
   it('refuses the admin process itself before it listens, with the commands on its output', () => {
@@ -103,22 +127,30 @@ describe('Temporal start-up checks', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).not.toMatch(/ADMIN READY/);
     expect(r.stderr).toContain(`temporal operator namespace create --namespace ${namespace} --retention 30d`);
-    expect(r.stderr).toContain(`temporal operator search-attribute create --namespace ${namespace} --name TaskStatus --type Keyword`);
+    expect(r.stderr).toContain(
+      `temporal operator search-attribute create --namespace ${namespace} --name TaskStatus --type Keyword`,
+    );
   });
 
   it('on the embedded server creates the missing search attributes and sets the retention', async () => {
     const namespace = await bareNamespace();
     expect(retentionDaysOf(await connection.workflowService.describeNamespace({ namespace }))).toBe(1);
-    await expect(checkTemporalAtStartup({ temporal: setup(namespace, true, 45), log: testLogger(), checkRetention: true })).resolves.toBe('ok');
+    await expect(
+      checkTemporalAtStartup({ temporal: setup(namespace, true, 45), log: testLogger(), checkRetention: true }),
+    ).resolves.toBe('ok');
     expect(await keywordAttributes(namespace)).toEqual([...SEARCH_ATTRIBUTE_NAMES].sort());
     expect(retentionDaysOf(await connection.workflowService.describeNamespace({ namespace }))).toBe(45);
     // and a second start finds everything in place
-    await expect(checkTemporalAtStartup({ temporal: setup(namespace, false, 45), log: testLogger(), checkRetention: true })).resolves.toBe('ok');
+    await expect(
+      checkTemporalAtStartup({ temporal: setup(namespace, false, 45), log: testLogger(), checkRetention: true }),
+    ).resolves.toBe('ok');
   });
 
   it('on the embedded server creates a missing namespace with the retention', async () => {
     const namespace = `startup-new-${randomUUID().slice(0, 8)}`;
-    await expect(checkTemporalAtStartup({ temporal: setup(namespace, true), log: testLogger(), checkRetention: true })).resolves.toBe('ok');
+    await expect(
+      checkTemporalAtStartup({ temporal: setup(namespace, true), log: testLogger(), checkRetention: true }),
+    ).resolves.toBe('ok');
     expect(retentionDaysOf(await connection.workflowService.describeNamespace({ namespace }))).toBe(30);
   });
 });
@@ -130,7 +162,11 @@ describe('CMAUTOBUY_TEMPORAL_API_KEY', () => {
   it('reaches the connection options of clients and workers, and turns TLS on', () => {
     const settings = parse({ CMAUTOBUY_TEMPORAL_ADDRESS: 'ns.tmprl.example:7233', CMAUTOBUY_TEMPORAL_API_KEY: SECRET });
     expect(temporalConnectOptions(settings)).toEqual({ address: 'ns.tmprl.example:7233', tls: {}, apiKey: SECRET });
-    expect(temporalConnectOptions(parse({ CMAUTOBUY_TEMPORAL_ADDRESS: 'ns.tmprl.example:7233', CMAUTOBUY_TEMPORAL_TLS: '1' }))).not.toHaveProperty('apiKey');
+    expect(
+      temporalConnectOptions(
+        parse({ CMAUTOBUY_TEMPORAL_ADDRESS: 'ns.tmprl.example:7233', CMAUTOBUY_TEMPORAL_TLS: '1' }),
+      ),
+    ).not.toHaveProperty('apiKey');
   });
 
   it('is refused over plain gRPC', () => {
@@ -143,9 +179,15 @@ describe('CMAUTOBUY_TEMPORAL_API_KEY', () => {
     out.on('data', (c: Buffer) => (written += c.toString()));
     const logDir = tempDataDir('api-key-logs');
     const log = createLogger({ name: 'api-key', level: 'trace', stdout: out, logDir });
-    const settings = { ...parse({ CMAUTOBUY_TEMPORAL_API_KEY: SECRET }), address: sharedTemporal().address, namespace: 'cmautobuy' };
+    const settings = {
+      ...parse({ CMAUTOBUY_TEMPORAL_API_KEY: SECRET }),
+      address: sharedTemporal().address,
+      namespace: 'cmautobuy',
+    };
     // TLS towards the plaintext test server: the connection fails and the failure is logged
-    await expect(checkTemporalAtStartup({ temporal: settings, log, checkRetention: true, connectTimeoutMs: 2_000 })).resolves.toBe('unreachable');
+    await expect(
+      checkTemporalAtStartup({ temporal: settings, log, checkRetention: true, connectTimeoutMs: 2_000 }),
+    ).resolves.toBe('unreachable');
     log.info({ temporal: settings }, 'settings');
     await new Promise((r) => setTimeout(r, 200));
     expect(written).toMatch(/Temporal not reachable at start/);

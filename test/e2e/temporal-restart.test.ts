@@ -23,7 +23,8 @@ describe('Temporal dev server restart mid-workflow', () => {
     const dir = tempDataDir('restart');
     const dbFile = path.join(dir, 'temporal.db');
     const port = await freePort();
-    const start = () => startDevServer({ dbFile, namespace: 'cmautobuy', port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
+    const start = () =>
+      startDevServer({ dbFile, namespace: 'cmautobuy', port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
     server = await start();
     admin = await startTestAdmin({ temporal: { address: server.address, namespace: 'cmautobuy' } });
 
@@ -46,10 +47,17 @@ describe('Temporal dev server restart mid-workflow', () => {
     expect(down).toBe(false);
     server = await start();
 
-    const again = new Client({ connection: await Connection.connect({ address: server.address }), namespace: 'cmautobuy' });
+    const again = new Client({
+      connection: await Connection.connect({ address: server.address }),
+      namespace: 'cmautobuy',
+    });
     const result = await again.workflow.getHandle('system-check/restart-test').result();
     expect(result).toMatchObject({ workflow_id: 'system-check/restart-test', db: 'ok' });
-    const row = await admin.db.selectFrom('app_settings').selectAll().where('setting_key', '=', 'diagnostics.last_system_check').executeTakeFirstOrThrow();
+    const row = await admin.db
+      .selectFrom('app_settings')
+      .selectAll()
+      .where('setting_key', '=', 'diagnostics.last_system_check')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.value_json).workflow_id).toBe('system-check/restart-test');
     await again.connection.close();
   });

@@ -33,7 +33,11 @@ describe('time-skipping test server', () => {
     });
     const started = Date.now();
     const result = await worker.runUntil(
-      env.client.workflow.execute<typeof systemCheck>('systemCheck', { workflowId: 'ts-1', taskQueue: 'admin', args: [{ holdSeconds: 3600 }] }),
+      env.client.workflow.execute<typeof systemCheck>('systemCheck', {
+        workflowId: 'ts-1',
+        taskQueue: 'admin',
+        args: [{ holdSeconds: 3600 }],
+      }),
     );
     expect(result.workflow_id).toBe('ts-1');
     expect(recorded).toEqual(['ts-1']);

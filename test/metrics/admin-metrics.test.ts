@@ -27,15 +27,26 @@ describe('admin /metrics', () => {
 
   it('answers without a session or CSRF token, and refuses to be written to', async () => {
     // the phone registers in the background: the gauge must agree with the device list once it has
-    for (let i = 0; i < 100 && !((await rig.op.get('/api/devices')).body as Array<{ online: boolean }>).some((d) => d.online); i++) {
+    for (
+      let i = 0;
+      i < 100 && !((await rig.op.get('/api/devices')).body as Array<{ online: boolean }>).some((d) => d.online);
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const { parsed } = await scrape();
     expect(parsed.types.get('cmautobuy_purchases_started_total')).toBe('counter');
     expect(parsed.types.get('cmautobuy_http_request_duration_seconds')).toBe('histogram');
-    expect({ online: valueOf(parsed, 'cmautobuy_phones', { state: 'online' }), offline: valueOf(parsed, 'cmautobuy_phones', { state: 'offline' }) }).toEqual({ online: 1, offline: 0 });
+    expect({
+      online: valueOf(parsed, 'cmautobuy_phones', { state: 'online' }),
+      offline: valueOf(parsed, 'cmautobuy_phones', { state: 'offline' }),
+    }).toEqual({ online: 1, offline: 0 });
     expect(valueOf(parsed, 'cmautobuy_admin_db_up')).toBe(1);
-    const post = await getJson(`${rig.admin.url}/metrics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = await getJson(`${rig.admin.url}/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBe(401);
   });
 
@@ -46,7 +57,8 @@ describe('admin /metrics', () => {
     expect(task.status).toBe('DRY_RUN_PASSED');
     const { text, parsed: after } = await scrape();
 
-    const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(delta('cmautobuy_purchases_started_total')).toBe(1);
     expect(delta('cmautobuy_purchases_ended_total', { status: 'DRY_RUN_PASSED', reason: 'NONE' })).toBe(1);
     expect(delta('cmautobuy_purchase_claim_wait_seconds_count')).toBe(1);
@@ -54,14 +66,38 @@ describe('admin /metrics', () => {
     expect(delta('cmautobuy_purchase_gate_stops_total', { gate: '1' })).toBe(0);
 
     // routes by their pattern, never by the raw path with the task id in it
-    expect(valueOf(after, 'cmautobuy_http_request_duration_seconds_count', { method: 'GET', route: '/api/tasks/:taskId', status_class: '2xx' })).toBeGreaterThan(0);
-    expect(valueOf(after, 'cmautobuy_http_request_duration_seconds_count', { method: 'POST', route: '/api/tasks/start', status_class: '2xx' })).toBe(1);
-    const routes = new Set(after.samples.filter((s) => s.name === 'cmautobuy_http_request_duration_seconds_count').map((s) => s.labels.route));
+    expect(
+      valueOf(after, 'cmautobuy_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/api/tasks/:taskId',
+        status_class: '2xx',
+      }),
+    ).toBeGreaterThan(0);
+    expect(
+      valueOf(after, 'cmautobuy_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/tasks/start',
+        status_class: '2xx',
+      }),
+    ).toBe(1);
+    const routes = new Set(
+      after.samples
+        .filter((s) => s.name === 'cmautobuy_http_request_duration_seconds_count')
+        .map((s) => s.labels.route),
+    );
     for (const route of routes) expect(route).toMatch(/^(\/[a-z-]*|\/api(\/(:?[A-Za-z-]+))*|\(unrouted\)|\(ui\))$/);
 
     // nothing that identifies a task, a phone's token, an operator or the goods
     expect(task.title).toBeTruthy();
-    for (const secretOrPersonal of [id, task.title!, rig.device.token, TEST_ADMIN_PASSWORD, rig.op.csrfToken!, rig.op.sessionCookie!.split('=')[1]!, rig.device.deviceId]) {
+    for (const secretOrPersonal of [
+      id,
+      task.title!,
+      rig.device.token,
+      TEST_ADMIN_PASSWORD,
+      rig.op.csrfToken!,
+      rig.op.sessionCookie!.split('=')[1]!,
+      rig.device.deviceId,
+    ]) {
       expect(text).not.toContain(secretOrPersonal);
     }
   });
@@ -70,9 +106,13 @@ describe('admin /metrics', () => {
     const before = (await scrape()).parsed;
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 1, mode: 'dry_run' });
     const task = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
-    expect({ status: task.status, reason: task.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'GATE1_OVER_CAP' });
+    expect({ status: task.status, reason: task.reason_code }).toEqual({
+      status: 'NEEDS_MANUAL',
+      reason: 'GATE1_OVER_CAP',
+    });
     const after = (await scrape()).parsed;
-    const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(delta('cmautobuy_purchase_gate_stops_total', { gate: '1' })).toBe(1);
     expect(delta('cmautobuy_purchases_ended_total', { status: 'NEEDS_MANUAL', reason: 'GATE1_OVER_CAP' })).toBe(1);
     expect(delta('cmautobuy_purchases_ended_total', { status: 'DRY_RUN_PASSED', reason: 'NONE' })).toBe(0);

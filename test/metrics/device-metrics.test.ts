@@ -63,15 +63,24 @@ describe('device worker metrics', () => {
     expect((await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL'])).status).toBe('DRY_RUN_PASSED');
     const { text, parsed: after } = await scrape();
 
-    const prepareDumps = valueOf(after, 'cmautobuy_device_dumps_total', { activity: 'preparePurchase' }) - valueOf(before, 'cmautobuy_device_dumps_total', { activity: 'preparePurchase' });
+    const prepareDumps =
+      valueOf(after, 'cmautobuy_device_dumps_total', { activity: 'preparePurchase' }) -
+      valueOf(before, 'cmautobuy_device_dumps_total', { activity: 'preparePurchase' });
     expect(prepareDumps).toBeGreaterThan(0);
-    expect(sum(after, 'cmautobuy_device_dumps_total') - sum(before, 'cmautobuy_device_dumps_total')).toBe(dumpsServed - dumpsBefore);
-    expect(sum(after, 'cmautobuy_device_taps_total') - sum(before, 'cmautobuy_device_taps_total')).toBe(rig.taps().length);
-    const prepareRuns = (s: Scrape) => valueOf(s, 'cmautobuy_device_activity_duration_seconds_count', { activity: 'preparePurchase', outcome: 'ok' });
+    expect(sum(after, 'cmautobuy_device_dumps_total') - sum(before, 'cmautobuy_device_dumps_total')).toBe(
+      dumpsServed - dumpsBefore,
+    );
+    expect(sum(after, 'cmautobuy_device_taps_total') - sum(before, 'cmautobuy_device_taps_total')).toBe(
+      rig.taps().length,
+    );
+    const prepareRuns = (s: Scrape) =>
+      valueOf(s, 'cmautobuy_device_activity_duration_seconds_count', { activity: 'preparePurchase', outcome: 'ok' });
     expect(prepareRuns(after) - prepareRuns(before)).toBe(1);
-    const claims = (s: Scrape) => valueOf(s, 'cmautobuy_device_activity_duration_seconds_count', { activity: 'claimDevice', outcome: 'ok' });
+    const claims = (s: Scrape) =>
+      valueOf(s, 'cmautobuy_device_activity_duration_seconds_count', { activity: 'claimDevice', outcome: 'ok' });
     expect(claims(after) - claims(before)).toBe(1);
-    for (const privateValue of [id, rig.device.token, rig.device.deviceId, BLACK_M.goodsId]) expect(text).not.toContain(privateValue);
+    for (const privateValue of [id, rig.device.token, rig.device.deviceId, BLACK_M.goodsId])
+      expect(text).not.toContain(privateValue);
   });
 
   it('counts a failed activity by its device error code, and ADB failures apart', async () => {
@@ -87,10 +96,19 @@ describe('device worker metrics', () => {
     rig.sim.phone(rig.serial).clearFaults();
     await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
     const after = (await scrape()).parsed;
-    expect(valueOf(after, 'cmautobuy_device_adb_errors_total', { code: 'ADB_DISCONNECTED' }) - valueOf(before, 'cmautobuy_device_adb_errors_total', { code: 'ADB_DISCONNECTED' })).toBeGreaterThan(0);
     expect(
-      valueOf(after, 'cmautobuy_device_activity_failures_total', { activity: 'preparePurchase', code: 'ADB_DISCONNECTED' }) -
-        valueOf(before, 'cmautobuy_device_activity_failures_total', { activity: 'preparePurchase', code: 'ADB_DISCONNECTED' }),
+      valueOf(after, 'cmautobuy_device_adb_errors_total', { code: 'ADB_DISCONNECTED' }) -
+        valueOf(before, 'cmautobuy_device_adb_errors_total', { code: 'ADB_DISCONNECTED' }),
+    ).toBeGreaterThan(0);
+    expect(
+      valueOf(after, 'cmautobuy_device_activity_failures_total', {
+        activity: 'preparePurchase',
+        code: 'ADB_DISCONNECTED',
+      }) -
+        valueOf(before, 'cmautobuy_device_activity_failures_total', {
+          activity: 'preparePurchase',
+          code: 'ADB_DISCONNECTED',
+        }),
     ).toBeGreaterThan(0);
   });
 });
@@ -99,12 +117,23 @@ describe('device worker metrics options', () => {
   const REQUIRED = ['--device-id', 'dev-1', '--serial', 'sim-phone-1'];
   it('serves nothing unless a port is given; a flag wins over its variable; loopback by default', () => {
     expect(parseDeviceWorkerArgs(REQUIRED, {})).toMatchObject({ metrics: undefined, temporalMetrics: undefined });
-    expect(parseDeviceWorkerArgs(REQUIRED, { CMAUTOBUY_DEVICE_METRICS_PORT: '0' })).toMatchObject({ metrics: undefined });
-    expect(parseDeviceWorkerArgs(REQUIRED, { CMAUTOBUY_DEVICE_METRICS_PORT: '9470', CMAUTOBUY_TEMPORAL_METRICS_PORT: '9471' })).toMatchObject({
+    expect(parseDeviceWorkerArgs(REQUIRED, { CMAUTOBUY_DEVICE_METRICS_PORT: '0' })).toMatchObject({
+      metrics: undefined,
+    });
+    expect(
+      parseDeviceWorkerArgs(REQUIRED, {
+        CMAUTOBUY_DEVICE_METRICS_PORT: '9470',
+        CMAUTOBUY_TEMPORAL_METRICS_PORT: '9471',
+      }),
+    ).toMatchObject({
       metrics: { host: '127.0.0.1', port: 9470 },
       temporalMetrics: { host: '127.0.0.1', port: 9471 },
     });
-    expect(parseDeviceWorkerArgs([...REQUIRED, '--metrics-port', '9480', '--metrics-host', '10.0.0.5'], { CMAUTOBUY_DEVICE_METRICS_PORT: '9470' })).toMatchObject({
+    expect(
+      parseDeviceWorkerArgs([...REQUIRED, '--metrics-port', '9480', '--metrics-host', '10.0.0.5'], {
+        CMAUTOBUY_DEVICE_METRICS_PORT: '9470',
+      }),
+    ).toMatchObject({
       metrics: { host: '10.0.0.5', port: 9480 },
     });
     expect(() => parseDeviceWorkerArgs([...REQUIRED, '--metrics-port', 'many'], {})).toThrow(/--metrics-port/);

@@ -40,7 +40,10 @@ describe('Temporal SDK metrics of the admin process', () => {
     const output: string[] = [];
     child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`admin process not ready within 60 s:\n${output.join('')}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`admin process not ready within 60 s:\n${output.join('')}`)),
+        60_000,
+      );
       child!.once('exit', (code) => reject(new Error(`admin process exited ${code}:\n${output.join('')}`)));
       readline.createInterface({ input: child!.stdout! }).on('line', (line) => {
         if (!line.startsWith('ADMIN READY')) return;
@@ -68,7 +71,12 @@ describe('Temporal SDK metrics of the admin process', () => {
     // durations in seconds with the unit in the name, as docs/operations.md spells them
     expect(scrape.types.get('temporal_workflow_task_schedule_to_start_latency_seconds')).toBe('histogram');
     expect(valueOf(scrape, 'temporal_workflow_task_schedule_to_start_latency_seconds_count', ns)).toBeGreaterThan(0);
-    expect(valueOf(scrape, 'temporal_activity_execution_latency_seconds_count', { ...ns, activity_type: 'recordPurchaseStatus' })).toBeGreaterThan(0);
+    expect(
+      valueOf(scrape, 'temporal_activity_execution_latency_seconds_count', {
+        ...ns,
+        activity_type: 'recordPurchaseStatus',
+      }),
+    ).toBeGreaterThan(0);
     expect(valueOf(scrape, 'temporal_num_pollers', { ...ns, poller_type: 'workflow_task' })).toBeGreaterThan(0);
   });
 });

@@ -29,11 +29,25 @@ describe('purchase admin activities', () => {
   it('the write back to DRAFT, retried after it committed, changes nothing and does not fail', async () => {
     const { taskId, authorizationId } = await started();
     await acts.recordPurchaseStatus({ taskId, authorizationId, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' });
-    const once = await rig.admin.db.selectFrom('tasks').select(['status', 'version']).where('task_id', '=', taskId).executeTakeFirstOrThrow();
-    await expect(acts.recordPurchaseStatus({ taskId, authorizationId, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' })).resolves.toBeUndefined();
-    expect(await rig.admin.db.selectFrom('tasks').select(['status', 'version']).where('task_id', '=', taskId).executeTakeFirstOrThrow()).toEqual(once);
+    const once = await rig.admin.db
+      .selectFrom('tasks')
+      .select(['status', 'version'])
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    await expect(
+      acts.recordPurchaseStatus({ taskId, authorizationId, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' }),
+    ).resolves.toBeUndefined();
+    expect(
+      await rig.admin.db
+        .selectFrom('tasks')
+        .select(['status', 'version'])
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(once);
     // another status for an authorization the task no longer has is still refused
-    await expect(acts.recordPurchaseStatus({ taskId, authorizationId, to: 'CLAIMED' })).rejects.toMatchObject({ type: 'STALE_AUTHORIZATION' });
+    await expect(acts.recordPurchaseStatus({ taskId, authorizationId, to: 'CLAIMED' })).rejects.toMatchObject({
+      type: 'STALE_AUTHORIZATION',
+    });
   });
 
   it('beginPurchaseAttempt twice is one attempt; a revoked device gets none (DEVICE_REVOKED, not retryable)', async () => {
@@ -48,7 +62,13 @@ describe('purchase admin activities', () => {
     const err = await acts.beginPurchaseAttempt({ ...other, deviceId: revoked.deviceId }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: 'DEVICE_REVOKED', nonRetryable: true });
-    expect(await rig.admin.db.selectFrom('purchase_attempts').select('id').where('authorization_id', '=', other.authorizationId).execute()).toHaveLength(0);
+    expect(
+      await rig.admin.db
+        .selectFrom('purchase_attempts')
+        .select('id')
+        .where('authorization_id', '=', other.authorizationId)
+        .execute(),
+    ).toHaveLength(0);
   });
 
   it('the fence refuses a device revoked after its attempt began: DEVICE_REVOKED, no submission row', async () => {
@@ -69,8 +89,19 @@ describe('purchase admin activities', () => {
       shopName: null,
       appVersion: '8.17.0',
     };
-    const decision = await acts.createSubmissionFence({ taskId: s.taskId, authorizationId: s.authorizationId, attemptId, confirmation });
+    const decision = await acts.createSubmissionFence({
+      taskId: s.taskId,
+      authorizationId: s.authorizationId,
+      attemptId,
+      confirmation,
+    });
     expect(decision).toMatchObject({ clickPermitted: false, reason: 'DEVICE_REVOKED' });
-    expect(await rig.admin.db.selectFrom('order_submissions').select('id').where('authorization_id', '=', s.authorizationId).execute()).toHaveLength(0);
+    expect(
+      await rig.admin.db
+        .selectFrom('order_submissions')
+        .select('id')
+        .where('authorization_id', '=', s.authorizationId)
+        .execute(),
+    ).toHaveLength(0);
   });
 });

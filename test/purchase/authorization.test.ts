@@ -20,12 +20,18 @@ describe('purchase authorization', () => {
     const body = { tasks: [{ task_id: d.task_id, version: d.version }] };
     const [a, b] = await Promise.all([rig.op.post('/api/tasks/start', body), rig.op.post('/api/tasks/start', body)]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const auths = await rig.admin.db.selectFrom('order_authorizations').selectAll().where('task_id', '=', d.task_id).execute();
+    const auths = await rig.admin.db
+      .selectFrom('order_authorizations')
+      .selectAll()
+      .where('task_id', '=', d.task_id)
+      .execute();
     expect(auths).toHaveLength(1);
     expect((await rig.task(d.task_id)).status).toBe('PENDING');
     // a replay of the same start later is refused too: still one authorization
     expect((await rig.op.post('/api/tasks/start', body)).status).toBe(409);
-    expect(await rig.admin.db.selectFrom('order_authorizations').selectAll().where('task_id', '=', d.task_id).execute()).toHaveLength(1);
+    expect(
+      await rig.admin.db.selectFrom('order_authorizations').selectAll().where('task_id', '=', d.task_id).execute(),
+    ).toHaveLength(1);
   });
 
   it('cancel before the fence (still waiting for a phone) is accepted → CANCELED, the authorization abandoned', async () => {
@@ -39,24 +45,20 @@ describe('purchase authorization', () => {
     expect((await rig.op.post(`/api/tasks/${id}/cancel`)).status).toBe(409);
   });
 
-  it(
-    'no free phone until the authorization expires (TTL 1 minute, the production minimum) → back to DRAFT, AUTHORIZATION_EXPIRED',
-    async () => {
-      // The shortest TTL production accepts; set through the same app_settings row an operator edits.
-      await rig.admin.db
-        .insertInto('app_settings')
-        .values({ setting_key: 'purchase.authorization_ttl_minutes', value_json: '1', updated_at: nowUtc() })
-        .onConflict((oc) => oc.column('setting_key').doUpdateSet({ value_json: '1' }))
-        .execute();
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-      const pending = await rig.task(id);
-      expect(pending.status).toBe('PENDING');
-      const t = await rig.waitFor(id, ['DRAFT', 'NEEDS_MANUAL', 'CLAIMED'], 100_000);
-      expect(t.status).toBe('DRAFT');
-      expect(t.reason_code).toBe('AUTHORIZATION_EXPIRED');
-      expect(t.authorization).toMatchObject({ id: pending.authorization?.id, status: 'EXPIRED' });
-      expect(Date.parse(t.updated_at)).toBeGreaterThanOrEqual(Date.parse(pending.authorization!.expires_at) - 1000);
-    },
-    150_000,
-  );
+  it('no free phone until the authorization expires (TTL 1 minute, the production minimum) → back to DRAFT, AUTHORIZATION_EXPIRED', async () => {
+    // The shortest TTL production accepts; set through the same app_settings row an operator edits.
+    await rig.admin.db
+      .insertInto('app_settings')
+      .values({ setting_key: 'purchase.authorization_ttl_minutes', value_json: '1', updated_at: nowUtc() })
+      .onConflict((oc) => oc.column('setting_key').doUpdateSet({ value_json: '1' }))
+      .execute();
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const pending = await rig.task(id);
+    expect(pending.status).toBe('PENDING');
+    const t = await rig.waitFor(id, ['DRAFT', 'NEEDS_MANUAL', 'CLAIMED'], 100_000);
+    expect(t.status).toBe('DRAFT');
+    expect(t.reason_code).toBe('AUTHORIZATION_EXPIRED');
+    expect(t.authorization).toMatchObject({ id: pending.authorization?.id, status: 'EXPIRED' });
+    expect(Date.parse(t.updated_at)).toBeGreaterThanOrEqual(Date.parse(pending.authorization!.expires_at) - 1000);
+  }, 150_000);
 });

@@ -32,7 +32,10 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
 
   beforeAll(async () => {
     rig = await startPurchaseRig();
-    client = new Client({ connection: await Connection.connect({ address: sharedTemporal().address }), namespace: rig.admin.namespace });
+    client = new Client({
+      connection: await Connection.connect({ address: sharedTemporal().address }),
+      namespace: rig.admin.namespace,
+    });
     const phone = rig.sim.phone(rig.serial);
     const count = phone.countCommand.bind(phone);
     phone.countCommand = () => {
@@ -53,10 +56,15 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
 
   const slowPhone = () => rig.sim.phone(rig.serial).setFaults({ latency: 'realistic', seed: 7 });
   const workflowOf = async (taskId: string) => {
-    const t = await rig.admin.db.selectFrom('tasks').select(['authorization_id']).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const t = await rig.admin.db
+      .selectFrom('tasks')
+      .select(['authorization_id'])
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     return client.workflow.getHandle(`purchase/${taskId}/${t.authorization_id}`);
   };
-  const ledger = () => new DeviceLedger(path.join(rig.dataDir, 'device', rig.device.deviceId, 'ledger.db'), rig.device.deviceId);
+  const ledger = () =>
+    new DeviceLedger(path.join(rig.dataDir, 'device', rig.device.deviceId, 'ledger.db'), rig.device.deviceId);
   const openClaim = () => {
     const l = ledger();
     try {
@@ -87,8 +95,15 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     // the prepare activity ended as cancelled, not as a phone fault the workflow would retry
     const h = await workflowOf(id);
     const history = await h.fetchHistory();
-    const prepareEnds = (history.events ?? []).filter((e) => e.activityTaskCanceledEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes);
-    expect(prepareEnds.some((e) => e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes)).toBe(false);
+    const prepareEnds = (history.events ?? []).filter(
+      (e) =>
+        e.activityTaskCanceledEventAttributes ||
+        e.activityTaskFailedEventAttributes ||
+        e.activityTaskTimedOutEventAttributes,
+    );
+    expect(prepareEnds.some((e) => e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes)).toBe(
+      false,
+    );
     rig.sim.phone(rig.serial).setFaults({});
   });
 
@@ -97,11 +112,30 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     slowPhone();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'device-worker/main.ts'), '--device-id', rig.device.deviceId, '--serial', rig.serial, '--adb-port', String(rig.sim.adbPort), '--data-dir', rig.dataDir, '--admin-url', rig.admin.url],
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'device-worker/main.ts'),
+        '--device-id',
+        rig.device.deviceId,
+        '--serial',
+        rig.serial,
+        '--adb-port',
+        String(rig.sim.adbPort),
+        '--data-dir',
+        rig.dataDir,
+        '--admin-url',
+        rig.admin.url,
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, CMAUTOBUY_TEMPORAL_ADDRESS: sharedTemporal().address, CMAUTOBUY_TEMPORAL_NAMESPACE: rig.admin.namespace, CMAUTOBUY_DEVICE_TOKEN: rig.device.token },
+        env: {
+          ...process.env,
+          CMAUTOBUY_TEMPORAL_ADDRESS: sharedTemporal().address,
+          CMAUTOBUY_TEMPORAL_NAMESPACE: rig.admin.namespace,
+          CMAUTOBUY_DEVICE_TOKEN: rig.device.token,
+        },
       },
     );
     children.push(child);
@@ -129,7 +163,9 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     expect(rig.orders()).toHaveLength(0);
     const h = await workflowOf(id);
     const history = await h.fetchHistory();
-    const prepares = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'preparePurchase');
+    const prepares = (history.events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'preparePurchase',
+    );
     expect(prepares).toHaveLength(1);
 
     // the host comes back: the workflow's release (retried all along) closes the claim
@@ -160,7 +196,10 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     expect(openClaim()?.claim_id).toBe(lost.claim_id);
     await rig.stopWorker();
     const db = new Database(path.join(rig.dataDir, 'device', rig.device.deviceId, 'ledger.db'));
-    db.prepare('UPDATE claims SET claimed_at = ? WHERE claim_id = ?').run(new Date(Date.now() - 120_000).toISOString().slice(0, 19) + 'Z', lost.claim_id);
+    db.prepare('UPDATE claims SET claimed_at = ? WHERE claim_id = ?').run(
+      new Date(Date.now() - 120_000).toISOString().slice(0, 19) + 'Z',
+      lost.claim_id,
+    );
     db.close();
     await rig.startWorker();
 
@@ -205,7 +244,12 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     };
     try {
       const row = deviceLedger.claim('wf-late', 'run-late');
-      const claim: DeviceClaim = { claim_id: row.claim_id, device_id: deviceId, task_queue: ctx.taskQueue, claimed_at: row.claimed_at };
+      const claim: DeviceClaim = {
+        claim_id: row.claim_id,
+        device_id: deviceId,
+        task_queue: ctx.taskQueue,
+        claimed_at: row.claimed_at,
+      };
       const target: PurchaseTarget = {
         taskId: 'task-late',
         authorizationId: 'auth-late',
@@ -219,20 +263,33 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
       };
       const activities = createPurchaseActivities(ctx, { submissions, evidence: null });
       const info = { workflowExecution: { workflowId: 'wf-late', runId: 'run-late' } };
-      const prepared = (await new MockActivityEnvironment(info).run(activities.preparePurchase, { claim, target })) as { ok: true; reading: FinalPanelReading };
+      const prepared = (await new MockActivityEnvironment(info).run(activities.preparePurchase, { claim, target })) as {
+        ok: true;
+        reading: FinalPanelReading;
+      };
       expect(prepared.ok).toBe(true);
       const tapsBefore = rig.taps().length;
 
       // scheduled 45 s ago with a minute to run: 15 s left, less than the 20 s reserve
-      const late = new MockActivityEnvironment({ ...info, startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() - 45_000 });
-      await expect(late.run(activities.submitOnce, { claim, target, submissionId: 'sub-late', expected: prepared.reading })).rejects.toMatchObject({ type: 'SUBMIT_REFUSED' });
+      const late = new MockActivityEnvironment({
+        ...info,
+        startToCloseTimeoutMs: 60_000,
+        currentAttemptScheduledTimestampMs: Date.now() - 45_000,
+      });
+      await expect(
+        late.run(activities.submitOnce, { claim, target, submissionId: 'sub-late', expected: prepared.reading }),
+      ).rejects.toMatchObject({ type: 'SUBMIT_REFUSED' });
       expect(rig.taps().length).toBe(tapsBefore);
       expect(rig.submitTaps()).toHaveLength(0);
       expect(submissions.get(target.authorizationId)).toBeNull();
       expect(rig.orders()).toHaveLength(0);
 
       // the same call with its time ahead of it taps once
-      const onTime = new MockActivityEnvironment({ ...info, startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
+      const onTime = new MockActivityEnvironment({
+        ...info,
+        startToCloseTimeoutMs: 60_000,
+        currentAttemptScheduledTimestampMs: Date.now(),
+      });
       await onTime.run(activities.submitOnce, { claim, target, submissionId: 'sub-late', expected: prepared.reading });
       expect(rig.submitTaps()).toHaveLength(1);
       expect(rig.orders()).toHaveLength(1);

@@ -5,8 +5,18 @@ export const SETTLED = ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MAN
 
 /** the admin's order_submissions rows of the task's authorization */
 export async function submissionRows(rig: PurchaseRig, taskId: string) {
-  const auth = await rig.admin.db.selectFrom('tasks').select('authorization_id').where('task_id', '=', taskId).executeTakeFirstOrThrow();
-  const byAuth = auth.authorization_id ? await rig.admin.db.selectFrom('order_submissions').selectAll().where('authorization_id', '=', auth.authorization_id).execute() : [];
+  const auth = await rig.admin.db
+    .selectFrom('tasks')
+    .select('authorization_id')
+    .where('task_id', '=', taskId)
+    .executeTakeFirstOrThrow();
+  const byAuth = auth.authorization_id
+    ? await rig.admin.db
+        .selectFrom('order_submissions')
+        .selectAll()
+        .where('authorization_id', '=', auth.authorization_id)
+        .execute()
+    : [];
   const byTask = await rig.admin.db.selectFrom('order_submissions').selectAll().where('task_id', '=', taskId).execute();
   // one authorization per task in these tests: both views must agree
   expect(byAuth.length === byTask.length || auth.authorization_id === null).toBe(true);

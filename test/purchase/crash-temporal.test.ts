@@ -20,11 +20,15 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const dir = tempDataDir('temporal-crash');
     const dbFile = path.join(dir, 'temporal.db');
     const port = await freePort();
-    start = () => startDevServer({ dbFile, namespace: NAMESPACE, port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
+    start = () =>
+      startDevServer({ dbFile, namespace: NAMESPACE, port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
     server = await start();
     // Claim checks run every second right through the outages: the worker keeps one at a time,
     // bounds it, and waits for it before closing its connection.
-    rig = await startPurchaseRig({ temporal: { address: server.address, namespace: NAMESPACE }, claimCheckIntervalMs: 1_000 });
+    rig = await startPurchaseRig({
+      temporal: { address: server.address, namespace: NAMESPACE },
+      claimCheckIntervalMs: 1_000,
+    });
   });
   afterAll(async () => {
     await rig?.close();
@@ -40,7 +44,9 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const t = await rig.task(taskId);
     const connection = await Connection.connect({ address: server!.address });
     try {
-      const d = await new Client({ connection, namespace: NAMESPACE }).workflow.getHandle(t.workflow_id as string).describe();
+      const d = await new Client({ connection, namespace: NAMESPACE }).workflow
+        .getHandle(t.workflow_id as string)
+        .describe();
       return d.status.name;
     } finally {
       await connection.close();
@@ -52,10 +58,16 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const t = await rig.task(taskId);
     const connection = await Connection.connect({ address: server!.address });
     try {
-      const history = await new Client({ connection, namespace: NAMESPACE }).workflow.getHandle(t.workflow_id as string).fetchHistory();
+      const history = await new Client({ connection, namespace: NAMESPACE }).workflow
+        .getHandle(t.workflow_id as string)
+        .fetchHistory();
       const events = history.events ?? [];
-      const scheduledIds = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitOnce').map((e) => String(e.eventId));
-      const attempts = events.filter((e) => scheduledIds.includes(String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? ''))).map((e) => e.activityTaskStartedEventAttributes?.attempt);
+      const scheduledIds = events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'submitOnce')
+        .map((e) => String(e.eventId));
+      const attempts = events
+        .filter((e) => scheduledIds.includes(String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '')))
+        .map((e) => e.activityTaskStartedEventAttributes?.attempt);
       return { scheduled: scheduledIds.length, attempts };
     } finally {
       await connection.close();
@@ -131,7 +143,8 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
 
     // had submitOnce's result been lost, its one attempt would time out (1 min) into a read-only reconcile
     const t = await rig.waitFor(id, SETTLED, 180_000);
-    if (process.env.CRASH_DIAG) console.log('DIAG long outage', t.status, t.reason_code, JSON.stringify(t.attempt?.timeline));
+    if (process.env.CRASH_DIAG)
+      console.log('DIAG long outage', t.status, t.reason_code, JSON.stringify(t.attempt?.timeline));
     expect(['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']).toContain(t.status);
     await expectInvariants(rig, id);
     expect(rig.submitTaps()).toHaveLength(1);

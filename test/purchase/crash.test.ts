@@ -33,11 +33,23 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
   it('admin killed at the fence step (gates read, fence not answered yet), restarted: one tap and one order, or no tap and NEEDS_MANUAL FENCE_UNAVAILABLE', async () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     // recordAttemptProgress('final_panel') is the admin write right before the fence is scheduled
-    await poll(async () => (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())?.step === 'final_panel', 30_000, 1);
+    await poll(
+      async () =>
+        (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())
+          ?.step === 'final_panel',
+      30_000,
+      1,
+    );
     const fencedBeforeKill = (await submissionRows(rig, id)).length;
     await rig.stopAdmin();
     // which way the race went (in practice: the fence was still to come and ran on the new admin)
-    if (process.env.CRASH_DIAG) console.log('DIAG admin closed at the fence step: fence rows before', fencedBeforeKill, 'taps while down', rig.submitTaps().length);
+    if (process.env.CRASH_DIAG)
+      console.log(
+        'DIAG admin closed at the fence step: fence rows before',
+        fencedBeforeKill,
+        'taps while down',
+        rig.submitTaps().length,
+      );
     await rig.startAdmin();
 
     const t = await rig.waitFor(id, SETTLED, 90_000);
@@ -102,7 +114,10 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
       last = await rig.task(id);
     }
     if (last.status === 'RECONCILIATION_REQUIRED') {
-      const res = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: rig.orders()[0]?.order_no });
+      const res = await rig.op.post(`/api/tasks/${id}/resolve`, {
+        outcome: 'created',
+        order_no: rig.orders()[0]?.order_no,
+      });
       expect(res.status).toBe(200);
       last = await rig.waitFor(id, ['WAITING_PAYMENT']);
     }
@@ -159,7 +174,10 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     const output: string[] = [];
     child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`admin process not ready within 60 s:\n${output.join('')}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`admin process not ready within 60 s:\n${output.join('')}`)),
+        60_000,
+      );
       child.once('exit', (code) => reject(new Error(`admin process exited ${code}:\n${output.join('')}`)));
       readline.createInterface({ input: child.stdout! }).on('line', (line) => {
         if (!line.startsWith('ADMIN READY')) return;
@@ -170,7 +188,10 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     return child;
   };
 
-  const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const killed = (child: ChildProcess) =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
 
   /**
    * `until: 'scheduled'` kills once the server shows the fence pending; `'committed'` strobes on
@@ -180,7 +201,13 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
   const killAtFence = async (until: 'scheduled' | 'committed') => {
     const first = await spawnAdmin();
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-    await poll(async () => (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())?.step === 'final_panel', 60_000, 1);
+    await poll(
+      async () =>
+        (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())
+          ?.step === 'final_panel',
+      60_000,
+      1,
+    );
 
     // Strobe the admin process (SIGSTOP, look at the server's view, SIGCONT) until the workflow
     // has scheduled the fence; then SIGKILL it while it is frozen. A fence the process was handed
@@ -189,7 +216,9 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     let seen: 'fence_unanswered' | 'fence_answered' | null = null;
     const connection = await Connection.connect({ address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string });
     try {
-      const handle = new Client({ connection, namespace: rig.admin.namespace }).workflow.getHandle((await rig.task(id)).workflow_id as string);
+      const handle = new Client({ connection, namespace: rig.admin.namespace }).workflow.getHandle(
+        (await rig.task(id)).workflow_id as string,
+      );
       const deadline = Date.now() + 20_000;
       while (!seen && Date.now() < deadline) {
         process.kill(pid, 'SIGSTOP');
@@ -220,7 +249,11 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     await expectInvariants(rig, id);
     // A fence that had not committed when the process froze can never be answered with a permit:
     // a tap now would mean the fence ran a second time.
-    if (seen === 'fence_unanswered' && rowsAtKill === 0) expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'FENCE_UNAVAILABLE' });
+    if (seen === 'fence_unanswered' && rowsAtKill === 0)
+      expect({ status: t.status, reason: t.reason_code }).toEqual({
+        status: 'NEEDS_MANUAL',
+        reason: 'FENCE_UNAVAILABLE',
+      });
     // Otherwise judged by the outcome: a completion already on the wire when the process froze may
     // still reach the server.
     if (t.status === 'NEEDS_MANUAL') {
@@ -233,7 +266,11 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
       const rows = await submissionRows(rig, id);
       expect(rows).toHaveLength(rowsAtKill);
       // a row the killed fence had committed is marked as never tapped, not left as a submission
-      for (const r of rows) expect({ tapped: r.order_submitted_at, abandoned: r.abandoned_at !== null }).toEqual({ tapped: null, abandoned: true });
+      for (const r of rows)
+        expect({ tapped: r.order_submitted_at, abandoned: r.abandoned_at !== null }).toEqual({
+          tapped: null,
+          abandoned: true,
+        });
     } else {
       // the answer got out before the kill: the phone taps once, on its own worker
       expect(t.status).toBe('WAITING_PAYMENT');
@@ -247,7 +284,7 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     expect(reset.status).toBe(200);
     expect((await rig.waitFor(id, ['DRAFT'])).status).toBe('DRAFT');
     expect(rig.submitTaps()).toHaveLength(0);
-    };
+  };
 
   it('killed once the fence is scheduled: unanswered → no tap, NEEDS_MANUAL FENCE_UNAVAILABLE on the next admin, reset to DRAFT allowed (or, answered before the kill, one tap)', async () => {
     await killAtFence('scheduled');

@@ -22,11 +22,24 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(t.status).toBe('WAITING_PAYMENT');
     const orders = rig.orders();
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ goods_id: '937122477375', options: ['黑色', 'M'], quantity: 2, total_cent: 3276, status: 'unpaid' });
+    expect(orders[0]).toMatchObject({
+      goods_id: '937122477375',
+      options: ['黑色', 'M'],
+      quantity: 2,
+      total_cent: 3276,
+      status: 'unpaid',
+    });
     expect(t.pdd_order_no).toBe(orders[0]?.order_no);
-    expect(t.gates).toEqual({ gate1_unit_price_cent: 1288, gate2_panel_total_cent: 3276, gate3_submit_amount_cent: 3276, quantity_read: 2 });
+    expect(t.gates).toEqual({
+      gate1_unit_price_cent: 1288,
+      gate2_panel_total_cent: 3276,
+      gate3_submit_amount_cent: 3276,
+      quantity_read: 2,
+    });
     expect(t.submission).toMatchObject({ status: 'SUBMITTED', order_no: orders[0]?.order_no });
-    expect(t.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']));
+    expect(t.evidence.map((e) => e.kind)).toEqual(
+      expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']),
+    );
     // the result screen is the cashier, a payment page: never photographed
     expect(t.evidence.map((e) => e.kind)).not.toContain('ORDER_RESULT');
     expect(rig.submitTaps()).toHaveLength(1);
@@ -46,9 +59,14 @@ describe('purchase, live and dry run, through the operator API', () => {
   it('mark-paid sent the moment 待付款 shows is accepted (the workflow is never a step behind the list)', async () => {
     for (let i = 0; i < 3; i++) {
       const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-      expect(await rig.waitForRow(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'])).toBe('WAITING_PAYMENT');
+      expect(await rig.waitForRow(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'])).toBe(
+        'WAITING_PAYMENT',
+      );
       const paid = await rig.op.post(`/api/tasks/${id}/mark-paid`);
-      expect({ status: paid.status, body: paid.status === 200 ? null : paid.body }).toEqual({ status: 200, body: null });
+      expect({ status: paid.status, body: paid.status === 200 ? null : paid.body }).toEqual({
+        status: 200,
+        body: null,
+      });
       expect((await rig.waitFor(id, ['SUCCEEDED'])).status).toBe('SUCCEEDED');
       rig.resetPhone();
     }
@@ -58,21 +76,34 @@ describe('purchase, live and dry run, through the operator API', () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
     const t = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
     expect(t.status).toBe('DRY_RUN_PASSED');
-    expect(t.gates).toEqual({ gate1_unit_price_cent: 1288, gate2_panel_total_cent: 1288, gate3_submit_amount_cent: 1288, quantity_read: 1 });
+    expect(t.gates).toEqual({
+      gate1_unit_price_cent: 1288,
+      gate2_panel_total_cent: 1288,
+      gate3_submit_amount_cent: 1288,
+      quantity_read: 1,
+    });
     expect(rig.submitTaps()).toHaveLength(0);
     expect(rig.orders()).toHaveLength(0);
     expect(t.submission).toBeNull();
     // The list shows what the phone read on the goods page when the catalog had no title yet.
-    expect({ title: t.title, shop_name: t.shop_name }).toEqual({ title: '【现货】春秋款西装外套男士休闲单西', shop_name: '优衣仓男装旗舰店' });
+    expect({ title: t.title, shop_name: t.shop_name }).toEqual({
+      title: '【现货】春秋款西装外套男士休闲单西',
+      shop_name: '优衣仓男装旗舰店',
+    });
   });
 
-  const timeline = (t: { attempt: { timeline: unknown[] } | null }) => (t.attempt?.timeline ?? []) as { status: string; reason: string | null }[];
+  const timeline = (t: { attempt: { timeline: unknown[] } | null }) =>
+    (t.attempt?.timeline ?? []) as { status: string; reason: string | null }[];
 
   it('payment hand-off: RECONCILIATION_REQUIRED (PAYMENT_HANDOFF), no payment tap, then the read-only orders list matches the one order → WAITING_PAYMENT', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'payment_handoff' });
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
-    expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'PAYMENT_HANDOFF' })]));
+    expect(timeline(t)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'PAYMENT_HANDOFF' }),
+      ]),
+    );
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toHaveLength(1);
     expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
@@ -87,7 +118,11 @@ describe('purchase, live and dry run, through the operator API', () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'created_then_hang' });
     const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
-    expect(timeline(t)).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'SUBMIT_OUTCOME_UNKNOWN' })]));
+    expect(timeline(t)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'RECONCILIATION_REQUIRED', reason: 'SUBMIT_OUTCOME_UNKNOWN' }),
+      ]),
+    );
     expect(rig.orders()).toHaveLength(1);
     expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
     expect(rig.submitTaps()).toHaveLength(1);
@@ -117,8 +152,13 @@ describe('purchase, live and dry run, through the operator API', () => {
   it('captcha after the submit with the order not created: resolve created, sent the moment 待核对 shows, with the order number a person found → WAITING_PAYMENT', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-    expect(await rig.waitForRow(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL'])).toBe('RECONCILIATION_REQUIRED');
-    const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: '260807-000000000000001' });
+    expect(await rig.waitForRow(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL'])).toBe(
+      'RECONCILIATION_REQUIRED',
+    );
+    const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, {
+      outcome: 'created',
+      order_no: '260807-000000000000001',
+    });
     expect(resolved.status).toBe(200);
     expect((await rig.task(id)).reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
     const after = await rig.waitFor(id, ['WAITING_PAYMENT']);
@@ -188,7 +228,8 @@ describe('purchase, live and dry run, through the operator API', () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     // A bound, not a speed claim: on 2 busy cores the prepare before the fence can take a while.
     const deadline = Date.now() + 120_000;
-    const fenced = () => rig.admin.db.selectFrom('order_submissions').select('id').where('task_id', '=', id).executeTakeFirst();
+    const fenced = () =>
+      rig.admin.db.selectFrom('order_submissions').select('id').where('task_id', '=', id).executeTakeFirst();
     while (!(await fenced()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(await fenced()).toBeTruthy();
     await rig.stopWorker();
@@ -200,6 +241,8 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.orders()).toHaveLength(1);
     expect(rig.submitTaps()).toHaveLength(1);
     expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(1);
-    expect(await rig.admin.db.selectFrom('order_submissions').selectAll().where('task_id', '=', id).execute()).toHaveLength(1);
+    expect(
+      await rig.admin.db.selectFrom('order_submissions').selectAll().where('task_id', '=', id).execute(),
+    ).toHaveLength(1);
   });
 });

@@ -26,28 +26,47 @@ describe('purchase: never stuck, the seed rules', () => {
   });
 
   const auditRows = (taskId: string) =>
-    rig.admin.db.selectFrom('audit_log').select(['action', 'details_json']).where('target_kind', '=', 'task').where('target_id', '=', taskId).orderBy('id').execute();
+    rig.admin.db
+      .selectFrom('audit_log')
+      .select(['action', 'details_json'])
+      .where('target_kind', '=', 'task')
+      .where('target_id', '=', taskId)
+      .orderBy('id')
+      .execute();
 
   it.each([
     { name: 'zero', change: (orders: ReturnType<PurchaseRig['orders']>) => void orders.splice(0) },
-    { name: 'two', change: (orders: ReturnType<PurchaseRig['orders']>) => void orders.push({ ...orders[0]!, order_no: `${orders[0]!.order_no}9` }) },
-  ])('the cashier with $name candidate orders → 待核对 (ORDER_NOT_MATCHED), one tap, no payment tap, no cashier screenshot', async ({ change }) => {
-    rig.onSubmitTap(() => change(rig.orders()));
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
-    const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
-    expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'RECONCILIATION_REQUIRED', reason: 'ORDER_NOT_MATCHED' });
-    expect(t.order_no).toBeNull();
-    expect(rig.submitTaps()).toHaveLength(1);
-    expect(rig.paymentTaps()).toHaveLength(0);
-    // the result screen was the cashier: never photographed
-    expect(t.evidence.map((e) => e.kind)).not.toContain('ORDER_RESULT');
-  });
+    {
+      name: 'two',
+      change: (orders: ReturnType<PurchaseRig['orders']>) =>
+        void orders.push({ ...orders[0]!, order_no: `${orders[0]!.order_no}9` }),
+    },
+  ])(
+    'the cashier with $name candidate orders → 待核对 (ORDER_NOT_MATCHED), one tap, no payment tap, no cashier screenshot',
+    async ({ change }) => {
+      rig.onSubmitTap(() => change(rig.orders()));
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
+      expect({ status: t.status, reason: t.reason_code }).toEqual({
+        status: 'RECONCILIATION_REQUIRED',
+        reason: 'ORDER_NOT_MATCHED',
+      });
+      expect(t.order_no).toBeNull();
+      expect(rig.submitTaps()).toHaveLength(1);
+      expect(rig.paymentTaps()).toHaveLength(0);
+      // the result screen was the cashier: never photographed
+      expect(t.evidence.map((e) => e.kind)).not.toContain('ORDER_RESULT');
+    },
+  );
 
   it('a payment hand-off after the tap: 待核对, and no screenshot of the hand-off screen', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'payment_handoff' });
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
-    expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'RECONCILIATION_REQUIRED', reason: 'PAYMENT_HANDOFF' });
+    expect({ status: t.status, reason: t.reason_code }).toEqual({
+      status: 'RECONCILIATION_REQUIRED',
+      reason: 'PAYMENT_HANDOFF',
+    });
     expect(t.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3']));
     expect(t.evidence.map((e) => e.kind)).not.toContain('ORDER_RESULT');
     expect(rig.paymentTaps()).toHaveLength(0);
@@ -80,7 +99,13 @@ describe('purchase: never stuck, the seed rules', () => {
     const audit = await auditRows(id);
     const repaired = audit.filter((a) => a.action === 'task.repaired');
     expect(repaired).toHaveLength(1);
-    expect(JSON.parse(repaired[0]!.details_json!)).toMatchObject({ from: 'RECONCILIATION_REQUIRED', to: 'WAITING_PAYMENT', workflow_status: 'TERMINATED', reached_fence: true, order_no: 'PO-BY-HAND-1' });
+    expect(JSON.parse(repaired[0]!.details_json!)).toMatchObject({
+      from: 'RECONCILIATION_REQUIRED',
+      to: 'WAITING_PAYMENT',
+      workflow_status: 'TERMINATED',
+      reached_fence: true,
+      order_no: 'PO-BY-HAND-1',
+    });
 
     // 标记已付款 needs no workflow either; and nothing was bought again
     const paid = await rig.op.post(`/api/tasks/${id}/mark-paid`);
@@ -115,7 +140,10 @@ describe('purchase: never stuck, the seed rules', () => {
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
     expect(t.status).toBe('WAITING_PAYMENT');
     const key = `mark-paid:v${t.version}`;
-    const [a, b] = await Promise.all([rig.op.post(`/api/tasks/${id}/mark-paid`, undefined, { headers: { 'idempotency-key': key } }), rig.op.post(`/api/tasks/${id}/mark-paid`, undefined, { headers: { 'idempotency-key': key } })]);
+    const [a, b] = await Promise.all([
+      rig.op.post(`/api/tasks/${id}/mark-paid`, undefined, { headers: { 'idempotency-key': key } }),
+      rig.op.post(`/api/tasks/${id}/mark-paid`, undefined, { headers: { 'idempotency-key': key } }),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     await rig.waitFor(id, ['SUCCEEDED']);
     // a retry after it finished gets the same answer, not a refusal
@@ -129,7 +157,10 @@ describe('purchase: never stuck, the seed rules', () => {
     await rig.stopWorker();
     await revokeDeviceCredential(rig.admin.db, { kind: 'system', name: 'test' }, rig.device.deviceId);
     const lines: string[] = [];
-    const log = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }));
+    const log = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }),
+    );
     const worker = async (deviceId: string, token: string, dataDir: string, logger = log) => {
       const w = await startDeviceWorker({
         deviceId,
@@ -157,7 +188,11 @@ describe('purchase: never stuck, the seed rules', () => {
         const t = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
         expect(t.status).toBe('DRY_RUN_PASSED');
         expect(t.device_id).toBe(fresh.deviceId);
-        const attempts = await rig.admin.db.selectFrom('purchase_attempts').select('device_id').where('task_id', '=', id).execute();
+        const attempts = await rig.admin.db
+          .selectFrom('purchase_attempts')
+          .select('device_id')
+          .where('task_id', '=', id)
+          .execute();
         expect(attempts).toEqual([{ device_id: fresh.deviceId }]);
       } finally {
         await active.stop();

@@ -3,7 +3,16 @@ import { startPhoneSim, type Order, type PhoneSim, type TapRecord } from '../../
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
 import type { TaskView } from '../../admin/purchase/queries';
-import { issueTestDevice, loginOperator, startTestAdmin, tempDataDir, testLogger, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
+import {
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  tempDataDir,
+  testLogger,
+  type OperatorClient,
+  type TestAdmin,
+  type TestDevice,
+} from '../harness';
 
 /**
  * One operator, one admin (own Temporal namespace), one simulated phone and the real device
@@ -54,7 +63,13 @@ export interface TaskSpec {
 
 export const BLACK_M = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' } };
 
-export const FAST_TIMING = { navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 50, maxDumpsPerWait: 8 };
+export const FAST_TIMING = {
+  navigationSettleMs: 0,
+  tapSettleMs: 0,
+  swipeSettleMs: 0,
+  loadingPollMs: 50,
+  maxDumpsPerWait: 8,
+};
 
 /**
  * `temporal`: a server the test owns (admin and device worker both use it); default the shared one.
@@ -63,7 +78,12 @@ export const FAST_TIMING = { navigationSettleMs: 0, tapSettleMs: 0, swipeSettleM
  * `claimCheckIntervalMs`: how often the device worker asks Temporal about its open claim (default 1 s).
  */
 export async function startPurchaseRig(
-  opts: { withWorker?: boolean; temporal?: { address: string; namespace: string }; adminWorker?: boolean; claimCheckIntervalMs?: number } = {},
+  opts: {
+    withWorker?: boolean;
+    temporal?: { address: string; namespace: string };
+    adminWorker?: boolean;
+    claimCheckIntervalMs?: number;
+  } = {},
 ): Promise<PurchaseRig> {
   const runWorker = opts.adminWorker ?? true;
   const admin = await startTestAdmin({ ...(opts.temporal ? { temporal: opts.temporal } : {}), runWorker });
@@ -75,9 +95,18 @@ export async function startPurchaseRig(
   const dataDir = tempDataDir('device');
   const ledgerFile = path.join(dataDir, 'device', device.deviceId, 'ledger.db');
   const phone = () => sim.phone(serial);
-  const isSubmit = (t: TapRecord) => [t.target, t.node].some((n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'));
+  const isSubmit = (t: TapRecord) =>
+    [t.target, t.node].some(
+      (n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'),
+    );
   const isPayment = (t: TapRecord) =>
-    t.screen === 'cashier' || t.screen === 'payment_handoff' || [t.target, t.node].some((n) => /支付|付款|先用后付/.test(`${n?.text ?? ''}${n?.content_desc ?? ''}`) || (n?.resource_id ?? '').includes('ll_pay'));
+    t.screen === 'cashier' ||
+    t.screen === 'payment_handoff' ||
+    [t.target, t.node].some(
+      (n) =>
+        /支付|付款|先用后付/.test(`${n?.text ?? ''}${n?.content_desc ?? ''}`) ||
+        (n?.resource_id ?? '').includes('ll_pay'),
+    );
   let submitTapHook: (() => void) | null = null;
   const simPhone = phone();
   const tap = simPhone.tap.bind(simPhone);
@@ -122,7 +151,12 @@ export async function startPurchaseRig(
     },
     async startAdmin() {
       const { dataDir: adminDir, namespace, port } = rig.admin;
-      rig.admin = await startTestAdmin({ dataDir: adminDir, port, runWorker, temporal: { address: temporalAddress, namespace } });
+      rig.admin = await startTestAdmin({
+        dataDir: adminDir,
+        port,
+        runWorker,
+        temporal: { address: temporalAddress, namespace },
+      });
       return rig.admin;
     },
     onSubmitTap(fn) {
@@ -159,14 +193,21 @@ export async function startPurchaseRig(
         if (statuses.includes(last.status)) return last;
         await new Promise((r) => setTimeout(r, 150));
       }
-      throw new Error(`task ${id} did not reach ${statuses.join('/')}: ${last?.status} ${last?.reason_code} ${JSON.stringify(last?.attempt?.failure_detail)}`);
+      throw new Error(
+        `task ${id} did not reach ${statuses.join('/')}: ${last?.status} ${last?.reason_code} ${JSON.stringify(last?.attempt?.failure_detail)}`,
+      );
     },
     async waitForRow(id, statuses, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const row = await rig.admin.db.selectFrom('tasks').select('status').where('task_id', '=', id).executeTakeFirst();
+        const row = await rig.admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_id', '=', id)
+          .executeTakeFirst();
         if (row && statuses.includes(row.status)) return row.status;
-        if (Date.now() > deadline) throw new Error(`task ${id} row did not reach ${statuses.join('/')}: ${row?.status}`);
+        if (Date.now() > deadline)
+          throw new Error(`task ${id} row did not reach ${statuses.join('/')}: ${row?.status}`);
         await new Promise((r) => setTimeout(r, 1));
       }
     },

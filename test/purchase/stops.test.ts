@@ -16,38 +16,107 @@ describe('purchase stops before the fence', () => {
   beforeEach(() => rig.resetPhone());
 
   const cases: Array<{ name: string; task: TaskSpec; faults?: Faults; reason: string; noTapsAtAll?: boolean }> = [
-    { name: 'cap exceeded at Gate 1 (12.88 × 2 > 25.00)', task: { ...BLACK_M, quantity: 2, capCent: 2500 }, reason: 'GATE1_OVER_CAP' },
-    { name: 'cap exceeded at Gate 2 with a non-linear total (Gate 1 25.76 passes, panel total 32.76 > 30.00)', task: { ...BLACK_M, quantity: 2, capCent: 3000 }, reason: 'GATE2_OVER_CAP' },
-    { name: 'price change right after Gate 1', task: { ...BLACK_M, quantity: 1, capCent: 4000 }, faults: { price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500 } }, reason: 'PRICE_CHANGED' },
-    { name: 'price change right after Gate 2 (seen on the Gate 3 read)', task: { ...BLACK_M, quantity: 2, capCent: 5000 }, faults: { price_change: { goods_id: '937122477375', after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } } }, reason: 'PRICE_CHANGED' },
-    { name: 'quantity cannot be set: stock 2, "+" disabled before 3', task: { goodsId: '600000000104', options: { 颜色分类: '粉色', 尺码: 'L' }, quantity: 3, capCent: 90000 }, reason: 'QUANTITY_OVER_STOCK' },
-    { name: 'duplicate submit control', task: { ...BLACK_M, quantity: 1, capCent: 2000 }, faults: { duplicate_submit_control: true }, reason: 'SUBMIT_CONTROL_NOT_UNIQUE' },
-    { name: 'missing option (红红 is not 红)', task: { goodsId: '600000000101', options: { 颜色: '红红', 尺码: 'S' }, quantity: 1, capCent: 2000 }, reason: 'OPTION_NOT_FOUND' },
-    { name: 'out-of-stock option (白色/L)', task: { goodsId: '937122477375', options: { 颜色分类: '白色', 尺码: 'L' }, quantity: 1, capCent: 5000 }, reason: 'OPTION_UNAVAILABLE' },
-    { name: 'unknown app version', task: { ...BLACK_M, quantity: 1, capCent: 2000 }, faults: { app_version: '8.18.0' }, reason: 'APP_VERSION_UNSUPPORTED', noTapsAtAll: true },
-    { name: 'captcha when the goods open', task: { ...BLACK_M, quantity: 1, capCent: 2000 }, faults: { captcha_on: 'open' }, reason: 'CAPTCHA', noTapsAtAll: true },
-    { name: 'captcha instead of the spec panel', task: { ...BLACK_M, quantity: 1, capCent: 2000 }, faults: { captcha_on: 'panel' }, reason: 'CAPTCHA' },
-    { name: 'delisted goods', task: { goodsId: '600000000105', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 9000 }, reason: 'GOODS_DELISTED', noTapsAtAll: true },
+    {
+      name: 'cap exceeded at Gate 1 (12.88 × 2 > 25.00)',
+      task: { ...BLACK_M, quantity: 2, capCent: 2500 },
+      reason: 'GATE1_OVER_CAP',
+    },
+    {
+      name: 'cap exceeded at Gate 2 with a non-linear total (Gate 1 25.76 passes, panel total 32.76 > 30.00)',
+      task: { ...BLACK_M, quantity: 2, capCent: 3000 },
+      reason: 'GATE2_OVER_CAP',
+    },
+    {
+      name: 'price change right after Gate 1',
+      task: { ...BLACK_M, quantity: 1, capCent: 4000 },
+      faults: { price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500 } },
+      reason: 'PRICE_CHANGED',
+    },
+    {
+      name: 'price change right after Gate 2 (seen on the Gate 3 read)',
+      task: { ...BLACK_M, quantity: 2, capCent: 5000 },
+      faults: {
+        price_change: { goods_id: '937122477375', after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } },
+      },
+      reason: 'PRICE_CHANGED',
+    },
+    {
+      name: 'quantity cannot be set: stock 2, "+" disabled before 3',
+      task: { goodsId: '600000000104', options: { 颜色分类: '粉色', 尺码: 'L' }, quantity: 3, capCent: 90000 },
+      reason: 'QUANTITY_OVER_STOCK',
+    },
+    {
+      name: 'duplicate submit control',
+      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      faults: { duplicate_submit_control: true },
+      reason: 'SUBMIT_CONTROL_NOT_UNIQUE',
+    },
+    {
+      name: 'missing option (红红 is not 红)',
+      task: { goodsId: '600000000101', options: { 颜色: '红红', 尺码: 'S' }, quantity: 1, capCent: 2000 },
+      reason: 'OPTION_NOT_FOUND',
+    },
+    {
+      name: 'out-of-stock option (白色/L)',
+      task: { goodsId: '937122477375', options: { 颜色分类: '白色', 尺码: 'L' }, quantity: 1, capCent: 5000 },
+      reason: 'OPTION_UNAVAILABLE',
+    },
+    {
+      name: 'unknown app version',
+      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      faults: { app_version: '8.18.0' },
+      reason: 'APP_VERSION_UNSUPPORTED',
+      noTapsAtAll: true,
+    },
+    {
+      name: 'captcha when the goods open',
+      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      faults: { captcha_on: 'open' },
+      reason: 'CAPTCHA',
+      noTapsAtAll: true,
+    },
+    {
+      name: 'captcha instead of the spec panel',
+      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      faults: { captcha_on: 'panel' },
+      reason: 'CAPTCHA',
+    },
+    {
+      name: 'delisted goods',
+      task: { goodsId: '600000000105', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 9000 },
+      reason: 'GOODS_DELISTED',
+      noTapsAtAll: true,
+    },
   ];
 
-  it.each(cases)('$name → NEEDS_MANUAL $reason, no order, no 提交订单 tap', async ({ task, faults, reason, noTapsAtAll }) => {
-    if (faults) rig.sim.phone(rig.serial).setFaults(faults);
-    const id = await rig.purchase(task);
-    const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'DRY_RUN_PASSED']);
-    expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason });
-    expect(t.next_step_zh).toBeTruthy();
-    expect(t.submission).toBeNull();
-    expect(rig.orders()).toHaveLength(0);
-    expect(rig.submitTaps()).toHaveLength(0);
-    if (noTapsAtAll) expect(rig.taps()).toHaveLength(0);
-    expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(0);
-  });
+  it.each(cases)(
+    '$name → NEEDS_MANUAL $reason, no order, no 提交订单 tap',
+    async ({ task, faults, reason, noTapsAtAll }) => {
+      if (faults) rig.sim.phone(rig.serial).setFaults(faults);
+      const id = await rig.purchase(task);
+      const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'DRY_RUN_PASSED']);
+      expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason });
+      expect(t.next_step_zh).toBeTruthy();
+      expect(t.submission).toBeNull();
+      expect(rig.orders()).toHaveLength(0);
+      expect(rig.submitTaps()).toHaveLength(0);
+      if (noTapsAtAll) expect(rig.taps()).toHaveLength(0);
+      expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(0);
+    },
+  );
 
   it('红 beside 粉红 and 红色系: the live order is for exactly 红', async () => {
-    const id = await rig.purchase({ goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({
+      goodsId: '600000000101',
+      options: { 颜色: '红', 尺码: 'S' },
+      quantity: 1,
+      capCent: 2000,
+    });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
-    expect(rig.orders()).toEqual([expect.objectContaining({ goods_id: '600000000101', options: ['红', 'S'], total_cent: 990 })]);
+    expect(rig.orders()).toEqual([
+      expect.objectContaining({ goods_id: '600000000101', options: ['红', 'S'], total_cent: 990 }),
+    ]);
     expect(t.pdd_order_no).toBe(rig.orders()[0]?.order_no);
   });
 

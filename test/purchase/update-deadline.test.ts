@@ -21,6 +21,9 @@ describe('an operator update the workflow does not answer in time', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: { code: 'UPDATE_PENDING' } });
     const after = await rig.task(id);
-    expect({ status: after.status, version: after.version }).toEqual({ status: before.status, version: before.version });
+    expect({ status: after.status, version: after.version }).toEqual({
+      status: before.status,
+      version: before.version,
+    });
   }, 60_000);
 });

@@ -5,7 +5,11 @@ import { OperatorClient, deviceRequest, loginOperator, startTestAdmin, type Test
 const ROOT = path.resolve(__dirname, '../..');
 
 /** The real `npm run cli` entry (tsx admin/cli.ts), run beside a live admin on the same data dir. */
-function cli(admin: TestAdmin, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  admin: TestAdmin,
+  args: string[],
+  stdin = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'admin/cli.ts'), ...args], {
       cwd: ROOT,
@@ -35,11 +39,20 @@ describe('npm run cli -- user|device … while the admin runs', () => {
     const issued = await cli(admin, ['device', 'issue', 'Pixel 7 (desk 2)']);
     expect(issued.code).toBe(0);
     const lines = issued.stdout.trim().split('\n');
-    expect(lines).toEqual([expect.stringMatching(/^device_id=[0-9a-f-]{36}$/), expect.stringMatching(/^token=[0-9a-f]{64}$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^device_id=[0-9a-f-]{36}$/),
+      expect.stringMatching(/^token=[0-9a-f]{64}$/),
+    ]);
     const deviceId = lines[0]!.slice('device_id='.length);
     const token = lines[1]!.slice('token='.length);
     const device = { authorization: `Bearer ${deviceId}.${token}` };
-    expect((await deviceRequest(admin, device, 'POST', '/api/device/register', { body: { serial: 'x', model: 'y', app_version: '1' } })).status).toBe(200);
+    expect(
+      (
+        await deviceRequest(admin, device, 'POST', '/api/device/register', {
+          body: { serial: 'x', model: 'y', app_version: '1' },
+        })
+      ).status,
+    ).toBe(200);
 
     const list = await cli(admin, ['device', 'list']);
     expect(list.code).toBe(0);
@@ -48,10 +61,20 @@ describe('npm run cli -- user|device … while the admin runs', () => {
 
     const revoked = await cli(admin, ['device', 'revoke', deviceId]);
     expect(revoked.code).toBe(0);
-    expect((await deviceRequest(admin, device, 'POST', '/api/device/register', { body: { serial: 'x', model: 'y', app_version: '1' } })).status).toBe(401);
+    expect(
+      (
+        await deviceRequest(admin, device, 'POST', '/api/device/register', {
+          body: { serial: 'x', model: 'y', app_version: '1' },
+        })
+      ).status,
+    ).toBe(401);
     expect((await cli(admin, ['device', 'list'])).stdout).toContain(`${deviceId}\tREVOKED`);
 
-    const audit = await admin.db.selectFrom('audit_log').select(['actor_kind', 'action', 'target_id']).where('target_id', '=', deviceId).execute();
+    const audit = await admin.db
+      .selectFrom('audit_log')
+      .select(['actor_kind', 'action', 'target_id'])
+      .where('target_id', '=', deviceId)
+      .execute();
     expect(audit).toEqual(
       expect.arrayContaining([
         { actor_kind: 'cli', action: 'device.issue', target_id: deviceId },
@@ -60,7 +83,7 @@ describe('npm run cli -- user|device … while the admin runs', () => {
     );
   });
 
-  it('adds a user with the password from stdin; passwd ends that user\'s sessions', async () => {
+  it("adds a user with the password from stdin; passwd ends that user's sessions", async () => {
     expect((await cli(admin, ['user', 'add', 'grace'], 'grace-password-1\n')).code).toBe(0);
     const grace = await loginOperator(admin, 'grace', 'grace-password-1');
     expect((await cli(admin, ['user', 'list'])).stdout).toMatch(/^grace\t/m);

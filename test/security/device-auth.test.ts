@@ -1,9 +1,22 @@
 import { sql } from 'kysely';
 import { DeviceAuthenticator, revokeDeviceCredential } from '../../admin/auth/device-credentials';
-import { deviceRequest, getJson, issueTestDevice, loginOperator, startTestAdmin, type TestAdmin, type TestDevice } from '../harness';
+import {
+  deviceRequest,
+  getJson,
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  type TestAdmin,
+  type TestDevice,
+} from '../harness';
 import { headersOnly } from './evidence-client';
 
-const registration = { serial: 'R58M123', model: 'SM-G9910', app_version: '7.1.0', capabilities: ['collect', 'purchase'] };
+const registration = {
+  serial: 'R58M123',
+  model: 'SM-G9910',
+  app_version: '7.1.0',
+  capabilities: ['collect', 'purchase'],
+};
 
 describe('device authentication', () => {
   let admin: TestAdmin;
@@ -20,7 +33,9 @@ describe('device authentication', () => {
   it('lets a device register with its token, idempotently, and shows it to operators (online only once its worker polls)', async () => {
     const first = await deviceRequest(admin, device, 'POST', '/api/device/register', { body: registration });
     expect(first.status).toBe(200);
-    const again = await deviceRequest(admin, device, 'POST', '/api/device/register', { body: { ...registration, app_version: '7.2.0' } });
+    const again = await deviceRequest(admin, device, 'POST', '/api/device/register', {
+      body: { ...registration, app_version: '7.2.0' },
+    });
     expect(again.status).toBe(200);
     expect(await admin.db.selectFrom('devices').selectAll().execute()).toHaveLength(1);
 
@@ -29,7 +44,17 @@ describe('device authentication', () => {
     expect(list.status).toBe(200);
     // Registration is not presence: online comes from the pollers Temporal sees on the device's
     // queue (test/devices/devices.test.ts starts a real worker for that), and none polls here.
-    expect(list.body).toEqual(expect.arrayContaining([expect.objectContaining({ device_id: device.deviceId, online: false, online_source: 'temporal', app_version: '7.2.0', current_task_id: null })]));
+    expect(list.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          device_id: device.deviceId,
+          online: false,
+          online_source: 'temporal',
+          app_version: '7.2.0',
+          current_task_id: null,
+        }),
+      ]),
+    );
   });
 
   it('answers an empty 401 for a missing, malformed, unknown or wrong token', async () => {
@@ -55,7 +80,9 @@ describe('device authentication', () => {
 
   it('refuses a revoked token on the very next request', async () => {
     const phone = await issueTestDevice(admin, 'phone to revoke');
-    expect((await deviceRequest(admin, phone, 'POST', '/api/device/register', { body: registration })).status).toBe(200);
+    expect((await deviceRequest(admin, phone, 'POST', '/api/device/register', { body: registration })).status).toBe(
+      200,
+    );
     await revokeDeviceCredential(admin.db, { kind: 'system', name: 'test' }, phone.deviceId);
     const res = await deviceRequest(admin, phone, 'POST', '/api/device/register', { body: registration });
     expect(res.status).toBe(401);
@@ -77,12 +104,17 @@ describe('device authentication', () => {
   it('fails closed with an empty 503 when the credential store cannot answer, also before the body', async () => {
     await sql`alter table device_credentials rename to device_credentials_away`.execute(admin.db);
     try {
-      const res = await headersOnly(`${admin.url}/api/device/evidence`, { authorization: device.authorization, 'content-type': 'multipart/form-data; boundary=x' });
+      const res = await headersOnly(`${admin.url}/api/device/evidence`, {
+        authorization: device.authorization,
+        'content-type': 'multipart/form-data; boundary=x',
+      });
       expect(res).toEqual({ status: 503, body: '' });
     } finally {
       await sql`alter table device_credentials_away rename to device_credentials`.execute(admin.db);
     }
-    expect((await deviceRequest(admin, device, 'POST', '/api/device/register', { body: registration })).status).toBe(200);
+    expect((await deviceRequest(admin, device, 'POST', '/api/device/register', { body: registration })).status).toBe(
+      200,
+    );
   });
 
   it('takes the same path for an unknown id and a wrong token: one constant-time compare of 32-byte hashes each', async () => {
@@ -104,7 +136,11 @@ describe('device authentication', () => {
 
   it('answers unknown id and wrong token identically on the wire', async () => {
     const send = (authorization: string) =>
-      fetch(`${admin.url}/api/device/register`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{}' });
+      fetch(`${admin.url}/api/device/register`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: '{}',
+      });
     const a = await send(`Bearer 33333333-3333-4333-8333-333333333333.${device.token}`);
     const b = await send(`Bearer ${device.deviceId}.${'cd'.repeat(32)}`);
     const shape = async (r: Response) => {

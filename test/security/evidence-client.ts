@@ -29,7 +29,8 @@ export function evidenceForm(u: EvidenceUpload): FormData {
   };
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) if (!u.omit?.includes(k)) form.append(k, v);
-  if (!u.omit?.includes('file')) form.append('file', new Blob([new Uint8Array(u.file)], { type: u.mime ?? 'image/png' }), 'shot.png');
+  if (!u.omit?.includes('file'))
+    form.append('file', new Blob([new Uint8Array(u.file)], { type: u.mime ?? 'image/png' }), 'shot.png');
   return form;
 }
 
@@ -47,32 +48,82 @@ export async function seedAttempt(db: AdminDb, deviceId: string): Promise<void> 
   const at = '2025-01-02T03:04:05Z';
   await db
     .insertInto('tasks')
-    .values({ task_id: taskId, task_type: 'purchase', status: 'ORDERING', version: 1, pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=1', pdd_goods_id: '1', pdd_options: '{"颜色":"黑"}', quantity: 1, max_total_price_cent: 100, execution_mode: 'dry_run', created_at: at, updated_at: at })
+    .values({
+      task_id: taskId,
+      task_type: 'purchase',
+      status: 'ORDERING',
+      version: 1,
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=1',
+      pdd_goods_id: '1',
+      pdd_options: '{"颜色":"黑"}',
+      quantity: 1,
+      max_total_price_cent: 100,
+      execution_mode: 'dry_run',
+      created_at: at,
+      updated_at: at,
+    })
     .onConflict((oc) => oc.doNothing())
     .execute();
   const authId = `auth-${attemptId}`;
   await db
     .insertInto('order_authorizations')
-    .values({ id: authId, task_id: taskId, task_version: 1, start_key: authId, goods_id: '1', pdd_options: '{"颜色":"黑"}', quantity: 1, total_price_cap_cent: 100, execution_mode: 'dry_run', status: 'CLAIMED', workflow_id: `purchase/${taskId}/${authId}`, workflow_started_at: at, created_by: 'test', created_at: at, expires_at: '2099-01-01T00:00:00Z', closed_at: null })
+    .values({
+      id: authId,
+      task_id: taskId,
+      task_version: 1,
+      start_key: authId,
+      goods_id: '1',
+      pdd_options: '{"颜色":"黑"}',
+      quantity: 1,
+      total_price_cap_cent: 100,
+      execution_mode: 'dry_run',
+      status: 'CLAIMED',
+      workflow_id: `purchase/${taskId}/${authId}`,
+      workflow_started_at: at,
+      created_by: 'test',
+      created_at: at,
+      expires_at: '2099-01-01T00:00:00Z',
+      closed_at: null,
+    })
     .onConflict((oc) => oc.doNothing())
     .execute();
   await db
     .insertInto('purchase_attempts')
-    .values({ id: attemptId, task_id: taskId, authorization_id: authId, device_id: deviceId, workflow_id: `purchase/${taskId}/${authId}`, status: 'RUNNING', step: 'preparing', timeline_json: '[]', started_at: at })
+    .values({
+      id: attemptId,
+      task_id: taskId,
+      authorization_id: authId,
+      device_id: deviceId,
+      workflow_id: `purchase/${taskId}/${authId}`,
+      status: 'RUNNING',
+      step: 'preparing',
+      timeline_json: '[]',
+      started_at: at,
+    })
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
 
-export async function uploadEvidence(admin: { url: string; db?: AdminDb }, device: TestDevice, u: EvidenceUpload): Promise<HttpResult> {
+export async function uploadEvidence(
+  admin: { url: string; db?: AdminDb },
+  device: TestDevice,
+  u: EvidenceUpload,
+): Promise<HttpResult> {
   if (admin.db) await seedAttempt(admin.db, device.deviceId);
-  return deviceRequest(admin, device, 'POST', '/api/device/evidence', { body: evidenceForm({ ...defaultAttempt(device.deviceId), ...u }) });
+  return deviceRequest(admin, device, 'POST', '/api/device/evidence', {
+    body: evidenceForm({ ...defaultAttempt(device.deviceId), ...u }),
+  });
 }
 
 /**
  * Sends only the request head (with a body length promised) and waits for the answer: proves
  * the admin decided without reading one byte of the body.
  */
-export function headersOnly(url: string, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; body: string }> {
+export function headersOnly(
+  url: string,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers: { 'content-length': '5000000', ...headers } }, (res) => {
       let body = '';

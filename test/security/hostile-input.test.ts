@@ -6,7 +6,16 @@ import { PNG } from 'pngjs';
 import { dataPaths } from '../../platform/data-dir';
 import { decodeFully, inspectHeader } from '../../admin/evidence/png';
 import { WORKBOOK_LIMITS } from '../../admin/catalog/xlsx';
-import { getJson, issueTestDevice, loginOperator, startTestAdmin, tempDataDir, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
+import {
+  getJson,
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  tempDataDir,
+  type OperatorClient,
+  type TestAdmin,
+  type TestDevice,
+} from '../harness';
 import { defaultAttempt, seedAttempt, uploadEvidence } from './evidence-client';
 import { MULTIPART_TYPE, multipartBody } from './multipart-body';
 import { realPng, sha256Hex } from './png-fixtures';
@@ -46,10 +55,17 @@ describe('hostile input never takes the admin down (regressions)', () => {
 
   describe('multipart bodies', () => {
     it('an import body that ends inside the file part is a 400, and the admin keeps serving', async () => {
-      const body = Buffer.concat([Buffer.from(`--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`), Buffer.from([0x50, 0x4b, 0x03, 0x04])]);
+      const body = Buffer.concat([
+        Buffer.from(`--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`),
+        Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+      ]);
       const res = await rawRequest(
         admin.url,
-        requestHead('POST', '/api/shopee/imports', admin.url, { ...operatorHeaders(), 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': body.length }),
+        requestHead('POST', '/api/shopee/imports', admin.url, {
+          ...operatorHeaders(),
+          'Content-Type': 'multipart/form-data; boundary=x',
+          'Content-Length': body.length,
+        }),
         body,
       );
       expect(res.status).toBe(400);
@@ -71,7 +87,11 @@ describe('hostile input never takes the admin down (regressions)', () => {
       ]);
       const res = await rawRequest(
         admin.url,
-        requestHead('POST', '/api/device/evidence', admin.url, { Authorization: device.authorization, 'Content-Type': MULTIPART_TYPE, 'Content-Length': body.length }),
+        requestHead('POST', '/api/device/evidence', admin.url, {
+          Authorization: device.authorization,
+          'Content-Type': MULTIPART_TYPE,
+          'Content-Length': body.length,
+        }),
         body,
       );
       expect(res.status).toBe(400);
@@ -82,10 +102,20 @@ describe('hostile input never takes the admin down (regressions)', () => {
 
     it('an evidence body cut inside the file part leaves no temp file and no open descriptor', async () => {
       const png = realPng(200, 200, 6);
-      const body = multipartBody([{ name: 'upload_key', value: 'cut' }, { name: 'file', filename: 'shot.png', type: 'image/png', data: png }], { close: false });
+      const body = multipartBody(
+        [
+          { name: 'upload_key', value: 'cut' },
+          { name: 'file', filename: 'shot.png', type: 'image/png', data: png },
+        ],
+        { close: false },
+      );
       const res = await rawRequest(
         admin.url,
-        requestHead('POST', '/api/device/evidence', admin.url, { Authorization: device.authorization, 'Content-Type': MULTIPART_TYPE, 'Content-Length': body.length }),
+        requestHead('POST', '/api/device/evidence', admin.url, {
+          Authorization: device.authorization,
+          'Content-Type': MULTIPART_TYPE,
+          'Content-Length': body.length,
+        }),
         body,
       );
       expect(res.status).toBe(400);
@@ -96,10 +126,20 @@ describe('hostile input never takes the admin down (regressions)', () => {
 
     it('a device that hangs up mid-upload leaves no temp file and no open descriptor', async () => {
       const png = realPng(300, 300, 8);
-      const body = multipartBody([{ name: 'upload_key', value: 'gone' }, { name: 'file', filename: 'shot.png', type: 'image/png', data: png }], { close: false });
+      const body = multipartBody(
+        [
+          { name: 'upload_key', value: 'gone' },
+          { name: 'file', filename: 'shot.png', type: 'image/png', data: png },
+        ],
+        { close: false },
+      );
       await rawRequest(
         admin.url,
-        requestHead('POST', '/api/device/evidence', admin.url, { Authorization: device.authorization, 'Content-Type': MULTIPART_TYPE, 'Content-Length': body.length * 4 }),
+        requestHead('POST', '/api/device/evidence', admin.url, {
+          Authorization: device.authorization,
+          'Content-Type': MULTIPART_TYPE,
+          'Content-Length': body.length * 4,
+        }),
         body,
         { hangUp: true },
       );
@@ -111,11 +151,14 @@ describe('hostile input never takes the admin down (regressions)', () => {
   });
 
   describe('paths, cursors and bodies', () => {
-    it.each([['/%'], ['/%E0%A4%A'], ['/assets/%ff.js'], ['/tasks/%00']])('GET %s is a 400, not a 500', async (target) => {
-      const res = await rawRequest(admin.url, requestHead('GET', target, admin.url, {}));
-      expect(res.status).toBe(400);
-      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'BAD_PATH' } });
-    });
+    it.each([['/%'], ['/%E0%A4%A'], ['/assets/%ff.js'], ['/tasks/%00']])(
+      'GET %s is a 400, not a 500',
+      async (target) => {
+        const res = await rawRequest(admin.url, requestHead('GET', target, admin.url, {}));
+        expect(res.status).toBe(400);
+        expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'BAD_PATH' } });
+      },
+    );
 
     it.each([
       ['/api/tasks?cursor=eyJrIjoibm90anNvbiJ9'],
@@ -191,7 +234,11 @@ describe('hostile input never takes the admin down (regressions)', () => {
     it('evidence for a finished attempt is a 409 and writes nothing', async () => {
       const other = await issueTestDevice(admin, 'finished phone');
       await seedAttempt(admin.db, other.deviceId);
-      await admin.db.updateTable('purchase_attempts').set({ status: 'STOPPED', finished_at: '2025-01-02T04:00:00Z' }).where('device_id', '=', other.deviceId).execute();
+      await admin.db
+        .updateTable('purchase_attempts')
+        .set({ status: 'STOPPED', finished_at: '2025-01-02T04:00:00Z' })
+        .where('device_id', '=', other.deviceId)
+        .execute();
       const png = realPng(40, 40, 12);
       const res = await uploadEvidence({ url: admin.url }, other, { file: png, ...defaultAttempt(other.deviceId) });
       expect(res.status).toBe(409);
@@ -219,11 +266,17 @@ describe('hostile input never takes the admin down (regressions)', () => {
     it('answers only to the host names it is reached by (DNS rebinding)', async () => {
       const port = new URL(admin.url).port;
       for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, '']) {
-        const res = await rawRequest(admin.url, requestHead('GET', '/healthz', admin.url, {}).replace(/^Host: .*$/m, `Host: ${host}`));
+        const res = await rawRequest(
+          admin.url,
+          requestHead('GET', '/healthz', admin.url, {}).replace(/^Host: .*$/m, `Host: ${host}`),
+        );
         expect({ host, status: res.status }).toEqual({ host, status: 421 });
       }
       for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
-        const res = await rawRequest(admin.url, requestHead('GET', '/healthz', admin.url, {}).replace(/^Host: .*$/m, `Host: ${host}`));
+        const res = await rawRequest(
+          admin.url,
+          requestHead('GET', '/healthz', admin.url, {}).replace(/^Host: .*$/m, `Host: ${host}`),
+        );
         expect({ host, status: res.status }).toEqual({ host, status: 200 });
       }
     });
@@ -245,7 +298,8 @@ describe('the admin at start', () => {
       expect(fs.existsSync(kept)).toBe(true);
       for (const f of ['admin.db', 'admin.db-wal', 'admin.db-shm']) {
         const file = path.join(dataDir, f);
-        if (fs.existsSync(file)) expect({ f, mode: (fs.statSync(file).mode & 0o777).toString(8) }).toEqual({ f, mode: '600' });
+        if (fs.existsSync(file))
+          expect({ f, mode: (fs.statSync(file).mode & 0o777).toString(8) }).toEqual({ f, mode: '600' });
       }
     } finally {
       await admin.close();

@@ -25,13 +25,19 @@ class Browser {
   }
 }
 
-const failedChecks = (admin: TestAdmin) => admin.db.selectFrom('audit_log').select('id').where('action', '=', 'session.login_failed').execute();
+const failedChecks = (admin: TestAdmin) =>
+  admin.db.selectFrom('audit_log').select('id').where('action', '=', 'session.login_failed').execute();
 
 describe('login limit under parallel guesses', () => {
   let admin: TestAdmin;
   beforeAll(async () => {
     // a long first delay, so no slow machine can let a stranger's attempt through by waiting it out
-    admin = await startTestAdmin({ runWorker: false, security: { throttlePolicy: { maxFailuresPerUser: 5, maxFailuresPerAddress: 20, baseDelayMs: 40_000, maxDelayMs: 60_000 } } });
+    admin = await startTestAdmin({
+      runWorker: false,
+      security: {
+        throttlePolicy: { maxFailuresPerUser: 5, maxFailuresPerAddress: 20, baseDelayMs: 40_000, maxDelayMs: 60_000 },
+      },
+    });
   });
   afterAll(async () => {
     await admin?.close();
@@ -45,7 +51,9 @@ describe('login limit under parallel guesses', () => {
     expect(operator.jar.has(KNOWN_CLIENT_COOKIE)).toBe(true);
 
     const before = (await failedChecks(admin)).length;
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => new Browser(admin.url).login('admin', `guess-${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => new Browser(admin.url).login('admin', `guess-${i}`)),
+    );
     const statuses = results.map((r) => r.status);
     const checked = statuses.filter((s) => s === 401).length;
     expect(checked).toBeLessThanOrEqual(5);
@@ -75,14 +83,23 @@ describe('login limit under parallel guesses', () => {
 
 describe('login limit per address', () => {
   it('ignores X-Forwarded-For unless CMAUTOBUY_TRUST_PROXY says a proxy is in front', async () => {
-    const admin = await startTestAdmin({ runWorker: false, security: { throttlePolicy: { maxFailuresPerUser: 100, maxFailuresPerAddress: 3 } } });
+    const admin = await startTestAdmin({
+      runWorker: false,
+      security: { throttlePolicy: { maxFailuresPerUser: 100, maxFailuresPerAddress: 3 } },
+    });
     try {
       for (let i = 0; i < 3; i++) {
-        const r = await new Browser(admin.url, { 'x-forwarded-for': `10.0.0.${i}` }).login(`nobody-${i}`, 'wrong-password');
+        const r = await new Browser(admin.url, { 'x-forwarded-for': `10.0.0.${i}` }).login(
+          `nobody-${i}`,
+          'wrong-password',
+        );
         expect(r.status).toBe(401);
       }
       // a spoofed header does not give a fresh address: the socket's address is what counts
-      const spoofed = await new Browser(admin.url, { 'x-forwarded-for': '10.9.9.9' }).login('nobody-x', 'wrong-password');
+      const spoofed = await new Browser(admin.url, { 'x-forwarded-for': '10.9.9.9' }).login(
+        'nobody-x',
+        'wrong-password',
+      );
       expect(spoofed.status).toBe(429);
     } finally {
       await admin.close();
@@ -90,7 +107,10 @@ describe('login limit per address', () => {
   });
 
   it('behind a trusted proxy, limits each client address apart and marks the cookies Secure', async () => {
-    const admin = await startTestAdmin({ runWorker: false, security: { trustProxy: true, throttlePolicy: { maxFailuresPerUser: 100, maxFailuresPerAddress: 3 } } });
+    const admin = await startTestAdmin({
+      runWorker: false,
+      security: { trustProxy: true, throttlePolicy: { maxFailuresPerUser: 100, maxFailuresPerAddress: 3 } },
+    });
     try {
       const fromA = new Browser(admin.url, { 'x-forwarded-for': '203.0.113.7' });
       for (let i = 0; i < 3; i++) expect((await fromA.login(`nobody-${i}`, 'wrong-password')).status).toBe(401);

@@ -1,4 +1,11 @@
-import { OperatorClient, TEST_ADMIN_PASSWORD, getJson, loginOperator, startTestAdmin, type TestAdmin } from '../harness';
+import {
+  OperatorClient,
+  TEST_ADMIN_PASSWORD,
+  getJson,
+  loginOperator,
+  startTestAdmin,
+  type TestAdmin,
+} from '../harness';
 import { addUser } from '../../admin/auth/users';
 
 describe('operator login, session and CSRF', () => {
@@ -53,7 +60,11 @@ describe('operator login, session and CSRF', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
-    const failures = await admin.db.selectFrom('audit_log').selectAll().where('action', '=', 'session.login_failed').execute();
+    const failures = await admin.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'session.login_failed')
+      .execute();
     expect(failures.map((f) => f.target_id)).toEqual(['carol', null]);
     expect(JSON.stringify(failures)).not.toContain('my-secret-password');
     expect(JSON.stringify(failures)).not.toContain('nope-nope');
@@ -61,7 +72,8 @@ describe('operator login, session and CSRF', () => {
 
   it('rate-limits failed logins per user, even with the right password, with Retry-After', async () => {
     await addUser(admin.db, { kind: 'system', name: 'test' }, 'dave', 'dave-password-1');
-    for (let i = 0; i < 3; i++) expect((await new OperatorClient(admin.url).login('dave', `wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await new OperatorClient(admin.url).login('dave', `wrong-${i}`)).status).toBe(401);
     const limited = await new OperatorClient(admin.url).login('dave', 'dave-password-1');
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ error: { code: 'LOGIN_RATE_LIMITED' } });
@@ -81,7 +93,10 @@ describe('operator login, session and CSRF', () => {
 describe('session lifetime', () => {
   let admin: TestAdmin;
   beforeAll(async () => {
-    admin = await startTestAdmin({ runWorker: false, security: { sessionPolicy: { idleSeconds: 1, absoluteSeconds: 3600 } } });
+    admin = await startTestAdmin({
+      runWorker: false,
+      security: { sessionPolicy: { idleSeconds: 1, absoluteSeconds: 3600 } },
+    });
   });
   afterAll(async () => {
     await admin?.close();

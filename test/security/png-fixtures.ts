@@ -21,7 +21,14 @@ function chunk(type: string, data: Buffer): Buffer {
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A well-formed PNG (valid CRCs) with any IHDR and any image data. */
-export function craftedPng(opts: { width: number; height: number; bitDepth?: number; colorType?: number; interlace?: number; idat: Buffer }): Buffer {
+export function craftedPng(opts: {
+  width: number;
+  height: number;
+  bitDepth?: number;
+  colorType?: number;
+  interlace?: number;
+  idat: Buffer;
+}): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(opts.width, 0);
   ihdr.writeUInt32BE(opts.height, 4);

@@ -13,7 +13,12 @@ export interface RawResponse {
  * let through — and reads the answer. `hangUp` closes the socket right after sending instead,
  * as a client that goes away mid-upload does; the promise then resolves with status 0.
  */
-export function rawRequest(baseUrl: string, head: string, body: Buffer = Buffer.alloc(0), opts: { hangUp?: boolean } = {}): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  head: string,
+  body: Buffer = Buffer.alloc(0),
+  opts: { hangUp?: boolean } = {},
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(url.port), url.hostname);
@@ -24,7 +29,11 @@ export function rawRequest(baseUrl: string, head: string, body: Buffer = Buffer.
       const text = Buffer.concat(chunks).toString('latin1');
       const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
       const split = text.indexOf('\r\n\r\n');
-      resolve({ status: m ? Number(m[1]) : 0, headers: split >= 0 ? text.slice(0, split) : text, body: split >= 0 ? Buffer.from(text.slice(split + 4), 'latin1').toString('utf8') : '' });
+      resolve({
+        status: m ? Number(m[1]) : 0,
+        headers: split >= 0 ? text.slice(0, split) : text,
+        body: split >= 0 ? Buffer.from(text.slice(split + 4), 'latin1').toString('utf8') : '',
+      });
     });
     socket.write(Buffer.concat([Buffer.from(head.replaceAll('\n', '\r\n'), 'latin1'), body]), () => {
       if (opts.hangUp) socket.destroy();
@@ -33,9 +42,19 @@ export function rawRequest(baseUrl: string, head: string, body: Buffer = Buffer.
 }
 
 /** A request head with `Connection: close`, so the answer ends with the socket. */
-export function requestHead(method: string, target: string, baseUrl: string, headers: Record<string, string | number>): string {
+export function requestHead(
+  method: string,
+  target: string,
+  baseUrl: string,
+  headers: Record<string, string | number>,
+): string {
   const host = new URL(baseUrl).host;
-  const lines = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return `${lines.join('\n')}\n\n`;
 }
 

@@ -1,5 +1,15 @@
 import { allRouters } from '../../admin/http/routes';
-import { deviceRequest, getJson, issueTestDevice, loginOperator, startTestAdmin, testLogger, type OperatorClient, type TestAdmin, type TestDevice } from '../harness';
+import {
+  deviceRequest,
+  getJson,
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  testLogger,
+  type OperatorClient,
+  type TestAdmin,
+  type TestDevice,
+} from '../harness';
 
 /**
  * Enumerates every route of every router in `allRouters`, so a route added later is checked
@@ -25,7 +35,14 @@ describe('route table: every /api route needs the right identity', () => {
     admin = await startTestAdmin({ runWorker: false });
     operator = await loginOperator(admin);
     device = await issueTestDevice(admin);
-    const routers = allRouters({ db: admin.db, temporal: admin.temporal, log: testLogger(), uiDist: '/nonexistent', security: admin.security, syb: admin.syb });
+    const routers = allRouters({
+      db: admin.db,
+      temporal: admin.temporal,
+      log: testLogger(),
+      uiDist: '/nonexistent',
+      security: admin.security,
+      syb: admin.syb,
+    });
     routes = routers.flatMap((router) =>
       router.stack.flatMap((layer) =>
         layer.methods
@@ -47,7 +64,27 @@ describe('route table: every /api route needs the right identity', () => {
 
   it('finds the routes it is supposed to guard, and nothing outside /api except the public ones', () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['POST /api/session', 'DELETE /api/session', 'GET /api/me', 'GET /api/devices', 'POST /api/devices', 'PATCH /api/devices/:deviceId', 'POST /api/devices/:deviceId/revoke', 'GET /api/evidence/:id', 'POST /api/device/register', 'POST /api/device/evidence', 'GET /api/syb/sync', 'POST /api/syb/sync', 'GET /api/syb/orders', 'PUT /api/syb/orders/:sybId/sku', 'GET /api/syb/settings', 'PUT /api/syb/settings', 'POST /api/tasks/from-orders', 'GET /api/settings', 'PUT /api/settings']) {
+    for (const expected of [
+      'POST /api/session',
+      'DELETE /api/session',
+      'GET /api/me',
+      'GET /api/devices',
+      'POST /api/devices',
+      'PATCH /api/devices/:deviceId',
+      'POST /api/devices/:deviceId/revoke',
+      'GET /api/evidence/:id',
+      'POST /api/device/register',
+      'POST /api/device/evidence',
+      'GET /api/syb/sync',
+      'POST /api/syb/sync',
+      'GET /api/syb/orders',
+      'PUT /api/syb/orders/:sybId/sku',
+      'GET /api/syb/settings',
+      'PUT /api/syb/settings',
+      'POST /api/tasks/from-orders',
+      'GET /api/settings',
+      'PUT /api/settings',
+    ]) {
       expect(names).toContain(expected);
     }
     const outside = routes.filter((r) => !r.path.startsWith('/api/') && !PUBLIC.has(`${r.method} ${r.path}`));
@@ -58,14 +95,25 @@ describe('route table: every /api route needs the right identity', () => {
     const res = await fetch(`${admin.url}/metrics`);
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^# HELP cmautobuy_/m);
-    const write = await getJson(`${admin.url}/metrics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const write = await getJson(`${admin.url}/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(write.status).toBe(401);
   });
 
   it('answers 401 to every guarded route without credentials', async () => {
     for (const r of guarded()) {
-      const res = await getJson(`${admin.url}${r.url}`, { method: r.method, headers: { 'content-type': 'application/json' }, body: isMutating(r.method) ? '{}' : undefined });
-      expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({ route: `${r.method} ${r.path}`, status: 401 });
+      const res = await getJson(`${admin.url}${r.url}`, {
+        method: r.method,
+        headers: { 'content-type': 'application/json' },
+        body: isMutating(r.method) ? '{}' : undefined,
+      });
+      expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({
+        route: `${r.method} ${r.path}`,
+        status: 401,
+      });
     }
   });
 
@@ -73,7 +121,10 @@ describe('route table: every /api route needs the right identity', () => {
     for (const r of guarded().filter((x) => isMutating(x.method) && !isDeviceRoute(x.path))) {
       for (const headers of [{}, { 'x-csrf-token': 'f'.repeat(64) }] as Array<Record<string, string>>) {
         const res = await operator.request(r.method, r.url, {}, { csrf: false, headers });
-        expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({ route: `${r.method} ${r.path}`, status: 403 });
+        expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({
+          route: `${r.method} ${r.path}`,
+          status: 403,
+        });
         expect(res.body).toMatchObject({ error: { code: 'CSRF_TOKEN_INVALID' } });
       }
     }
@@ -82,7 +133,10 @@ describe('route table: every /api route needs the right identity', () => {
   it('refuses a device token on every operator route', async () => {
     for (const r of guarded().filter((x) => !isDeviceRoute(x.path))) {
       const res = await deviceRequest(admin, device, r.method, r.url, isMutating(r.method) ? { body: {} } : {});
-      expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({ route: `${r.method} ${r.path}`, status: 401 });
+      expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({
+        route: `${r.method} ${r.path}`,
+        status: 401,
+      });
     }
   });
 
@@ -91,7 +145,11 @@ describe('route table: every /api route needs the right identity', () => {
     expect(deviceRoutes.length).toBeGreaterThan(0);
     for (const r of deviceRoutes) {
       const res = await operator.request(r.method, r.url, {});
-      expect({ route: `${r.method} ${r.path}`, status: res.status, body: res.body }).toEqual({ route: `${r.method} ${r.path}`, status: 401, body: null });
+      expect({ route: `${r.method} ${r.path}`, status: res.status, body: res.body }).toEqual({
+        route: `${r.method} ${r.path}`,
+        status: 401,
+        body: null,
+      });
     }
   });
 
@@ -99,7 +157,12 @@ describe('route table: every /api route needs the right identity', () => {
     const both = { authorization: device.authorization };
     const opRes = await operator.get('/api/me', { headers: both });
     expect(opRes.status).toBe(401);
-    const devRes = await operator.request('POST', '/api/device/register', { serial: 's', model: 'm', app_version: '1' }, { headers: both });
+    const devRes = await operator.request(
+      'POST',
+      '/api/device/register',
+      { serial: 's', model: 'm', app_version: '1' },
+      { headers: both },
+    );
     expect(devRes.status).toBe(401);
   });
 
@@ -108,7 +171,11 @@ describe('route table: every /api route needs the right identity', () => {
       const res = await getJson(`${admin.url}${path}`);
       expect({ path, status: res.status }).toEqual({ path, status: 401 });
     }
-    const res = await getJson(`${admin.url}/API/SYSTEM/CHECKS`, { method: 'POST', headers: { cookie: operator.sessionCookie ?? '', 'content-type': 'application/json' }, body: '{}' });
+    const res = await getJson(`${admin.url}/API/SYSTEM/CHECKS`, {
+      method: 'POST',
+      headers: { cookie: operator.sessionCookie ?? '', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -40,22 +40,43 @@ describe('no token or password in clear under the data dir or in logs', () => {
     const log = pino(
       { name: 'admin', level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
       pino.multistream([
-        { level: 'trace', stream: pino.destination({ dest: path.join(dataPaths(dataDir).logs, 'admin.log'), sync: true }) },
+        {
+          level: 'trace',
+          stream: pino.destination({ dest: path.join(dataPaths(dataDir).logs, 'admin.log'), sync: true }),
+        },
         { level: 'trace', stream: stdout.stream },
       ]),
     );
     const adminPassword = 'first-admin-Secret-123';
-    const admin: TestAdmin = await startTestAdmin({ dataDir, log, runWorker: false, initialAdminPassword: adminPassword });
+    const admin: TestAdmin = await startTestAdmin({
+      dataDir,
+      log,
+      runWorker: false,
+      initialAdminPassword: adminPassword,
+    });
     const cliOut: string[] = [];
-    const io = (stdin = '') => ({ readStdin: async () => stdin, out: (l: string) => cliOut.push(l), err: (l: string) => cliOut.push(l) });
+    const io = (stdin = '') => ({
+      readStdin: async () => stdin,
+      out: (l: string) => cliOut.push(l),
+      err: (l: string) => cliOut.push(l),
+    });
     try {
       expect(await runCli(admin.db, ['device', 'issue', 'secret phone'], io())).toBe(0);
       const deviceId = cliOut.find((l) => l.startsWith('device_id='))!.slice('device_id='.length);
       const token = cliOut.find((l) => l.startsWith('token='))!.slice('token='.length);
       expect(token).toMatch(/^[0-9a-f]{64}$/);
       const device = { authorization: `Bearer ${deviceId}.${token}` };
-      expect((await deviceRequest(admin, device, 'POST', '/api/device/register', { body: { serial: 's1', model: 'm1', app_version: '7.0' } })).status).toBe(200);
-      expect((await uploadEvidence(admin, { ...device, deviceId, token }, { file: realPng(), upload_key: 'secret-shot' })).status).toBe(201);
+      expect(
+        (
+          await deviceRequest(admin, device, 'POST', '/api/device/register', {
+            body: { serial: 's1', model: 'm1', app_version: '7.0' },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await uploadEvidence(admin, { ...device, deviceId, token }, { file: realPng(), upload_key: 'secret-shot' }))
+          .status,
+      ).toBe(201);
 
       const userPassword = 'second-user-Secret-456';
       expect(await runCli(admin.db, ['user', 'add', 'frank'], io(`${userPassword}\n`))).toBe(0);
@@ -92,7 +113,8 @@ describe('no token or password in clear under the data dir or in logs', () => {
           .map(([what]) => `${what} in ${path.relative(dataDir, file)}`),
       );
       const logged = stdout.text();
-      for (const [what, secret] of Object.entries(secrets)) if (logged.includes(secret.toString('latin1'))) leaks.push(`${what} in stdout log`);
+      for (const [what, secret] of Object.entries(secrets))
+        if (logged.includes(secret.toString('latin1'))) leaks.push(`${what} in stdout log`);
       expect(leaks).toEqual([]);
     } finally {
       await admin.close().catch(() => undefined);
@@ -104,7 +126,13 @@ describe('no token or password in clear under the data dir or in logs', () => {
     const stdout = capture();
     const log = createLogger({ name: 'admin', level: 'trace', logDir: dataPaths(dataDir).logs, stdout: stdout.stream });
     const announced: string[] = [];
-    const first = await startTestAdmin({ dataDir, log, runWorker: false, initialAdminPassword: undefined, announce: (l) => announced.push(l) });
+    const first = await startTestAdmin({
+      dataDir,
+      log,
+      runWorker: false,
+      initialAdminPassword: undefined,
+      announce: (l) => announced.push(l),
+    });
     let password = '';
     try {
       expect(announced).toHaveLength(1);
@@ -114,11 +142,19 @@ describe('no token or password in clear under the data dir or in logs', () => {
     } finally {
       await first.close();
     }
-    const second = await startTestAdmin({ dataDir, log, runWorker: false, initialAdminPassword: undefined, announce: (l) => announced.push(l) });
+    const second = await startTestAdmin({
+      dataDir,
+      log,
+      runWorker: false,
+      initialAdminPassword: undefined,
+      announce: (l) => announced.push(l),
+    });
     await second.close();
     expect(announced).toHaveLength(1);
     await settle();
-    const leaks = allFiles(dataDir).filter((f) => f.bytes.includes(password)).map((f) => f.file);
+    const leaks = allFiles(dataDir)
+      .filter((f) => f.bytes.includes(password))
+      .map((f) => f.file);
     expect(leaks).toEqual([]);
     expect(stdout.text()).not.toContain(password);
   });

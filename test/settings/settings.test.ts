@@ -1,5 +1,12 @@
 import { nowUtc } from '../../domain/time';
-import { deviceRequest, issueTestDevice, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  deviceRequest,
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
 
 /**
  * 设置 over HTTP against a real admin: `GET /api/settings`, the partial `PUT /api/settings` (zod
@@ -7,7 +14,12 @@ import { deviceRequest, issueTestDevice, loginOperator, startTestAdmin, type Ope
  * on a setting reads the new value at once — no restart.
  */
 const GOODS_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375';
-const DEFAULTS = { 'safety.max_quantity': 10, 'safety.price_tolerance_cent': 500, 'purchase.authorization_ttl_minutes': 60, 'diagnostics.retention_days': 14 };
+const DEFAULTS = {
+  'safety.max_quantity': 10,
+  'safety.price_tolerance_cent': 500,
+  'purchase.authorization_ttl_minutes': 60,
+  'diagnostics.retention_days': 14,
+};
 
 describe('settings API', () => {
   let admin: TestAdmin;
@@ -21,11 +33,29 @@ describe('settings API', () => {
     await admin?.close();
   });
 
-  const settingsRows = async () => admin.db.selectFrom('app_settings').select(['setting_key', 'value_json']).where('setting_key', 'in', Object.keys(DEFAULTS)).orderBy('setting_key').execute();
-  const auditRows = async () => admin.db.selectFrom('audit_log').select(['action', 'actor', 'details_json']).where('action', '=', 'settings.set').orderBy('id').execute();
+  const settingsRows = async () =>
+    admin.db
+      .selectFrom('app_settings')
+      .select(['setting_key', 'value_json'])
+      .where('setting_key', 'in', Object.keys(DEFAULTS))
+      .orderBy('setting_key')
+      .execute();
+  const auditRows = async () =>
+    admin.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'details_json'])
+      .where('action', '=', 'settings.set')
+      .orderBy('id')
+      .execute();
 
   async function draft(quantity: number): Promise<{ task_id: string; version: number }> {
-    const res = await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: GOODS_URL, pdd_options: { 颜色分类: '黑色' }, quantity, max_total_price_cent: 2000 });
+    const res = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: GOODS_URL,
+      pdd_options: { 颜色分类: '黑色' },
+      quantity,
+      max_total_price_cent: 2000,
+    });
     expect(res.status).toBe(201);
     const { task_id, version } = res.body as { task_id: string; version: number };
     return { task_id, version };
@@ -50,7 +80,11 @@ describe('settings API', () => {
     ];
     for (const [body, message] of bad) {
       const res = await op.put('/api/settings', body);
-      expect({ body, status: res.status, code: (res.body as { error: { code: string } }).error.code }).toEqual({ body, status: 400, code: 'VALIDATION_FAILED' });
+      expect({ body, status: res.status, code: (res.body as { error: { code: string } }).error.code }).toEqual({
+        body,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
       const issues = (res.body as { error: { details: { issues: Array<{ message: string }> } } }).error.details.issues;
       expect(issues.map((i) => i.message).join(' ')).toMatch(message);
     }
@@ -61,7 +95,10 @@ describe('settings API', () => {
   it('changes only the keys given, records old → new in one audit row, and answers with every value', async () => {
     const res = await op.put('/api/settings', { 'safety.max_quantity': 2, 'safety.price_tolerance_cent': 0 });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ values: { ...DEFAULTS, 'safety.max_quantity': 2, 'safety.price_tolerance_cent': 0 }, invalid: [] });
+    expect(res.body).toEqual({
+      values: { ...DEFAULTS, 'safety.max_quantity': 2, 'safety.price_tolerance_cent': 0 },
+      invalid: [],
+    });
     expect((await op.get('/api/settings')).body).toEqual(res.body);
     expect(await settingsRows()).toEqual([
       { setting_key: 'safety.max_quantity', value_json: '2' },
@@ -83,27 +120,42 @@ describe('settings API', () => {
     const d = await draft(3);
     const refused = await op.post('/api/tasks/start', { tasks: [d] });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: { code: 'START_REFUSED', details: { tasks: [{ task_id: d.task_id, code: 'QUANTITY_OVER_LIMIT' }] } } });
+    expect(refused.body).toMatchObject({
+      error: { code: 'START_REFUSED', details: { tasks: [{ task_id: d.task_id, code: 'QUANTITY_OVER_LIMIT' }] } },
+    });
 
-    expect((await op.put('/api/settings', { 'safety.max_quantity': 3, 'purchase.authorization_ttl_minutes': 7 })).status).toBe(200);
+    expect(
+      (await op.put('/api/settings', { 'safety.max_quantity': 3, 'purchase.authorization_ttl_minutes': 7 })).status,
+    ).toBe(200);
     const started = await op.post('/api/tasks/start', { tasks: [d] });
     expect(started.status).toBe(200);
     // The authorization lasts exactly the minutes just set.
-    const auth = await admin.db.selectFrom('order_authorizations').select(['created_at', 'expires_at']).where('task_id', '=', d.task_id).executeTakeFirstOrThrow();
+    const auth = await admin.db
+      .selectFrom('order_authorizations')
+      .select(['created_at', 'expires_at'])
+      .where('task_id', '=', d.task_id)
+      .executeTakeFirstOrThrow();
     expect(Date.parse(auth.expires_at) - Date.parse(auth.created_at)).toBe(7 * 60_000);
     expect((await op.post(`/api/tasks/${d.task_id}/cancel`)).status).toBe(200);
   });
 
   it('a phone host gets the retention days set here with its next registration', async () => {
     const device = await issueTestDevice(admin, '设置测试手机');
-    const register = () => deviceRequest(admin, device, 'POST', '/api/device/register', { body: { serial: 'settings-phone', model: 'sim', app_version: '7.3.0' } });
+    const register = () =>
+      deviceRequest(admin, device, 'POST', '/api/device/register', {
+        body: { serial: 'settings-phone', model: 'sim', app_version: '7.3.0' },
+      });
     expect(((await register()).body as { settings: unknown }).settings).toEqual({ artifact_retention_days: 14 });
     expect((await op.put('/api/settings', { 'diagnostics.retention_days': 3 })).status).toBe(200);
     expect(((await register()).body as { settings: unknown }).settings).toEqual({ artifact_retention_days: 3 });
   });
 
   it('a value written by hand outside its range is flagged, refuses the action it governs (no 5xx), and is fixed by saving', async () => {
-    await admin.db.updateTable('app_settings').set({ value_json: '1000', updated_at: nowUtc() }).where('setting_key', '=', 'safety.max_quantity').execute();
+    await admin.db
+      .updateTable('app_settings')
+      .set({ value_json: '1000', updated_at: nowUtc() })
+      .where('setting_key', '=', 'safety.max_quantity')
+      .execute();
     const view = await op.get('/api/settings');
     expect(view.body).toMatchObject({ values: { 'safety.max_quantity': 10 }, invalid: ['safety.max_quantity'] });
 
@@ -111,11 +163,16 @@ describe('settings API', () => {
     const refused = await op.post('/api/tasks/start', { tasks: [d] });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: 'SETTING_INVALID', details: { key: 'safety.max_quantity' } } });
-    expect((await admin.db.selectFrom('tasks').select('status').where('task_id', '=', d.task_id).executeTakeFirstOrThrow()).status).toBe('DRAFT');
+    expect(
+      (await admin.db.selectFrom('tasks').select('status').where('task_id', '=', d.task_id).executeTakeFirstOrThrow())
+        .status,
+    ).toBe('DRAFT');
 
     // Saving the value the page shows repairs the row; the audit names what was really there.
     expect((await op.put('/api/settings', { 'safety.max_quantity': 10 })).body).toMatchObject({ invalid: [] });
-    expect(JSON.parse((await auditRows()).at(-1)?.details_json ?? 'null')).toEqual({ changes: { 'safety.max_quantity': { old: '1000', new: 10 } } });
+    expect(JSON.parse((await auditRows()).at(-1)?.details_json ?? 'null')).toEqual({
+      changes: { 'safety.max_quantity': { old: '1000', new: 10 } },
+    });
     expect((await op.post('/api/tasks/start', { tasks: [d] })).status).toBe(200);
     expect((await op.post(`/api/tasks/${d.task_id}/cancel`)).status).toBe(200);
   });

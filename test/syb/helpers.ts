@@ -21,7 +21,11 @@ export async function startSim(shipments: Shipment[] = []): Promise<SybSim & { c
 export class SimControl {
   constructor(private readonly url: string) {}
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
     return res.json();
   }
@@ -56,7 +60,11 @@ export function taipeiAt(offsetDays: number, time: string): string {
   return `${taipeiDay(new Date(Date.now() + offsetDays * 86400_000))} ${time}`;
 }
 
-export function shipment(n: number, created: string, lines: Array<{ productId: string; spec: string | null; quantity?: number; price?: string; title?: string }>): Shipment {
+export function shipment(
+  n: number,
+  created: string,
+  lines: Array<{ productId: string; spec: string | null; quantity?: number; price?: string; title?: string }>,
+): Shipment {
   const id = `SH-T-${String(n).padStart(4, '0')}`;
   return {
     id,

@@ -43,7 +43,11 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
   const collected = (goodsId: string, skus: Parameters<typeof skusJson>[1]) =>
     admin.db
       .updateTable('pdd_products')
-      .set({ collect_status: 'collected', skus_json: JSON.stringify(skusJson(goodsId, skus)), collected_at: '2026-08-07T08:00:00Z' })
+      .set({
+        collect_status: 'collected',
+        skus_json: JSON.stringify(skusJson(goodsId, skus)),
+        collected_at: '2026-08-07T08:00:00Z',
+      })
       .where('goods_id', '=', goodsId)
       .execute();
   const list = async (query = ''): Promise<Line[]> => {
@@ -55,13 +59,20 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
   const draft = async (ids: string[], mode?: string) => {
     const res = await op.post('/api/tasks/from-orders', { syb_ids: ids, ...(mode ? { execution_mode: mode } : {}) });
     expect(res.status).toBe(200);
-    return (res.body as { results: Array<{ syb_id: string; task_id: string | null; error: { code: string; message: string } | null }> }).results;
+    return (
+      res.body as {
+        results: Array<{ syb_id: string; task_id: string | null; error: { code: string; message: string } | null }>;
+      }
+    ).results;
   };
 
   beforeAll(async () => {
     sim = await startSim([shipment(1, day, lines)]);
     const creds = await sim.control.credentials();
-    admin = await startTestAdmin({ runWorker: false, syb: { url: sim.url, username: creds.username, password: creds.password } });
+    admin = await startTestAdmin({
+      runWorker: false,
+      syb: { url: sim.url, username: creds.username, password: creds.password },
+    });
     op = await loginOperator(admin);
     const res = await upload(
       op,
@@ -79,7 +90,13 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
       ]),
     );
     expect(res.status).toBe(200);
-    expect((await op.put(`/api/shopee/products/${G1}/pdd-link`, { url: 'https://mobile.yangkeduo.com/goods.html?goods_id=880001' })).status).toBe(200);
+    expect(
+      (
+        await op.put(`/api/shopee/products/${G1}/pdd-link`, {
+          url: 'https://mobile.yangkeduo.com/goods.html?goods_id=880001',
+        })
+      ).status,
+    ).toBe(200);
     await collected('880001', [
       { color: '黑色', size: 'M', price_cent: 1288 },
       { color: '白色', size: 'L', price_cent: 1390 },
@@ -131,20 +148,28 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     const bad = await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '6001' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'SHOPEE_SKU_OTHER_GOODS' } });
-    expect((await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '9999' })).body).toMatchObject({ error: { code: 'SHOPEE_SKU_NOT_FOUND' } });
+    expect((await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '9999' })).body).toMatchObject({
+      error: { code: 'SHOPEE_SKU_NOT_FOUND' },
+    });
     expect((await op.put(`/api/syb/orders/nope/sku`, { shopee_sku_id: null })).status).toBe(404);
     expect((await line(6)).shopee_sku_id).toBeNull();
     const ok = await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '5002' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ syb_id: id(6), shopee_sku_id: '5002', match_state: 'matched' });
-    expect(await admin.db.selectFrom('audit_log').select('target_id').where('action', '=', 'syb_order.sku.set').execute()).toEqual([{ target_id: id(6) }]);
+    expect(
+      await admin.db.selectFrom('audit_log').select('target_id').where('action', '=', 'syb_order.sku.set').execute(),
+    ).toEqual([{ target_id: id(6) }]);
   });
 
   it('a manual shopee_sku_id survives a re-sync that changes the line', async () => {
     const changed = lines.map((l, i) => (i === 5 ? { ...l, quantity: 3, price: '88.5', title: '改過的標題' } : l));
     await sim.control.putShipments([shipment(1, day, changed)]);
     await syncSybOrders(admin.syb);
-    const row = await admin.db.selectFrom('syb_orders').selectAll().where('syb_id', '=', id(6)).executeTakeFirstOrThrow();
+    const row = await admin.db
+      .selectFrom('syb_orders')
+      .selectAll()
+      .where('syb_id', '=', id(6))
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ shopee_sku_id: '5002', quantity: 3, price_twd_cent: 8850, title: '改過的標題' });
   });
 
@@ -186,7 +211,9 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     expect((await list('&has_task=true')).map((l) => l.syb_id)).toEqual([id(1)]);
 
     const again = await draft([id(1)], 'live');
-    expect(again).toEqual([{ syb_id: id(1), task_id: null, error: { code: 'ALREADY_DRAFTED', message: expect.any(String) } }]);
+    expect(again).toEqual([
+      { syb_id: id(1), task_id: null, error: { code: 'ALREADY_DRAFTED', message: expect.any(String) } },
+    ]);
     expect((await admin.db.selectFrom('tasks').select('task_id').execute()).length).toBe(tasksAfter.length);
   });
 
@@ -200,7 +227,13 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
 
   it('after switching the product to another PDD goods, drafts use only the new goods and its mappings', async () => {
     await op.put(`/api/syb/orders/${id(10)}/sku`, { shopee_sku_id: '5001' });
-    expect((await op.put(`/api/shopee/products/${G1}/pdd-link`, { url: 'https://mobile.yangkeduo.com/goods.html?goods_id=880002' })).status).toBe(200);
+    expect(
+      (
+        await op.put(`/api/shopee/products/${G1}/pdd-link`, {
+          url: 'https://mobile.yangkeduo.com/goods.html?goods_id=880002',
+        })
+      ).status,
+    ).toBe(200);
     await collected('880002', [
       { color: '黑色', size: 'M', price_cent: 2000 },
       { color: '黑', size: 'M码', price_cent: 1700 },

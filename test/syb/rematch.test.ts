@@ -18,7 +18,9 @@ describe('SYB sync: lines left unmatched get their automatic match on a later sy
 
   const sku = async (n: number): Promise<{ shopee_sku_id: string | null; match_state: string }> => {
     const res = await op.get('/api/syb/orders?limit=200');
-    const found = (res.body as { items: Array<{ syb_id: string; shopee_sku_id: string | null; match_state: string }> }).items.find((l) => l.syb_id === id(n));
+    const found = (
+      res.body as { items: Array<{ syb_id: string; shopee_sku_id: string | null; match_state: string }> }
+    ).items.find((l) => l.syb_id === id(n));
     if (!found) throw new Error(`no line ${id(n)}`);
     return { shopee_sku_id: found.shopee_sku_id, match_state: found.match_state };
   };
@@ -33,7 +35,10 @@ describe('SYB sync: lines left unmatched get their automatic match on a later sy
       ]),
     ]);
     const creds = await sim.control.credentials();
-    admin = await startTestAdmin({ runWorker: false, syb: { url: sim.url, username: creds.username, password: creds.password } });
+    admin = await startTestAdmin({
+      runWorker: false,
+      syb: { url: sim.url, username: creds.username, password: creds.password },
+    });
     op = await loginOperator(admin);
   });
   afterAll(async () => {

@@ -10,7 +10,9 @@ describe('SYB sync on Temporal', () => {
   let op: OperatorClient;
 
   beforeAll(async () => {
-    sim = await startSim([shipment(1, taipeiAt(0, '09:00:00'), [{ productId: '33300000001', spec: '黑色,M', price: '10.005' }])]);
+    sim = await startSim([
+      shipment(1, taipeiAt(0, '09:00:00'), [{ productId: '33300000001', spec: '黑色,M', price: '10.005' }]),
+    ]);
   });
   afterAll(async () => {
     await admin?.close();
@@ -81,7 +83,11 @@ describe('SYB sync on Temporal', () => {
     const { dataDir, namespace } = admin!;
     await admin!.close();
     const creds = await sim.control.credentials();
-    admin = await startTestAdmin({ dataDir, temporal: { address: sharedTemporal().address, namespace }, syb: { password: creds.password } });
+    admin = await startTestAdmin({
+      dataDir,
+      temporal: { address: sharedTemporal().address, namespace },
+      syb: { password: creds.password },
+    });
     await admin.sybScheduleReady;
     const client = await admin.temporal.client();
     expect(await schedules(client)).toEqual([SYB_SYNC_SCHEDULE_ID]);

@@ -15,7 +15,10 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
   beforeAll(async () => {
     sim = await startSim();
     const creds = await sim.control.credentials();
-    admin = await startTestAdmin({ runWorker: false, syb: { url: sim.url, username: creds.username, password: creds.password } });
+    admin = await startTestAdmin({
+      runWorker: false,
+      syb: { url: sim.url, username: creds.username, password: creds.password },
+    });
   });
   afterAll(async () => {
     await admin?.close();
@@ -43,7 +46,9 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
     const counts = await sync();
     expect(counts).toMatchObject({ pages: 1, lines: 3, new_lines: 3 });
     const all = await rows();
-    expect(all.map((r) => [r.syb_id, r.order_no, r.shopee_goods_id, r.product_spec, r.quantity, r.price_twd_cent])).toEqual([
+    expect(
+      all.map((r) => [r.syb_id, r.order_no, r.shopee_goods_id, r.product_spec, r.quantity, r.price_twd_cent]),
+    ).toEqual([
       ['SH-T-0001-L1', 'TW-T-0001', '11100000001', '黑色,M', 2, 101],
       ['SH-T-0001-L2', 'TW-T-0001', '11100000002', null, 1, 268],
       ['SH-T-0002-L1', 'TW-T-0002', '11100000001', '白色,L', 1, 123457],
@@ -56,7 +61,9 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
   it('incremental: asks from the Taipei day of last_synced_at, and picks up a shipment created later that day', async () => {
     const before = (await state()).last_synced_at!;
     await sim.control.clearRequests();
-    await sim.control.addShipments([shipment(3, taipeiAt(0, '23:59:58'), [{ productId: '11100000003', spec: '紅,S' }])]);
+    await sim.control.addShipments([
+      shipment(3, taipeiAt(0, '23:59:58'), [{ productId: '11100000003', spec: '紅,S' }]),
+    ]);
     const counts = await sync();
     expect(counts.new_lines).toBe(1);
     const lists = (await sim.control.requests()).filter((r) => r.path === '/am/stock/list');
@@ -74,7 +81,11 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
   });
 
   it('a failed page N leaves last_synced_at alone; the next run fills the gap', async () => {
-    await sim.control.putShipments(Array.from({ length: 7 }, (_, i) => shipment(10 + i, taipeiAt(0, `0${i}:00:00`), [{ productId: '11100000009', spec: `色${i},M` }])));
+    await sim.control.putShipments(
+      Array.from({ length: 7 }, (_, i) =>
+        shipment(10 + i, taipeiAt(0, `0${i}:00:00`), [{ productId: '11100000009', spec: `色${i},M` }]),
+      ),
+    );
     await sim.control.faults({ page_size: 3, fail_page: 2, fail_status: 502 });
     const before = await state();
     const failedRuns = await metric('cmautobuy_syb_sync_runs_total{outcome="failed"}');
@@ -103,7 +114,11 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
   });
 
   it('a session that expires mid-sync: one re-login, the sync completes; the JWT is never sent', async () => {
-    await sim.control.putShipments(Array.from({ length: 4 }, (_, i) => shipment(30 + i, taipeiAt(0, `1${i}:00:00`), [{ productId: '11100000030', spec: `款${i},L` }])));
+    await sim.control.putShipments(
+      Array.from({ length: 4 }, (_, i) =>
+        shipment(30 + i, taipeiAt(0, `1${i}:00:00`), [{ productId: '11100000030', spec: `款${i},L` }]),
+      ),
+    );
     await sim.control.faults({ page_size: 1, session_ttl_s: 1, latency_ms: 400 });
     await sim.control.clearRequests();
     const counts = await sync();
@@ -125,7 +140,11 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
       expect(hay.includes(Buffer.from(value, 'utf8'))).toBe(false);
     }
     // and the line still carries the shipment's other fields
-    const one = await admin.db.selectFrom('syb_orders').select('syb_data').where('syb_id', '=', 'SH-T-0001-L1').executeTakeFirstOrThrow();
+    const one = await admin.db
+      .selectFrom('syb_orders')
+      .select('syb_data')
+      .where('syb_id', '=', 'SH-T-0001-L1')
+      .executeTakeFirstOrThrow();
     const data = JSON.parse(one.syb_data) as { shipment: Record<string, unknown> };
     expect(data.shipment).toMatchObject({ code: 'TW-T-0001', orderCode: 'OC-1' });
     expect(Object.keys(data.shipment)).not.toContain('receiver');

@@ -31,8 +31,18 @@ describe('purchase drafts from what is known', () => {
   let admin: TestAdmin;
   let op: OperatorClient;
   const draft = (options: Record<string, string>, extra: Record<string, unknown> = {}) =>
-    op.post('/api/tasks', { type: 'purchase', pdd_goods_url: URL, pdd_options: options, quantity: 1, max_total_price_cent: 2000, ...extra });
-  const created = async (options: Record<string, string> = { 颜色分类: '黑色', 尺码: 'M' }, extra: Record<string, unknown> = {}) => {
+    op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: URL,
+      pdd_options: options,
+      quantity: 1,
+      max_total_price_cent: 2000,
+      ...extra,
+    });
+  const created = async (
+    options: Record<string, string> = { 颜色分类: '黑色', 尺码: 'M' },
+    extra: Record<string, unknown> = {},
+  ) => {
     const res = await draft(options, extra);
     expect(res.status).toBe(201);
     return res.body as { task_id: string; version: number };
@@ -45,10 +55,13 @@ describe('purchase drafts from what is known', () => {
     op = await loginOperator(admin);
     const res = await upload(
       op,
-      await buildWorkbook(['商品ID', '商品名稱', '商品規格ID', '商品規格'], [
-        { 商品ID: SHOPEE, 商品名稱: '外套', 商品規格ID: '-' },
-        { 商品ID: SHOPEE, 商品名稱: '外套', 商品規格ID: '8001', 商品規格: '黑色,M' },
-      ]),
+      await buildWorkbook(
+        ['商品ID', '商品名稱', '商品規格ID', '商品規格'],
+        [
+          { 商品ID: SHOPEE, 商品名稱: '外套', 商品規格ID: '-' },
+          { 商品ID: SHOPEE, 商品名稱: '外套', 商品規格ID: '8001', 商品規格: '黑色,M' },
+        ],
+      ),
     );
     expect(res.status).toBe(200);
     expect((await op.put(`/api/shopee/products/${SHOPEE}/pdd-link`, { url: URL })).status).toBe(200);
@@ -108,32 +121,70 @@ describe('purchase drafts from what is known', () => {
     }
     expect(await taskCount()).toBe(before);
     // A goods with no collected data is not judged here (the phone's gates still are).
-    expect((await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: UNCOLLECTED_URL, pdd_options: { 颜色: '随便' }, quantity: 1, max_total_price_cent: 100 })).status).toBe(201);
+    expect(
+      (
+        await op.post('/api/tasks', {
+          type: 'purchase',
+          pdd_goods_url: UNCOLLECTED_URL,
+          pdd_options: { 颜色: '随便' },
+          quantity: 1,
+          max_total_price_cent: 100,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('PATCH edits a draft as a new version; the start for the old version is refused; outside DRAFT it is 409', async () => {
     const t = await created();
-    const edited = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version, pdd_options: { 颜色分类: '白色', 尺码: 'L' }, quantity: 2, max_total_price_cent: 3280 });
+    const edited = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: t.version,
+      pdd_options: { 颜色分类: '白色', 尺码: 'L' },
+      quantity: 2,
+      max_total_price_cent: 3280,
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ status: 'DRAFT', version: t.version + 1, pdd_options: { 颜色分类: '白色', 尺码: 'L' }, quantity: 2, max_total_price_cent: 3280, execution_mode: 'dry_run' });
+    expect(edited.body).toMatchObject({
+      status: 'DRAFT',
+      version: t.version + 1,
+      pdd_options: { 颜色分类: '白色', 尺码: 'L' },
+      quantity: 2,
+      max_total_price_cent: 3280,
+      execution_mode: 'dry_run',
+    });
 
     // the edit is judged by the same check as a create, and a refused one changes nothing
-    const bad = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version + 1, pdd_options: { 颜色分类: '黑色', 尺码: 'L' } });
+    const bad = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: t.version + 1,
+      pdd_options: { 颜色分类: '黑色', 尺码: 'L' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'OPTION_OUT_OF_STOCK' } });
     // an edit made from a stale screen
     const stale = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version, quantity: 3 });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ error: { code: 'VERSION_CONFLICT' } });
-    expect(await task(t.task_id)).toMatchObject({ version: t.version + 1, quantity: 2, pdd_options: { 颜色分类: '白色', 尺码: 'L' } });
+    expect(await task(t.task_id)).toMatchObject({
+      version: t.version + 1,
+      quantity: 2,
+      pdd_options: { 颜色分类: '白色', 尺码: 'L' },
+    });
 
     // an authorization asked for the version before the edit is refused; nothing is authorised
     const old = await op.post('/api/tasks/start', { tasks: [{ task_id: t.task_id, version: t.version }] });
     expect(old.status).toBe(409);
-    expect(old.body).toMatchObject({ error: { code: 'START_REFUSED', details: { tasks: [{ task_id: t.task_id, code: 'VERSION_CONFLICT' }] } } });
-    expect(await admin.db.selectFrom('order_authorizations').select('id').where('task_id', '=', t.task_id).execute()).toEqual([]);
+    expect(old.body).toMatchObject({
+      error: { code: 'START_REFUSED', details: { tasks: [{ task_id: t.task_id, code: 'VERSION_CONFLICT' }] } },
+    });
+    expect(
+      await admin.db.selectFrom('order_authorizations').select('id').where('task_id', '=', t.task_id).execute(),
+    ).toEqual([]);
 
-    const audit = await admin.db.selectFrom('audit_log').selectAll().where('action', '=', 'task.edit').where('target_id', '=', t.task_id).execute();
+    const audit = await admin.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'task.edit')
+      .where('target_id', '=', t.task_id)
+      .execute();
     expect(audit).toHaveLength(1);
 
     expect((await op.post(`/api/tasks/${t.task_id}/cancel`)).status).toBe(200);
@@ -143,7 +194,10 @@ describe('purchase drafts from what is known', () => {
     expect(notDraft.body).toMatchObject({ error: { code: 'NOT_DRAFT' } });
     expect((notDraft.body as { error: { message: string } }).error.message).toMatch(/只有草稿可以编辑/u);
 
-    const unknownField = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: canceled.version, status: 'DRAFT' });
+    const unknownField = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: canceled.version,
+      status: 'DRAFT',
+    });
     expect(unknownField.status).toBe(400);
   });
 
@@ -152,33 +206,56 @@ describe('purchase drafts from what is known', () => {
     const open = await created();
     expect((await op.post(`/api/tasks/${done.task_id}/cancel`)).status).toBe(200);
     // a cancel before any phone took the task still shows in its timeline
-    expect((await task(done.task_id)).timeline).toEqual([expect.objectContaining({ status: 'CANCELED', reason: 'CANCELED_BY_OPERATOR', actor: 'admin' })]);
+    expect((await task(done.task_id)).timeline).toEqual([
+      expect.objectContaining({ status: 'CANCELED', reason: 'CANCELED_BY_OPERATOR', actor: 'admin' }),
+    ]);
 
     const refused = await op.post('/api/tasks/hide', { task_ids: [done.task_id, open.task_id] });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: { code: 'HIDE_REFUSED', details: { tasks: [{ task_id: open.task_id, code: 'NOT_FINISHED' }] } } });
+    expect(refused.body).toMatchObject({
+      error: { code: 'HIDE_REFUSED', details: { tasks: [{ task_id: open.task_id, code: 'NOT_FINISHED' }] } },
+    });
     expect((await task(done.task_id)).removed_at).toBeNull();
 
     const ok = await op.post('/api/tasks/hide', { task_ids: [done.task_id] });
     expect(ok.status).toBe(200);
     expect((await task(done.task_id)).removed_at).not.toBeNull();
-    const listed = async (query: string) => ((await op.get(`/api/tasks?limit=200${query}`)).body as { items: Array<{ task_id: string }>; total: number });
+    const listed = async (query: string) =>
+      (await op.get(`/api/tasks?limit=200${query}`)).body as { items: Array<{ task_id: string }>; total: number };
     const shown = await listed('');
     expect(shown.items.map((t) => t.task_id)).not.toContain(done.task_id);
     expect(shown.items.map((t) => t.task_id)).toContain(open.task_id);
     const all = await listed('&include_hidden=1');
     expect(all.items.map((t) => t.task_id)).toContain(done.task_id);
     expect(all.total).toBe(shown.total + 1);
-    expect(await admin.db.selectFrom('audit_log').select('id').where('action', '=', 'task.hide').where('target_id', '=', done.task_id).execute()).toHaveLength(1);
+    expect(
+      await admin.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', 'task.hide')
+        .where('target_id', '=', done.task_id)
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it('the list holds purchase tasks only and counts them', async () => {
     const now = '2026-08-07T08:00:00Z';
     await admin.db
       .insertInto('tasks')
-      .values({ task_id: `collect-${PDD}-x`, task_type: 'collect', status: 'succeeded', pdd_goods_url: URL, pdd_goods_id: PDD, created_at: now, updated_at: '2999-01-01T00:00:00Z' })
+      .values({
+        task_id: `collect-${PDD}-x`,
+        task_type: 'collect',
+        status: 'succeeded',
+        pdd_goods_url: URL,
+        pdd_goods_id: PDD,
+        created_at: now,
+        updated_at: '2999-01-01T00:00:00Z',
+      })
       .execute();
-    const res = (await op.get('/api/tasks?limit=200')).body as { items: Array<{ task_id: string; type: string }>; total: number };
+    const res = (await op.get('/api/tasks?limit=200')).body as {
+      items: Array<{ task_id: string; type: string }>;
+      total: number;
+    };
     expect(res.items.every((t) => t.type === 'purchase')).toBe(true);
     expect(res.total).toBe(res.items.length);
   });
@@ -192,13 +269,28 @@ describe('purchase drafts from what is known', () => {
     // The dry run itself is run by a phone in test/browser/tasks-known.test.ts; here its end state.
     await admin.db
       .updateTable('tasks')
-      .set({ status: 'DRY_RUN_PASSED', syb_id: 'SH-9-L1', order_no: 'TW-0009', shopee_goods_id: SHOPEE, shopee_sku_id: '8001' })
+      .set({
+        status: 'DRY_RUN_PASSED',
+        syb_id: 'SH-9-L1',
+        order_no: 'TW-0009',
+        shopee_goods_id: SHOPEE,
+        shopee_sku_id: '8001',
+      })
       .where('task_id', '=', t.task_id)
       .execute();
     const copy = await op.post(`/api/tasks/${t.task_id}/copy-live`);
     expect(copy.status).toBe(201);
     const live = await task((copy.body as { task_id: string }).task_id);
-    expect(live).toMatchObject({ status: 'DRAFT', execution_mode: 'live', version: 1, pdd_options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, max_total_price_cent: 2000, syb_id: 'SH-9-L1', order_no: 'TW-0009' });
+    expect(live).toMatchObject({
+      status: 'DRAFT',
+      execution_mode: 'live',
+      version: 1,
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 1,
+      max_total_price_cent: 2000,
+      syb_id: 'SH-9-L1',
+      order_no: 'TW-0009',
+    });
     const again = await op.post(`/api/tasks/${t.task_id}/copy-live`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: { code: 'ALREADY_DRAFTED' } });
@@ -206,10 +298,18 @@ describe('purchase drafts from what is known', () => {
 
   it('the task view carries the SYB order number as order_no and the PDD one as pdd_order_no', async () => {
     const t = await created();
-    await admin.db.updateTable('tasks').set({ order_no: 'TW-0001', syb_id: 'SH-1-L1', pdd_order_no: '260807-1' }).where('task_id', '=', t.task_id).execute();
+    await admin.db
+      .updateTable('tasks')
+      .set({ order_no: 'TW-0001', syb_id: 'SH-1-L1', pdd_order_no: '260807-1' })
+      .where('task_id', '=', t.task_id)
+      .execute();
     expect(await task(t.task_id)).toMatchObject({ syb_id: 'SH-1-L1', order_no: 'TW-0001', pdd_order_no: '260807-1' });
     expect(await task(t.task_id)).not.toHaveProperty('syb_order_no');
-    const found = (await op.get('/api/tasks?q=260807-1')).body as { items: Array<{ task_id: string; order_no: string; pdd_order_no: string }> };
-    expect(found.items).toEqual([expect.objectContaining({ task_id: t.task_id, order_no: 'TW-0001', pdd_order_no: '260807-1' })]);
+    const found = (await op.get('/api/tasks?q=260807-1')).body as {
+      items: Array<{ task_id: string; order_no: string; pdd_order_no: string }>;
+    };
+    expect(found.items).toEqual([
+      expect.objectContaining({ task_id: t.task_id, order_no: 'TW-0001', pdd_order_no: '260807-1' }),
+    ]);
   });
 });

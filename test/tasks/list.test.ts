@@ -31,7 +31,10 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     do {
       const res = await op.get(`/api/tasks?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.status).toBe(200);
-      const body = res.body as { items: Array<{ task_id: string; pdd_options: Record<string, string> }>; next_cursor: string | null };
+      const body = res.body as {
+        items: Array<{ task_id: string; pdd_options: Record<string, string> }>;
+        next_cursor: string | null;
+      };
       expect(body.items.length).toBeLessThanOrEqual(2);
       seen.push(...body.items.map((t) => t.task_id));
       cursor = body.next_cursor;
@@ -59,7 +62,14 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     expect(page1.next_cursor).not.toBeNull();
     expect((await list(`limit=1&cursor=${encodeURIComponent(page1.next_cursor!)}`)).total).toBe(all.total);
 
-    const made = await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477379', pdd_options: { 颜色分类: '黑色' }, quantity: 1, max_total_price_cent: 500, title: '计数 样本' });
+    const made = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477379',
+      pdd_options: { 颜色分类: '黑色' },
+      quantity: 1,
+      max_total_price_cent: 500,
+      title: '计数 样本',
+    });
     expect(made.status).toBe(201);
     const id = (made.body as { task_id: string }).task_id;
     expect((await list('limit=1')).total).toBe(all.total + 1);
@@ -79,11 +89,19 @@ describe('GET /api/tasks — keyset pagination and search', () => {
 
   it('search through the trigram index finds exactly what a substring match finds, and follows changed titles', async () => {
     type ListBody = { items: Array<{ task_id: string; title: string | null }>; total: number };
-    const search = async (q: string) => (await op.get(`/api/tasks?q=${encodeURIComponent(q)}&limit=100`)).body as ListBody;
+    const search = async (q: string) =>
+      (await op.get(`/api/tasks?q=${encodeURIComponent(q)}&limit=100`)).body as ListBody;
     const titles = ['引号 "甲" 乙', '大小写 AbCdE', '旧标题 xyz'];
     const ids: string[] = [];
     for (const [i, title] of titles.entries()) {
-      const res = await op.post('/api/tasks', { type: 'purchase', pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=93712247738${i}`, pdd_options: { 颜色分类: '黑色' }, quantity: 1, max_total_price_cent: 700, title });
+      const res = await op.post('/api/tasks', {
+        type: 'purchase',
+        pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=93712247738${i}`,
+        pdd_options: { 颜色分类: '黑色' },
+        quantity: 1,
+        max_total_price_cent: 700,
+        title,
+      });
       expect(res.status).toBe(201);
       ids.push((res.body as { task_id: string }).task_id);
     }
@@ -95,7 +113,11 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     expect((await search('937122477381')).items.map((t) => t.task_id)).toEqual([ids[1]]);
     expect((await search(ids[2]!)).items.map((t) => t.task_id)).toEqual([ids[2]]);
 
-    await admin.db.updateTable('tasks').set({ title: '新标题 uvw', search_text: '新标题 uvw' }).where('task_id', '=', ids[2]!).execute();
+    await admin.db
+      .updateTable('tasks')
+      .set({ title: '新标题 uvw', search_text: '新标题 uvw' })
+      .where('task_id', '=', ids[2]!)
+      .execute();
     expect(await search('旧标题 xyz')).toMatchObject({ items: [], total: 0 });
     expect(await search('新标题 uvw')).toMatchObject({ items: [{ task_id: ids[2] }], total: 1 });
   });

@@ -23,14 +23,25 @@ describe('starting purchases', () => {
 
   it('refuses the whole start when one task is over safety.max_quantity, changing nothing', async () => {
     admin = await startTestAdmin();
-    await admin.db.insertInto('app_settings').values({ setting_key: 'safety.max_quantity', value_json: '3', updated_at: '2026-01-01T00:00:00Z' }).execute();
+    await admin.db
+      .insertInto('app_settings')
+      .values({ setting_key: 'safety.max_quantity', value_json: '3', updated_at: '2026-01-01T00:00:00Z' })
+      .execute();
     const op = await loginOperator(admin);
     const ok = (await op.post('/api/tasks', draft(3))).body as { task_id: string; version: number };
     const over = (await op.post('/api/tasks', draft(4))).body as { task_id: string; version: number };
-    const res = await op.post('/api/tasks/start', { tasks: [ok, over].map((t) => ({ task_id: t.task_id, version: t.version })) });
+    const res = await op.post('/api/tasks/start', {
+      tasks: [ok, over].map((t) => ({ task_id: t.task_id, version: t.version })),
+    });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: { code: 'START_REFUSED', details: { tasks: [{ task_id: over.task_id, code: 'QUANTITY_OVER_LIMIT' }] } } });
-    const rows = await admin.db.selectFrom('tasks').select(['task_id', 'status', 'version']).orderBy('task_id').execute();
+    expect(res.body).toMatchObject({
+      error: { code: 'START_REFUSED', details: { tasks: [{ task_id: over.task_id, code: 'QUANTITY_OVER_LIMIT' }] } },
+    });
+    const rows = await admin.db
+      .selectFrom('tasks')
+      .select(['task_id', 'status', 'version'])
+      .orderBy('task_id')
+      .execute();
     expect(rows).toEqual([
       { task_id: ok.task_id, status: 'DRAFT', version: 1 },
       { task_id: over.task_id, status: 'DRAFT', version: 1 },
@@ -41,7 +52,11 @@ describe('starting purchases', () => {
   it('loses nothing when Temporal is down at the start: the sweep starts the workflow once it is back', async () => {
     const dir = tempDataDir('sweep');
     const port = await freePort();
-    admin = await startTestAdmin({ temporal: { address: `127.0.0.1:${port}`, namespace: 'cmautobuy' }, waitForWorker: false, purchaseSweepIntervalMs: 500 });
+    admin = await startTestAdmin({
+      temporal: { address: `127.0.0.1:${port}`, namespace: 'cmautobuy' },
+      waitForWorker: false,
+      purchaseSweepIntervalMs: 500,
+    });
     const op = await loginOperator(admin);
     const task = (await op.post('/api/tasks', draft(1))).body as { task_id: string; version: number };
 
@@ -51,15 +66,26 @@ describe('starting purchases', () => {
     expect(auth.workflow_started_at).toBeNull();
     expect((await admin.db.selectFrom('tasks').select('status').executeTakeFirstOrThrow()).status).toBe('PENDING');
 
-    server = await startDevServer({ dbFile: path.join(dir, 'temporal.db'), namespace: 'cmautobuy', port, uiPort: null, logFile: path.join(dir, 'temporal.log') });
+    server = await startDevServer({
+      dbFile: path.join(dir, 'temporal.db'),
+      namespace: 'cmautobuy',
+      port,
+      uiPort: null,
+      logFile: path.join(dir, 'temporal.log'),
+    });
     const deadline = Date.now() + 60_000;
     let startedAt: string | null = null;
     while (!startedAt && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
-      startedAt = (await admin.db.selectFrom('order_authorizations').select('workflow_started_at').executeTakeFirstOrThrow()).workflow_started_at;
+      startedAt = (
+        await admin.db.selectFrom('order_authorizations').select('workflow_started_at').executeTakeFirstOrThrow()
+      ).workflow_started_at;
     }
     expect(startedAt).not.toBeNull();
-    const client = new Client({ connection: await Connection.connect({ address: server.address }), namespace: 'cmautobuy' });
+    const client = new Client({
+      connection: await Connection.connect({ address: server.address }),
+      namespace: 'cmautobuy',
+    });
     const desc = await client.workflow.getHandle(auth.workflow_id).describe();
     expect(desc.status.name).toBe('RUNNING');
     expect(desc.type).toBe('purchase');

@@ -32,7 +32,8 @@ function serverErrorCodes(files: ReadonlyMap<string, string>): Map<string, Set<s
   for (const [file, text] of files) {
     for (const re of SENDERS) for (const m of text.matchAll(re)) add(m[1] as string, file);
     // The catalog's code list names its codes as `KEY: 'KEY'` values.
-    if (file === CATALOG_ERRORS_FILE) for (const m of text.matchAll(new RegExp(`:\\s*${CODE}`, 'g'))) add(m[1] as string, file);
+    if (file === CATALOG_ERRORS_FILE)
+      for (const m of text.matchAll(new RegExp(`:\\s*${CODE}`, 'g'))) add(m[1] as string, file);
   }
   return found;
 }
@@ -44,7 +45,8 @@ function adminSources(): Map<string, string> {
     for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const rel = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(rel);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+        files.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
     }
   };
   walk('admin');
@@ -56,13 +58,22 @@ describe('API error codes', () => {
 
   it('finds the codes of every kind of sender (the scan itself works)', () => {
     // one per sender pattern: the middleware, new HttpError, a helper, a refusal list, the catalog list
-    for (const code of ['INTERNAL', 'LOGIN_FAILED', 'TASK_NOT_FOUND', 'NOT_DRAFT', 'SHOPEE_SKU_EXISTS', 'COLLECT_NO_SKUS']) {
+    for (const code of [
+      'INTERNAL',
+      'LOGIN_FAILED',
+      'TASK_NOT_FOUND',
+      'NOT_DRAFT',
+      'SHOPEE_SKU_EXISTS',
+      'COLLECT_NO_SKUS',
+    ]) {
       expect(sent.has(code)).toBe(true);
     }
   });
 
   it('every code the admin sends has its Chinese text', () => {
-    const missing = [...sent].filter(([code]) => !isApiErrorCode(code)).map(([code, files]) => `${code} (${[...files].join(', ')})`);
+    const missing = [...sent]
+      .filter(([code]) => !isApiErrorCode(code))
+      .map(([code, files]) => `${code} (${[...files].join(', ')})`);
     expect(missing).toEqual([]);
   });
 
@@ -74,7 +85,10 @@ describe('API error codes', () => {
 
   it('a new code string in the admin fails the check', () => {
     const files = new Map([
-      ['admin/x.ts', "throw conflict('BRAND_NEW_CODE', 'x');\nthrow new HttpError(418, 'ANOTHER_NEW_CODE', 'y');\nrefusals.push({ code: 'THIRD_NEW_CODE' });"],
+      [
+        'admin/x.ts',
+        "throw conflict('BRAND_NEW_CODE', 'x');\nthrow new HttpError(418, 'ANOTHER_NEW_CODE', 'y');\nrefusals.push({ code: 'THIRD_NEW_CODE' });",
+      ],
     ]);
     const codes = [...serverErrorCodes(files).keys()];
     expect(codes.sort()).toEqual(['ANOTHER_NEW_CODE', 'BRAND_NEW_CODE', 'THIRD_NEW_CODE']);

@@ -45,7 +45,15 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
 
   let n = 0;
   /** One purchase with its own device queue; the stubs record every call by name. */
-  function rig(device: Partial<Record<'preparePurchase' | 'submitOnce' | 'observeAfterSubmit' | 'readPendingOrders', (input: unknown) => Promise<unknown>>> = {}, opts: { noPhone?: boolean; expiresInMs?: number; fence?: () => Promise<void> } = {}) {
+  function rig(
+    device: Partial<
+      Record<
+        'preparePurchase' | 'submitOnce' | 'observeAfterSubmit' | 'readPendingOrders',
+        (input: unknown) => Promise<unknown>
+      >
+    > = {},
+    opts: { noPhone?: boolean; expiresInMs?: number; fence?: () => Promise<void> } = {},
+  ) {
     n += 1;
     const id = `hb-${n}`;
     const queue = `device/${id}`;
@@ -53,7 +61,12 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     // one driver per phone, as the device worker's gate keeps it: the release waits for a running prepare
     let phoneFree: Promise<unknown> = Promise.resolve();
     const statuses: { to: string; reasonCode?: string | null }[] = [];
-    const claim: DeviceClaim = { claim_id: `claim-${id}`, device_id: id, task_queue: queue, claimed_at: '2026-01-01T00:00:00Z' };
+    const claim: DeviceClaim = {
+      claim_id: `claim-${id}`,
+      device_id: id,
+      task_queue: queue,
+      claimed_at: '2026-01-01T00:00:00Z',
+    };
     const record = (name: string) => async (input: unknown) => void calls.push({ name, input });
     const admin = {
       async recordPurchaseStatus(input: { to: string; reasonCode?: string | null }) {
@@ -88,7 +101,12 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
           phoneFree = running.catch(() => undefined);
           return running;
         }
-        return { ok: true, reading: READING, evidenceIds: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+        return {
+          ok: true,
+          reading: READING,
+          evidenceIds: [],
+          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+        };
       },
       async submitOnce(input: unknown) {
         calls.push({ name: 'submitOnce', input });
@@ -98,7 +116,13 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       async observeAfterSubmit(input: unknown) {
         calls.push({ name: 'observeAfterSubmit', input });
         if (device.observeAfterSubmit) return device.observeAfterSubmit(input);
-        return { outcome: 'pending_payment', orderNo: '250101-1', orderedAtRaw: null, evidenceIds: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+        return {
+          outcome: 'pending_payment',
+          orderNo: '250101-1',
+          orderedAtRaw: null,
+          evidenceIds: [],
+          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+        };
       },
       async readPendingOrders(input: unknown) {
         calls.push({ name: 'readPendingOrders', input });
@@ -124,19 +148,44 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     };
     const bundle = { codePath: sharedTemporal().workflowBundlePath };
     const workers = async () => {
-      const adminW = await Worker.create({ connection: env.nativeConnection, namespace: ns, taskQueue: 'admin', workflowBundle: bundle, activities: admin });
-      const claimW = await Worker.create({ connection: env.nativeConnection, namespace: ns, taskQueue: 'devices', activities: claims });
+      const adminW = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: ns,
+        taskQueue: 'admin',
+        workflowBundle: bundle,
+        activities: admin,
+      });
+      const claimW = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: ns,
+        taskQueue: 'devices',
+        activities: claims,
+      });
       // heartbeats reach the server as often as the device worker sends them (device-worker/runtime/reconnect.ts)
-      const phoneW = await Worker.create({ connection: env.nativeConnection, namespace: ns, taskQueue: queue, activities: phone, maxHeartbeatThrottleInterval: '2 seconds' });
+      const phoneW = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: ns,
+        taskQueue: queue,
+        activities: phone,
+        maxHeartbeatThrottleInterval: '2 seconds',
+      });
       return { adminW, claimW, phoneW };
     };
-    const start = () => env.client.workflow.start<typeof purchase>('purchase', { taskQueue: 'admin', workflowId: `purchase/${id}`, args: [input] });
+    const start = () =>
+      env.client.workflow.start<typeof purchase>('purchase', {
+        taskQueue: 'admin',
+        workflowId: `purchase/${id}`,
+        args: [input],
+      });
     const names = () => calls.map((c) => c.name);
     return { id, calls, statuses, names, workers, start, input };
   }
 
   /** Runs all three workers until `fn` is done. */
-  async function withWorkers<T>(w: { adminW: Worker; claimW: Worker; phoneW: Worker }, fn: () => Promise<T>): Promise<T> {
+  async function withWorkers<T>(
+    w: { adminW: Worker; claimW: Worker; phoneW: Worker },
+    fn: () => Promise<T>,
+  ): Promise<T> {
     return w.adminW.runUntil(w.claimW.runUntil(w.phoneW.runUntil(fn)));
   }
 
@@ -193,7 +242,12 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       async preparePurchase() {
         // the host is gone: no heartbeat ever again (the sleep ends early when the worker stops)
         await Context.current().sleep(45_000);
-        return { ok: true, reading: READING, evidenceIds: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+        return {
+          ok: true,
+          reading: READING,
+          evidenceIds: [],
+          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+        };
       },
     });
     const w = await r.workers();
@@ -264,7 +318,10 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     const w = await r.workers();
     const h = await withWorkers(w, async () => {
       const h = await r.start();
-      await waitFor(async () => (await h.query(stateQuery)).status === 'RECONCILIATION_REQUIRED' && r.names().includes('readPendingOrders'));
+      await waitFor(
+        async () =>
+          (await h.query(stateQuery)).status === 'RECONCILIATION_REQUIRED' && r.names().includes('readPendingOrders'),
+      );
       return h;
     });
     expect(r.names().filter((x) => x === 'submitOnce')).toHaveLength(1);
@@ -291,7 +348,12 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       async preparePurchase() {
         preparing();
         await prepareMayFinish;
-        return { ok: true, reading: READING, evidenceIds: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+        return {
+          ok: true,
+          reading: READING,
+          evidenceIds: [],
+          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+        };
       },
     });
     const w = await r.workers();

@@ -5,7 +5,13 @@ import type { DeviceClaim, FinalPanelReading, Observation } from '../../domain/c
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { PurchaseState, PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
-import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from '../../workflows/purchase-messages';
+import {
+  cancelUpdate,
+  markPaidUpdate,
+  resetUpdate,
+  resolveReconciliationUpdate,
+  stateQuery,
+} from '../../workflows/purchase-messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 
@@ -56,7 +62,8 @@ describe('purchase workflow: never Failed, never stuck', () => {
 
   const fail = (name: string) => {
     calls.activities.push(name);
-    if (script.failing?.activity === name) throw ApplicationFailure.nonRetryable(`${name} failed for good`, script.failing.type);
+    if (script.failing?.activity === name)
+      throw ApplicationFailure.nonRetryable(`${name} failed for good`, script.failing.type);
   };
 
   const adminActivities = {
@@ -89,19 +96,40 @@ describe('purchase workflow: never Failed, never stuck', () => {
     },
   };
 
-  const claim: DeviceClaim = { claim_id: 'claim-1', device_id: 'stub-phone', task_queue: DEVICE_QUEUE, claimed_at: '2026-01-01T00:00:00Z' };
+  const claim: DeviceClaim = {
+    claim_id: 'claim-1',
+    device_id: 'stub-phone',
+    task_queue: DEVICE_QUEUE,
+    claimed_at: '2026-01-01T00:00:00Z',
+  };
   const phoneActivities = {
     async preparePurchase() {
       calls.activities.push('preparePurchase');
-      return { ok: true as const, reading: READING, evidenceIds: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+      return {
+        ok: true as const,
+        reading: READING,
+        evidenceIds: [],
+        counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+      };
     },
     async submitOnce() {
       calls.activities.push('submitOnce');
-      return { tappedAt: new Date().toISOString().slice(0, 19) + 'Z', counters: { adbRoundTrips: 0, dumps: 0, taps: 1, wallMs: 0 } };
+      return {
+        tappedAt: new Date().toISOString().slice(0, 19) + 'Z',
+        counters: { adbRoundTrips: 0, dumps: 0, taps: 1, wallMs: 0 },
+      };
     },
     async observeAfterSubmit() {
       calls.activities.push('observeAfterSubmit');
-      return { ...(script.observation ?? { outcome: 'pending_payment', orderNo: 'PO-1', orderedAtRaw: '2026-01-01 08:00:00', orderedAt: '2026-01-01T00:00:00Z' }), evidenceIds: [] };
+      return {
+        ...(script.observation ?? {
+          outcome: 'pending_payment',
+          orderNo: 'PO-1',
+          orderedAtRaw: '2026-01-01 08:00:00',
+          orderedAt: '2026-01-01T00:00:00Z',
+        }),
+        evidenceIds: [],
+      };
     },
     async readPendingOrders() {
       calls.activities.push('readPendingOrders');
@@ -119,8 +147,19 @@ describe('purchase workflow: never Failed, never stuck', () => {
     connection = await NativeConnection.connect({ address });
     client = new Client({ connection: await Connection.connect({ address }), namespace });
     workers = [
-      await Worker.create({ connection, namespace, taskQueue, workflowBundle: { codePath: workflowBundlePath }, activities: adminActivities }),
-      await Worker.create({ connection, namespace, taskQueue: DEVICES_TASK_QUEUE, activities: { claimDevice: async () => claim } }),
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue,
+        workflowBundle: { codePath: workflowBundlePath },
+        activities: adminActivities,
+      }),
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue: DEVICES_TASK_QUEUE,
+        activities: { claimDevice: async () => claim },
+      }),
       await Worker.create({ connection, namespace, taskQueue: DEVICE_QUEUE, activities: phoneActivities }),
     ];
     running = workers.map((w) => w.run());
@@ -159,7 +198,8 @@ describe('purchase workflow: never Failed, never stuck', () => {
       const s = await handle.query(stateQuery);
       if (s.status === status) return s;
       const d = await handle.describe();
-      if (d.status.name !== 'RUNNING') throw new Error(`workflow ${d.status.name} while waiting for ${status} (state ${s.status})`);
+      if (d.status.name !== 'RUNNING')
+        throw new Error(`workflow ${d.status.name} while waiting for ${status} (state ${s.status})`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -190,7 +230,9 @@ describe('purchase workflow: never Failed, never stuck', () => {
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect(calls.activities.filter((a) => a === 'submitOnce')).toHaveLength(1);
     script.failing = undefined;
-    await handle.executeUpdate(resolveReconciliationUpdate, { args: [{ actor: 'op', outcome: 'created', orderNo: 'PO-1' }] });
+    await handle.executeUpdate(resolveReconciliationUpdate, {
+      args: [{ actor: 'op', outcome: 'created', orderNo: 'PO-1' }],
+    });
     await stateOf(handle, 'WAITING_PAYMENT');
     await handle.executeUpdate(markPaidUpdate, { args: [{ actor: 'op' }] });
     expect(await handle.result()).toBe('SUCCEEDED');
@@ -210,10 +252,12 @@ describe('purchase workflow: never Failed, never stuck', () => {
     script.failing = undefined;
     // the validator takes a new answer once the failed one is forgotten
     for (;;) {
-      const sent = await handle.executeUpdate(resolveReconciliationUpdate, { args: [{ actor: 'op', outcome: 'not_created' }] }).then(
-        () => true,
-        () => false,
-      );
+      const sent = await handle
+        .executeUpdate(resolveReconciliationUpdate, { args: [{ actor: 'op', outcome: 'not_created' }] })
+        .then(
+          () => true,
+          () => false,
+        );
       if (sent) break;
       expect((await handle.describe()).status.name).toBe('RUNNING');
       await new Promise((r) => setTimeout(r, 50));
@@ -277,7 +321,11 @@ describe('purchase workflow: never Failed, never stuck', () => {
   it('two mark-paid updates with one update id: one transition, the same answer', async () => {
     const handle = await start();
     await stateOf(handle, 'WAITING_PAYMENT');
-    const send = () => handle.executeUpdate(markPaidUpdate, { updateId: 'mark-paid-once', args: [{ actor: 'op', requestId: 'mark-paid-once' }] });
+    const send = () =>
+      handle.executeUpdate(markPaidUpdate, {
+        updateId: 'mark-paid-once',
+        args: [{ actor: 'op', requestId: 'mark-paid-once' }],
+      });
     const answers = await Promise.allSettled([send(), send()]);
     expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(await handle.result()).toBe('SUCCEEDED');

@@ -41,7 +41,13 @@ export default function App(): JSX.Element {
       <div class="shell">
         <TopBar username={user()?.username} />
         <main class="content">
-          <Switch fallback={<p class="muted" data-testid="loading">正在加载…</p>}>
+          <Switch
+            fallback={
+              <p class="muted" data-testid="loading">
+                正在加载…
+              </p>
+            }
+          >
             <Match when={loadError()}>
               {(msg) => (
                 <div class="card error-card" role="alert" data-testid="load-error">

@@ -39,7 +39,12 @@ export function errorText(err: unknown): string {
     if (known !== undefined) {
       // Some refusals (e.g. ACTION_NOT_ALLOWED) already say in Chinese exactly why; keep that.
       if (isApiErrorCode(err.code) && FOR_OPERATOR.test(err.message)) return err.message;
-      const names = err.code === 'MISSING_COLUMNS' ? missingColumns(err.details) : err.code === 'VALIDATION_FAILED' ? invalidFields(err.details) : [];
+      const names =
+        err.code === 'MISSING_COLUMNS'
+          ? missingColumns(err.details)
+          : err.code === 'VALIDATION_FAILED'
+            ? invalidFields(err.details)
+            : [];
       return names.length > 0 ? `${known}：${names.join('、')}` : known;
     }
     return err.message !== '' ? err.message : byStatus(err.status);

@@ -96,5 +96,3 @@ export interface PurchaseTables {
   /** tasks per status, kept by triggers (migration 0033): the task list's `total` */
   task_counts: { status: string; n: number };
 }
-
-;

@@ -15,7 +15,8 @@ export function deviceEvidenceRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/device' });
   router.post('/evidence', async (ctx) => {
     const device = deviceOf(ctx);
-    if (!ctx.is('multipart/form-data')) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
+    if (!ctx.is('multipart/form-data'))
+      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > EVIDENCE_LIMITS.maxBytes + EVIDENCE_LIMITS.maxEnvelopeBytes) {
       // Not one byte of that body is wanted: answer and drop the connection.

@@ -2,7 +2,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { deviceDisplayNameSchema, type DeviceView, type IssuedDeviceView } from '../../../domain/devices';
 import { markAudited } from '../../audit/audit';
-import { DEVICE_ID_RE, issueDeviceCredential, renameDevice, revokeDeviceCredential } from '../../auth/device-credentials';
+import {
+  DEVICE_ID_RE,
+  issueDeviceCredential,
+  renameDevice,
+  revokeDeviceCredential,
+} from '../../auth/device-credentials';
 import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
 import type { AppDeps } from '../deps';
@@ -30,7 +35,11 @@ export function deviceRoutes(deps: AppDeps): Router {
     const body = parseBody(ctx, nameBody);
     const issued = await issueDeviceCredential(deps.db, actorOf(ctx), body.display_name);
     markAudited(ctx); // written with the credential
-    const answer: IssuedDeviceView = { device_id: issued.deviceId, display_name: body.display_name, token: issued.token };
+    const answer: IssuedDeviceView = {
+      device_id: issued.deviceId,
+      display_name: body.display_name,
+      token: issued.token,
+    };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = answer;

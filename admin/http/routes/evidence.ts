@@ -17,7 +17,8 @@ export function evidenceRoutes(deps: AppDeps): Router {
     operatorOf(ctx);
     const { id } = parseParams(ctx, params);
     const found = await deps.security.evidence.open(id).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw notFound('EVIDENCE_FILE_MISSING', `the file of evidence ${id} is missing from the evidence store`);
+      if (err.code === 'ENOENT')
+        throw notFound('EVIDENCE_FILE_MISSING', `the file of evidence ${id} is missing from the evidence store`);
       throw err;
     });
     if (!found) throw notFound('EVIDENCE_NOT_FOUND', `no evidence ${id}`);

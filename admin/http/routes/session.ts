@@ -29,16 +29,26 @@ export function sessionRoutes(deps: AppDeps): Router {
     if (!admission.admitted) {
       const wait = admission.retryAfterSeconds;
       ctx.set('Retry-After', String(wait));
-      throw new HttpError(429, 'LOGIN_RATE_LIMITED', `too many failed logins; try again in ${wait} s`, { retry_after_seconds: wait });
+      throw new HttpError(429, 'LOGIN_RATE_LIMITED', `too many failed logins; try again in ${wait} s`, {
+        retry_after_seconds: wait,
+      });
     }
-    const user = await db.selectFrom('users').select(['id', 'username', 'password_hash']).where('username', '=', body.username).executeTakeFirst();
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_hash'])
+      .where('username', '=', body.username)
+      .executeTakeFirst();
     const ok = user ? await verifyPassword(body.password, user.password_hash) : await burnPasswordCheck(body.password);
     if (!user || !ok) {
       // An unknown name is not recorded: people type their password into the name field.
-      await recordAudit(db, { kind: 'system', name: 'login', sourceIp: address }, {
-        action: 'session.login_failed',
-        ...(user ? { target: { kind: 'user', id: user.username } } : {}),
-      });
+      await recordAudit(
+        db,
+        { kind: 'system', name: 'login', sourceIp: address },
+        {
+          action: 'session.login_failed',
+          ...(user ? { target: { kind: 'user', id: user.username } } : {}),
+        },
+      );
       throw new HttpError(401, 'LOGIN_FAILED', 'wrong user name or password');
     }
     throttle.succeeded(admission.attempt);
@@ -47,7 +57,11 @@ export function sessionRoutes(deps: AppDeps): Router {
       // Login never continues a session that existed before it (no session fixation).
       if (previous) await sessions.destroy(previous, trx);
       const session = await sessions.create(user.id, trx);
-      await recordAudit(trx, { kind: 'operator', name: user.username, sourceIp: address }, { action: 'session.login', target: { kind: 'user', id: user.username } });
+      await recordAudit(
+        trx,
+        { kind: 'operator', name: user.username, sourceIp: address },
+        { action: 'session.login', target: { kind: 'user', id: user.username } },
+      );
       return session;
     });
     // Behind a TLS-terminating proxy the admin itself speaks plain HTTP, yet the browser
@@ -78,7 +92,11 @@ export function sessionRoutes(deps: AppDeps): Router {
     const operator = operatorOf(ctx);
     await writeTransaction(db, async (trx) => {
       await sessions.destroy(operator.sessionIdSha256, trx);
-      await recordAudit(trx, { kind: 'operator', name: operator.username, sourceIp: ctx.ip }, { action: 'session.logout', target: { kind: 'user', id: operator.username } });
+      await recordAudit(
+        trx,
+        { kind: 'operator', name: operator.username, sourceIp: ctx.ip },
+        { action: 'session.logout', target: { kind: 'user', id: operator.username } },
+      );
     });
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
     ctx.status = 204;

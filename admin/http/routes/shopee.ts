@@ -4,7 +4,14 @@ import { PRODUCT_STATES } from '../../../domain/catalog';
 import { operatorOf } from '../../auth/principal';
 import { readImport, writeImport } from '../../catalog/import';
 import { readMultipartFile } from '../../catalog/multipart';
-import { addManualSku, fixSku, getShopeeProduct, linkPddGoods, listShopeeProducts, unlinkPddGoods } from '../../catalog/products';
+import {
+  addManualSku,
+  fixSku,
+  getShopeeProduct,
+  linkPddGoods,
+  listShopeeProducts,
+  unlinkPddGoods,
+} from '../../catalog/products';
 import { writeTransaction } from '../../db/database';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';
@@ -25,9 +32,18 @@ const listQuery = z.object({
 
 const linkBody = z.object({ url: z.string().trim().min(1).max(4000) }).strict();
 const manualSkuBody = z
-  .object({ sku_id: digits, color: text(200), size: text(200), advice: z.string().max(200).nullable().optional(), spec_raw: z.string().max(500).optional(), sku_code: z.string().max(200).nullable().optional() })
+  .object({
+    sku_id: digits,
+    color: text(200),
+    size: text(200),
+    advice: z.string().max(200).nullable().optional(),
+    spec_raw: z.string().max(500).optional(),
+    sku_code: z.string().max(200).nullable().optional(),
+  })
   .strict();
-const fixSkuBody = z.object({ color: text(200), size: text(200), advice: z.string().max(200).nullable().optional() }).strict();
+const fixSkuBody = z
+  .object({ color: text(200), size: text(200), advice: z.string().max(200).nullable().optional() })
+  .strict();
 
 /** 商品: the Shopee catalog (docs/architecture.md §5.2), its import and each product's PDD link. */
 export function shopeeRoutes(deps: AppDeps): Router {
@@ -45,7 +61,13 @@ export function shopeeRoutes(deps: AppDeps): Router {
       await audit(trx, {
         action: 'shopee.import',
         target: { kind: 'shopee_import', id: file.filename || '(unnamed)' },
-        details: { bytes: file.bytes.length, products: result.products, skus: result.skus, failed_rows: result.failed_rows.length, manual_kept: result.manual_kept },
+        details: {
+          bytes: file.bytes.length,
+          products: result.products,
+          skus: result.skus,
+          failed_rows: result.failed_rows.length,
+          manual_kept: result.manual_kept,
+        },
       });
       return result;
     });
@@ -53,7 +75,10 @@ export function shopeeRoutes(deps: AppDeps): Router {
 
   router.get('/products', async (ctx) => {
     const q = parseQuery(ctx, listQuery);
-    ctx.body = await listShopeeProducts(deps.db, { ...q, parse_failed: q.parse_failed === '1' || q.parse_failed === 'true' });
+    ctx.body = await listShopeeProducts(deps.db, {
+      ...q,
+      parse_failed: q.parse_failed === '1' || q.parse_failed === 'true',
+    });
   });
 
   router.get('/products/:goodsId', async (ctx) => {

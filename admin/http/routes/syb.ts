@@ -17,14 +17,24 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day: YYYY-MM-DD');
 const ordersQuery = z.object({
   q: z.string().trim().max(100).optional(),
   match: z.enum(MATCH_STATES).optional(),
-  has_task: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  has_task: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   date_from: day.optional(),
   date_to: day.optional(),
   cursor: z.string().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 const lineParams = z.object({ sybId: z.string().min(1).max(100) });
-const skuBody = z.object({ shopee_sku_id: z.string().regex(/^\d{1,30}$/, 'a Shopee SKU id (digits) or null').nullable() }).strict();
+const skuBody = z
+  .object({
+    shopee_sku_id: z
+      .string()
+      .regex(/^\d{1,30}$/, 'a Shopee SKU id (digits) or null')
+      .nullable(),
+  })
+  .strict();
 const fromOrdersBody = z
   .object({
     syb_ids: z.array(z.string().min(1).max(100)).min(1).max(200),
@@ -42,7 +52,10 @@ export function sybRoutes(deps: AppDeps): Router {
 
   router.post('/api/syb/sync', async (ctx) => {
     const started = await triggerSybSync(deps.temporal, deps.syb);
-    await auditRequest(ctx, deps.db, actorOf(ctx), { action: 'syb.sync.start', details: { workflow_id: started.workflow_id } });
+    await auditRequest(ctx, deps.db, actorOf(ctx), {
+      action: 'syb.sync.start',
+      details: { workflow_id: started.workflow_id },
+    });
     ctx.status = 202;
     ctx.body = started;
   });
@@ -65,7 +78,9 @@ export function sybRoutes(deps: AppDeps): Router {
     const body = parseBody(ctx, sybSettingsInput);
     const view = await deps.syb.update(body, auditFor(ctx));
     // Paused without an account, running with one; Temporal down now → the next admin start.
-    await ensureSybSchedule(deps.temporal, deps.syb).catch((err: unknown) => deps.log.warn({ err: (err as Error).message }, 'SYB schedule not updated'));
+    await ensureSybSchedule(deps.temporal, deps.syb).catch((err: unknown) =>
+      deps.log.warn({ err: (err as Error).message }, 'SYB schedule not updated'),
+    );
     ctx.body = view;
   });
 

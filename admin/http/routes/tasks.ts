@@ -15,15 +15,28 @@ import { badRequest, conflict } from '../errors';
 import { parseBody, parseParams, parseQuery } from '../validate';
 
 const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
-const startBody = z.object({ tasks: z.array(z.object({ task_id: z.string().min(1), version: z.number().int().positive() }).strict()).min(1).max(500) }).strict();
-const knownQuery = z.object({ shopee_sku_id: z.string().regex(/^\d{1,32}$/, 'not a Shopee SKU id'), quantity: z.coerce.number().int().min(1).max(1000).default(1) });
+const startBody = z
+  .object({
+    tasks: z
+      .array(z.object({ task_id: z.string().min(1), version: z.number().int().positive() }).strict())
+      .min(1)
+      .max(500),
+  })
+  .strict();
+const knownQuery = z.object({
+  shopee_sku_id: z.string().regex(/^\d{1,32}$/, 'not a Shopee SKU id'),
+  quantity: z.coerce.number().int().min(1).max(1000).default(1),
+});
 const hideBody = z.object({ task_ids: z.array(z.string().min(1).max(64)).min(1).max(500) }).strict();
 const resolveBody = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('created'), order_no: z.string().trim().min(1).max(64) }).strict(),
   z.object({ outcome: z.literal('not_created') }).strict(),
 ]);
 const listQuery = z.object({
-  status: z.string().regex(/^[A-Za-z_]{1,32}$/).optional(),
+  status: z
+    .string()
+    .regex(/^[A-Za-z_]{1,32}$/)
+    .optional(),
   q: z.string().trim().max(100).optional(),
   cursor: z.string().max(400).optional(),
   include_hidden: z.enum(['0', '1']).optional(),
@@ -41,7 +54,11 @@ function idempotencyKey(header: string | string[] | undefined): string | undefin
 
 /** A request the workflow did not finish within the deadline: said so, never reported as done. */
 function finished(outcome: ActionOutcome): void {
-  if (outcome === 'pending') throw conflict('UPDATE_PENDING', 'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome');
+  if (outcome === 'pending')
+    throw conflict(
+      'UPDATE_PENDING',
+      'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome',
+    );
 }
 
 /** 采购任务 (docs/API.md): drafts, the all-or-nothing start, reads, and the operator actions. */
@@ -104,7 +121,16 @@ export function taskRoutes(deps: AppDeps): Router {
   for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
     router.post(`/:taskId/${action}`, async (ctx) => {
       const { taskId } = parseParams(ctx, taskParams);
-      finished(await actOnTask(deps, actorOf(ctx), taskId, action, undefined, idempotencyKey(ctx.get('idempotency-key') || undefined)));
+      finished(
+        await actOnTask(
+          deps,
+          actorOf(ctx),
+          taskId,
+          action,
+          undefined,
+          idempotencyKey(ctx.get('idempotency-key') || undefined),
+        ),
+      );
       markAudited(ctx); // written with the change, by the workflow's admin activity
       ctx.body = await getPurchaseTask(deps.db, taskId);
     });
@@ -113,9 +139,21 @@ export function taskRoutes(deps: AppDeps): Router {
   router.post('/:taskId/resolve', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
     const body = parseBody(ctx, resolveBody);
-    const resolution = body.outcome === 'created' ? { outcome: 'created' as const, orderNo: body.order_no } : { outcome: 'not_created' as const };
+    const resolution =
+      body.outcome === 'created'
+        ? { outcome: 'created' as const, orderNo: body.order_no }
+        : { outcome: 'not_created' as const };
     // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
-    finished(await actOnTask(deps, actorOf(ctx), taskId, 'resolve', resolution, idempotencyKey(ctx.get('idempotency-key') || undefined)));
+    finished(
+      await actOnTask(
+        deps,
+        actorOf(ctx),
+        taskId,
+        'resolve',
+        resolution,
+        idempotencyKey(ctx.get('idempotency-key') || undefined),
+      ),
+    );
     markAudited(ctx);
     ctx.body = await getPurchaseTask(deps.db, taskId);
   });

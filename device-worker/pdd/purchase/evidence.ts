@@ -21,7 +21,13 @@ export interface EvidenceUploader {
  * failed upload is logged and answered with null: evidence must never stop a purchase before
  * the fence, nor make anything after it repeat.
  */
-export function httpEvidenceUploader(opts: { adminUrl: string; deviceId: string; token: string; log: Logger; timeoutMs?: number }): EvidenceUploader {
+export function httpEvidenceUploader(opts: {
+  adminUrl: string;
+  deviceId: string;
+  token: string;
+  log: Logger;
+  timeoutMs?: number;
+}): EvidenceUploader {
   return {
     async upload(png, meta) {
       try {

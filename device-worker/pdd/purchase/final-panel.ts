@@ -18,10 +18,13 @@ export function readStepper(dump: UiDump, p: PddProfile, pp: PurchaseProfile, wh
   if (!row) return null;
   const node = optionalById(descendants(row), which === 'plus' ? pp.id.skuPlus : pp.id.skuMinus, 'quantity row');
   if (!node) return null;
-  if (allById(dump.nodes, node.resourceId).length !== 1) throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} occurs more than once`);
-  if (!node.clickable || node.children.length !== 0) throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} is not a clickable leaf`);
+  if (allById(dump.nodes, node.resourceId).length !== 1)
+    throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} occurs more than once`);
+  if (!node.clickable || node.children.length !== 0)
+    throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} is not a clickable leaf`);
   const point = centre(node.bounds);
-  if (hitTarget(dump, point.x, point.y) !== node) throw new DeviceError('PAGE_UNRECOGNIZED', `a tap on the quantity ${which} would land elsewhere`);
+  if (hitTarget(dump, point.x, point.y) !== node)
+    throw new DeviceError('PAGE_UNRECOGNIZED', `a tap on the quantity ${which} would land elsewhere`);
   return { node, enabled: node.enabled, point };
 }
 
@@ -43,21 +46,36 @@ const SUBMIT_RE = /^(\S+) ¥(\d+\.\d{2})$/;
 export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfile): SubmitControl {
   const label = pp.text.submitLabel;
   const hits = dump.nodes.filter((n) => n.text.startsWith(label) || n.contentDesc.startsWith(label));
-  if (hits.length !== 1 || !hits[0]) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', `found ${hits.length} "${label}" controls on the final panel, expected exactly one`);
+  if (hits.length !== 1 || !hits[0])
+    throw new DeviceError(
+      'SUBMIT_CONTROL_NOT_UNIQUE',
+      `found ${hits.length} "${label}" controls on the final panel, expected exactly one`,
+    );
   const text = hits[0];
   const m = SUBMIT_RE.exec(text.text);
-  if (!m || m[1] !== label || m[2] === undefined) throw new DeviceError('GATE3_MISMATCH', `the submit control reads ${JSON.stringify(text.text)}, not "${label} ¥<amount>"`);
+  if (!m || m[1] !== label || m[2] === undefined)
+    throw new DeviceError(
+      'GATE3_MISMATCH',
+      `the submit control reads ${JSON.stringify(text.text)}, not "${label} ¥<amount>"`,
+    );
   const amountCent = yuanToCent(m[2]);
-  if (amountCent === null || amountCent <= 0) throw new DeviceError('GATE3_MISMATCH', `the submit amount ${m[2]} is not readable`);
-  if (text.resourceId !== pp.id.skuConfirmText || text.children.length !== 0) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not the profiled text leaf');
+  if (amountCent === null || amountCent <= 0)
+    throw new DeviceError('GATE3_MISMATCH', `the submit amount ${m[2]} is not readable`);
+  if (text.resourceId !== pp.id.skuConfirmText || text.children.length !== 0)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not the profiled text leaf');
   let parent = text.parent;
   while (parent && !parent.clickable) parent = parent.parent;
-  if (!parent || parent.resourceId !== p.id.skuConfirm) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text has no profiled clickable parent');
-  if (allById(dump.nodes, parent.resourceId).length !== 1) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container occurs more than once');
-  if (!parent.enabled || !text.enabled) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit control is disabled');
+  if (!parent || parent.resourceId !== p.id.skuConfirm)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text has no profiled clickable parent');
+  if (allById(dump.nodes, parent.resourceId).length !== 1)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container occurs more than once');
+  if (!parent.enabled || !text.enabled)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit control is disabled');
   const inside = descendants(parent).filter((n) => n.text.length > 0);
-  if (inside.length !== 1 || inside[0] !== text) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container holds other texts');
+  if (inside.length !== 1 || inside[0] !== text)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container holds other texts');
   const point = centre(text.bounds);
-  if (hitTarget(dump, point.x, point.y) !== parent) throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'a tap on the submit text would not land on its own container');
+  if (hitTarget(dump, point.x, point.y) !== parent)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'a tap on the submit text would not land on its own container');
   return { amountCent, raw: text.text, point };
 }

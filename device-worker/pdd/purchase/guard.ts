@@ -59,7 +59,8 @@ export class TapGuard {
 
   /** Arms exactly one tap at exactly this point; only submitOnce calls it, after the durable write. */
   permitSubmitTap(point: { x: number; y: number }): void {
-    if (!this.opts.irreversible(this.opts.authorizationId)) throw new TapRefused('a submit permit needs irreversible_action_at recorded first');
+    if (!this.opts.irreversible(this.opts.authorizationId))
+      throw new TapRefused('a submit permit needs irreversible_action_at recorded first');
     if (this.permit) throw new TapRefused('a submit permit is already armed');
     this.permit = { ...point };
   }
@@ -79,24 +80,41 @@ export class TapGuard {
     if (!dump) throw new TapRefused(`tap (${x},${y}) refused: no readable dump to check it against`);
     const target = hitTarget(dump, x, y);
     if (!target) throw new TapRefused(`tap (${x},${y}) refused: it hits no clickable node`);
-    if (dump.root.packageName !== this.opts.pkg || target.packageName !== this.opts.pkg) throw new TapRefused(`tap (${x},${y}) refused: not the PDD app (${target.packageName})`);
+    if (dump.root.packageName !== this.opts.pkg || target.packageName !== this.opts.pkg)
+      throw new TapRefused(`tap (${x},${y}) refused: not the PDD app (${target.packageName})`);
     const shown = texts(target);
     const paying = shown.find((t) => PAYMENT_DENY_TEXTS.some((d) => t.includes(d)));
-    if (paying !== undefined) throw new TapRefused(`tap (${x},${y}) refused: it would hit a payment control (${JSON.stringify(paying)})`);
-    const onScreen = dump.nodes.find((n) => PAYMENT_SCREEN_TEXTS.some((d) => n.text.includes(d) || n.contentDesc.includes(d)));
-    if (onScreen) throw new TapRefused(`tap (${x},${y}) refused: a payment control (${JSON.stringify(onScreen.text || onScreen.contentDesc)}) is on screen`);
+    if (paying !== undefined)
+      throw new TapRefused(`tap (${x},${y}) refused: it would hit a payment control (${JSON.stringify(paying)})`);
+    const onScreen = dump.nodes.find((n) =>
+      PAYMENT_SCREEN_TEXTS.some((d) => n.text.includes(d) || n.contentDesc.includes(d)),
+    );
+    if (onScreen)
+      throw new TapRefused(
+        `tap (${x},${y}) refused: a payment control (${JSON.stringify(onScreen.text || onScreen.contentDesc)}) is on screen`,
+      );
     const submit = shown.some((t) => t.startsWith(this.opts.submitLabel));
     if (permit) {
-      if (permit.x !== x || permit.y !== y || !submit) throw new TapRefused(`tap (${x},${y}) refused: the submit permit is for (${permit.x},${permit.y}) on ${this.opts.submitLabel}`);
+      if (permit.x !== x || permit.y !== y || !submit)
+        throw new TapRefused(
+          `tap (${x},${y}) refused: the submit permit is for (${permit.x},${permit.y}) on ${this.opts.submitLabel}`,
+        );
     } else {
-      if (submit) throw new TapRefused(`tap (${x},${y}) refused: ${this.opts.submitLabel} is tapped only by submitOnce`);
-      if (this.opts.irreversible(this.opts.authorizationId)) throw new TapRefused(`tap (${x},${y}) refused: authorization ${this.opts.authorizationId} is past irreversible_action_at; only reads are allowed`);
+      if (submit)
+        throw new TapRefused(`tap (${x},${y}) refused: ${this.opts.submitLabel} is tapped only by submitOnce`);
+      if (this.opts.irreversible(this.opts.authorizationId))
+        throw new TapRefused(
+          `tap (${x},${y}) refused: authorization ${this.opts.authorizationId} is past irreversible_action_at; only reads are allowed`,
+        );
     }
     this.passed.push({ kind: 'tap', x, y, target: target.resourceId || target.className });
   }
 
   checkOtherInput(kind: string): void {
-    if (this.opts.irreversible(this.opts.authorizationId)) throw new TapRefused(`${kind} refused: authorization ${this.opts.authorizationId} is past irreversible_action_at; only reads are allowed`);
+    if (this.opts.irreversible(this.opts.authorizationId))
+      throw new TapRefused(
+        `${kind} refused: authorization ${this.opts.authorizationId} is past irreversible_action_at; only reads are allowed`,
+      );
     this.passed.push({ kind });
   }
 
@@ -112,44 +130,48 @@ export class TapGuard {
 
 function wrapWith(guard: TapGuard, adb: AdbDevice): AdbDevice {
   return new Proxy(adb, {
-      get(target, prop, receiver) {
-        switch (prop) {
-          case 'tap':
-            return async (x: number, y: number) => {
-              guard.checkTap(Math.round(x), Math.round(y));
-              await target.tap(x, y);
-            };
-          case 'swipe':
-            return async (x1: number, y1: number, x2: number, y2: number, ms: number) => {
-              guard.checkOtherInput('swipe');
-              await target.swipe(x1, y1, x2, y2, ms);
-            };
-          case 'keyevent':
-            return async (code: number) => {
-              guard.checkOtherInput(`keyevent ${code}`);
-              await target.keyevent(code);
-            };
-          case 'startView':
-            return async (url: string) => {
-              if (url !== guard.opts.readOnlyUrl && guard.opts.irreversible(guard.opts.authorizationId)) throw new TapRefused(`opening ${url} refused: past irreversible_action_at only the orders list may be opened`);
-              await target.startView(url);
-            };
-          case 'shell':
-            return async (command: string, timeoutMs?: number) => {
-              if (/^\s*input\b/.test(command) || /[;&|]\s*input\b/.test(command)) throw new TapRefused(`raw input through shell is refused: ${command}`);
-              return target.shell(command, timeoutMs);
-            };
-          case 'dumpUi':
-            return async () => {
-              const out = await target.dumpUi();
-              if (out.kind === 'xml') guard.remember(out.xml);
-              return out;
-            };
-          default: {
-            const v: unknown = Reflect.get(target, prop, receiver);
-            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-          }
+    get(target, prop, receiver) {
+      switch (prop) {
+        case 'tap':
+          return async (x: number, y: number) => {
+            guard.checkTap(Math.round(x), Math.round(y));
+            await target.tap(x, y);
+          };
+        case 'swipe':
+          return async (x1: number, y1: number, x2: number, y2: number, ms: number) => {
+            guard.checkOtherInput('swipe');
+            await target.swipe(x1, y1, x2, y2, ms);
+          };
+        case 'keyevent':
+          return async (code: number) => {
+            guard.checkOtherInput(`keyevent ${code}`);
+            await target.keyevent(code);
+          };
+        case 'startView':
+          return async (url: string) => {
+            if (url !== guard.opts.readOnlyUrl && guard.opts.irreversible(guard.opts.authorizationId))
+              throw new TapRefused(
+                `opening ${url} refused: past irreversible_action_at only the orders list may be opened`,
+              );
+            await target.startView(url);
+          };
+        case 'shell':
+          return async (command: string, timeoutMs?: number) => {
+            if (/^\s*input\b/.test(command) || /[;&|]\s*input\b/.test(command))
+              throw new TapRefused(`raw input through shell is refused: ${command}`);
+            return target.shell(command, timeoutMs);
+          };
+        case 'dumpUi':
+          return async () => {
+            const out = await target.dumpUi();
+            if (out.kind === 'xml') guard.remember(out.xml);
+            return out;
+          };
+        default: {
+          const v: unknown = Reflect.get(target, prop, receiver);
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         }
-      },
-    });
+      }
+    },
+  });
 }

@@ -30,7 +30,10 @@ export function readOrderList(dump: UiDump, pp: PurchaseProfile, ctx: OrderConte
     const title = field(pp.id.orderTitle);
     const spec = field(pp.id.orderSpec);
     const values = spec === null ? [] : spec.split(pp.text.orderSpecSeparator);
-    const options = values.length === ctx.dimensionNames.length ? Object.fromEntries(ctx.dimensionNames.map((n, i) => [n, values[i] as string])) : {};
+    const options =
+      values.length === ctx.dimensionNames.length
+        ? Object.fromEntries(ctx.dimensionNames.map((n, i) => [n, values[i] as string]))
+        : {};
     const countText = strip(field(pp.id.orderCount), pp.text.orderCountPrefix);
     const amountText = strip(field(pp.id.orderAmount), pp.text.orderAmountPrefix);
     const amountMatch = amountText === null ? null : /^[¥￥](\d+\.\d{2})$/.exec(amountText);
@@ -59,7 +62,9 @@ function strip(text: string | null, prefix: string): string | null {
 function localToUtc(raw: string, offsetMinutes: number): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(raw);
   if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) - offsetMinutes * 60_000;
+  const ms =
+    Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) -
+    offsetMinutes * 60_000;
   if (!Number.isFinite(ms)) return null;
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }

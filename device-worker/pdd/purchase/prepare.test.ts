@@ -40,14 +40,27 @@ beforeEach(() => sim.phone(SERIAL).reset());
 function target(goodsId: string, options: Record<string, string>, quantity: number, capCent: number): PurchaseTarget {
   n += 1;
   return {
-    taskId: `T${n}`, attemptId: `A${n}`, authorizationId: `auth-${n}-${Date.now()}`, goodsId,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`, options, quantity, capCent, mode: 'live',
+    taskId: `T${n}`,
+    attemptId: `A${n}`,
+    authorizationId: `auth-${n}-${Date.now()}`,
+    goodsId,
+    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
+    options,
+    quantity,
+    capCent,
+    mode: 'live',
   };
 }
 
 function phone(t: PurchaseTarget) {
   const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({ authorizationId: t.authorizationId, irreversible: (a) => ledger.irreversible(a), pkg: profile.pkg, submitLabel: '提交订单', readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl });
+  const guard = new TapGuard({
+    authorizationId: t.authorizationId,
+    irreversible: (a) => ledger.irreversible(a),
+    pkg: profile.pkg,
+    submitLabel: '提交订单',
+    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
+  });
   const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
   const session = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), new StepLog(), FAST);
   session.setPurchaseProfile(PURCHASE_8_17_0);
@@ -55,16 +68,25 @@ function phone(t: PurchaseTarget) {
 }
 
 const taps = () => sim.phone(SERIAL).taps;
-const submitTaps = () => taps().filter((t) => (t.target?.text ?? '').startsWith('提交订单') || t.target?.resource_id?.endsWith('ll_sku_confirm'));
+const submitTaps = () =>
+  taps().filter(
+    (t) => (t.target?.text ?? '').startsWith('提交订单') || t.target?.resource_id?.endsWith('ll_sku_confirm'),
+  );
 
-async function prepare(t: PurchaseTarget): Promise<{ reading: Partial<FinalPanelReading>; result: FinalPanelReading | DeviceError; p: ReturnType<typeof phone> }> {
+async function prepare(t: PurchaseTarget): Promise<{
+  reading: Partial<FinalPanelReading>;
+  result: FinalPanelReading | DeviceError;
+  p: ReturnType<typeof phone>;
+}> {
   const p = phone(t);
   const reading: Partial<FinalPanelReading> = {};
-  const result = await prepareFinalPanel(p.session, PURCHASE_8_17_0, t, reading, { evidence: async () => {} }).catch((e: unknown) => {
-    // a stop: the page is not what the task authorised (a phone fault would be retryable)
-    if (isDeviceError(e) && !e.retryable) return e;
-    throw e;
-  });
+  const result = await prepareFinalPanel(p.session, PURCHASE_8_17_0, t, reading, { evidence: async () => {} }).catch(
+    (e: unknown) => {
+      // a stop: the page is not what the task authorised (a phone fault would be retryable)
+      if (isDeviceError(e) && !e.retryable) return e;
+      throw e;
+    },
+  );
   return { reading, result, p };
 }
 
@@ -77,14 +99,25 @@ async function stopOf(t: PurchaseTarget): Promise<string> {
 describe('prepare: to the final panel, nothing irreversible', () => {
   it('black/M × 2: gate 1 reads the unit, gate 2 the non-linear total, gate 3 the control; 提交订单 untouched', async () => {
     const { result } = await prepare(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 4000));
-    expect(result).toMatchObject({ options: { 颜色分类: '黑色', 尺码: 'M' }, quantityRead: 2, gate1UnitPriceCent: 1288, gate2PanelTotalCent: 3276, gate3SubmitAmountCent: 3276, title: '【现货】春秋款西装外套男士休闲单西' });
+    expect(result).toMatchObject({
+      options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantityRead: 2,
+      gate1UnitPriceCent: 1288,
+      gate2PanelTotalCent: 3276,
+      gate3SubmitAmountCent: 3276,
+      title: '【现货】春秋款西装外套男士休闲单西',
+    });
     expect(submitTaps()).toHaveLength(0);
     expect(sim.phone(SERIAL).app.orders).toHaveLength(0);
   });
 
   it('红 beside 粉红 and 红色系 selects exactly 红; a missing option stops OPTION_NOT_FOUND', async () => {
     const { result } = await prepare(target('600000000101', { 颜色: '红', 尺码: 'S' }, 1, 2000));
-    expect(result).toMatchObject({ options: { 颜色: '红', 尺码: 'S' }, gate1UnitPriceCent: 990, gate3SubmitAmountCent: 990 });
+    expect(result).toMatchObject({
+      options: { 颜色: '红', 尺码: 'S' },
+      gate1UnitPriceCent: 990,
+      gate3SubmitAmountCent: 990,
+    });
     expect(await stopOf(target('600000000101', { 颜色: '红红', 尺码: 'S' }, 1, 2000))).toBe('OPTION_NOT_FOUND');
     expect(await stopOf(target('600000000102', { 颜色: '白色', 双数: '100' }, 1, 2000))).toBe('OPTION_NOT_FOUND');
   });
@@ -111,10 +144,14 @@ describe('prepare: to the final panel, nothing irreversible', () => {
   it('faults: duplicate submit control, price change after gate 1 and after gate 2, captcha, delisted', async () => {
     const ph = sim.phone(SERIAL);
     ph.setFaults({ duplicate_submit_control: true });
-    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('SUBMIT_CONTROL_NOT_UNIQUE');
+    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe(
+      'SUBMIT_CONTROL_NOT_UNIQUE',
+    );
     ph.setFaults({ price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500 } });
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('PRICE_CHANGED');
-    ph.setFaults({ price_change: { goods_id: '937122477375', after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } } });
+    ph.setFaults({
+      price_change: { goods_id: '937122477375', after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } },
+    });
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 4000))).toBe('PRICE_CHANGED');
     ph.setFaults({ captcha_on: 'open' });
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA');
@@ -135,9 +172,17 @@ describe('quantity read-back', () => {
     const st = await p.session.readScreen('the final panel');
     if (st.screen.kind !== 'sku_panel') throw new Error('not on the panel');
     const state = readPanelState(st.screen.panel, names, p.session.profile, values);
-    expect(() => readFinal(p.session, PURCHASE_8_17_0, state, names, values, { ...t, quantity: 3 }, (result as FinalPanelReading).gate2PanelTotalCent!)).toThrow(
-      expect.objectContaining({ reason: 'QUANTITY_READBACK_MISMATCH' }),
-    );
+    expect(() =>
+      readFinal(
+        p.session,
+        PURCHASE_8_17_0,
+        state,
+        names,
+        values,
+        { ...t, quantity: 3 },
+        (result as FinalPanelReading).gate2PanelTotalCent!,
+      ),
+    ).toThrow(expect.objectContaining({ reason: 'QUANTITY_READBACK_MISMATCH' }));
     expect(submitTaps()).toHaveLength(0);
   });
 });
@@ -147,8 +192,14 @@ describe('an option shown twice', () => {
   it('the same text twice in a dimension → OPTION_AMBIGUOUS before any option tap', async () => {
     const catalog = defaultCatalog();
     catalog.goods.push({
-      goods_id: '600000000999', title: '重复规格测试', shop_name: '测试店', status: 'on_sale',
-      dimensions: [{ name: '颜色', values: ['红', '红'] }, { name: '尺码', values: ['S'] }],
+      goods_id: '600000000999',
+      title: '重复规格测试',
+      shop_name: '测试店',
+      status: 'on_sale',
+      dimensions: [
+        { name: '颜色', values: ['红', '红'] },
+        { name: '尺码', values: ['S'] },
+      ],
       skus: [{ options: ['红', 'S'], price_cent: 990, stock: 5 }],
     });
     sim.setCatalog(catalog);
@@ -162,7 +213,12 @@ describe('submit once, the ledger and the guard', () => {
     const t = target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 4000);
     const { result, p } = await prepare(t);
     const expected = result as FinalPanelReading;
-    const done = await submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 'sub-1', expected, workflowId: 'wf' });
+    const done = await submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, {
+      target: t,
+      submissionId: 'sub-1',
+      expected,
+      workflowId: 'wf',
+    });
     expect(done.tappedAt).toMatch(/Z$/);
     expect(submitTaps()).toHaveLength(1);
     expect(sim.phone(SERIAL).app.orders).toHaveLength(1);
@@ -170,14 +226,26 @@ describe('submit once, the ledger and the guard', () => {
     expect(row?.irreversible_action_at).toBeTruthy();
     expect(row!.irreversible_action_at <= done.tappedAt).toBe(true);
 
-    const seen = await observeAfterTap(p.session, PURCHASE_8_17_0, { target: t, expected, tappedAt: done.tappedAt }, async () => {});
+    const seen = await observeAfterTap(
+      p.session,
+      PURCHASE_8_17_0,
+      { target: t, expected, tappedAt: done.tappedAt },
+      async () => {},
+    );
     expect(seen.outcome).toBe('pending_payment');
     expect(seen.orderNo).toBe(sim.phone(SERIAL).app.orders[0]?.order_no);
 
     const restarted = new SubmissionLedger(path.join(dir, 'ledger.db'));
     try {
       const again = phone(t);
-      await expect(submitFinalPanel(again.session, PURCHASE_8_17_0, again.guard, restarted, { target: t, submissionId: 'sub-1', expected, workflowId: 'wf' })).rejects.toBeInstanceOf(SubmitRefused);
+      await expect(
+        submitFinalPanel(again.session, PURCHASE_8_17_0, again.guard, restarted, {
+          target: t,
+          submissionId: 'sub-1',
+          expected,
+          workflowId: 'wf',
+        }),
+      ).rejects.toBeInstanceOf(SubmitRefused);
       // and no input of any kind for that authorization any more
       await expect(again.session.back(false)).rejects.toBeInstanceOf(TapRefused);
     } finally {
@@ -192,7 +260,14 @@ describe('submit once, the ledger and the guard', () => {
     const { result, p } = await prepare(t);
     sim.phone(SERIAL).setFaults({ price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1300 } });
     await p.adb.dumpUi(); // the change lands right after this dump
-    await expect(submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 's', expected: result as FinalPanelReading, workflowId: 'wf' })).rejects.toBeInstanceOf(SubmitRefused);
+    await expect(
+      submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, {
+        target: t,
+        submissionId: 's',
+        expected: result as FinalPanelReading,
+        workflowId: 'wf',
+      }),
+    ).rejects.toBeInstanceOf(SubmitRefused);
     expect(ledger.get(t.authorizationId)).toBeNull();
     expect(submitTaps()).toHaveLength(0);
   });
@@ -206,12 +281,26 @@ describe('submit once, the ledger and the guard', () => {
     const profile = profileForVersion('8.17.0');
     const session = new PurchaseSession(p.guard.wrap(fast), profile, new CounterClock(), new StepLog(), FAST);
     session.setPurchaseProfile(PURCHASE_8_17_0);
-    await expect(submitFinalPanel(session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 's', expected: result as FinalPanelReading, workflowId: 'wf' })).rejects.toThrow(/ADB|not found|not available/i);
+    await expect(
+      submitFinalPanel(session, PURCHASE_8_17_0, p.guard, ledger, {
+        target: t,
+        submissionId: 's',
+        expected: result as FinalPanelReading,
+        workflowId: 'wf',
+      }),
+    ).rejects.toThrow(/ADB|not found|not available/i);
     const row = ledger.get(t.authorizationId);
     expect(row?.irreversible_action_at).toBeTruthy();
     expect(row?.tap_error).toBeTruthy();
     sim.phone(SERIAL).clearFaults();
-    await expect(submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, { target: t, submissionId: 's', expected: result as FinalPanelReading, workflowId: 'wf' })).rejects.toBeInstanceOf(SubmitRefused);
+    await expect(
+      submitFinalPanel(p.session, PURCHASE_8_17_0, p.guard, ledger, {
+        target: t,
+        submissionId: 's',
+        expected: result as FinalPanelReading,
+        workflowId: 'wf',
+      }),
+    ).rejects.toBeInstanceOf(SubmitRefused);
     expect(submitTaps()).toHaveLength(0);
     expect(sim.phone(SERIAL).app.orders).toHaveLength(0);
   });
@@ -229,20 +318,33 @@ describe('submit once, the ledger and the guard', () => {
     expect(() => p.guard.permitSubmitTap({ x: cx, y: cy })).toThrow(/irreversible_action_at recorded first/);
     // a cashier sheet: every payment control refused (the guard decides from the dump it saw)
     p.guard.remember(cashierXml());
-    for (const [x, y] of [[540, 2276], [540, 1755], [540, 1905], [540, 1455]] as const) expect(() => p.guard.checkTap(x, y)).toThrow(TapRefused);
+    for (const [x, y] of [
+      [540, 2276],
+      [540, 1755],
+      [540, 1905],
+      [540, 1455],
+    ] as const)
+      expect(() => p.guard.checkTap(x, y)).toThrow(TapRefused);
     expect(submitTaps()).toHaveLength(0);
   });
 });
 
 function cashierXml(): string {
-  const node = (attrs: string, inner = '') => `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.xunmeng.pinduoduo" content-desc="" clickable="false" enabled="true" selected="false" scrollable="false" ${attrs}>${inner}</node>`;
+  const node = (attrs: string, inner = '') =>
+    `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.xunmeng.pinduoduo" content-desc="" clickable="false" enabled="true" selected="false" scrollable="false" ${attrs}>${inner}</node>`;
   const row = (id: string, text: string, top: number, bottom: number) =>
-    node(`resource-id="com.xunmeng.pinduoduo:id/${id}" clickable="true" bounds="[0,${top}][1080,${bottom}]"`, node(`text="${text}" bounds="[40,${top}][1000,${bottom}]"`));
+    node(
+      `resource-id="com.xunmeng.pinduoduo:id/${id}" clickable="true" bounds="[0,${top}][1080,${bottom}]"`,
+      node(`text="${text}" bounds="[40,${top}][1000,${bottom}]"`),
+    );
   return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${node(
     'bounds="[0,0][1080,2376]"',
     node(
       'resource-id="com.xunmeng.pinduoduo:id/ll_cashier_panel" bounds="[0,1000][1080,2376]"',
-      row('ll_pay_wechat', '微信支付', 1380, 1530) + row('ll_pay_free', '免密支付', 1680, 1830) + row('ll_pay_later', '先用后付', 1830, 1980) + row('ll_pay_confirm', '立即支付', 2196, 2356),
+      row('ll_pay_wechat', '微信支付', 1380, 1530) +
+        row('ll_pay_free', '免密支付', 1680, 1830) +
+        row('ll_pay_later', '先用后付', 1830, 1980) +
+        row('ll_pay_confirm', '立即支付', 2196, 2356),
     ),
   )}</hierarchy>`;
 }

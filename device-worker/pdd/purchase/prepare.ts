@@ -46,21 +46,35 @@ export async function prepareFinalPanel(
   const names = panel.names;
   const wanted = Object.keys(target.options);
   const unknown = wanted.filter((n) => !names.includes(n));
-  if (unknown.length > 0) throw new DeviceError('OPTION_NOT_FOUND', `the panel has no dimension ${unknown.join('/')} (it shows ${names.join('/')})`);
+  if (unknown.length > 0)
+    throw new DeviceError(
+      'OPTION_NOT_FOUND',
+      `the panel has no dimension ${unknown.join('/')} (it shows ${names.join('/')})`,
+    );
   const unset = names.filter((n) => !(n in target.options));
   if (unset.length > 0) throw new DeviceError('OPTION_NOT_FOUND', `the task gives no option for ${unset.join('/')}`);
   const values = names.map((n) => target.options[n] as string);
 
   // Select per dimension by exact, unique equality; read each selection back.
   for (let d = 0; d < names.length; d++) {
-    if (d === 1) await readBack(() => session.revealSizes(panel, values[0] as string), 'revealing the later dimensions');
+    if (d === 1)
+      await readBack(() => session.revealSizes(panel, values[0] as string), 'revealing the later dimensions');
     const section = panel.state.sections[d];
     if (!section) throw new DeviceError('OPTION_NOT_FOUND', `dimension ${names[d]} is not in view`);
     const value = values[d] as string;
     const matches = section.options.filter((o) => o.text === value);
-    if (matches.length === 0) throw new DeviceError('OPTION_NOT_FOUND', `${names[d]} has no option ${JSON.stringify(value)} (it shows ${section.options.map((o) => o.text).join(' / ')})`);
-    if (matches.length > 1) throw new DeviceError('OPTION_AMBIGUOUS', `${names[d]} shows ${JSON.stringify(value)} ${matches.length} times`);
-    if (!matches[0]?.enabled) throw new DeviceError('OPTION_UNAVAILABLE', `${names[d]} = ${JSON.stringify(value)} is sold out or not selectable`);
+    if (matches.length === 0)
+      throw new DeviceError(
+        'OPTION_NOT_FOUND',
+        `${names[d]} has no option ${JSON.stringify(value)} (it shows ${section.options.map((o) => o.text).join(' / ')})`,
+      );
+    if (matches.length > 1)
+      throw new DeviceError('OPTION_AMBIGUOUS', `${names[d]} shows ${JSON.stringify(value)} ${matches.length} times`);
+    if (!matches[0]?.enabled)
+      throw new DeviceError(
+        'OPTION_UNAVAILABLE',
+        `${names[d]} = ${JSON.stringify(value)} is sold out or not selectable`,
+      );
     const expect = names.map((_, i) => (i <= d ? (values[i] as string) : null));
     await readBack(() => session.selectOption(panel, d, value, expect), `${names[d]} = ${value}`);
   }
@@ -69,7 +83,11 @@ export async function prepareFinalPanel(
 
   // Gate 1: the unit price at count 1, read from the panel's top price only.
   const count1 = panel.state.view.count;
-  if (count1 !== '1') throw new DeviceError('QUANTITY_READBACK_MISMATCH', `the fresh panel's quantity reads ${JSON.stringify(count1)}, not 1`);
+  if (count1 !== '1')
+    throw new DeviceError(
+      'QUANTITY_READBACK_MISMATCH',
+      `the fresh panel's quantity reads ${JSON.stringify(count1)}, not 1`,
+    );
   const unit = readPanelPrice(panel.state.view.priceText);
   reading.gate1RawPrice = panel.state.view.priceText;
   reading.gate1UnitPriceCent = unit.kind === 'single' ? unit.cent : null;
@@ -81,21 +99,37 @@ export async function prepareFinalPanel(
   for (let n = 1; n < target.quantity; n++) {
     const st = await readBack(() => session.stepQuantity(panel, 'plus'), 'quantity +');
     if (st === 'missing') throw new DeviceError('PAGE_UNRECOGNIZED', 'the quantity row is not in view');
-    if (st === 'disabled') throw new DeviceError('QUANTITY_OVER_STOCK', `"+" is disabled at ${n}; ${target.quantity} cannot be set`);
-    if (st.view.count !== String(n + 1)) throw new DeviceError('QUANTITY_READBACK_MISMATCH', `after ${n} "+" the quantity reads ${JSON.stringify(st.view.count)}, not ${n + 1}`);
+    if (st === 'disabled')
+      throw new DeviceError('QUANTITY_OVER_STOCK', `"+" is disabled at ${n}; ${target.quantity} cannot be set`);
+    if (st.view.count !== String(n + 1))
+      throw new DeviceError(
+        'QUANTITY_READBACK_MISMATCH',
+        `after ${n} "+" the quantity reads ${JSON.stringify(st.view.count)}, not ${n + 1}`,
+      );
   }
   // Gate 2 re-reads the panel: at quantity 1 no "+" produced a fresh dump, so take one.
   if (target.quantity === 1) await readBack(() => session.rereadPanel(panel), 'the Gate 2 re-read');
   requireSelection(panel.state, names, values);
   const qty = Number(panel.state.view.count);
   reading.quantityRead = Number.isSafeInteger(qty) ? qty : null;
-  if (reading.quantityRead !== target.quantity) throw new DeviceError('QUANTITY_READBACK_MISMATCH', `the quantity reads ${JSON.stringify(panel.state.view.count)}, wanted ${target.quantity}`);
+  if (reading.quantityRead !== target.quantity)
+    throw new DeviceError(
+      'QUANTITY_READBACK_MISMATCH',
+      `the quantity reads ${JSON.stringify(panel.state.view.count)}, wanted ${target.quantity}`,
+    );
 
   // Gate 2: the panel total as READ at the target quantity (multi-piece prices are not linear).
   const total = readPanelPrice(panel.state.view.priceText);
   reading.gate2PanelTotalCent = total.kind === 'single' ? total.cent : null;
-  if (target.quantity === 1 && reading.gate2PanelTotalCent !== null && reading.gate2PanelTotalCent !== reading.gate1UnitPriceCent) {
-    throw new DeviceError('PRICE_CHANGED', `at quantity 1 the panel now reads ${total.raw}; Gate 1 read ${reading.gate1RawPrice}`);
+  if (
+    target.quantity === 1 &&
+    reading.gate2PanelTotalCent !== null &&
+    reading.gate2PanelTotalCent !== reading.gate1UnitPriceCent
+  ) {
+    throw new DeviceError(
+      'PRICE_CHANGED',
+      `at quantity 1 the panel now reads ${total.raw}; Gate 1 read ${reading.gate1RawPrice}`,
+    );
   }
   const g2 = gate2({ panelTotalCent: reading.gate2PanelTotalCent, capCent: target.capCent });
   if (!g2.pass) throw new DeviceError(g2.reason, `Gate 2: ${g2.detail} (read ${JSON.stringify(total.raw)})`);
@@ -113,13 +147,30 @@ export async function prepareFinalPanel(
  * options and quantity unchanged, top total still Gate 2, the unique enabled `提交订单 ¥X` with
  * X == Gate 2 ≤ cap. Used by prepare and, read-only, by submitOnce right before its tap.
  */
-export function readFinal(session: PurchaseSession, pp: PurchaseProfile, st: PanelState, names: readonly string[], values: readonly string[], target: PurchaseTarget, gate2Cent: number): number {
+export function readFinal(
+  session: PurchaseSession,
+  pp: PurchaseProfile,
+  st: PanelState,
+  names: readonly string[],
+  values: readonly string[],
+  target: PurchaseTarget,
+  gate2Cent: number,
+): number {
   requireSelection(st, names, values);
-  if (st.view.count !== String(target.quantity)) throw new DeviceError('QUANTITY_READBACK_MISMATCH', `the final panel's quantity reads ${JSON.stringify(st.view.count)}, wanted ${target.quantity}`);
+  if (st.view.count !== String(target.quantity))
+    throw new DeviceError(
+      'QUANTITY_READBACK_MISMATCH',
+      `the final panel's quantity reads ${JSON.stringify(st.view.count)}, wanted ${target.quantity}`,
+    );
   const dump = session.lastDump();
-  if (readStepper(dump, session.profile, pp, 'plus') === null) throw new DeviceError('QUANTITY_READBACK_MISMATCH', 'the quantity row is not in view on the final panel');
+  if (readStepper(dump, session.profile, pp, 'plus') === null)
+    throw new DeviceError('QUANTITY_READBACK_MISMATCH', 'the quantity row is not in view on the final panel');
   const top = readPanelPrice(st.view.priceText);
-  if (top.kind !== 'single' || top.cent !== gate2Cent) throw new DeviceError('PRICE_CHANGED', `the panel total now reads ${JSON.stringify(top.raw)}; Gate 2 read ${gate2Cent} cents`);
+  if (top.kind !== 'single' || top.cent !== gate2Cent)
+    throw new DeviceError(
+      'PRICE_CHANGED',
+      `the panel total now reads ${JSON.stringify(top.raw)}; Gate 2 read ${gate2Cent} cents`,
+    );
   const control = readSubmitControl(dump, session.profile, pp);
   const g3 = gate3({ submitAmountCent: control.amountCent, gate2PanelTotalCent: gate2Cent, capCent: target.capCent });
   if (!g3.pass) throw new DeviceError(g3.reason, `Gate 3: ${g3.detail} (${control.raw})`);
@@ -128,7 +179,11 @@ export function readFinal(session: PurchaseSession, pp: PurchaseProfile, st: Pan
 
 function requireSelection(st: PanelState, names: readonly string[], values: readonly string[]): void {
   const ok = names.every((_, d) => st.selection[d] === values[d]);
-  if (!ok) throw new DeviceError('OPTION_READBACK_MISMATCH', `the panel reads ${JSON.stringify(st.selection)} (${st.view.summary}), wanted ${JSON.stringify(values)}`);
+  if (!ok)
+    throw new DeviceError(
+      'OPTION_READBACK_MISMATCH',
+      `the panel reads ${JSON.stringify(st.selection)} (${st.view.summary}), wanted ${JSON.stringify(values)}`,
+    );
 }
 
 /** A selection the panel does not prove is a read-back mismatch, not a phone fault. */
@@ -136,7 +191,8 @@ async function readBack<T>(fn: () => Promise<T>, what: string): Promise<T> {
   try {
     return await asPurchaseFailure(fn);
   } catch (err) {
-    if (isDeviceError(err) && err.code === 'UNEXPECTED_SCREEN' && /^expected /.test(err.message)) throw new DeviceError('OPTION_READBACK_MISMATCH', `${what}: ${err.message}`);
+    if (isDeviceError(err) && err.code === 'UNEXPECTED_SCREEN' && /^expected /.test(err.message))
+      throw new DeviceError('OPTION_READBACK_MISMATCH', `${what}: ${err.message}`);
     throw err;
   }
 }
@@ -149,7 +205,8 @@ async function asPurchaseFailure<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (isDeviceError(err) && err.code === 'PAGE_STRUCTURE_CHANGED' && err.details['ambiguous_option'] === true) throw new DeviceError('OPTION_AMBIGUOUS', err.message);
+    if (isDeviceError(err) && err.code === 'PAGE_STRUCTURE_CHANGED' && err.details['ambiguous_option'] === true)
+      throw new DeviceError('OPTION_AMBIGUOUS', err.message);
     throw err;
   }
 }

@@ -84,7 +84,12 @@ const PROFILES: readonly PurchaseProfile[] = [PURCHASE_8_17_0];
 /** The purchase half of a profile: a version without one is refused before the first tap. */
 export function purchaseProfileFor(p: PddProfile): PurchaseProfile {
   const found = PROFILES.find((x) => x.appVersion === p.appVersion);
-  if (!found) throw new DeviceError('APP_VERSION_UNSUPPORTED', `PDD ${p.appVersion} has no purchase profile; nothing was tapped`, { app_version: p.appVersion });
+  if (!found)
+    throw new DeviceError(
+      'APP_VERSION_UNSUPPORTED',
+      `PDD ${p.appVersion} has no purchase profile; nothing was tapped`,
+      { app_version: p.appVersion },
+    );
   return found;
 }
 

@@ -68,7 +68,9 @@ export class PurchaseSession extends PddSession {
   /** Read-only: a fresh dump of the same panel, no input before it. */
   async rereadPanel(panel: OpenPanel): Promise<PanelState> {
     this.steps.add('reread_panel');
-    panel.state = await this.waitFor('the final panel', false, (s) => (s.kind === 'sku_panel' ? readPanelState(s.panel, panel.names, this.profile, panel.state.selection) : undefined));
+    panel.state = await this.waitFor('the final panel', false, (s) =>
+      s.kind === 'sku_panel' ? readPanelState(s.panel, panel.names, this.profile, panel.state.selection) : undefined,
+    );
     return panel.state;
   }
 
@@ -79,7 +81,10 @@ export class PurchaseSession extends PddSession {
   }
 
   /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */
-  async readScreen(what: string, accept: (s: Screen) => boolean = () => true): Promise<{ screen: Screen; dump: UiDump }> {
+  async readScreen(
+    what: string,
+    accept: (s: Screen) => boolean = () => true,
+  ): Promise<{ screen: Screen; dump: UiDump }> {
     const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT));
     return { screen, dump: this.lastDump() };
   }

@@ -43,13 +43,21 @@ export async function submitFinalPanel(
 ): Promise<{ irreversibleAt: string; tappedAt: string }> {
   const { target, expected } = input;
   const refuseIfLate = () => {
-    if (input.tapBy !== undefined && Date.now() > input.tapBy) throw new SubmitRefused(`too little of submitOnce's time is left to tap and report it (deadline ${new Date(input.tapBy).toISOString()}); nothing tapped`);
+    if (input.tapBy !== undefined && Date.now() > input.tapBy)
+      throw new SubmitRefused(
+        `too little of submitOnce's time is left to tap and report it (deadline ${new Date(input.tapBy).toISOString()}); nothing tapped`,
+      );
   };
   refuseIfLate();
   const prior = ledger.get(target.authorizationId);
-  if (prior) throw new SubmitRefused(`authorization ${target.authorizationId} was already submitted (irreversible_action_at ${prior.irreversible_action_at}); a second submit is refused forever`);
-  if (!sameOptions(expected.options, target.options) || expected.quantityRead !== target.quantity) throw new SubmitRefused('the approved reading does not match the task');
-  if (expected.gate2PanelTotalCent === null || expected.gate3SubmitAmountCent === null) throw new SubmitRefused('the approved reading has no Gate 2/Gate 3 amounts');
+  if (prior)
+    throw new SubmitRefused(
+      `authorization ${target.authorizationId} was already submitted (irreversible_action_at ${prior.irreversible_action_at}); a second submit is refused forever`,
+    );
+  if (!sameOptions(expected.options, target.options) || expected.quantityRead !== target.quantity)
+    throw new SubmitRefused('the approved reading does not match the task');
+  if (expected.gate2PanelTotalCent === null || expected.gate3SubmitAmountCent === null)
+    throw new SubmitRefused('the approved reading has no Gate 2/Gate 3 amounts');
 
   // Read-only re-verification: one fresh look, no input before it.
   const names = Object.keys(expected.options);
@@ -57,15 +65,20 @@ export async function submitFinalPanel(
   let point: { x: number; y: number };
   try {
     const { screen } = await session.readScreen('the final panel');
-    if (screen.kind !== 'sku_panel') throw new SubmitRefused(`the phone shows ${screen.kind}, not the final panel; nothing tapped`);
+    if (screen.kind !== 'sku_panel')
+      throw new SubmitRefused(`the phone shows ${screen.kind}, not the final panel; nothing tapped`);
     const st = readPanelState(screen.panel, names, session.profile, values);
     const amount = readFinal(session, pp, st, names, values, target, expected.gate2PanelTotalCent);
-    if (amount !== expected.gate3SubmitAmountCent) throw new SubmitRefused(`the submit amount is ${amount}, the fence approved ${expected.gate3SubmitAmountCent}; nothing tapped`);
+    if (amount !== expected.gate3SubmitAmountCent)
+      throw new SubmitRefused(
+        `the submit amount is ${amount}, the fence approved ${expected.gate3SubmitAmountCent}; nothing tapped`,
+      );
     point = readSubmitControl(session.lastDump(), session.profile, pp).point;
   } catch (err) {
     if (err instanceof SubmitRefused) throw err;
     // a page a person must look at (not a phone fault, which stays what it is)
-    if (isDeviceError(err) && !err.retryable) throw new SubmitRefused(`the final panel changed since the fence (${err.code}: ${err.message}); nothing tapped`);
+    if (isDeviceError(err) && !err.retryable)
+      throw new SubmitRefused(`the final panel changed since the fence (${err.code}: ${err.message}); nothing tapped`);
     throw err;
   }
 
@@ -127,7 +140,13 @@ export async function observeAfterTap(
     const orders = await readPendingOrderList(session, pp, orderContext(ctx.target, ctx.expected)).catch(() => null);
     await onEvidence('ORDER_LIST');
     const verdict = orders
-      ? matchPendingOrder(orders, { goodsId: ctx.target.goodsId, options: ctx.expected.options, quantity: ctx.target.quantity, amountCent: ctx.expected.gate3SubmitAmountCent ?? -1, submittedAt: ctx.tappedAt })
+      ? matchPendingOrder(orders, {
+          goodsId: ctx.target.goodsId,
+          options: ctx.expected.options,
+          quantity: ctx.target.quantity,
+          amountCent: ctx.expected.gate3SubmitAmountCent ?? -1,
+          submittedAt: ctx.tappedAt,
+        })
       : null;
     if (verdict?.matched) {
       orderNo = verdict.order.orderNo;
@@ -139,11 +158,19 @@ export async function observeAfterTap(
 }
 
 export function orderContext(target: PurchaseTarget, expected: FinalPanelReading | null): OrderContext {
-  return { goodsId: target.goodsId, title: expected?.title ?? null, dimensionNames: Object.keys(expected?.options ?? target.options) };
+  return {
+    goodsId: target.goodsId,
+    title: expected?.title ?? null,
+    dimensionNames: Object.keys(expected?.options ?? target.options),
+  };
 }
 
 /** Read-only: the 待付款 list by intent, unpaid orders only. */
-export async function readPendingOrderList(session: PurchaseSession, pp: PurchaseProfile, ctx: OrderContext): Promise<PendingOrder[]> {
+export async function readPendingOrderList(
+  session: PurchaseSession,
+  pp: PurchaseProfile,
+  ctx: OrderContext,
+): Promise<PendingOrder[]> {
   const { dump } = await session.openPendingOrders();
   return readOrderList(dump, pp, ctx).filter((o) => o.status === pp.text.orderUnpaid);
 }

@@ -39,7 +39,10 @@ export class AdbServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
 
-  constructor(private readonly reg: Registry, private readonly log?: Logger) {
+  constructor(
+    private readonly reg: Registry,
+    private readonly log?: Logger,
+  ) {
     this.server = net.createServer((sock) => this.onConnection(sock));
   }
 
@@ -89,16 +92,20 @@ export class AdbServer {
     if (req === 'host:track-devices' || req === 'host:track-devices-l') {
       return this.track(sock, r, req.endsWith('-l'));
     }
-    if (req === 'host:features' || req === 'host:host-features') return reply(Buffer.concat([okay(), encodeValue('shell_v2,cmd,stat_v2')]));
+    if (req === 'host:features' || req === 'host:host-features')
+      return reply(Buffer.concat([okay(), encodeValue('shell_v2,cmd,stat_v2')]));
     if (req === 'host:kill') return reply(okay());
 
     const hostSerial = /^host-serial:(.+):(get-state|get-serialno|get-devpath|features)$/.exec(req);
     if (hostSerial) {
       const phone = resolve(this.reg, { serial: hostSerial[1] as string });
       if (typeof phone === 'string') return reply(fail(phone));
-      const value = { 'get-state': 'device', 'get-serialno': phone.serial, 'get-devpath': `usb:1-${phone.transportId}`, features: '' }[
-        hostSerial[2] as 'get-state'
-      ];
+      const value = {
+        'get-state': 'device',
+        'get-serialno': phone.serial,
+        'get-devpath': `usb:1-${phone.transportId}`,
+        features: '',
+      }[hostSerial[2] as 'get-state'];
       return reply(Buffer.concat([okay(), encodeValue(value)]));
     }
 

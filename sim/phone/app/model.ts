@@ -51,7 +51,10 @@ const APP_PKG = 'com.xunmeng.pinduoduo';
 
 /** Accepted deep links; anything else is not resolvable (SCREENS.md). */
 function parseAppUrl(url: string): { kind: 'goods'; goodsId: string } | { kind: 'orders'; type: number } | null {
-  const m = /^(?:https:\/\/mobile\.yangkeduo\.com|pinduoduo:\/\/com\.xunmeng\.pinduoduo)\/([a-z0-9_]+)\.html(?:\?(.*))?$/.exec(url);
+  const m =
+    /^(?:https:\/\/mobile\.yangkeduo\.com|pinduoduo:\/\/com\.xunmeng\.pinduoduo)\/([a-z0-9_]+)\.html(?:\?(.*))?$/.exec(
+      url,
+    );
   if (!m) return null;
   const params = new URLSearchParams(m[2] ?? '');
   if (m[1] === 'goods' || m[1] === 'goods2') {
@@ -116,21 +119,31 @@ export class PddApp {
         const g = this.goods(p.goodsId);
         return g && g.status === 'on_sale' ? 'goods_detail' : 'goods_delisted';
       }
-      case 'panel': return 'sku_panel';
-      case 'payment': return 'payment_handoff';
-      default: return p.kind;
+      case 'panel':
+        return 'sku_panel';
+      case 'payment':
+        return 'payment_handoff';
+      default:
+        return p.kind;
     }
   }
 
   private buildPage(p: Page): UiNode {
     switch (p.kind) {
-      case 'launcher': return launcherScreen();
-      case 'home': return homeScreen();
-      case 'hang': return loadingScreen();
-      case 'captcha': return captchaScreen();
-      case 'cashier': return cashierScreen(p.totalCent);
-      case 'payment': return paymentHandoffScreen(p.totalCent);
-      case 'orders': return ordersScreen(this.orders as OrderView[], p.type, p.scroll);
+      case 'launcher':
+        return launcherScreen();
+      case 'home':
+        return homeScreen();
+      case 'hang':
+        return loadingScreen();
+      case 'captcha':
+        return captchaScreen();
+      case 'cashier':
+        return cashierScreen(p.totalCent);
+      case 'payment':
+        return paymentHandoffScreen(p.totalCent);
+      case 'orders':
+        return ordersScreen(this.orders as OrderView[], p.type, p.scroll);
       case 'goods': {
         const g = this.goods(p.goodsId);
         if (!g) return delistedScreen('商品不存在');
@@ -140,7 +153,12 @@ export class PddApp {
       case 'panel': {
         const g = this.goods(p.goodsId);
         if (!g) return delistedScreen('商品不存在');
-        return panelScreen(g, p, makePricing(g.goods_id, this.priceOverrides), this.env.faults().duplicate_submit_control === true);
+        return panelScreen(
+          g,
+          p,
+          makePricing(g.goods_id, this.priceOverrides),
+          this.env.faults().duplicate_submit_control === true,
+        );
       }
     }
   }
@@ -148,9 +166,13 @@ export class PddApp {
   /** The tree a phone would show right now (no staleness): what taps and screencap see. */
   visibleTree(): UiNode {
     const raw = this.isLoading() ? loadingScreen() : this.buildPage(this.top());
-    const root = this.toast && !this.isLoading()
-      ? { ...raw, children: [...raw.children, { ...toastNode(this.toast.text, this.toast.pkg), index: raw.children.length }] }
-      : raw;
+    const root =
+      this.toast && !this.isLoading()
+        ? {
+            ...raw,
+            children: [...raw.children, { ...toastNode(this.toast.text, this.toast.pkg), index: raw.children.length }],
+          }
+        : raw;
     return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
   }
 
@@ -210,7 +232,9 @@ export class PddApp {
     const faults = this.env.faults();
     this.navigate(() => {
       if (target.kind === 'goods') {
-        this.stack.push(faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId });
+        this.stack.push(
+          faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId },
+        );
       } else {
         this.stack.push({ kind: 'orders', type: target.type, scroll: 'top' });
       }
@@ -259,16 +283,30 @@ export class PddApp {
   private perform(a: TapAction): void {
     const p = this.top();
     switch (a.kind) {
-      case 'none': return;
-      case 'back': return this.back();
-      case 'open_home': return this.navigate(() => this.stack.push({ kind: 'home' }));
+      case 'none':
+        return;
+      case 'back':
+        return this.back();
+      case 'open_home':
+        return this.navigate(() => this.stack.push({ kind: 'home' }));
       case 'open_panel': {
         if (p.kind !== 'goods') return;
         const g = this.goods(p.goodsId);
         const captcha = this.env.faults().captcha_on === 'panel';
-        return this.navigate(() => this.stack.push(captcha
-          ? { kind: 'captcha' }
-          : { kind: 'panel', goodsId: p.goodsId, sel: (g?.dimensions ?? []).map(() => null), qty: 1, scroll: 'top', fullDumps: 0 }));
+        return this.navigate(() =>
+          this.stack.push(
+            captcha
+              ? { kind: 'captcha' }
+              : {
+                  kind: 'panel',
+                  goodsId: p.goodsId,
+                  sel: (g?.dimensions ?? []).map(() => null),
+                  qty: 1,
+                  scroll: 'top',
+                  fullDumps: 0,
+                },
+          ),
+        );
       }
       case 'select_option': {
         if (p.kind !== 'panel') return;
@@ -284,7 +322,8 @@ export class PddApp {
         p.qty = Math.max(1, Math.min(max, p.qty + a.delta));
         return;
       }
-      case 'submit': return this.submit(p);
+      case 'submit':
+        return this.submit(p);
       case 'pay': {
         if (p.kind !== 'cashier' && p.kind !== 'payment') return;
         const o = this.orders.find((x) => x.order_no === p.orderNo);
@@ -307,12 +346,15 @@ export class PddApp {
     if (!g) return;
     const sku = fixedSku(g, p.sel);
     if (!sku || !isComplete(p.sel)) {
-      const missing = g.dimensions.filter((_, d) => p.sel[d] === null).map((d) => d.name).join(' ');
+      const missing = g.dimensions
+        .filter((_, d) => p.sel[d] === null)
+        .map((d) => d.name)
+        .join(' ');
       this.toast = { text: `请选择 ${missing || '规格'}`, pkg: APP_PKG };
       return;
     }
     const faults = this.env.faults();
-    const outcome = faults.captcha_on === 'submit' ? 'captcha' : faults.submit_outcome ?? 'created';
+    const outcome = faults.captcha_on === 'submit' ? 'captcha' : (faults.submit_outcome ?? 'created');
     if (outcome === 'not_created') {
       this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
       return;
@@ -337,10 +379,18 @@ export class PddApp {
     this.navigate(() => {
       this.stack.pop();
       switch (outcome) {
-        case 'created': this.stack.push({ kind: 'cashier', orderNo, totalCent: total }); break;
-        case 'created_then_hang': this.stack.push({ kind: 'hang' }); break;
-        case 'payment_handoff': this.stack.push({ kind: 'payment', orderNo, totalCent: total }); break;
-        case 'captcha': this.stack.push({ kind: 'captcha' }); break;
+        case 'created':
+          this.stack.push({ kind: 'cashier', orderNo, totalCent: total });
+          break;
+        case 'created_then_hang':
+          this.stack.push({ kind: 'hang' });
+          break;
+        case 'payment_handoff':
+          this.stack.push({ kind: 'payment', orderNo, totalCent: total });
+          break;
+        case 'captcha':
+          this.stack.push({ kind: 'captcha' });
+          break;
       }
     }, this.defaultLoadingDumps());
   }

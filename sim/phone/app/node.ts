@@ -136,4 +136,3 @@ export function findNode(root: UiNode, pred: (n: UiNode) => boolean): UiNode | n
   }
   return null;
 }
-

@@ -63,5 +63,9 @@ export function topPriceText(goods: Goods, sel: Selection, qty: number, pricing:
 export function rangeText(skus: readonly Sku[], pricing: Pricing): string {
   if (skus.length === 0) return '';
   const prices = skus.map((s) => pricing.unit(s));
-  return formatRange(Math.min(...prices), Math.max(...prices), skus.every((s) => s.coupon === true));
+  return formatRange(
+    Math.min(...prices),
+    Math.max(...prices),
+    skus.every((s) => s.coupon === true),
+  );
 }

@@ -11,7 +11,10 @@ const SCALE = 4;
 class Canvas {
   readonly data: Buffer;
   readonly stride: number;
-  constructor(readonly w: number, readonly h: number) {
+  constructor(
+    readonly w: number,
+    readonly h: number,
+  ) {
     this.stride = w * 3 + 1;
     this.data = Buffer.alloc(this.stride * h, 255);
     for (let y = 0; y < h; y++) this.data[y * this.stride] = 0;
@@ -113,7 +116,8 @@ function paint(root: UiNode): Canvas {
   walkPainted(root, (n, onRed) => {
     const [l, t, r, b] = n.bounds;
     if (n.fill) cv.rect(l, t, r, b, PALETTE.fills[n.fill]);
-    if (n.clickable) cv.frame(l, t, r, b, n.enabled ? PALETTE.clickableBorder : PALETTE.disabledBorder, BORDER_PX.clickable);
+    if (n.clickable)
+      cv.frame(l, t, r, b, n.enabled ? PALETTE.clickableBorder : PALETTE.disabledBorder, BORDER_PX.clickable);
     else if (n.text || n.cls.endsWith('ImageView')) cv.frame(l, t, r, b, PALETTE.outline, BORDER_PX.outline);
     if (n.selected) cv.frame(l, t, r, b, PALETTE.selectedBorder, BORDER_PX.selected);
     if (n.text) drawText(cv, n, textColour(n, onRed));
@@ -184,7 +188,10 @@ export function createScreenRenderer(opts: ScreenRendererOptions = {}): ScreenRe
       try {
         return Canvas.fromPixels(font.rasterise(root));
       } catch (e) {
-        if (!warnedFailure) warn(`phone simulator: a screencap could not be drawn with ${fontFile} (${e instanceof Error ? e.message : String(e)})${fallback}`);
+        if (!warnedFailure)
+          warn(
+            `phone simulator: a screencap could not be drawn with ${fontFile} (${e instanceof Error ? e.message : String(e)})${fallback}`,
+          );
         warnedFailure = true;
       }
     }

@@ -93,13 +93,18 @@ const svgOpen = (w: number, h: number): string =>
 
 /** The screen as SVG: the same fills and borders as the bitmap renderer, and text as outlines from `shape`. */
 function screenSvg(root: UiNode, shape: ShapeText): string {
-  const parts: string[] = [svgOpen(SCREEN_W, SCREEN_H), `<rect width="${SCREEN_W}" height="${SCREEN_H}" fill="${rgb(PALETTE.background)}"/>`];
+  const parts: string[] = [
+    svgOpen(SCREEN_W, SCREEN_H),
+    `<rect width="${SCREEN_W}" height="${SCREEN_H}" fill="${rgb(PALETTE.background)}"/>`,
+  ];
   const runs: TextRun[] = [];
   const slots: number[] = [];
   walkPainted(root, (n, onRed) => {
     const [l, t, r, b] = n.bounds;
-    if (n.fill) parts.push(`<rect x="${l}" y="${t}" width="${r - l}" height="${b - t}" fill="${rgb(PALETTE.fills[n.fill])}"/>`);
-    if (n.clickable) parts.push(border(n, n.enabled ? PALETTE.clickableBorder : PALETTE.disabledBorder, BORDER_PX.clickable));
+    if (n.fill)
+      parts.push(`<rect x="${l}" y="${t}" width="${r - l}" height="${b - t}" fill="${rgb(PALETTE.fills[n.fill])}"/>`);
+    if (n.clickable)
+      parts.push(border(n, n.enabled ? PALETTE.clickableBorder : PALETTE.disabledBorder, BORDER_PX.clickable));
     else if (n.text || n.cls.endsWith('ImageView')) parts.push(border(n, PALETTE.outline, BORDER_PX.outline));
     if (n.selected) parts.push(border(n, PALETTE.selectedBorder, BORDER_PX.selected));
     if (n.text.trim()) {
@@ -163,7 +168,12 @@ const PATHS_ONLY: ResvgRenderOptions = {
 
 function fontOptions(fontFile: string): ResvgRenderOptions {
   return {
-    font: { loadSystemFonts: false, fontFiles: [fontFile], defaultFontFamily: CJK_FONT_FAMILY, sansSerifFamily: CJK_FONT_FAMILY },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: [fontFile],
+      defaultFontFamily: CJK_FONT_FAMILY,
+      sansSerifFamily: CJK_FONT_FAMILY,
+    },
     logLevel: 'off',
   };
 }

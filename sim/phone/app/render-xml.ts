@@ -2,7 +2,10 @@ import type { UiNode } from './node';
 
 // Android's XmlSerializer escapes these in attribute values; a worker must unescape them.
 function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  );
 }
 
 function renderNode(n: UiNode, out: string[]): void {

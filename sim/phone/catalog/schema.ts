@@ -23,12 +23,20 @@ const goodsSchema = z
   .superRefine((g, ctx) => {
     g.skus.forEach((sku, i) => {
       if (sku.options.length !== g.dimensions.length) {
-        ctx.addIssue({ code: 'custom', path: ['skus', i, 'options'], message: `expected ${g.dimensions.length} options` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['skus', i, 'options'],
+          message: `expected ${g.dimensions.length} options`,
+        });
         return;
       }
       sku.options.forEach((v, d) => {
         if (!g.dimensions[d]?.values.includes(v)) {
-          ctx.addIssue({ code: 'custom', path: ['skus', i, 'options', d], message: `"${v}" is not a value of dimension ${d}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['skus', i, 'options', d],
+            message: `"${v}" is not a value of dimension ${d}`,
+          });
         }
       });
     });
@@ -39,7 +47,8 @@ export const catalogSchema = z
   .superRefine((c, ctx) => {
     const seen = new Set<string>();
     c.goods.forEach((g, i) => {
-      if (seen.has(g.goods_id)) ctx.addIssue({ code: 'custom', path: ['goods', i, 'goods_id'], message: 'duplicate goods_id' });
+      if (seen.has(g.goods_id))
+        ctx.addIssue({ code: 'custom', path: ['goods', i, 'goods_id'], message: 'duplicate goods_id' });
       seen.add(g.goods_id);
     });
   });

@@ -9,12 +9,19 @@ import type { Phone } from '../phone';
 const addDeviceSchema = z
   .object({
     serial: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, 'serial: letters, digits, . _ : - (1-64)'),
-    app_version: z.string().regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0').optional(),
+    app_version: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0')
+      .optional(),
   })
   .strict();
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly field?: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
@@ -121,7 +128,8 @@ export class ControlServer {
       if (parts.length === 1 && method === 'GET') return json(200, [...this.reg.phones.values()].map(deviceView));
       if (parts.length === 1 && method === 'POST') {
         const body = parseBody(addDeviceSchema, await readJson(req));
-        if (this.reg.phones.has(body.serial)) throw new HttpError(409, `device '${body.serial}' already exists`, 'serial');
+        if (this.reg.phones.has(body.serial))
+          throw new HttpError(409, `device '${body.serial}' already exists`, 'serial');
         return json(201, deviceView(this.reg.add(body.serial, body.app_version)));
       }
       const serial = parts[1];
@@ -134,9 +142,18 @@ export class ControlServer {
         }
         if (parts.length === 2 && method === 'GET') return json(200, deviceView(phone));
         if (sub === 'orders' && method === 'GET') {
-          return json(200, phone.app.orders.map(({ order_no, goods_id, options, quantity, total_cent, placed_at, status }) => ({
-            order_no, goods_id, options, quantity, total_cent, placed_at, status,
-          })));
+          return json(
+            200,
+            phone.app.orders.map(({ order_no, goods_id, options, quantity, total_cent, placed_at, status }) => ({
+              order_no,
+              goods_id,
+              options,
+              quantity,
+              total_cent,
+              placed_at,
+              status,
+            })),
+          );
         }
         if (sub === 'taps' && method === 'GET') return json(200, phone.taps);
         if (sub === 'screen' && method === 'GET') {

@@ -9,7 +9,11 @@ export interface CmdOutput {
 
 export type Command = (phone: Phone, args: string[], stdin: Buffer) => Promise<CmdOutput>;
 
-const out = (s: string | Buffer, code = 0): CmdOutput => ({ stdout: Buffer.isBuffer(s) ? s : Buffer.from(s), stderr: Buffer.alloc(0), code });
+const out = (s: string | Buffer, code = 0): CmdOutput => ({
+  stdout: Buffer.isBuffer(s) ? s : Buffer.from(s),
+  stderr: Buffer.alloc(0),
+  code,
+});
 const err = (s: string, code = 1): CmdOutput => ({ stdout: Buffer.alloc(0), stderr: Buffer.from(s), code });
 
 const SCREEN_SIZE = { w: 1080, h: 2376 };
@@ -43,7 +47,10 @@ function properties(phone: Phone): [string, string][] {
 
 const uiautomator: Command = async (phone, args) => {
   if (args[0] !== 'dump') {
-    return err('Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n', 0);
+    return err(
+      'Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n',
+      0,
+    );
   }
   const rest = args.slice(1).filter((a) => a !== '--compressed' && a !== '--verbose');
   const target = rest[0] ?? '/sdcard/window_dump.xml';
@@ -86,16 +93,27 @@ const ls: Command = async (phone, args) => {
   const f = phone.files.get(target);
   if (f) return out(`${paths[0]}\n`);
   const dir = target.endsWith('/') ? target : `${target}/`;
-  const names = [...phone.files.keys()].filter((k) => k.startsWith(dir)).map((k) => k.slice(dir.length)).filter((n) => !n.includes('/'));
-  if (names.length === 0 && !/^\/(sdcard|data\/local\/tmp)\/?$/.test(target)) return err(`ls: ${paths[0] ?? target}: No such file or directory\n`);
-  return out(names.sort().map((n) => `${n}\n`).join(''));
+  const names = [...phone.files.keys()]
+    .filter((k) => k.startsWith(dir))
+    .map((k) => k.slice(dir.length))
+    .filter((n) => !n.includes('/'));
+  if (names.length === 0 && !/^\/(sdcard|data\/local\/tmp)\/?$/.test(target))
+    return err(`ls: ${paths[0] ?? target}: No such file or directory\n`);
+  return out(
+    names
+      .sort()
+      .map((n) => `${n}\n`)
+      .join(''),
+  );
 };
 
 const KEY_BACK = new Set(['4', 'KEYCODE_BACK']);
 const KEY_HOME = new Set(['3', 'KEYCODE_HOME']);
 
 function inputUsage(cmd: string): CmdOutput {
-  return err(`Error: Invalid arguments for command: ${cmd}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`);
+  return err(
+    `Error: Invalid arguments for command: ${cmd}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`,
+  );
 }
 
 const input: Command = async (phone, args) => {
@@ -132,11 +150,31 @@ const input: Command = async (phone, args) => {
       return out('');
     }
     default:
-      return err(`Error: Unknown command: ${cmd ?? ''}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`);
+      return err(
+        `Error: Unknown command: ${cmd ?? ''}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`,
+      );
   }
 };
 
-const AM_FLAGS_WITH_VALUE = new Set(['-a', '-d', '-t', '-c', '-n', '-f', '-e', '--es', '--ez', '--ei', '--el', '--ef', '--eu', '--ecn', '--esn', '--user', '-p']);
+const AM_FLAGS_WITH_VALUE = new Set([
+  '-a',
+  '-d',
+  '-t',
+  '-c',
+  '-n',
+  '-f',
+  '-e',
+  '--es',
+  '--ez',
+  '--ei',
+  '--el',
+  '--ef',
+  '--eu',
+  '--ecn',
+  '--esn',
+  '--user',
+  '-p',
+]);
 
 const am: Command = async (phone, args) => {
   const [sub, ...rest] = args;
@@ -160,17 +198,27 @@ const am: Command = async (phone, args) => {
     const takes = AM_FLAGS_WITH_VALUE.has(a) ? (a.startsWith('--e') && a !== '--esn' ? 2 : 1) : 0;
     i += takes;
   }
-  const parts = [action ? `act=${action}` : '', data ? `dat=${data}` : '', component ? `cmp=${component}` : ''].filter(Boolean).join(' ');
+  const parts = [action ? `act=${action}` : '', data ? `dat=${data}` : '', component ? `cmp=${component}` : '']
+    .filter(Boolean)
+    .join(' ');
   const starting = `Starting: Intent { ${parts} }\n`;
   await phone.delay('am_start');
-  if (data !== undefined && (action === undefined || action === 'android.intent.action.VIEW') && phone.app.startUrl(data)) {
+  if (
+    data !== undefined &&
+    (action === undefined || action === 'android.intent.action.VIEW') &&
+    phone.app.startUrl(data)
+  ) {
     return out(starting);
   }
   if (data === undefined && component?.startsWith(`${PDD_PACKAGE}/`)) {
     phone.app.startUrl(`pinduoduo://com.xunmeng.pinduoduo/index.html`);
     return out(starting);
   }
-  return { stdout: Buffer.from(starting), stderr: Buffer.from(`Error: Activity not started, unable to resolve Intent { ${parts} flg=0x10000000 }\n`), code: 0 };
+  return {
+    stdout: Buffer.from(starting),
+    stderr: Buffer.from(`Error: Activity not started, unable to resolve Intent { ${parts} flg=0x10000000 }\n`),
+    code: 0,
+  };
 };
 
 const dumpsys: Command = async (phone, args) => {
@@ -179,7 +227,11 @@ const dumpsys: Command = async (phone, args) => {
     const pkg = args[1];
     if (pkg !== PDD_PACKAGE) return out(`Dexopt state:\n  Unable to find package: ${pkg ?? ''}\n`);
     const v = phone.appVersion;
-    const code = v.split('.').map((p) => p.padStart(2, '0')).join('').padEnd(6, '0');
+    const code = v
+      .split('.')
+      .map((p) => p.padStart(2, '0'))
+      .join('')
+      .padEnd(6, '0');
     return out(
       'Activity Resolver Table:\n  Schemes:\n      pinduoduo:\n        1b2c3d4 com.xunmeng.pinduoduo/.ui.activity.MainFrameActivity filter 5e6f7a8\n\n' +
         'Packages:\n' +
@@ -194,7 +246,10 @@ const dumpsys: Command = async (phone, args) => {
     );
   }
   if (args[0] === 'window') {
-    const pkg = phone.app.screenName() === 'launcher' ? 'com.android.launcher3/.Launcher' : `${PDD_PACKAGE}/com.xunmeng.pinduoduo.ui.activity.NewPageActivity`;
+    const pkg =
+      phone.app.screenName() === 'launcher'
+        ? 'com.android.launcher3/.Launcher'
+        : `${PDD_PACKAGE}/com.xunmeng.pinduoduo.ui.activity.NewPageActivity`;
     return out(`  mCurrentFocus=Window{4d2c1b0 u0 ${pkg}}\n  mFocusedApp=ActivityRecord{8a7b6c5 u0 ${pkg} t42}\n`);
   }
   return out('');
@@ -227,10 +282,14 @@ const screencap: Command = async (phone, args) => {
 
 const pm: Command = async (_phone, args) => {
   if (args[0] === 'path') {
-    return args[1] === PDD_PACKAGE ? out(`package:/data/app/~~Xk3v9Q==/${PDD_PACKAGE}-Zp1w2A==/base.apk\n`) : { ...out(''), code: 1 };
+    return args[1] === PDD_PACKAGE
+      ? out(`package:/data/app/~~Xk3v9Q==/${PDD_PACKAGE}-Zp1w2A==/base.apk\n`)
+      : { ...out(''), code: 1 };
   }
-  if (args[0] === 'list' && args[1] === 'packages') return out(`package:com.android.launcher3\npackage:${PDD_PACKAGE}\npackage:com.eg.android.AlipayGphone\n`);
-  if (args[0] === 'list' && args[1] === 'features') return out('feature:android.hardware.touchscreen\nfeature:android.hardware.wifi\n');
+  if (args[0] === 'list' && args[1] === 'packages')
+    return out(`package:com.android.launcher3\npackage:${PDD_PACKAGE}\npackage:com.eg.android.AlipayGphone\n`);
+  if (args[0] === 'list' && args[1] === 'features')
+    return out('feature:android.hardware.touchscreen\nfeature:android.hardware.wifi\n');
   return err(`Unknown command: ${args[0] ?? ''}\n`, 1);
 };
 
@@ -255,7 +314,10 @@ const grep: Command = async (_phone, args, stdin) => {
   if (pattern === undefined) return err('usage: grep [-EFiv] PATTERN\n', 2);
   const p = pattern;
   const re = fixed ? null : new RegExp(p, ignoreCase ? 'i' : '');
-  const lines = stdin.toString('utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
+  const lines = stdin
+    .toString('utf8')
+    .split('\n')
+    .filter((l, i, all) => i < all.length - 1 || l !== '');
   const hit = lines.filter((l) => {
     const m = re ? re.test(l) : ignoreCase ? l.toLowerCase().includes(p.toLowerCase()) : l.includes(p);
     return m !== invert;
@@ -271,7 +333,19 @@ const sleepCmd: Command = async (_phone, args) => {
 };
 
 export const COMMANDS: Record<string, Command> = {
-  uiautomator, cat, rm, ls, input, am, dumpsys, getprop, wm, screencap, pm, echo, grep,
+  uiautomator,
+  cat,
+  rm,
+  ls,
+  input,
+  am,
+  dumpsys,
+  getprop,
+  wm,
+  screencap,
+  pm,
+  echo,
+  grep,
   sleep: sleepCmd,
   true: async () => out(''),
   false: async () => ({ ...out(''), code: 1 }),

@@ -12,7 +12,7 @@ function writeTarget(phone: Phone, target: string, data: Buffer, append: boolean
   }
   const path = normalizePath(target);
   if (!/^\/(sdcard|data\/local\/tmp)\//.test(path)) return `${SH}: can't create ${target}: Read-only file system\n`;
-  const prev = append ? phone.files.get(path)?.data ?? Buffer.alloc(0) : Buffer.alloc(0);
+  const prev = append ? (phone.files.get(path)?.data ?? Buffer.alloc(0)) : Buffer.alloc(0);
   phone.files.set(path, { data: Buffer.concat([prev, data]), mtime: Math.floor(Date.now() / 1000) });
   return null;
 }
@@ -22,13 +22,19 @@ async function runOne(phone: Phone, argv: string[], stdin: Buffer): Promise<CmdO
   if (name === undefined) return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), code: 0 };
   const base = name.replace(/^\/system\/bin\//, '');
   const cmd = COMMANDS[base];
-  if (!cmd) return { stdout: Buffer.alloc(0), stderr: Buffer.from(`${SH}: ${name}: inaccessible or not found\n`), code: 127 };
+  if (!cmd)
+    return { stdout: Buffer.alloc(0), stderr: Buffer.from(`${SH}: ${name}: inaccessible or not found\n`), code: 127 };
   await phone.delay('shell');
   return cmd(phone, args, stdin);
 }
 
 /** Applies redirections; returns what goes down the pipe (or to the terminal) as stdout. */
-function route(phone: Phone, res: CmdOutput, redirects: Redirect[], terminal: Buffer[]): { stdout: Buffer; code: number } {
+function route(
+  phone: Phone,
+  res: CmdOutput,
+  redirects: Redirect[],
+  terminal: Buffer[],
+): { stdout: Buffer; code: number } {
   let stdoutTo: string | 'pipe' = 'pipe';
   let stderrTo: string | 'terminal' | 'stdout' = 'terminal';
   let stdoutAppend = false;

@@ -132,9 +132,15 @@ export function parse(src: string): ListItem[] {
       continue;
     }
     switch (tok.v) {
-      case ';': endPipeline(';'); break;
-      case '&&': endPipeline('&&'); break;
-      case '||': endPipeline('||'); break;
+      case ';':
+        endPipeline(';');
+        break;
+      case '&&':
+        endPipeline('&&');
+        break;
+      case '||':
+        endPipeline('||');
+        break;
       case '|':
         if (cmd.argv.length === 0) throw new ShellSyntaxError("syntax error: unexpected '|'");
         endCommand();

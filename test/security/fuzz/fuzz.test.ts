@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import { dataPaths } from '../../../platform/data-dir';
-import { getJson, issueTestDevice, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin, type TestDevice } from '../../harness';
+import {
+  getJson,
+  issueTestDevice,
+  loginOperator,
+  startTestAdmin,
+  type OperatorClient,
+  type TestAdmin,
+  type TestDevice,
+} from '../../harness';
 import { seedAttempt } from '../evidence-client';
 import { MULTIPART_TYPE, multipartBody, type Part } from '../multipart-body';
 import { realPng } from '../png-fixtures';
@@ -77,7 +85,30 @@ function junkValue(depth = 0): unknown {
   return junkObject(depth + 1);
 }
 
-const FIELD_NAMES = ['title', 'pdd_goods_url', 'url', 'options', 'pdd_options', 'quantity', 'max_total_price_cent', 'task_id', 'version', 'tasks', 'outcome', 'order_no', 'color', 'size', 'sku_id', 'username', 'password', 'name', 'execution_mode', 'serial', 'app_version', '__proto__'];
+const FIELD_NAMES = [
+  'title',
+  'pdd_goods_url',
+  'url',
+  'options',
+  'pdd_options',
+  'quantity',
+  'max_total_price_cent',
+  'task_id',
+  'version',
+  'tasks',
+  'outcome',
+  'order_no',
+  'color',
+  'size',
+  'sku_id',
+  'username',
+  'password',
+  'name',
+  'execution_mode',
+  'serial',
+  'app_version',
+  '__proto__',
+];
 
 function junkObject(depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -96,30 +127,55 @@ function junkJsonBody(): Buffer {
 }
 
 /** Percent-encodes every byte but letters and digits (a lone surrogate becomes U+FFFD's bytes). */
-const pct = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+const pct = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
 
 /** A path segment with bad percent-encoding, traversal, NULs or plain junk. */
 function junkSegment(): string {
   const r = rand();
-  if (r < 0.3) return pick(['%', '%zz', '%E0%A4%A', '%C0%AF', '%00', '..%2f..%2f', '%2e%2e', '%ff%fe', '%F0%9F%98', '-', '0']);
+  if (r < 0.3)
+    return pick(['%', '%zz', '%E0%A4%A', '%C0%AF', '%00', '..%2f..%2f', '%2e%2e', '%ff%fe', '%F0%9F%98', '-', '0']);
   if (r < 0.6) return pct(junkString().slice(0, 300)).replaceAll('%ef%bf%bd', '%ff');
   return String(int(0, 2 ** 31)) + pick(['', '.png', '.js', '%20']);
 }
 
 function junkQuery(keys: string[]): string {
-  const parts = keys.filter(() => rand() < 0.7).map((k) => `${k}=${pick([junkSegment(), String(pick(NASTY_NUMBERS)), pct(junkString().slice(0, 600))])}`);
+  const parts = keys
+    .filter(() => rand() < 0.7)
+    .map((k) => `${k}=${pick([junkSegment(), String(pick(NASTY_NUMBERS)), pct(junkString().slice(0, 600))])}`);
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
 function junkMultipart(fileField: string): { body: Buffer; type: string } {
   const parts: Part[] = [];
-  for (let i = int(0, 4); i > 0; i--) parts.push({ name: pick(['upload_key', 'sha256', 'task_id', 'attempt_id', 'kind', 'captured_at', 'byte_size', 'x']), value: junkString().slice(0, int(0, 5000)) });
+  for (let i = int(0, 4); i > 0; i--)
+    parts.push({
+      name: pick(['upload_key', 'sha256', 'task_id', 'attempt_id', 'kind', 'captured_at', 'byte_size', 'x']),
+      value: junkString().slice(0, int(0, 5000)),
+    });
   const r = rand();
-  const data = r < 0.3 ? realPng(int(1, 64), int(1, 64), int(1, 99)) : r < 0.5 ? Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Array.from({ length: int(0, 2000) }, () => int(0, 255))]) : Buffer.from(Array.from({ length: int(0, 4000) }, () => int(0, 255)));
-  parts.splice(int(0, parts.length), 0, { name: rand() < 0.85 ? fileField : 'other', filename: pick(['a.png', 'shopee.xlsx', '../../x', '']), type: pick(['image/png', 'application/octet-stream', 'text/plain']), data });
+  const data =
+    r < 0.3
+      ? realPng(int(1, 64), int(1, 64), int(1, 99))
+      : r < 0.5
+        ? Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Array.from({ length: int(0, 2000) }, () => int(0, 255))])
+        : Buffer.from(Array.from({ length: int(0, 4000) }, () => int(0, 255)));
+  parts.splice(int(0, parts.length), 0, {
+    name: rand() < 0.85 ? fileField : 'other',
+    filename: pick(['a.png', 'shopee.xlsx', '../../x', '']),
+    type: pick(['image/png', 'application/octet-stream', 'text/plain']),
+    data,
+  });
   let body = multipartBody(parts, { close: rand() < 0.5 });
   if (rand() < 0.4) body = body.subarray(0, int(0, body.length)); // cut anywhere
-  const type = rand() < 0.9 ? MULTIPART_TYPE : pick(['multipart/form-data', 'multipart/form-data; boundary=', 'application/json', 'text/plain']);
+  const type =
+    rand() < 0.9
+      ? MULTIPART_TYPE
+      : pick(['multipart/form-data', 'multipart/form-data; boundary=', 'application/json', 'text/plain']);
   return { body, type };
 }
 
@@ -137,30 +193,117 @@ function generateCases(): Case[] {
   const add = (n: number, make: () => Case) => {
     for (let i = 0; i < n; i++) cases.push(make());
   };
-  const json = (): Pick<Case, 'body' | 'contentType'> => ({ body: junkJsonBody(), contentType: rand() < 0.9 ? 'application/json' : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']) });
+  const json = (): Pick<Case, 'body' | 'contentType'> => ({
+    body: junkJsonBody(),
+    contentType:
+      rand() < 0.9
+        ? 'application/json'
+        : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']),
+  });
   const method = () => pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']);
 
-  add(40, () => ({ family: 'static', method: pick(['GET', 'HEAD']), target: `/${Array.from({ length: int(1, 4) }, junkSegment).join('/')}`, as: 'anonymous' }));
+  add(40, () => ({
+    family: 'static',
+    method: pick(['GET', 'HEAD']),
+    target: `/${Array.from({ length: int(1, 4) }, junkSegment).join('/')}`,
+    as: 'anonymous',
+  }));
   add(20, () => ({ family: 'session', method: 'POST', target: '/api/session', as: 'anonymous', ...json() }));
-  add(25, () => ({ family: 'tasks', method: 'GET', target: `/api/tasks${junkQuery(['status', 'q', 'cursor', 'limit'])}`, as: 'operator' }));
-  add(35, () => ({ family: 'tasks', method: 'POST', target: pick(['/api/tasks', '/api/tasks/start', `/api/tasks/${junkSegment()}/${pick(['cancel', 'reset', 'mark-paid', 'resolve', junkSegment()])}`]), as: 'operator', ...json() }));
-  add(10, () => ({ family: 'tasks', method: 'GET', target: `/api/tasks/${junkSegment()}`, as: 'operator' }));
-  add(20, () => ({ family: 'shopee', method: 'GET', target: `/api/shopee/products${junkQuery(['q', 'cursor', 'limit', 'link', 'parse_failed', 'collect_state'])}`, as: 'operator' }));
-  add(30, () => ({
-    family: 'shopee',
-    method: pick(['PUT', 'DELETE', 'POST', 'GET']),
-    target: pick([`/api/shopee/products/${junkSegment()}`, `/api/shopee/products/${junkSegment()}/pdd-link`, `/api/shopee/products/${junkSegment()}/skus`, `/api/shopee/skus/${junkSegment()}`]),
+  add(25, () => ({
+    family: 'tasks',
+    method: 'GET',
+    target: `/api/tasks${junkQuery(['status', 'q', 'cursor', 'limit'])}`,
+    as: 'operator',
+  }));
+  add(35, () => ({
+    family: 'tasks',
+    method: 'POST',
+    target: pick([
+      '/api/tasks',
+      '/api/tasks/start',
+      `/api/tasks/${junkSegment()}/${pick(['cancel', 'reset', 'mark-paid', 'resolve', junkSegment()])}`,
+    ]),
     as: 'operator',
     ...json(),
   }));
-  add(30, () => ({ family: 'shopee-import', method: 'POST', target: '/api/shopee/imports', as: 'operator', ...((m) => ({ body: m.body, contentType: m.type }))(junkMultipart('file')) }));
-  add(25, () => ({ family: 'pdd', method: pick(['GET', 'DELETE', 'POST']), target: pick([`/api/pdd/products${junkQuery(['q', 'cursor', 'limit', 'collect_state'])}`, `/api/pdd/products/${junkSegment()}`, `/api/pdd/products/${junkSegment()}/collect`]), as: 'operator', ...json() }));
-  add(15, () => ({ family: 'mappings', method: pick(['PUT', 'DELETE', 'GET']), target: `/api/mappings/${junkSegment()}`, as: 'operator', ...json() }));
-  add(15, () => ({ family: 'device-register', method: 'POST', target: '/api/device/register', as: 'device', ...json() }));
-  add(35, () => ({ family: 'device-evidence', method: 'POST', target: '/api/device/evidence', as: 'device', ...((m) => ({ body: m.body, contentType: m.type }))(junkMultipart('file')) }));
-  add(15, () => ({ family: 'evidence', method: 'GET', target: `/api/evidence/${junkSegment()}`, as: pick(['operator', 'device', 'anonymous'] as const) }));
-  add(10, () => ({ family: 'system', method: pick(['GET', 'POST']), target: pick([`/api/devices${junkQuery(['x'])}`, '/api/system/checks', '/api/me']), as: 'operator', ...json() }));
-  add(25, () => ({ family: 'any', method: method(), target: `/api/${junkSegment()}/${junkSegment()}`, as: pick(['operator', 'device', 'anonymous'] as const), ...json() }));
+  add(10, () => ({ family: 'tasks', method: 'GET', target: `/api/tasks/${junkSegment()}`, as: 'operator' }));
+  add(20, () => ({
+    family: 'shopee',
+    method: 'GET',
+    target: `/api/shopee/products${junkQuery(['q', 'cursor', 'limit', 'link', 'parse_failed', 'collect_state'])}`,
+    as: 'operator',
+  }));
+  add(30, () => ({
+    family: 'shopee',
+    method: pick(['PUT', 'DELETE', 'POST', 'GET']),
+    target: pick([
+      `/api/shopee/products/${junkSegment()}`,
+      `/api/shopee/products/${junkSegment()}/pdd-link`,
+      `/api/shopee/products/${junkSegment()}/skus`,
+      `/api/shopee/skus/${junkSegment()}`,
+    ]),
+    as: 'operator',
+    ...json(),
+  }));
+  add(30, () => ({
+    family: 'shopee-import',
+    method: 'POST',
+    target: '/api/shopee/imports',
+    as: 'operator',
+    ...((m) => ({ body: m.body, contentType: m.type }))(junkMultipart('file')),
+  }));
+  add(25, () => ({
+    family: 'pdd',
+    method: pick(['GET', 'DELETE', 'POST']),
+    target: pick([
+      `/api/pdd/products${junkQuery(['q', 'cursor', 'limit', 'collect_state'])}`,
+      `/api/pdd/products/${junkSegment()}`,
+      `/api/pdd/products/${junkSegment()}/collect`,
+    ]),
+    as: 'operator',
+    ...json(),
+  }));
+  add(15, () => ({
+    family: 'mappings',
+    method: pick(['PUT', 'DELETE', 'GET']),
+    target: `/api/mappings/${junkSegment()}`,
+    as: 'operator',
+    ...json(),
+  }));
+  add(15, () => ({
+    family: 'device-register',
+    method: 'POST',
+    target: '/api/device/register',
+    as: 'device',
+    ...json(),
+  }));
+  add(35, () => ({
+    family: 'device-evidence',
+    method: 'POST',
+    target: '/api/device/evidence',
+    as: 'device',
+    ...((m) => ({ body: m.body, contentType: m.type }))(junkMultipart('file')),
+  }));
+  add(15, () => ({
+    family: 'evidence',
+    method: 'GET',
+    target: `/api/evidence/${junkSegment()}`,
+    as: pick(['operator', 'device', 'anonymous'] as const),
+  }));
+  add(10, () => ({
+    family: 'system',
+    method: pick(['GET', 'POST']),
+    target: pick([`/api/devices${junkQuery(['x'])}`, '/api/system/checks', '/api/me']),
+    as: 'operator',
+    ...json(),
+  }));
+  add(25, () => ({
+    family: 'any',
+    method: method(),
+    target: `/api/${junkSegment()}/${junkSegment()}`,
+    as: pick(['operator', 'device', 'anonymous'] as const),
+    ...json(),
+  }));
   return cases;
 }
 
@@ -178,9 +321,12 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
     await admin?.close();
   });
 
-  const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(admin.db)).rows[0]!.n);
-  const loginFailures = async () => (await admin.db.selectFrom('audit_log').select('id').where('action', '=', 'session.login_failed').execute()).length;
-  const lastSeen = async () => (await admin.db.selectFrom('sessions').select('last_seen_at').execute()).map((s) => s.last_seen_at).join();
+  const changes = async () =>
+    Number((await sql<{ n: number }>`select total_changes() as n`.execute(admin.db)).rows[0]!.n);
+  const loginFailures = async () =>
+    (await admin.db.selectFrom('audit_log').select('id').where('action', '=', 'session.login_failed').execute()).length;
+  const lastSeen = async () =>
+    (await admin.db.selectFrom('sessions').select('last_seen_at').execute()).map((s) => s.last_seen_at).join();
 
   it('answers every one below 500, leaves no temp file, and writes nothing for a refused one', async () => {
     const cases = generateCases();
@@ -191,14 +337,19 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
     for (const c of cases) {
       const before = { changes: await changes(), failures: await loginFailures(), seen: await lastSeen() };
       const headers: Record<string, string | number> = {};
-      if (c.as === 'operator') Object.assign(headers, { Cookie: op.sessionCookie ?? '', 'X-CSRF-Token': op.csrfToken ?? '' });
+      if (c.as === 'operator')
+        Object.assign(headers, { Cookie: op.sessionCookie ?? '', 'X-CSRF-Token': op.csrfToken ?? '' });
       if (c.as === 'device') headers.Authorization = device.authorization;
       if (c.body !== undefined && c.method !== 'GET' && c.method !== 'HEAD') {
         headers['Content-Type'] = c.contentType ?? 'application/json';
         headers['Content-Length'] = c.body.length;
       }
       const sendsBody = headers['Content-Length'] !== undefined;
-      const res = await rawRequest(admin.url, requestHead(c.method, c.target, admin.url, headers), sendsBody ? c.body : undefined);
+      const res = await rawRequest(
+        admin.url,
+        requestHead(c.method, c.target, admin.url, headers),
+        sendsBody ? c.body : undefined,
+      );
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const label = `${c.family} ${c.method} ${c.target.slice(0, 120)}`;
       if (res.status === 0 || res.status >= 500) problems.push(`${label} → ${res.status} ${res.body.slice(0, 200)}`);
@@ -207,7 +358,8 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
         // login and the session's once-a-minute last_seen_at refresh.
         const after = { changes: await changes(), failures: await loginFailures(), seen: await lastSeen() };
         const allowed = after.failures - before.failures + (after.seen === before.seen ? 0 : 1);
-        if (after.changes - before.changes > allowed) problems.push(`${label} → ${res.status} but wrote ${after.changes - before.changes} row(s)`);
+        if (after.changes - before.changes > allowed)
+          problems.push(`${label} → ${res.status} but wrote ${after.changes - before.changes} row(s)`);
       }
       if (uploadTemps(evidenceDir).length > 0) {
         // cleanup runs after the answer: give it a moment, then it must be gone
@@ -218,6 +370,13 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
     expect(problems).toEqual([]);
     expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
     expect((await getJson(`${admin.url}/healthz`)).status).toBe(200);
-    if (process.env.CMAUTOBUY_FUZZ_REPORT) console.log(JSON.stringify({ seed: SEED, requests: cases.length, statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])) }));
+    if (process.env.CMAUTOBUY_FUZZ_REPORT)
+      console.log(
+        JSON.stringify({
+          seed: SEED,
+          requests: cases.length,
+          statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+        }),
+      );
   }, 300_000);
 });

@@ -93,7 +93,10 @@ function toApiError(status: number, body: unknown): ApiError {
 }
 
 /** Merge the caller's signal with our own timeout, so a hung admin never hangs the UI. */
-function withTimeout(outer: AbortSignal | undefined, ms: number): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
+function withTimeout(
+  outer: AbortSignal | undefined,
+  ms: number,
+): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
   const ctrl = new AbortController();
   let expired = false;
   const timer = window.setTimeout(() => {

@@ -3,7 +3,15 @@
  * (domain/). This is the only module that names an API path; ids always go through
  * encodeURIComponent.
  */
-import type { ImportResult, MappingBoard, MappingSaved, PddGoodsDetailView, PddListItem, ProductDetailView, ProductListItem } from '../../../domain/catalog-views';
+import type {
+  ImportResult,
+  MappingBoard,
+  MappingSaved,
+  PddGoodsDetailView,
+  PddListItem,
+  ProductDetailView,
+  ProductListItem,
+} from '../../../domain/catalog-views';
 import type { ProductState } from '../../../domain/catalog';
 import type { DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
@@ -72,51 +80,79 @@ export interface KnownPurchase {
 }
 
 export const listTasks = (p: ListParams & { status?: string; includeHidden?: boolean }): Promise<Page<TaskListItem>> =>
-  http.get(`/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, limit: p.limit, cursor: p.cursor })}`);
+  http.get(
+    `/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, limit: p.limit, cursor: p.cursor })}`,
+  );
 export const getTask = (taskId: string): Promise<TaskView> => http.get(`/api/tasks/${id(taskId)}`);
 export const createTask = (draft: CreatePurchaseDraft): Promise<DraftCreated> => http.post('/api/tasks', draft);
 /** A new version of a DRAFT; 409 NOT_DRAFT or VERSION_CONFLICT when it moved on. */
-export const editTask = (taskId: string, edit: EditPurchaseDraft): Promise<TaskView> => http.patch(`/api/tasks/${id(taskId)}`, edit);
-export const copyTaskAsLive = (taskId: string): Promise<DraftCreated> => http.post(`/api/tasks/${id(taskId)}/copy-live`, {});
-export const getKnownPurchase = (shopeeSkuId: string): Promise<KnownPurchase> => http.get(`/api/tasks/known${query({ shopee_sku_id: shopeeSkuId })}`);
+export const editTask = (taskId: string, edit: EditPurchaseDraft): Promise<TaskView> =>
+  http.patch(`/api/tasks/${id(taskId)}`, edit);
+export const copyTaskAsLive = (taskId: string): Promise<DraftCreated> =>
+  http.post(`/api/tasks/${id(taskId)}/copy-live`, {});
+export const getKnownPurchase = (shopeeSkuId: string): Promise<KnownPurchase> =>
+  http.get(`/api/tasks/known${query({ shopee_sku_id: shopeeSkuId })}`);
 /** All or nothing: a 409 HIDE_REFUSED lists each task still in progress in `details.tasks`. */
-export const hideTasks = (taskIds: readonly string[]): Promise<{ hidden: string[] }> => http.post('/api/tasks/hide', { task_ids: taskIds });
+export const hideTasks = (taskIds: readonly string[]): Promise<{ hidden: string[] }> =>
+  http.post('/api/tasks/hide', { task_ids: taskIds });
 /** All or nothing: a 409 START_REFUSED lists each refused task in `details.tasks`. */
 export const startTasks = (tasks: readonly StartItem[]): Promise<unknown> => http.post('/api/tasks/start', { tasks });
 export const cancelTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/cancel`, {});
 export const resetTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/reset`, {});
 export const markTaskPaid = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/mark-paid`, {});
-export const resolveTask = (taskId: string, outcome: { outcome: 'created'; order_no: string } | { outcome: 'not_created' }): Promise<TaskView> =>
-  http.post(`/api/tasks/${id(taskId)}/resolve`, outcome);
+export const resolveTask = (
+  taskId: string,
+  outcome: { outcome: 'created'; order_no: string } | { outcome: 'not_created' },
+): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/resolve`, outcome);
 
 /** Where an evidence screenshot is served (to logged-in operators only, by the session cookie). */
 export const evidenceImageUrl = (evidenceId: string): string => `/api/evidence/${id(evidenceId)}`;
 
 // 商品 and PDD 商品
 
-export const listShopeeProducts = (p: ListParams & { state?: ProductState | ''; parseFailed?: boolean }): Promise<Page<ProductListItem>> =>
-  http.get(`/api/shopee/products${query({ q: p.q, state: p.state, parse_failed: p.parseFailed ? 1 : undefined, limit: p.limit, cursor: p.cursor })}`);
-export const getShopeeProduct = (goodsId: string): Promise<ProductDetailView> => http.get(`/api/shopee/products/${id(goodsId)}`);
-export const setPddLink = (goodsId: string, url: string): Promise<unknown> => http.put(`/api/shopee/products/${id(goodsId)}/pdd-link`, { url });
+export const listShopeeProducts = (
+  p: ListParams & { state?: ProductState | ''; parseFailed?: boolean },
+): Promise<Page<ProductListItem>> =>
+  http.get(
+    `/api/shopee/products${query({ q: p.q, state: p.state, parse_failed: p.parseFailed ? 1 : undefined, limit: p.limit, cursor: p.cursor })}`,
+  );
+export const getShopeeProduct = (goodsId: string): Promise<ProductDetailView> =>
+  http.get(`/api/shopee/products/${id(goodsId)}`);
+export const setPddLink = (goodsId: string, url: string): Promise<unknown> =>
+  http.put(`/api/shopee/products/${id(goodsId)}/pdd-link`, { url });
 /** The product shows 未填链接 again; its mappings stay with the goods they were made for. */
-export const unlinkPdd = (goodsId: string): Promise<unknown> => http.del(`/api/shopee/products/${id(goodsId)}/pdd-link`);
-export const addManualSku = (goodsId: string, sku: { sku_id: string; color: string; size: string; advice: string | null }): Promise<unknown> =>
-  http.post(`/api/shopee/products/${id(goodsId)}/skus`, sku);
-export const fixSku = (skuId: string, fix: { color: string; size: string; advice: string | null }): Promise<unknown> => http.put(`/api/shopee/skus/${id(skuId)}`, fix);
-export const importShopeeProducts = (file: File, onProgress: (fraction: number | null) => void): Promise<ImportResult> => {
+export const unlinkPdd = (goodsId: string): Promise<unknown> =>
+  http.del(`/api/shopee/products/${id(goodsId)}/pdd-link`);
+export const addManualSku = (
+  goodsId: string,
+  sku: { sku_id: string; color: string; size: string; advice: string | null },
+): Promise<unknown> => http.post(`/api/shopee/products/${id(goodsId)}/skus`, sku);
+export const fixSku = (skuId: string, fix: { color: string; size: string; advice: string | null }): Promise<unknown> =>
+  http.put(`/api/shopee/skus/${id(skuId)}`, fix);
+export const importShopeeProducts = (
+  file: File,
+  onProgress: (fraction: number | null) => void,
+): Promise<ImportResult> => {
   const form = new FormData();
   form.append('file', file);
   return http.upload<ImportResult>('/api/shopee/imports', form, onProgress);
 };
 
-export const listPddProducts = (p: ListParams & { state?: Exclude<ProductState, 'unlinked'> | '' }): Promise<Page<PddListItem>> =>
+export const listPddProducts = (
+  p: ListParams & { state?: Exclude<ProductState, 'unlinked'> | '' },
+): Promise<Page<PddListItem>> =>
   http.get(`/api/pdd/products${query({ q: p.q, state: p.state, limit: p.limit, cursor: p.cursor })}`);
-export const getPddProduct = (pddGoodsId: string): Promise<PddGoodsDetailView> => http.get(`/api/pdd/products/${id(pddGoodsId)}`);
-export const startCollect = (pddGoodsId: string): Promise<unknown> => http.post(`/api/pdd/products/${id(pddGoodsId)}/collect`);
-export const deletePddProduct = (pddGoodsId: string): Promise<unknown> => http.del(`/api/pdd/products/${id(pddGoodsId)}`);
+export const getPddProduct = (pddGoodsId: string): Promise<PddGoodsDetailView> =>
+  http.get(`/api/pdd/products/${id(pddGoodsId)}`);
+export const startCollect = (pddGoodsId: string): Promise<unknown> =>
+  http.post(`/api/pdd/products/${id(pddGoodsId)}/collect`);
+export const deletePddProduct = (pddGoodsId: string): Promise<unknown> =>
+  http.del(`/api/pdd/products/${id(pddGoodsId)}`);
 
-export const getMappingBoard = (goodsId: string): Promise<MappingBoard> => http.get(`/api/mappings${query({ goods_id: goodsId })}`);
-export const setMapping = (skuId: string, pddOptions: Options): Promise<MappingSaved> => http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
+export const getMappingBoard = (goodsId: string): Promise<MappingBoard> =>
+  http.get(`/api/mappings${query({ goods_id: goodsId })}`);
+export const setMapping = (skuId: string, pddOptions: Options): Promise<MappingSaved> =>
+  http.put(`/api/mappings/${id(skuId)}`, { pdd_options: pddOptions });
 export const clearMapping = (skuId: string): Promise<unknown> => http.del(`/api/mappings/${id(skuId)}`);
 
 // 订单 (顺运宝)
@@ -152,18 +188,27 @@ export const listOrderLines = (p: ListParams & OrderLineFilter): Promise<Page<Or
     })}`,
   );
 /** The answer is the line as it now stands. */
-export const setOrderLineSku = (sybId: string, skuId: string | null): Promise<OrderLine> => http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId });
-export const draftsFromOrderLines = (sybIds: readonly string[], mode: ExecutionMode): Promise<{ results: OrderDraftResult[] }> =>
+export const setOrderLineSku = (sybId: string, skuId: string | null): Promise<OrderLine> =>
+  http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId });
+export const draftsFromOrderLines = (
+  sybIds: readonly string[],
+  mode: ExecutionMode,
+): Promise<{ results: OrderDraftResult[] }> =>
   http.post('/api/tasks/from-orders', { syb_ids: sybIds, execution_mode: mode });
 
 // 设备 and 设置
 
 export const listDevices = (): Promise<DeviceView[]> => http.get('/api/devices');
 /** The token is in this answer only; nothing can show it again. */
-export const issueDevice = (displayName: string): Promise<IssuedDeviceView> => http.post('/api/devices', { display_name: displayName });
-export const renameDevice = (deviceId: string, displayName: string): Promise<{ device_id: string; display_name: string }> =>
+export const issueDevice = (displayName: string): Promise<IssuedDeviceView> =>
+  http.post('/api/devices', { display_name: displayName });
+export const renameDevice = (
+  deviceId: string,
+  displayName: string,
+): Promise<{ device_id: string; display_name: string }> =>
   http.patch(`/api/devices/${id(deviceId)}`, { display_name: displayName });
-export const revokeDevice = (deviceId: string): Promise<unknown> => http.post(`/api/devices/${id(deviceId)}/revoke`, {});
+export const revokeDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/revoke`, {});
 export const runSystemCheck = (): Promise<SystemCheckResult> => http.post('/api/system/checks', {});
 export const getSettings = (): Promise<SettingsView> => http.get('/api/settings');
 /** Only the keys given change; the answer has every value as it now is. */
@@ -178,4 +223,8 @@ export interface SybAccountView {
   session_expires_at: string | null;
 }
 export const getSybAccount = (): Promise<SybAccountView> => http.get('/api/syb/settings');
-export const saveSybAccount = (change: { url?: string; username?: string; password?: string }): Promise<SybAccountView> => http.put('/api/syb/settings', change);
+export const saveSybAccount = (change: {
+  url?: string;
+  username?: string;
+  password?: string;
+}): Promise<SybAccountView> => http.put('/api/syb/settings', change);

@@ -31,7 +31,13 @@ export default function FilePicker(props: Props): JSX.Element {
           props.onChange(file);
         }}
       />
-      <button type="button" class="btn" disabled={props.disabled} data-testid={`${props.testid}-button`} onClick={() => input()?.click()}>
+      <button
+        type="button"
+        class="btn"
+        disabled={props.disabled}
+        data-testid={`${props.testid}-button`}
+        onClick={() => input()?.click()}
+      >
         选择文件
       </button>
       <span class="muted file-picker-name" data-testid={`${props.testid}-name`}>

@@ -20,7 +20,13 @@ export default function SelectionBar(props: Props): JSX.Element {
       <button type="button" class="btn btn-ghost" data-testid="selection-clear" onClick={() => props.onClear()}>
         清除选择
       </button>
-      <button type="button" class="btn btn-primary" data-testid="start-selected" disabled={props.count === 0 || props.busy} onClick={() => props.onStart()}>
+      <button
+        type="button"
+        class="btn btn-primary"
+        data-testid="start-selected"
+        disabled={props.count === 0 || props.busy}
+        onClick={() => props.onStart()}
+      >
         开始采购（只创建待付款订单）
       </button>
     </div>

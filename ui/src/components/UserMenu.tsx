@@ -24,7 +24,13 @@ export default function UserMenu(props: Props): JSX.Element {
           </span>
         )}
       </Show>
-      <button type="button" class="btn btn-ghost" data-testid="logout" disabled={leaving()} onClick={() => void onLogout()}>
+      <button
+        type="button"
+        class="btn btn-ghost"
+        data-testid="logout"
+        disabled={leaving()}
+        onClick={() => void onLogout()}
+      >
         退出
       </button>
     </div>

@@ -80,7 +80,9 @@ export default function DevicesPage(): JSX.Element {
         )}
       </Show>
       <Show when={devices()} fallback={<p class="muted">正在加载…</p>}>
-        {(list) => <DeviceTable devices={list()} now={now()} onRename={(d) => setRenaming(d)} onRevoke={(d) => setRevoking(d)} />}
+        {(list) => (
+          <DeviceTable devices={list()} now={now()} onRename={(d) => setRenaming(d)} onRevoke={(d) => setRevoking(d)} />
+        )}
       </Show>
 
       <Show when={issuing()}>

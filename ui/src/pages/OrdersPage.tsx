@@ -99,7 +99,9 @@ export default function OrdersPage(): JSX.Element {
 
   const setFilter = (next: Partial<Filters>): void => {
     const f = { ...filters(), ...next };
-    navigate(`/orders${query({ q: f.q, match: f.match, has_task: f.has_task, date_from: f.date_from, date_to: f.date_to })}`);
+    navigate(
+      `/orders${query({ q: f.q, match: f.match, has_task: f.has_task, date_from: f.date_from, date_to: f.date_to })}`,
+    );
   };
 
   const toggle = (line: OrderLine, on: boolean): void => {
@@ -140,7 +142,9 @@ export default function OrdersPage(): JSX.Element {
       <div class="or-head">
         <div>
           <h1 class="page-title">订单</h1>
-          <p class="page-summary">从顺运宝同步来的客户订单明细。匹配到虾皮规格后，勾选明细即可生成采购草稿，再到「采购任务」开始采购。</p>
+          <p class="page-summary">
+            从顺运宝同步来的客户订单明细。匹配到虾皮规格后，勾选明细即可生成采购草稿，再到「采购任务」开始采购。
+          </p>
         </div>
         <SyncPanel onFinished={() => void load(false)} />
       </div>
@@ -163,24 +167,52 @@ export default function OrdersPage(): JSX.Element {
         <button type="submit" class="btn" data-testid="order-search-submit">
           搜索
         </button>
-        <select class="input" data-testid="order-filter-match" value={filters().match} onChange={(e) => setFilter({ match: e.currentTarget.value as MatchState | '' })}>
+        <select
+          class="input"
+          data-testid="order-filter-match"
+          value={filters().match}
+          onChange={(e) => setFilter({ match: e.currentTarget.value as MatchState | '' })}
+        >
           <option value="">全部匹配状态</option>
           <For each={MATCH_STATES}>{(s) => <option value={s}>{MATCH_STATE_ZH[s]}</option>}</For>
         </select>
-        <select class="input" data-testid="order-filter-task" value={filters().has_task} onChange={(e) => setFilter({ has_task: e.currentTarget.value })}>
+        <select
+          class="input"
+          data-testid="order-filter-task"
+          value={filters().has_task}
+          onChange={(e) => setFilter({ has_task: e.currentTarget.value })}
+        >
           <option value="">有无采购任务（全部）</option>
           <option value="false">未生成采购任务</option>
           <option value="true">已生成采购任务</option>
         </select>
         <label>
           下单日期
-          <input class="input" type="date" data-testid="order-date-from" value={filters().date_from} onChange={(e) => setFilter({ date_from: e.currentTarget.value })} />
+          <input
+            class="input"
+            type="date"
+            data-testid="order-date-from"
+            value={filters().date_from}
+            onChange={(e) => setFilter({ date_from: e.currentTarget.value })}
+          />
         </label>
         <label>
           至
-          <input class="input" type="date" data-testid="order-date-to" value={filters().date_to} onChange={(e) => setFilter({ date_to: e.currentTarget.value })} />
+          <input
+            class="input"
+            type="date"
+            data-testid="order-date-to"
+            value={filters().date_to}
+            onChange={(e) => setFilter({ date_to: e.currentTarget.value })}
+          />
         </label>
-        <button type="button" class="btn btn-ghost" data-testid="order-refresh" disabled={loading()} onClick={() => void load(false)}>
+        <button
+          type="button"
+          class="btn btn-ghost"
+          data-testid="order-refresh"
+          disabled={loading()}
+          onClick={() => void load(false)}
+        >
           刷新
         </button>
       </form>
@@ -196,7 +228,9 @@ export default function OrdersPage(): JSX.Element {
       />
 
       <Show when={results()}>
-        {(r) => <DraftResults results={r()} orderNo={(id) => resultOrderNos.get(id) ?? id} onClose={() => setResults(null)} />}
+        {(r) => (
+          <DraftResults results={r()} orderNo={(id) => resultOrderNos.get(id) ?? id} onClose={() => setResults(null)} />
+        )}
       </Show>
 
       <Show when={loadError()}>
@@ -207,11 +241,22 @@ export default function OrdersPage(): JSX.Element {
         )}
       </Show>
 
-      <OrderTable lines={items()} isSelected={(id) => selected().has(id)} onToggle={toggle} onLineChanged={replaceLine} />
+      <OrderTable
+        lines={items()}
+        isSelected={(id) => selected().has(id)}
+        onToggle={toggle}
+        onLineChanged={replaceLine}
+      />
 
       <div class="tk-more">
         <Show when={cursor() !== null}>
-          <button type="button" class="btn" data-testid="order-load-more" disabled={loading()} onClick={() => void load(true)}>
+          <button
+            type="button"
+            class="btn"
+            data-testid="order-load-more"
+            disabled={loading()}
+            onClick={() => void load(true)}
+          >
             {loading() ? '正在加载…' : '加载更多'}
           </button>
         </Show>

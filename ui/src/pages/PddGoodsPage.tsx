@@ -14,13 +14,14 @@ import DeviceName from '../components/devices/DeviceName';
 
 const POLL_MS = 3_000;
 
-
 /** PDD 商品详情: every collected option with price and stock, the goods' figures, the last collects. */
 export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element {
   const [goods, { refetch, mutate }] = createResource(() => props.pddGoodsId, getPddProduct);
   const [error, setError] = createSignal<string | null>(null);
   const current = () => (goods.state === 'ready' || goods.state === 'refreshing' ? goods.latest : undefined);
-  createPoll(async () => mutate(await getPddProduct(props.pddGoodsId)), POLL_MS, { while: () => current()?.state === 'collecting' });
+  createPoll(async () => mutate(await getPddProduct(props.pddGoodsId)), POLL_MS, {
+    while: () => current()?.state === 'collecting',
+  });
 
   const collect = async (): Promise<void> => {
     setError(null);
@@ -54,16 +55,20 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
             <p class="muted">
               商品 ID {g().goods_id}
               <Show when={g().shop_name}> · {g().shop_name}</Show> · <StateBadge state={g().state} />
-              <Show when={g().metrics?.sales_text}>
-                {(s) => <span data-testid="pdd-goods-sales"> · {s()}</span>}
-              </Show>
+              <Show when={g().metrics?.sales_text}>{(s) => <span data-testid="pdd-goods-sales"> · {s()}</span>}</Show>
               {' · '}
               <a href={g().canonical_url} target="_blank" rel="noopener noreferrer">
                 打开拼多多页面
               </a>
             </p>
             <p>
-              <button type="button" class="btn btn-primary" data-testid="pdd-goods-collect" disabled={g().state === 'collecting'} onClick={() => void collect()}>
+              <button
+                type="button"
+                class="btn btn-primary"
+                data-testid="pdd-goods-collect"
+                disabled={g().state === 'collecting'}
+                onClick={() => void collect()}
+              >
                 {g().collect_status === 'pending' ? '采集' : '重新采集'}
               </button>
               <Show when={g().state === 'failed' && g().collect_msg}>
@@ -87,13 +92,28 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={g().skus} fallback={<tr><td colSpan={g().dimensions.length + 2} class="muted">还没有采集结果</td></tr>}>
+                  <For
+                    each={g().skus}
+                    fallback={
+                      <tr>
+                        <td colSpan={g().dimensions.length + 2} class="muted">
+                          还没有采集结果
+                        </td>
+                      </tr>
+                    }
+                  >
                     {(row) => (
-                      <tr data-testid="pdd-goods-sku" data-option-key={row.option_key} data-available={row.available ? '1' : '0'}>
+                      <tr
+                        data-testid="pdd-goods-sku"
+                        data-option-key={row.option_key}
+                        data-available={row.available ? '1' : '0'}
+                      >
                         <For each={g().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
                         <td data-testid="pdd-goods-sku-price">
                           {row.price_cent === null ? '未知' : formatYuan(row.price_cent)}{' '}
-                          <span class="muted">{row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}</span>
+                          <span class="muted">
+                            {row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}
+                          </span>
                           <Show when={row.list_price_cent !== null}>
                             <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
                           </Show>
@@ -132,7 +152,16 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={g().recent_collects} fallback={<tr><td colSpan={4} class="muted">还没有采集过</td></tr>}>
+                  <For
+                    each={g().recent_collects}
+                    fallback={
+                      <tr>
+                        <td colSpan={4} class="muted">
+                          还没有采集过
+                        </td>
+                      </tr>
+                    }
+                  >
                     {(run: CollectRunView) => (
                       <tr data-testid="pdd-goods-collect-run" data-status={run.status}>
                         <td>{formatTime(run.created_at)}</td>

@@ -73,10 +73,23 @@ function PddList(): JSX.Element {
       </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
       <div class="cat-toolbar">
-        <input class="input" placeholder="搜索商品 ID、标题、店铺" data-testid="pdd-search" onChange={(e) => setQ(e.currentTarget.value)} />
-        <select class="input" data-testid="pdd-state" onChange={(e) => setState(e.currentTarget.value as Exclude<ProductState, 'unlinked'> | '')}>
+        <input
+          class="input"
+          placeholder="搜索商品 ID、标题、店铺"
+          data-testid="pdd-search"
+          onChange={(e) => setQ(e.currentTarget.value)}
+        />
+        <select
+          class="input"
+          data-testid="pdd-state"
+          onChange={(e) => setState(e.currentTarget.value as Exclude<ProductState, 'unlinked'> | '')}
+        >
           <option value="">全部状态</option>
-          <For each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}>{([v, l]) => <option value={v}>{l}</option>}</For>
+          <For
+            each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}
+          >
+            {([v, l]) => <option value={v}>{l}</option>}
+          </For>
         </select>
       </div>
       <Show when={error() ?? (page.error ? errorText(page.error) : null)}>
@@ -99,7 +112,16 @@ function PddList(): JSX.Element {
           </tr>
         </thead>
         <tbody>
-          <For each={items()} fallback={<tr><td colSpan={7} class="muted">{page.loading ? '正在加载…' : '没有拼多多商品'}</td></tr>}>
+          <For
+            each={items()}
+            fallback={
+              <tr>
+                <td colSpan={7} class="muted">
+                  {page.loading ? '正在加载…' : '没有拼多多商品'}
+                </td>
+              </tr>
+            }
+          >
             {(p) => (
               <tr data-testid="pdd-row" data-goods-id={p.goods_id} data-state={p.state}>
                 <td>
@@ -123,7 +145,13 @@ function PddList(): JSX.Element {
                 <td>{p.linked_products}</td>
                 <td>{formatTime(p.collected_at)}</td>
                 <td>
-                  <button type="button" class="btn" disabled={p.state === 'collecting'} data-testid="pdd-collect" onClick={() => void act(() => startCollect(p.goods_id))}>
+                  <button
+                    type="button"
+                    class="btn"
+                    disabled={p.state === 'collecting'}
+                    data-testid="pdd-collect"
+                    onClick={() => void act(() => startCollect(p.goods_id))}
+                  >
                     {p.collect_status === 'pending' ? '采集' : '重新采集'}
                   </button>{' '}
                   <button
@@ -131,7 +159,8 @@ function PddList(): JSX.Element {
                     class="btn btn-ghost"
                     data-testid="pdd-delete"
                     onClick={() => {
-                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`)) void act(() => deletePddProduct(p.goods_id));
+                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`))
+                        void act(() => deletePddProduct(p.goods_id));
                     }}
                   >
                     删除

@@ -89,11 +89,14 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                 {(pdd) => (
                   <div data-testid="pdd-status" data-status={pdd().collect_status}>
                     <p>
-                      商品 ID <strong data-testid="pdd-goods-id">{pdd().goods_id}</strong> {pdd().title ? `· ${pdd().title}` : ''}
+                      商品 ID <strong data-testid="pdd-goods-id">{pdd().goods_id}</strong>{' '}
+                      {pdd().title ? `· ${pdd().title}` : ''}
                       {pdd().shop_name ? ` · ${pdd().shop_name}` : ''} <StateBadge state={pdd().state} />
                     </p>
                     <Show when={pdd().collected_at}>
-                      <p class="muted">采集时间 {formatTime(pdd().collected_at)}，{collectedSkuCount(pdd().skus_json)} 个规格</p>
+                      <p class="muted">
+                        采集时间 {formatTime(pdd().collected_at)}，{collectedSkuCount(pdd().skus_json)} 个规格
+                      </p>
                     </Show>
                     <Show when={pdd().state === 'collecting'}>
                       <p class="muted" data-testid="collect-live">
@@ -117,16 +120,33 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                         </Show>
                       </p>
                     </Show>
-                    <button type="button" class="btn btn-primary" data-testid="collect-start" disabled={pdd().state === 'collecting'} onClick={() => void collect(pdd().goods_id)}>
+                    <button
+                      type="button"
+                      class="btn btn-primary"
+                      data-testid="collect-start"
+                      disabled={pdd().state === 'collecting'}
+                      onClick={() => void collect(pdd().goods_id)}
+                    >
                       {pdd().collect_status === 'pending' ? '开始采集' : '重新采集'}
                     </button>{' '}
-                    <button type="button" class="btn" data-testid="mapping-open" disabled={!pdd().skus_json} onClick={() => setMapping(true)}>
+                    <button
+                      type="button"
+                      class="btn"
+                      data-testid="mapping-open"
+                      disabled={!pdd().skus_json}
+                      onClick={() => setMapping(true)}
+                    >
                       规格映射
                     </button>{' '}
                     <a class="btn btn-ghost" href={hrefFor(`/pdd/${pdd().goods_id}`)} data-testid="pdd-goods-open">
                       查看拼多多商品
                     </a>{' '}
-                    <button type="button" class="btn btn-ghost" data-testid="pdd-unlink" onClick={() => setConfirmUnlink(true)}>
+                    <button
+                      type="button"
+                      class="btn btn-ghost"
+                      data-testid="pdd-unlink"
+                      onClick={() => setConfirmUnlink(true)}
+                    >
                       解除链接
                     </button>
                     <Show when={confirmUnlink()}>
@@ -145,8 +165,21 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
                 )}
               </Show>
               <div class="inline-form" style={{ 'margin-top': '8px' }}>
-                <input class="input" style={{ width: '420px' }} placeholder="粘贴拼多多商品链接或分享文字" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} data-testid="pdd-url" />
-                <button type="button" class="btn" disabled={url().trim() === ''} onClick={() => void saveLink()} data-testid="pdd-url-save">
+                <input
+                  class="input"
+                  style={{ width: '420px' }}
+                  placeholder="粘贴拼多多商品链接或分享文字"
+                  value={url()}
+                  onInput={(e) => setUrl(e.currentTarget.value)}
+                  data-testid="pdd-url"
+                />
+                <button
+                  type="button"
+                  class="btn"
+                  disabled={url().trim() === ''}
+                  onClick={() => void saveLink()}
+                  data-testid="pdd-url-save"
+                >
                   {p().pdd ? '更换链接' : '保存链接'}
                 </button>
               </div>
@@ -154,7 +187,11 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
 
             <div class="card" style={{ 'margin-top': '12px' }}>
               <h3>SKU</h3>
-              <SkuTable skus={p().skus} act={act} collected={Boolean(p().pdd?.skus_json) && p().pdd?.deleted !== true} />
+              <SkuTable
+                skus={p().skus}
+                act={act}
+                collected={Boolean(p().pdd?.skus_json) && p().pdd?.deleted !== true}
+              />
               <AddSku goodsId={p().goods_id} act={act} />
             </div>
 
@@ -198,7 +235,16 @@ function SkuTable(props: { skus: ShopeeSkuView[]; act: Act; collected: boolean }
         </tr>
       </thead>
       <tbody>
-        <For each={props.skus} fallback={<tr><td colSpan={7} class="muted">没有 SKU</td></tr>}>
+        <For
+          each={props.skus}
+          fallback={
+            <tr>
+              <td colSpan={7} class="muted">
+                没有 SKU
+              </td>
+            </tr>
+          }
+        >
           {(s) => <SkuRow sku={s} act={props.act} buyable={props.collected && s.mapping !== null} />}
         </For>
       </tbody>
@@ -217,7 +263,13 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
       setEditing(false);
     }, `已保存 SKU ${props.sku.sku_id}`);
   return (
-    <tr class={props.sku.parse_ok === 0 ? 'parse-failed' : ''} data-testid="sku-row" data-sku-id={props.sku.sku_id} data-parse-ok={props.sku.parse_ok} data-is-manual={props.sku.is_manual}>
+    <tr
+      class={props.sku.parse_ok === 0 ? 'parse-failed' : ''}
+      data-testid="sku-row"
+      data-sku-id={props.sku.sku_id}
+      data-parse-ok={props.sku.parse_ok}
+      data-is-manual={props.sku.is_manual}
+    >
       <td>
         {props.sku.sku_id}
         <Show when={props.sku.is_manual === 1}>
@@ -238,16 +290,32 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
         }
       >
         <td>
-          <input class="input" value={color()} onInput={(e) => setColor(e.currentTarget.value)} data-testid="sku-color" />
+          <input
+            class="input"
+            value={color()}
+            onInput={(e) => setColor(e.currentTarget.value)}
+            data-testid="sku-color"
+          />
         </td>
         <td>
           <input class="input" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-size" />
         </td>
         <td>
-          <input class="input" value={advice()} onInput={(e) => setAdvice(e.currentTarget.value)} data-testid="sku-advice" />
+          <input
+            class="input"
+            value={advice()}
+            onInput={(e) => setAdvice(e.currentTarget.value)}
+            data-testid="sku-advice"
+          />
         </td>
       </Show>
-      <td>{props.sku.mapping ? Object.values(props.sku.mapping.pdd_options).join(' / ') : <span class="muted">待匹配</span>}</td>
+      <td>
+        {props.sku.mapping ? (
+          Object.values(props.sku.mapping.pdd_options).join(' / ')
+        ) : (
+          <span class="muted">待匹配</span>
+        )}
+      </td>
       <td>
         <Show
           when={editing()}
@@ -257,7 +325,13 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
             </button>
           }
         >
-          <button type="button" class="btn btn-primary" disabled={color().trim() === '' || size().trim() === ''} data-testid="sku-save" onClick={() => void save()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            disabled={color().trim() === '' || size().trim() === ''}
+            data-testid="sku-save"
+            onClick={() => void save()}
+          >
             保存
           </button>
           <button type="button" class="btn btn-ghost" onClick={() => setEditing(false)}>
@@ -266,7 +340,11 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
         </Show>
         {/* the task form pre-filled from the mapping and the last collect */}
         <Show when={props.buyable && !editing()}>
-          <a class="btn btn-primary" href={hrefFor(`/tasks/new?sku=${encodeURIComponent(props.sku.sku_id)}`)} data-testid="sku-purchase">
+          <a
+            class="btn btn-primary"
+            href={hrefFor(`/tasks/new?sku=${encodeURIComponent(props.sku.sku_id)}`)}
+            data-testid="sku-purchase"
+          >
             采购
           </a>
         </Show>
@@ -283,7 +361,12 @@ function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
   const valid = (): boolean => /^\d+$/.test(skuId().trim()) && color().trim() !== '' && size().trim() !== '';
   const add = (): Promise<void> =>
     props.act(async () => {
-      await addManualSku(props.goodsId, { sku_id: skuId().trim(), color: color(), size: size(), advice: advice() || null });
+      await addManualSku(props.goodsId, {
+        sku_id: skuId().trim(),
+        color: color(),
+        size: size(),
+        advice: advice() || null,
+      });
       setSkuId('');
       setColor('');
       setSize('');
@@ -292,10 +375,33 @@ function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
   return (
     <div class="inline-form" style={{ 'margin-top': '8px' }} data-testid="sku-add">
       <span class="muted">手工新增 SKU：</span>
-      <input class="input" placeholder="商品规格ID" value={skuId()} onInput={(e) => setSkuId(e.currentTarget.value)} data-testid="sku-add-id" />
-      <input class="input" placeholder="颜色" value={color()} onInput={(e) => setColor(e.currentTarget.value)} data-testid="sku-add-color" />
-      <input class="input" placeholder="尺码" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-add-size" />
-      <input class="input" placeholder="建议（可空）" value={advice()} onInput={(e) => setAdvice(e.currentTarget.value)} />
+      <input
+        class="input"
+        placeholder="商品规格ID"
+        value={skuId()}
+        onInput={(e) => setSkuId(e.currentTarget.value)}
+        data-testid="sku-add-id"
+      />
+      <input
+        class="input"
+        placeholder="颜色"
+        value={color()}
+        onInput={(e) => setColor(e.currentTarget.value)}
+        data-testid="sku-add-color"
+      />
+      <input
+        class="input"
+        placeholder="尺码"
+        value={size()}
+        onInput={(e) => setSize(e.currentTarget.value)}
+        data-testid="sku-add-size"
+      />
+      <input
+        class="input"
+        placeholder="建议（可空）"
+        value={advice()}
+        onInput={(e) => setAdvice(e.currentTarget.value)}
+      />
       <button type="button" class="btn" disabled={!valid()} onClick={() => void add()} data-testid="sku-add-save">
         新增
       </button>

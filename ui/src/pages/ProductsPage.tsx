@@ -41,7 +41,13 @@ function ProductList(): JSX.Element {
   const loadMore = async (): Promise<void> => {
     const cursor = next();
     if (!cursor) return;
-    const res = await listShopeeProducts({ q: q(), state: state(), parseFailed: parseFailed(), limit: PAGE_SIZE, cursor });
+    const res = await listShopeeProducts({
+      q: q(),
+      state: state(),
+      parseFailed: parseFailed(),
+      limit: PAGE_SIZE,
+      cursor,
+    });
     setItems([...items(), ...res.items]);
     setMore(res.next_cursor ?? '');
   };
@@ -121,9 +127,25 @@ function ProductList(): JSX.Element {
               </tr>
             </thead>
             <tbody>
-              <For each={items()} fallback={<tr><td colSpan={6} class="muted">{page.loading ? '正在加载…' : '没有商品'}</td></tr>}>
+              <For
+                each={items()}
+                fallback={
+                  <tr>
+                    <td colSpan={6} class="muted">
+                      {page.loading ? '正在加载…' : '没有商品'}
+                    </td>
+                  </tr>
+                }
+              >
                 {(p) => (
-                  <tr class={`clickable ${p.parse_failed_count > 0 ? 'parse-failed' : ''}`} data-testid="product-row" data-goods-id={p.goods_id} data-state={p.state} data-parse-failed={p.parse_failed_count} onClick={() => navigate(`/products/${p.goods_id}`)}>
+                  <tr
+                    class={`clickable ${p.parse_failed_count > 0 ? 'parse-failed' : ''}`}
+                    data-testid="product-row"
+                    data-goods-id={p.goods_id}
+                    data-state={p.state}
+                    data-parse-failed={p.parse_failed_count}
+                    onClick={() => navigate(`/products/${p.goods_id}`)}
+                  >
                     <td>{p.goods_id}</td>
                     <td>
                       {p.title}

@@ -33,8 +33,17 @@ export default function SettingsPage(): JSX.Element {
       <SybAccountForm />
       <div class="card tk-section">
         <h2 class="tk-section-title">系统自检</h2>
-        <p class="muted">经 Temporal 运行一个自检工作流，由管理服务的后台执行进程读取数据库，证明 管理服务 → Temporal → 执行进程 → 数据库 整条链路可用。</p>
-        <button type="button" class="btn btn-primary" data-testid="system-check" disabled={busy()} onClick={() => void check()}>
+        <p class="muted">
+          经 Temporal 运行一个自检工作流，由管理服务的后台执行进程读取数据库，证明 管理服务 → Temporal → 执行进程 →
+          数据库 整条链路可用。
+        </p>
+        <button
+          type="button"
+          class="btn btn-primary"
+          data-testid="system-check"
+          disabled={busy()}
+          onClick={() => void check()}
+        >
           {busy() ? '正在自检…' : '系统自检'}
         </button>
         <Show when={result()}>
@@ -47,9 +56,7 @@ export default function SettingsPage(): JSX.Element {
                 {r().workflow_id}
               </dd>
               <dt>数据库</dt>
-              <dd data-testid="system-check-db">
-                {r().db === 'ok' ? `正常（${r().tables} 张表）` : r().db}
-              </dd>
+              <dd data-testid="system-check-db">{r().db === 'ok' ? `正常（${r().tables} 张表）` : r().db}</dd>
               <dt>检查时间</dt>
               <dd>{formatTime(r().checked_at)}</dd>
             </dl>

@@ -25,7 +25,9 @@ interface Props {
 async function collectedOf(goodsId: string): Promise<CollectedOptions | null> {
   try {
     const goods = await getPddProduct(goodsId);
-    return goods.dimensions.length > 0 && goods.skus.length > 0 ? { dimensions: goods.dimensions, skus: goods.skus } : null;
+    return goods.dimensions.length > 0 && goods.skus.length > 0
+      ? { dimensions: goods.dimensions, skus: goods.skus }
+      : null;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -57,18 +59,33 @@ export default function TaskCreatePage(props: Props): JSX.Element {
   const [collected] = createResource(goodsId, collectedOf);
   const pickers = (): CollectedOptions | null => collected() ?? null;
 
-  const fill = (f: { pdd_goods_url: string; pdd_options: Record<string, string>; quantity: number; max_total_price_cent: number; execution_mode?: string }): void => {
+  const fill = (f: {
+    pdd_goods_url: string;
+    pdd_options: Record<string, string>;
+    quantity: number;
+    max_total_price_cent: number;
+    execution_mode?: string;
+  }): void => {
     setUrl(f.pdd_goods_url);
     setPicks({ ...f.pdd_options });
     const entries = Object.entries(f.pdd_options);
-    setRows(entries.length > 0 ? entries.map(([name, value]) => ({ key: newKey(), name, value })) : [{ key: newKey(), name: '', value: '' }]);
+    setRows(
+      entries.length > 0
+        ? entries.map(([name, value]) => ({ key: newKey(), name, value }))
+        : [{ key: newKey(), name: '', value: '' }],
+    );
     setQuantity(String(f.quantity));
     setPrice((f.max_total_price_cent / 100).toFixed(2));
     if (f.execution_mode === 'live' || f.execution_mode === 'dry_run') setMode(f.execution_mode);
   };
 
   onMount(() => {
-    const source = props.taskId !== undefined ? getTask(props.taskId) : props.skuId !== undefined ? getKnownPurchase(props.skuId) : null;
+    const source =
+      props.taskId !== undefined
+        ? getTask(props.taskId)
+        : props.skuId !== undefined
+          ? getKnownPurchase(props.skuId)
+          : null;
     if (!source) return;
     void source
       .then((f) => {
@@ -113,7 +130,14 @@ export default function TaskCreatePage(props: Props): JSX.Element {
     if (!cents.ok) errs.max_total_price_cent = cents.message;
     if (Object.keys(errs).length > 0 || !cents.ok) return { errors: errs };
     return {
-      draft: { type: 'purchase', pdd_goods_url: url().trim(), pdd_options: options, quantity: Number(q), max_total_price_cent: cents.cents, execution_mode: mode() },
+      draft: {
+        type: 'purchase',
+        pdd_goods_url: url().trim(),
+        pdd_options: options,
+        quantity: Number(q),
+        max_total_price_cent: cents.cents,
+        execution_mode: mode(),
+      },
     };
   };
 
@@ -158,10 +182,18 @@ export default function TaskCreatePage(props: Props): JSX.Element {
       </p>
       <h1 class="page-title">{editing ? `编辑草稿 ${props.taskId ?? ''}` : '新建采购任务'}</h1>
       <p class="page-summary">
-        {editing ? '保存后任务成为新版本；按旧版本发出的开始采购会被拒绝。' : '保存为草稿，不会立即执行；在任务列表中勾选并开始采购后才会交给手机。'}
+        {editing
+          ? '保存后任务成为新版本；按旧版本发出的开始采购会被拒绝。'
+          : '保存为草稿，不会立即执行；在任务列表中勾选并开始采购后才会交给手机。'}
       </p>
       <Show when={loaded()} fallback={<p class="muted">正在加载…</p>}>
-        <form class="card tk-form" data-testid="task-form" data-ready={collected.loading ? 'loading' : 'ready'} onSubmit={(e) => void onSubmit(e)} novalidate>
+        <form
+          class="card tk-form"
+          data-testid="task-form"
+          data-ready={collected.loading ? 'loading' : 'ready'}
+          onSubmit={(e) => void onSubmit(e)}
+          novalidate
+        >
           <label class="field">
             <span class="field-label">PDD 商品链接</span>
             <input
@@ -176,20 +208,42 @@ export default function TaskCreatePage(props: Props): JSX.Element {
 
           <Show
             when={pickers()}
-            fallback={<OptionRows rows={rows()} onChange={setRows} newKey={newKey} error={errors().pdd_options ?? null} />}
+            fallback={
+              <OptionRows rows={rows()} onChange={setRows} newKey={newKey} error={errors().pdd_options ?? null} />
+            }
           >
-            {(dims) => <OptionPickers collected={dims()} value={picks()} onChange={setPicks} error={errors().pdd_options ?? null} />}
+            {(dims) => (
+              <OptionPickers
+                collected={dims()}
+                value={picks()}
+                onChange={setPicks}
+                error={errors().pdd_options ?? null}
+              />
+            )}
           </Show>
 
           <div class="tk-form-row">
             <label class="field">
               <span class="field-label">数量</span>
-              <input class="input" inputmode="numeric" data-testid="field-quantity" value={quantity()} onInput={(e) => setQuantity(e.currentTarget.value)} />
+              <input
+                class="input"
+                inputmode="numeric"
+                data-testid="field-quantity"
+                value={quantity()}
+                onInput={(e) => setQuantity(e.currentTarget.value)}
+              />
               <FieldError field="quantity" message={errors().quantity} />
             </label>
             <label class="field">
               <span class="field-label">最高总价（元）</span>
-              <input class="input" inputmode="decimal" placeholder="例如 59.90" data-testid="field-max-price" value={price()} onInput={(e) => setPrice(e.currentTarget.value)} />
+              <input
+                class="input"
+                inputmode="decimal"
+                placeholder="例如 59.90"
+                data-testid="field-max-price"
+                value={price()}
+                onInput={(e) => setPrice(e.currentTarget.value)}
+              />
               <span class="muted tk-hint">
                 含运费与优惠后的实付总价上限；任何一道闸门超过它都会停止，不会提交。
                 <Show when={props.skuId !== undefined && !editing}> 已按采集单价 × 数量 + 价格容差预填。</Show>

@@ -23,7 +23,9 @@ import DeviceName from '../components/devices/DeviceName';
 const TASK_POLL_MS = 3_000;
 
 /** The call behind each button; every one answers with the task as it now is, shown at once. */
-const ACTION_CALL: Readonly<Record<Exclude<TaskAction, 'edit'>, (taskId: string, orderNo: string) => Promise<TaskView>>> = {
+const ACTION_CALL: Readonly<
+  Record<Exclude<TaskAction, 'edit'>, (taskId: string, orderNo: string) => Promise<TaskView>>
+> = {
   cancel: cancelTask,
   reset: resetTask,
   'mark-paid': markTaskPaid,
@@ -87,19 +89,31 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
       </p>
       <Show when={loadError() !== null && task() === null}>
         <div class="card error-card" role="alert" data-testid="task-load-error">
-          <p>无法加载任务 {props.taskId}：{loadError()}</p>
+          <p>
+            无法加载任务 {props.taskId}：{loadError()}
+          </p>
           <button type="button" class="btn" onClick={() => void load()}>
             重试
           </button>
         </div>
       </Show>
-      <Show when={task()} fallback={<Show when={loadError() === null}><p class="muted">正在加载…</p></Show>}>
+      <Show
+        when={task()}
+        fallback={
+          <Show when={loadError() === null}>
+            <p class="muted">正在加载…</p>
+          </Show>
+        }
+      >
         {(t) => (
           <>
             <div class="tk-head">
               <div>
                 <h1 class="page-title">
-                  采购任务 <span class="tk-mono" data-testid="task-id">{t().task_id}</span>
+                  采购任务{' '}
+                  <span class="tk-mono" data-testid="task-id">
+                    {t().task_id}
+                  </span>
                 </h1>
                 <p class="page-summary">{t().title ?? t().pdd_goods_url}</p>
               </div>
@@ -118,12 +132,25 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                     {t().reason_zh}
                   </div>
                   <StopDetail task={t()} />
-                  <Show when={t().reason_next_zh}>{(n) => <div><strong>处理建议：</strong>{n()}</div>}</Show>
+                  <Show when={t().reason_next_zh}>
+                    {(n) => (
+                      <div>
+                        <strong>处理建议：</strong>
+                        {n()}
+                      </div>
+                    )}
+                  </Show>
                 </div>
               </Show>
               <Show when={t().status === 'DRY_RUN_PASSED'}>
                 <div class="tk-actions">
-                  <button type="button" class="btn btn-primary" data-testid="action-copy-live" disabled={busy()} onClick={() => void copyLive()}>
+                  <button
+                    type="button"
+                    class="btn btn-primary"
+                    data-testid="action-copy-live"
+                    disabled={busy()}
+                    onClick={() => void copyLive()}
+                  >
                     复制为真实下单
                   </button>
                   <span class="muted">以相同商品、规格、数量和最高总价新建一份真实下单草稿</span>
@@ -191,7 +218,13 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                 <dd>
                   <Show when={t().workflow_id} fallback="—">
                     {(w) => (
-                      <a href={temporalWorkflowUrl(w())} target="_blank" rel="noopener noreferrer" data-testid="workflow-link" class="tk-mono">
+                      <a
+                        href={temporalWorkflowUrl(w())}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        data-testid="workflow-link"
+                        class="tk-mono"
+                      >
                         {w()}
                       </a>
                     )}
@@ -218,7 +251,15 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
 function StopDetail(props: { task: TaskView }): JSX.Element {
   const raw = (): string | null => props.task.attempt?.failure_detail ?? null;
   const zh = (): string | null =>
-    stopDetailZh({ reasonCode: props.task.reason_code, gates: props.task.gates, quantity: props.task.quantity, capCent: props.task.max_total_price_cent }, raw());
+    stopDetailZh(
+      {
+        reasonCode: props.task.reason_code,
+        gates: props.task.gates,
+        quantity: props.task.quantity,
+        capCent: props.task.max_total_price_cent,
+      },
+      raw(),
+    );
   return (
     <Show when={zh()} fallback={<RawDetail detail={raw()} />}>
       {(text) => (

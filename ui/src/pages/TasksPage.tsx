@@ -6,7 +6,15 @@ import StartConfirmDialog from '../components/tasks/StartConfirmDialog';
 import StatusTabs from '../components/tasks/StatusTabs';
 import TaskTable from '../components/tasks/TaskTable';
 import '../components/tasks/tasks.css';
-import { isPurchaseStatus, isTerminal, STATUS_TONE, startRefusals, taskRefusals, type StartRefusal, type TaskListItem } from '../components/tasks/types';
+import {
+  isPurchaseStatus,
+  isTerminal,
+  STATUS_TONE,
+  startRefusals,
+  taskRefusals,
+  type StartRefusal,
+  type TaskListItem,
+} from '../components/tasks/types';
 import { errorText } from '../errors';
 import { sumCents } from '../lib/money';
 import { createPoll } from '../lib/poll';
@@ -56,7 +64,12 @@ function routeParams(): { status: string; q: string; created: string; hidden: bo
   const full = currentRoute();
   const i = full.indexOf('?');
   const p = new URLSearchParams(i === -1 ? '' : full.slice(i + 1));
-  return { status: p.get('status') ?? '', q: p.get('q') ?? '', created: p.get('created') ?? '', hidden: p.get('hidden') === '1' };
+  return {
+    status: p.get('status') ?? '',
+    q: p.get('q') ?? '',
+    created: p.get('created') ?? '',
+    hidden: p.get('hidden') === '1',
+  };
 }
 
 const LIST_POLL_MS = 3_000;
@@ -94,7 +107,13 @@ function TaskList(): JSX.Element {
     try {
       // A refresh re-reads as many rows as are on screen, so polling never shortens the list.
       const limit = append ? PAGE_SIZE : Math.min(200, Math.max(PAGE_SIZE, items().length));
-      const page = await listTasks({ status: status(), q: q(), includeHidden: showHidden(), limit, cursor: append ? cursor() : null });
+      const page = await listTasks({
+        status: status(),
+        q: q(),
+        includeHidden: showHidden(),
+        limit,
+        cursor: append ? cursor() : null,
+      });
       if (gen !== generation) return;
       batch(() => {
         setItems((prev) => (append ? [...prev, ...page.items] : page.items));
@@ -103,9 +122,17 @@ function TaskList(): JSX.Element {
         // A fresh first page is the truth: keep only picks that are still drafts, at their
         // current version, so a start never carries a stale version or a task that moved on.
         if (!append) {
-          const fresh = new Map(page.items.filter((t) => t.status === 'DRAFT' && selected().has(t.task_id)).map((t) => [t.task_id, t]));
+          const fresh = new Map(
+            page.items.filter((t) => t.status === 'DRAFT' && selected().has(t.task_id)).map((t) => [t.task_id, t]),
+          );
           setSelected(fresh);
-          setToHide(new Set(page.items.filter((t) => toHide().has(t.task_id) && isTerminal(t.status) && t.removed_at === null).map((t) => t.task_id)));
+          setToHide(
+            new Set(
+              page.items
+                .filter((t) => toHide().has(t.task_id) && isTerminal(t.status) && t.removed_at === null)
+                .map((t) => t.task_id),
+            ),
+          );
         }
       });
     } catch (err) {
@@ -126,7 +153,9 @@ function TaskList(): JSX.Element {
   const setFilter = (next: { status?: string; q?: string; hidden?: boolean }): void => {
     const cur = routeParams();
     const hidden = next.hidden ?? cur.hidden;
-    navigate(`/tasks${query({ status: next.status ?? cur.status, q: next.q ?? cur.q, hidden: hidden ? '1' : undefined })}`);
+    navigate(
+      `/tasks${query({ status: next.status ?? cur.status, q: next.q ?? cur.q, hidden: hidden ? '1' : undefined })}`,
+    );
   };
 
   const toggle = (task: TaskListItem, on: boolean): void => {
@@ -157,7 +186,11 @@ function TaskList(): JSX.Element {
       await load(false);
     } catch (err) {
       const list = err instanceof ApiError ? taskRefusals(err.details) : [];
-      setHideError(list.length > 0 ? `没有任何任务被隐藏：${list.map((r) => `${r.task_id} ${r.message}`).join('；')}` : errorText(err));
+      setHideError(
+        list.length > 0
+          ? `没有任何任务被隐藏：${list.map((r) => `${r.task_id} ${r.message}`).join('；')}`
+          : errorText(err),
+      );
       await load(false);
     } finally {
       setHiding(false);
@@ -239,11 +272,22 @@ function TaskList(): JSX.Element {
         <button type="submit" class="btn" data-testid="task-search-submit">
           搜索
         </button>
-        <button type="button" class="btn btn-ghost" data-testid="task-refresh" disabled={loading()} onClick={() => void load(false)}>
+        <button
+          type="button"
+          class="btn btn-ghost"
+          data-testid="task-refresh"
+          disabled={loading()}
+          onClick={() => void load(false)}
+        >
           刷新
         </button>
         <label class="tk-toggle">
-          <input type="checkbox" data-testid="task-show-hidden" checked={showHidden()} onChange={(e) => setFilter({ hidden: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            data-testid="task-show-hidden"
+            checked={showHidden()}
+            onChange={(e) => setFilter({ hidden: e.currentTarget.checked })}
+          />
           显示已隐藏
         </label>
       </form>
@@ -256,7 +300,13 @@ function TaskList(): JSX.Element {
         )}
       </Show>
 
-      <SelectionBar count={selected().size} capSumCents={capSum()} busy={starting()} onStart={openDialog} onClear={() => setSelected(new Map())} />
+      <SelectionBar
+        count={selected().size}
+        capSumCents={capSum()}
+        busy={starting()}
+        onStart={openDialog}
+        onClear={() => setSelected(new Map())}
+      />
 
       <Show when={toHide().size > 0 || hideError() !== null}>
         <div class="tk-selbar" data-testid="hide-bar">
@@ -266,7 +316,13 @@ function TaskList(): JSX.Element {
           <button type="button" class="btn btn-ghost" onClick={() => setToHide(new Set<string>())}>
             清除选择
           </button>
-          <button type="button" class="btn" data-testid="hide-selected" disabled={toHide().size === 0 || hiding()} onClick={() => void hide()}>
+          <button
+            type="button"
+            class="btn"
+            data-testid="hide-selected"
+            disabled={toHide().size === 0 || hiding()}
+            onClick={() => void hide()}
+          >
             隐藏所选
           </button>
           <Show when={hideError()}>
@@ -291,7 +347,13 @@ function TaskList(): JSX.Element {
 
       <div class="tk-more">
         <Show when={cursor() !== null}>
-          <button type="button" class="btn" data-testid="task-load-more" disabled={loading()} onClick={() => void load(true)}>
+          <button
+            type="button"
+            class="btn"
+            data-testid="task-load-more"
+            disabled={loading()}
+            onClick={() => void load(true)}
+          >
             {loading() ? '正在加载…' : '加载更多'}
           </button>
         </Show>

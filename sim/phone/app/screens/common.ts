@@ -21,7 +21,14 @@ export function toastNode(text: string, pkg: string): UiNode {
 export function launcherScreen(): UiNode {
   const pkg = 'com.android.launcher3';
   return node('Frame', [0, 0, SCREEN_W, SCREEN_H], { pkg }, [
-    node('Text', [60, 1900, 300, 2140], { pkg, text: '拼多多', desc: '拼多多', clickable: true, action: { kind: 'open_home' }, fill: 'red' }),
+    node('Text', [60, 1900, 300, 2140], {
+      pkg,
+      text: '拼多多',
+      desc: '拼多多',
+      clickable: true,
+      action: { kind: 'open_home' },
+      fill: 'red',
+    }),
   ]);
 }
 
@@ -37,7 +44,18 @@ export function captchaScreen(): UiNode {
     node('Text', [380, 110, 700, 190], { id: 'tv_captcha_title', text: '安全验证' }),
     node('Text', [120, 400, 960, 480], { id: 'tv_captcha_tip', text: '请拖动滑块完成拼图验证' }),
     node('Image', [120, 520, 960, 1000], { id: 'iv_captcha_image', fill: 'image' }),
-    node('Image', [120, 1060, 280, 1180], { id: 'iv_captcha_slider', desc: '滑块', clickable: true, action: { kind: 'none' }, fill: 'chip' }),
-    node('Text', [780, 1200, 960, 1260], { id: 'tv_captcha_refresh', text: '换一张', clickable: true, action: { kind: 'none' } }),
+    node('Image', [120, 1060, 280, 1180], {
+      id: 'iv_captcha_slider',
+      desc: '滑块',
+      clickable: true,
+      action: { kind: 'none' },
+      fill: 'chip',
+    }),
+    node('Text', [780, 1200, 960, 1260], {
+      id: 'tv_captcha_refresh',
+      text: '换一张',
+      clickable: true,
+      action: { kind: 'none' },
+    }),
   ]);
 }

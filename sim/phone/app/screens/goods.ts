@@ -42,10 +42,15 @@ export function goodsScreen(goods: Goods, pricing: Pricing): UiNode {
       bottomTab(0, 'll_bottom_mall', '店铺'),
       bottomTab(180, 'll_bottom_fav', '收藏'),
       bottomTab(360, 'll_bottom_service', '客服'),
-      node('Linear', [540, 2196, 1080, 2376], { id: 'll_bottom_buy', clickable: true, action: { kind: 'open_panel' }, fill: 'red' }, [
-        node('Text', [560, 2212, 1060, 2292], { id: 'tv_bottom_buy_price', text: `快要抢光 ${formatYuan(lowest)}` }),
-        node('Text', [560, 2300, 1060, 2360], { id: 'tv_bottom_buy_desc', text: '免拼购买' }),
-      ]),
+      node(
+        'Linear',
+        [540, 2196, 1080, 2376],
+        { id: 'll_bottom_buy', clickable: true, action: { kind: 'open_panel' }, fill: 'red' },
+        [
+          node('Text', [560, 2212, 1060, 2292], { id: 'tv_bottom_buy_price', text: `快要抢光 ${formatYuan(lowest)}` }),
+          node('Text', [560, 2300, 1060, 2360], { id: 'tv_bottom_buy_desc', text: '免拼购买' }),
+        ],
+      ),
     ]),
   ]);
 }
@@ -60,7 +65,12 @@ export function delistedScreen(title: string): UiNode {
     topBar(),
     node('Linear', [0, 2196, SCREEN_W, 2376], { id: 'll_bottom_offline', fill: 'grey' }, [
       node('Text', [36, 2240, 700, 2330], { id: 'tv_bottom_offline', text: '商品已下架', enabled: false }),
-      node('Text', [760, 2220, 1060, 2350], { id: 'tv_find_similar', text: '找相似', clickable: true, action: { kind: 'none' } }),
+      node('Text', [760, 2220, 1060, 2350], {
+        id: 'tv_find_similar',
+        text: '找相似',
+        clickable: true,
+        action: { kind: 'none' },
+      }),
     ]),
   ]);
 }

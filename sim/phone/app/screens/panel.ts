@@ -1,7 +1,15 @@
 import type { Goods } from '../../catalog/schema';
 import { formatCent, formatYuan } from '../../money';
 import { node, type Rect, type UiNode } from '../node';
-import { fixedSku, isComplete, maxQuantity, optionEnabled, topPriceText, type Pricing, type Selection } from '../pricing';
+import {
+  fixedSku,
+  isComplete,
+  maxQuantity,
+  optionEnabled,
+  topPriceText,
+  type Pricing,
+  type Selection,
+} from '../pricing';
 import { SCREEN_H, SCREEN_W } from './common';
 
 export const PANEL_VIEWPORT: Rect = [0, 980, 1080, 2176];
@@ -47,7 +55,10 @@ function cardSection(goods: Goods, st: PanelState, stretch: boolean): Section {
         return node('Frame', [x, top, x + CARD_W, top + 410], { id: 'fl_sku_card' }, [
           node('Image', [x, top, x + CARD_W, top + 320], { id: 'iv_sku_option_img', fill: 'image' }),
           node('Text', [x, top + 330, x + CARD_W, top + 410], {
-            id: 'tv_sku_option', text: v, clickable: true, selected,
+            id: 'tv_sku_option',
+            text: v,
+            clickable: true,
+            selected,
             enabled: optionEnabled(goods, st.sel, 0, v),
             action: { kind: 'select_option', dim: 0, value: v },
             fill: selected ? 'chip_selected' : 'chip',
@@ -87,7 +98,10 @@ function chipSection(goods: Goods, st: PanelState, d: number): Section {
         const top = y + TITLE_H + r * CHIP_ROW_H;
         const selected = st.sel[d] === v;
         return node('Text', [cx, top, cx + w, top + CHIP_H], {
-          id: 'tv_sku_option', text: v, clickable: true, selected,
+          id: 'tv_sku_option',
+          text: v,
+          clickable: true,
+          selected,
           enabled: optionEnabled(goods, st.sel, d, v),
           action: { kind: 'select_option', dim: d, value: v },
           fill: selected ? 'chip_selected' : 'chip',
@@ -109,11 +123,21 @@ function quantitySection(goods: Goods, st: PanelState): Section {
       node('Linear', [0, y, 1080, y + QTY_H], { id: 'll_sku_quantity' }, [
         node('Text', [36, y + 30, 400, y + 110], { id: 'tv_sku_quantity_label', text: '购买数量' }),
         node('Text', [720, y + 20, 820, y + 120], {
-          id: 'tv_sku_minus', text: '-', clickable: true, enabled: st.qty > 1, action: { kind: 'qty', delta: -1 }, fill: 'chip',
+          id: 'tv_sku_minus',
+          text: '-',
+          clickable: true,
+          enabled: st.qty > 1,
+          action: { kind: 'qty', delta: -1 },
+          fill: 'chip',
         }),
         node('Text', [820, y + 20, 940, y + 120], { id: 'tv_sku_count', text: String(st.qty) }),
         node('Text', [940, y + 20, 1040, y + 120], {
-          id: 'tv_sku_plus', text: '+', clickable: true, enabled: st.qty < max, action: { kind: 'qty', delta: 1 }, fill: 'chip',
+          id: 'tv_sku_plus',
+          text: '+',
+          clickable: true,
+          enabled: st.qty < max,
+          action: { kind: 'qty', delta: 1 },
+          fill: 'chip',
         }),
       ]),
     ],
@@ -130,7 +154,10 @@ function panelSections(goods: Goods, st: PanelState): Section[] {
 
 function summaryText(goods: Goods, sel: Selection): string {
   if (isComplete(sel)) return `已选：${sel.join(' ')}`;
-  return `请选择：${goods.dimensions.filter((_, d) => sel[d] === null).map((d) => d.name).join(' ')}`;
+  return `请选择：${goods.dimensions
+    .filter((_, d) => sel[d] === null)
+    .map((d) => d.name)
+    .join(' ')}`;
 }
 
 function submitText(goods: Goods, st: PanelState, pricing: Pricing): string {
@@ -159,7 +186,12 @@ export function panelScreen(goods: Goods, st: PanelState, pricing: Pricing, dupl
   }
   header.push(
     node('Text', [350, 880, 1044, 940], { id: 'tv_sku_selected', text: summaryText(goods, st.sel) }),
-    node('Image', [972, 660, 1060, 748], { id: 'iv_sku_close', desc: '关闭', clickable: true, action: { kind: 'back' } }),
+    node('Image', [972, 660, 1060, 748], {
+      id: 'iv_sku_close',
+      desc: '关闭',
+      clickable: true,
+      action: { kind: 'back' },
+    }),
     node('Scroll', PANEL_VIEWPORT, { id: 'sv_sku_content', scrollable: true, scrollKey: 'panel' }, [
       node('Linear', [0, top, 1080, top + total], { id: 'll_sku_content' }, content),
     ]),
@@ -167,15 +199,21 @@ export function panelScreen(goods: Goods, st: PanelState, pricing: Pricing, dupl
   const label = submitText(goods, st, pricing);
   if (duplicateSubmit) {
     header.push(
-      node('Linear', [36, 2030, 1044, 2170], { id: 'll_sku_confirm_float', clickable: true, action: { kind: 'submit' }, fill: 'red' }, [
-        node('Text', [200, 2060, 880, 2140], { id: 'tv_sku_confirm', text: label }),
-      ]),
+      node(
+        'Linear',
+        [36, 2030, 1044, 2170],
+        { id: 'll_sku_confirm_float', clickable: true, action: { kind: 'submit' }, fill: 'red' },
+        [node('Text', [200, 2060, 880, 2140], { id: 'tv_sku_confirm', text: label })],
+      ),
     );
   }
   header.push(
-    node('Linear', [36, 2196, 1044, 2356], { id: 'll_sku_confirm', clickable: true, action: { kind: 'submit' }, fill: 'red' }, [
-      node('Text', [200, 2236, 880, 2316], { id: 'tv_sku_confirm', text: label }),
-    ]),
+    node(
+      'Linear',
+      [36, 2196, 1044, 2356],
+      { id: 'll_sku_confirm', clickable: true, action: { kind: 'submit' }, fill: 'red' },
+      [node('Text', [200, 2236, 880, 2316], { id: 'tv_sku_confirm', text: label })],
+    ),
   );
   return node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
     node('View', [0, 0, 1080, 640], { id: 'v_sku_mask', clickable: true, action: { kind: 'back' }, fill: 'mask' }),

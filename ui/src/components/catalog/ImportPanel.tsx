@@ -35,16 +35,32 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
   return (
     <div class="card" data-testid="import-panel">
       <h3>导入虾皮商品</h3>
-      <p class="muted">选择虾皮后台导出的商品表格（.xlsx）。重复导入只会更新商品名称、状态和规格，不会覆盖已填的拼多多链接、规格映射和手工新增的 SKU。</p>
+      <p class="muted">
+        选择虾皮后台导出的商品表格（.xlsx）。重复导入只会更新商品名称、状态和规格，不会覆盖已填的拼多多链接、规格映射和手工新增的
+        SKU。
+      </p>
       <div class="inline-form">
-        <FilePicker accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" testid="import-file" disabled={busy()} onChange={setFile} />
-        <button type="button" class="btn btn-primary" disabled={!file() || busy()} onClick={() => void start()} data-testid="import-start">
+        <FilePicker
+          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          testid="import-file"
+          disabled={busy()}
+          onChange={setFile}
+        />
+        <button
+          type="button"
+          class="btn btn-primary"
+          disabled={!file() || busy()}
+          onClick={() => void start()}
+          data-testid="import-start"
+        >
           {busy() ? '导入中…' : '开始导入'}
         </button>
       </div>
       <Show when={busy()}>
         <div data-testid="import-progress">
-          <p class="muted">{progress() === null ? '正在解析并写入…' : `正在上传 ${Math.round((progress() ?? 0) * 100)}%`}</p>
+          <p class="muted">
+            {progress() === null ? '正在解析并写入…' : `正在上传 ${Math.round((progress() ?? 0) * 100)}%`}
+          </p>
           <div class={`progress ${progress() === null ? 'indeterminate' : ''}`}>
             <div style={{ width: progress() === null ? undefined : `${Math.round((progress() ?? 0) * 100)}%` }} />
           </div>
@@ -61,11 +77,14 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
         {(r) => (
           <div data-testid="import-result">
             <p>
-              导入完成：商品 <strong data-testid="import-products">{r().products}</strong> 个，SKU <strong data-testid="import-skus">{r().skus}</strong> 个
+              导入完成：商品 <strong data-testid="import-products">{r().products}</strong> 个，SKU{' '}
+              <strong data-testid="import-skus">{r().skus}</strong> 个
               <Show when={r().manual_kept > 0}>，{r().manual_kept} 个手工维护的 SKU 保持不变</Show>。
             </p>
             <Show when={r().failed_rows.length > 0} fallback={<p class="muted">没有失败的行。</p>}>
-              <p class="form-error">有 {r().failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：</p>
+              <p class="form-error">
+                有 {r().failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：
+              </p>
               <table class="cat-table" data-testid="import-failed-rows">
                 <thead>
                   <tr>
@@ -76,7 +95,12 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
                 <tbody>
                   <For each={r().failed_rows}>
                     {(f) => (
-                      <tr class={f.sku_id ? 'parse-failed' : ''} data-testid="import-failed-row" data-row={f.row} data-sku-id={f.sku_id}>
+                      <tr
+                        class={f.sku_id ? 'parse-failed' : ''}
+                        data-testid="import-failed-row"
+                        data-row={f.row}
+                        data-sku-id={f.sku_id}
+                      >
                         <td>{f.row}</td>
                         <td>
                           {f.reason}

@@ -28,7 +28,8 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
     setNotice(null);
     try {
       const saved = await setMapping(sku, row.options);
-      if (saved.warnings.length > 0) setNotice(`已映射，但这个规格${saved.warnings.map((w) => OPTION_WARNINGS[w]).join('、')}，下单前请确认`);
+      if (saved.warnings.length > 0)
+        setNotice(`已映射，但这个规格${saved.warnings.map((w) => OPTION_WARNINGS[w]).join('、')}，下单前请确认`);
       await refetch();
     } catch (err) {
       setError(errorText(err));
@@ -45,7 +46,11 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
   };
 
   return (
-    <div class="dialog-backdrop" data-testid="mapping-dialog" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
+    <div
+      class="dialog-backdrop"
+      data-testid="mapping-dialog"
+      onClick={(e) => e.target === e.currentTarget && props.onClose()}
+    >
       <div class="dialog" role="dialog" aria-label="规格映射">
         <div class="dialog-head">
           <h3>规格映射</h3>
@@ -70,8 +75,12 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
           {(b) => (
             <>
               <p class="muted">
-                拼多多商品 {b().pdd_goods_id ?? '—'} {b().pdd_title ?? ''}。映射只属于当前的拼多多商品；更换拼多多商品后旧映射不会生效，换回来会恢复。
-                <Show when={b().price_granularity === 'color'}> 价格按颜色采样：只有标“实测”的行是读到的价格，其余为推断。</Show>
+                拼多多商品 {b().pdd_goods_id ?? '—'} {b().pdd_title ?? ''}
+                。映射只属于当前的拼多多商品；更换拼多多商品后旧映射不会生效，换回来会恢复。
+                <Show when={b().price_granularity === 'color'}>
+                  {' '}
+                  价格按颜色采样：只有标“实测”的行是读到的价格，其余为推断。
+                </Show>
               </p>
               <div class="map-grid">
                 <div>
@@ -136,15 +145,30 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                       </tr>
                     </thead>
                     <tbody>
-                      <For each={b().pdd_skus} fallback={<tr><td class="muted">还没有采集结果</td></tr>}>
+                      <For
+                        each={b().pdd_skus}
+                        fallback={
+                          <tr>
+                            <td class="muted">还没有采集结果</td>
+                          </tr>
+                        }
+                      >
                         {(row) => {
                           const suggested = () => selectedSku()?.suggestions.includes(row.option_key) ?? false;
                           const mapped = () => selectedSku()?.mapping?.pdd_option_key === row.option_key;
                           return (
-                            <tr class={suggested() ? 'suggested' : ''} data-testid="mapping-pdd-row" data-option-key={row.option_key} data-suggested={suggested() ? '1' : '0'}>
+                            <tr
+                              class={suggested() ? 'suggested' : ''}
+                              data-testid="mapping-pdd-row"
+                              data-option-key={row.option_key}
+                              data-suggested={suggested() ? '1' : '0'}
+                            >
                               <For each={b().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
                               <td>
-                                {formatYuan(row.price_cent)} <span class="muted">{row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}</span>
+                                {formatYuan(row.price_cent)}{' '}
+                                <span class="muted">
+                                  {row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}
+                                </span>
                                 <Show when={row.list_price_cent !== null}>
                                   <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
                                 </Show>
@@ -154,11 +178,20 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                                 <OptionWarnings warnings={row.warnings} />
                               </td>
                               <td>
-                                <Show when={mapped()} fallback={
-                                  <button type="button" class="btn" disabled={!selected()} data-testid="mapping-choose" onClick={() => void map(row)}>
-                                    {suggested() ? '选这个（文字一致）' : '选这个'}
-                                  </button>
-                                }>
+                                <Show
+                                  when={mapped()}
+                                  fallback={
+                                    <button
+                                      type="button"
+                                      class="btn"
+                                      disabled={!selected()}
+                                      data-testid="mapping-choose"
+                                      onClick={() => void map(row)}
+                                    >
+                                      {suggested() ? '选这个（文字一致）' : '选这个'}
+                                    </button>
+                                  }
+                                >
                                   <span class="badge badge-collected">已映射</span>
                                 </Show>
                               </td>

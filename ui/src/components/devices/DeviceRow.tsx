@@ -4,7 +4,12 @@ import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
 
-export default function DeviceRow(props: { device: DeviceView; now: number; onRename: () => void; onRevoke: () => void }): JSX.Element {
+export default function DeviceRow(props: {
+  device: DeviceView;
+  now: number;
+  onRename: () => void;
+  onRevoke: () => void;
+}): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
     <tr data-testid="device-row" data-device-id={d().device_id} data-online={d().online ? 'true' : 'false'}>
@@ -44,8 +49,7 @@ export default function DeviceRow(props: { device: DeviceView; now: number; onRe
             <div data-testid="device-last-error">
               <div>{e().reason_zh}</div>
               <div class="tk-reason">
-                {formatTime(e().at)} ·{' '}
-                <a href={hrefFor(`/tasks/${encodeURIComponent(e().task_id)}`)}>查看任务</a>
+                {formatTime(e().at)} · <a href={hrefFor(`/tasks/${encodeURIComponent(e().task_id)}`)}>查看任务</a>
               </div>
             </div>
           )}

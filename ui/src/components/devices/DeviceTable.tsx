@@ -25,7 +25,16 @@ export default function DeviceTable(props: {
           </tr>
         </thead>
         <tbody>
-          <For each={props.devices}>{(d) => <DeviceRow device={d} now={props.now} onRename={() => props.onRename(d)} onRevoke={() => props.onRevoke(d)} />}</For>
+          <For each={props.devices}>
+            {(d) => (
+              <DeviceRow
+                device={d}
+                now={props.now}
+                onRename={() => props.onRename(d)}
+                onRevoke={() => props.onRevoke(d)}
+              />
+            )}
+          </For>
         </tbody>
       </table>
       <Show when={props.devices.length === 0}>

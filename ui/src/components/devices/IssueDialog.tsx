@@ -66,7 +66,13 @@ export default function IssueDialog(props: { onIssued: () => void; onClose: () =
               <button type="button" class="btn" onClick={() => props.onClose()}>
                 返回
               </button>
-              <button type="button" class="btn btn-primary" data-testid="device-issue-submit" disabled={busy()} onClick={() => void issue()}>
+              <button
+                type="button"
+                class="btn btn-primary"
+                data-testid="device-issue-submit"
+                disabled={busy()}
+                onClick={() => void issue()}
+              >
                 发放
               </button>
             </>
@@ -75,7 +81,12 @@ export default function IssueDialog(props: { onIssued: () => void; onClose: () =
           <button type="button" class="btn" data-testid="device-issue-copy" onClick={() => void copy()}>
             {copied() ? '已复制' : '复制命令'}
           </button>
-          <button type="button" class="btn btn-primary" data-testid="device-issue-close" onClick={() => props.onClose()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="device-issue-close"
+            onClick={() => props.onClose()}
+          >
             我已保存，关闭
           </button>
         </Show>
@@ -103,7 +114,9 @@ export default function IssueDialog(props: { onIssued: () => void; onClose: () =
       >
         {(i) => (
           <div data-testid="device-issued">
-            <p class="tk-warn">令牌只显示这一次，关闭后无法再查看。请立即复制并保存在手机主机上（不要放在 data 目录下）。</p>
+            <p class="tk-warn">
+              令牌只显示这一次，关闭后无法再查看。请立即复制并保存在手机主机上（不要放在 data 目录下）。
+            </p>
             <dl class="tk-facts">
               <dt>设备名称</dt>
               <dd>{i().display_name}</dd>

@@ -6,7 +6,12 @@ import FieldError from '../FieldError';
 import Modal from '../Modal';
 
 /** 改名: the phone keeps its id, token and records; only what operators call it changes. */
-export default function RenameDialog(props: { deviceId: string; current: string; onDone: () => void; onClose: () => void }): JSX.Element {
+export default function RenameDialog(props: {
+  deviceId: string;
+  current: string;
+  onDone: () => void;
+  onClose: () => void;
+}): JSX.Element {
   const [name, setName] = createSignal(props.current);
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
@@ -35,7 +40,13 @@ export default function RenameDialog(props: { deviceId: string; current: string;
           <button type="button" class="btn" onClick={() => props.onClose()}>
             返回
           </button>
-          <button type="button" class="btn btn-primary" data-testid="device-rename-save" disabled={busy()} onClick={() => void save()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="device-rename-save"
+            disabled={busy()}
+            onClick={() => void save()}
+          >
             保存
           </button>
         </>

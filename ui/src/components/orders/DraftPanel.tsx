@@ -25,10 +25,22 @@ export function DraftBar(props: BarProps): JSX.Element {
           已选 <strong data-testid="order-selection-count">{props.count}</strong> 条订单明细
         </span>
         <div class="or-sku">
-          <button type="button" class="btn btn-ghost" data-testid="order-selection-clear" disabled={props.count === 0} onClick={() => props.onClear()}>
+          <button
+            type="button"
+            class="btn btn-ghost"
+            data-testid="order-selection-clear"
+            disabled={props.count === 0}
+            onClick={() => props.onClear()}
+          >
             清除选择
           </button>
-          <button type="button" class="btn btn-primary" data-testid="draft-create" disabled={props.count === 0 || props.busy} onClick={() => props.onDraft()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="draft-create"
+            disabled={props.count === 0 || props.busy}
+            onClick={() => props.onDraft()}
+          >
             {props.busy ? '正在生成…' : '生成采购草稿'}
           </button>
         </div>
@@ -85,7 +97,11 @@ export function DraftResults(props: ResultProps): JSX.Element {
                 {(taskId) => (
                   <>
                     已生成草稿{' '}
-                    <a class="tk-mono" href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)} data-testid="draft-result-task">
+                    <a
+                      class="tk-mono"
+                      href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)}
+                      data-testid="draft-result-task"
+                    >
                       {taskId()}
                     </a>
                   </>

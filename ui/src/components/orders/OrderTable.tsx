@@ -34,7 +34,12 @@ export default function OrderTable(props: Props): JSX.Element {
         <tbody>
           <For each={props.lines}>
             {(line) => (
-              <tr data-testid="order-row" data-syb-id={line.syb_id} data-match={line.match_state} classList={{ selected: props.isSelected(line.syb_id) }}>
+              <tr
+                data-testid="order-row"
+                data-syb-id={line.syb_id}
+                data-match={line.match_state}
+                classList={{ selected: props.isSelected(line.syb_id) }}
+              >
                 <td class="tk-check">
                   <input
                     type="checkbox"
@@ -73,7 +78,11 @@ export default function OrderTable(props: Props): JSX.Element {
                   <Show when={line.task_id} fallback={<span class="muted">—</span>}>
                     {(taskId) => (
                       <span class="or-sku">
-                        <a class="tk-mono" href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)} data-testid="order-task-link">
+                        <a
+                          class="tk-mono"
+                          href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)}
+                          data-testid="order-task-link"
+                        >
                           {taskId()}
                         </a>
                         <Show when={line.task_status}>{(s) => <StatusBadge status={s()} />}</Show>

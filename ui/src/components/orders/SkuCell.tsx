@@ -58,7 +58,12 @@ export default function SkuCell(props: Props): JSX.Element {
             </Match>
             <Match when={product.state === 'ready' ? product() : undefined}>
               {(p) => (
-                <select class="input" data-testid="order-sku-select" value={choice()} onChange={(e) => setChoice(e.currentTarget.value)}>
+                <select
+                  class="input"
+                  data-testid="order-sku-select"
+                  value={choice()}
+                  onChange={(e) => setChoice(e.currentTarget.value)}
+                >
                   <option value="">请选择规格</option>
                   <For each={p().skus}>
                     {(s) => (
@@ -74,7 +79,13 @@ export default function SkuCell(props: Props): JSX.Element {
               <span class="muted">正在加载规格…</span>
             </Match>
           </Switch>
-          <button type="button" class="btn btn-primary" data-testid="order-sku-save" disabled={busy() || choice() === ''} onClick={() => void save(choice())}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="order-sku-save"
+            disabled={busy() || choice() === ''}
+            onClick={() => void save(choice())}
+          >
             保存
           </button>
           <button type="button" class="btn btn-ghost" data-testid="order-sku-cancel" onClick={() => setEditing(false)}>
@@ -93,7 +104,13 @@ export default function SkuCell(props: Props): JSX.Element {
               <button type="button" class="btn btn-ghost" data-testid="order-sku-edit" onClick={open}>
                 更改
               </button>
-              <button type="button" class="btn btn-ghost" data-testid="order-sku-clear" disabled={busy()} onClick={() => void save(null)}>
+              <button
+                type="button"
+                class="btn btn-ghost"
+                data-testid="order-sku-clear"
+                disabled={busy()}
+                onClick={() => void save(null)}
+              >
                 清除
               </button>
             </>

@@ -45,7 +45,8 @@ export default function SyncPanel(props: Props): JSX.Element {
         if (p !== 'running') setPhase('running');
         return;
       }
-      const moved = before !== null && (s.last_synced_at !== before.last_synced_at || s.last_error !== before.last_error);
+      const moved =
+        before !== null && (s.last_synced_at !== before.last_synced_at || s.last_error !== before.last_error);
       if (p === 'running' || (p === 'starting' && (moved || --graceLeft <= 0))) {
         setPhase('idle');
         props.onFinished();
@@ -78,7 +79,13 @@ export default function SyncPanel(props: Props): JSX.Element {
   return (
     <div class="or-sync" data-testid="sync-panel" data-running={busy() ? '1' : '0'}>
       <div class="or-sync-row">
-        <button type="button" class="btn btn-primary" data-testid="sync-start" disabled={busy()} onClick={() => void trigger()}>
+        <button
+          type="button"
+          class="btn btn-primary"
+          data-testid="sync-start"
+          disabled={busy()}
+          onClick={() => void trigger()}
+        >
           {busy() ? '同步中…' : '立即同步'}
         </button>
         <span class="muted">从顺运宝拉取订单明细，每 10 分钟也会自动同步</span>
@@ -93,7 +100,9 @@ export default function SyncPanel(props: Props): JSX.Element {
           {(s) => (
             <p class="or-sync-state" data-testid="sync-last">
               上次成功同步：{s().last_synced_at === null ? '尚未同步' : formatTime(s().last_synced_at)}
-              <Show when={s().last_error === null && s().last_synced_at !== null}>（{s().progress.pages} 页，{s().progress.lines} 条明细）</Show>
+              <Show when={s().last_error === null && s().last_synced_at !== null}>
+                （{s().progress.pages} 页，{s().progress.lines} 条明细）
+              </Show>
             </p>
           )}
         </Match>

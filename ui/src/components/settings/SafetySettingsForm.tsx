@@ -1,5 +1,12 @@
 import { createSignal, For, onMount, Show, type JSX } from 'solid-js';
-import { rangeText, SETTING_KEYS, SETTINGS, settingsUpdateSchema, type SettingKey, type SettingsValues } from '../../../../domain/settings';
+import {
+  rangeText,
+  SETTING_KEYS,
+  SETTINGS,
+  settingsUpdateSchema,
+  type SettingKey,
+  type SettingsValues,
+} from '../../../../domain/settings';
 import { ApiError } from '../../api/client';
 import { getSettings, saveSettings } from '../../api/endpoints';
 import { errorText } from '../../errors';
@@ -92,7 +99,14 @@ export default function SafetySettingsForm(): JSX.Element {
   return (
     <form class="card tk-section tk-form" data-testid="settings-form" onSubmit={(e) => void onSubmit(e)} novalidate>
       <h2 class="tk-section-title">安全与运行</h2>
-      <Show when={texts()} fallback={<Show when={formError() === null}><p class="muted">正在加载…</p></Show>}>
+      <Show
+        when={texts()}
+        fallback={
+          <Show when={formError() === null}>
+            <p class="muted">正在加载…</p>
+          </Show>
+        }
+      >
         {(t) => (
           <For each={SETTING_KEYS}>
             {(key) => (
@@ -129,7 +143,13 @@ export default function SafetySettingsForm(): JSX.Element {
         )}
       </Show>
       <div class="tk-form-actions">
-        <Show when={notice()}>{(n) => <span class="muted" data-testid="settings-notice">{n()}</span>}</Show>
+        <Show when={notice()}>
+          {(n) => (
+            <span class="muted" data-testid="settings-notice">
+              {n()}
+            </span>
+          )}
+        </Show>
         <button type="submit" class="btn btn-primary" data-testid="settings-save" disabled={busy() || texts() === null}>
           {busy() ? '正在保存…' : '保存设置'}
         </button>
@@ -140,10 +160,13 @@ export default function SafetySettingsForm(): JSX.Element {
 
 /** A 400's zod issues (admin/http/errors.ts), keyed by field; their messages are the schema's Chinese. */
 function serverIssues(details: unknown): Record<string, string> {
-  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues)) return {};
+  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues))
+    return {};
   return issuesByField(
     (details.issues as unknown[]).flatMap((i) =>
-      typeof i === 'object' && i !== null && 'path' in i && 'message' in i && typeof i.message === 'string' ? [{ path: [String(i.path)], message: i.message }] : [],
+      typeof i === 'object' && i !== null && 'path' in i && 'message' in i && typeof i.message === 'string'
+        ? [{ path: [String(i.path)], message: i.message }]
+        : [],
     ),
   );
 }

@@ -96,12 +96,24 @@ export default function SybAccountForm(): JSX.Element {
       </Show>
       <label class="field">
         <span class="field-label">地址</span>
-        <input class="input" data-testid="syb-url" placeholder="例如 https://syb.example.com" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <input
+          class="input"
+          data-testid="syb-url"
+          placeholder="例如 https://syb.example.com"
+          value={url()}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
         <FieldError field="syb-url" message={errors().url} />
       </label>
       <label class="field">
         <span class="field-label">用户名</span>
-        <input class="input" data-testid="syb-username" autocomplete="off" value={username()} onInput={(e) => setUsername(e.currentTarget.value)} />
+        <input
+          class="input"
+          data-testid="syb-username"
+          autocomplete="off"
+          value={username()}
+          onInput={(e) => setUsername(e.currentTarget.value)}
+        />
         <FieldError field="syb-username" message={errors().username} />
       </label>
       <label class="field">
@@ -120,7 +132,9 @@ export default function SybAccountForm(): JSX.Element {
           value={password()}
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
-        <span class="muted tk-hint">密码只保存在管理服务的内存中，不写入磁盘；管理服务重启后需要重新填写（除非已在环境变量中配置）。</span>
+        <span class="muted tk-hint">
+          密码只保存在管理服务的内存中，不写入磁盘；管理服务重启后需要重新填写（除非已在环境变量中配置）。
+        </span>
         <FieldError field="syb-password" message={errors().password} />
       </label>
       <Show when={formError()}>
@@ -131,7 +145,13 @@ export default function SybAccountForm(): JSX.Element {
         )}
       </Show>
       <div class="tk-form-actions">
-        <Show when={notice()}>{(n) => <span class="muted" data-testid="syb-notice">{n()}</span>}</Show>
+        <Show when={notice()}>
+          {(n) => (
+            <span class="muted" data-testid="syb-notice">
+              {n()}
+            </span>
+          )}
+        </Show>
         <button type="submit" class="btn btn-primary" data-testid="syb-save" disabled={busy() || view() === null}>
           {busy() ? '正在保存…' : '保存账号'}
         </button>
@@ -141,6 +161,9 @@ export default function SybAccountForm(): JSX.Element {
 }
 
 function refusedFields(details: unknown): string[] {
-  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues)) return [];
-  return (details.issues as unknown[]).flatMap((i) => (typeof i === 'object' && i !== null && 'path' in i && typeof i.path === 'string' ? [i.path] : []));
+  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues))
+    return [];
+  return (details.issues as unknown[]).flatMap((i) =>
+    typeof i === 'object' && i !== null && 'path' in i && typeof i.path === 'string' ? [i.path] : [],
+  );
 }

@@ -19,7 +19,13 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
         <div class="tk-thumbs">
           <For each={props.evidence}>
             {(ev) => (
-              <button type="button" class="tk-thumb" data-testid="evidence-thumb" data-evidence-id={ev.id} onClick={() => setOpen(ev)}>
+              <button
+                type="button"
+                class="tk-thumb"
+                data-testid="evidence-thumb"
+                data-evidence-id={ev.id}
+                onClick={() => setOpen(ev)}
+              >
                 <img src={evidenceImageUrl(ev.id)} alt={`${evidenceKindZh(ev.kind)}截图`} loading="lazy" />
                 <span class="muted">
                   {evidenceKindZh(ev.kind)} · {formatTime(ev.captured_at)}

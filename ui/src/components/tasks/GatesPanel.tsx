@@ -29,7 +29,10 @@ function lines(p: Props): GateLine[] {
     {
       key: 'gate1',
       label: '闸门一 单价',
-      reading: g.gate1_unit_price_cent === null ? '—' : `${formatYuan(g.gate1_unit_price_cent)} × ${p.quantity} = ${formatYuan(g1Total)}`,
+      reading:
+        g.gate1_unit_price_cent === null
+          ? '—'
+          : `${formatYuan(g.gate1_unit_price_cent)} × ${p.quantity} = ${formatYuan(g1Total)}`,
       rule: `单价 × 数量 ≤ ${cap}`,
       verdict: g1Total === null ? 'pending' : g1Total <= p.capCents ? 'pass' : 'fail',
     },

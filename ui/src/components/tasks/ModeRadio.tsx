@@ -11,11 +11,25 @@ export default function ModeRadio(props: Props): JSX.Element {
     <fieldset class="tk-fieldset" data-testid="mode-radio">
       <legend class="field-label">执行模式</legend>
       <label class="tk-radio">
-        <input type="radio" name="execution_mode" value="dry_run" data-testid="mode-dry-run" checked={props.value === 'dry_run'} onChange={() => props.onChange('dry_run')} />
+        <input
+          type="radio"
+          name="execution_mode"
+          value="dry_run"
+          data-testid="mode-dry-run"
+          checked={props.value === 'dry_run'}
+          onChange={() => props.onChange('dry_run')}
+        />
         试运行（走到最终提交面板并核对三道价格闸门，不点击提交）
       </label>
       <label class="tk-radio">
-        <input type="radio" name="execution_mode" value="live" data-testid="mode-live" checked={props.value === 'live'} onChange={() => props.onChange('live')} />
+        <input
+          type="radio"
+          name="execution_mode"
+          value="live"
+          data-testid="mode-live"
+          checked={props.value === 'live'}
+          onChange={() => props.onChange('live')}
+        />
         真实下单
       </label>
       <Show when={props.value === 'live'}>

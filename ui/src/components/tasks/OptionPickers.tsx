@@ -45,7 +45,13 @@ export default function OptionPickers(props: Props): JSX.Element {
           {(d) => (
             <label class="field">
               <span class="field-label">{d.name}</span>
-              <select class="input" data-testid="option-picker" data-dimension={d.name} value={props.value[d.name] ?? ''} onChange={(e) => set(d.name, e.currentTarget.value)}>
+              <select
+                class="input"
+                data-testid="option-picker"
+                data-dimension={d.name}
+                value={props.value[d.name] ?? ''}
+                onChange={(e) => set(d.name, e.currentTarget.value)}
+              >
                 <option value="">请选择</option>
                 <For each={valuesOf(props.collected, d.key)}>{(v) => <option value={v}>{v}</option>}</For>
               </select>
@@ -56,7 +62,8 @@ export default function OptionPickers(props: Props): JSX.Element {
       <Show when={sku()}>
         {(s) => (
           <p class="muted tk-hint" data-testid="option-picked">
-            采集单价 {s().price_cent === null ? '未知' : formatYuan(s().price_cent!)} · {s().available ? '有货' : <span class="tk-live">缺货</span>}
+            采集单价 {s().price_cent === null ? '未知' : formatYuan(s().price_cent!)} ·{' '}
+            {s().available ? '有货' : <span class="tk-live">缺货</span>}
           </p>
         )}
       </Show>

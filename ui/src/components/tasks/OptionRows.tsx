@@ -16,7 +16,8 @@ interface Props {
 
 /** One row per dimension the PDD panel shows (颜色, 尺码, …); values must match the page exactly. */
 export default function OptionRows(props: Props): JSX.Element {
-  const update = (key: number, patch: Partial<OptionRow>): void => props.onChange(props.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const update = (key: number, patch: Partial<OptionRow>): void =>
+    props.onChange(props.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const remove = (key: number): void => props.onChange(props.rows.filter((r) => r.key !== key));
   const add = (): void => props.onChange([...props.rows, { key: props.newKey(), name: '', value: '' }]);
   return (
@@ -41,7 +42,13 @@ export default function OptionRows(props: Props): JSX.Element {
               value={row.value}
               onInput={(e) => update(row.key, { value: e.currentTarget.value })}
             />
-            <button type="button" class="btn btn-ghost" data-testid="option-remove" disabled={props.rows.length <= 1} onClick={() => remove(row.key)}>
+            <button
+              type="button"
+              class="btn btn-ghost"
+              data-testid="option-remove"
+              disabled={props.rows.length <= 1}
+              onClick={() => remove(row.key)}
+            >
               删除
             </button>
           </div>

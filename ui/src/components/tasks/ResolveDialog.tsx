@@ -33,7 +33,13 @@ export default function ResolveDialog(props: Props): JSX.Element {
           <button type="button" class="btn" data-testid="resolve-back" onClick={() => props.onClose()}>
             返回
           </button>
-          <button type="button" class="btn btn-primary" data-testid="resolve-confirm" disabled={props.busy} onClick={submit}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="resolve-confirm"
+            disabled={props.busy}
+            onClick={submit}
+          >
             确认已创建
           </button>
         </>
@@ -42,7 +48,12 @@ export default function ResolveDialog(props: Props): JSX.Element {
       <p>请在拼多多手机应用「待付款」中找到这次提交创建的订单，填写它的订单号。</p>
       <label class="field">
         <span class="field-label">拼多多订单号</span>
-        <input class="input" data-testid="resolve-order-no" value={orderNo()} onInput={(e) => setOrderNo(e.currentTarget.value)} />
+        <input
+          class="input"
+          data-testid="resolve-order-no"
+          value={orderNo()}
+          onInput={(e) => setOrderNo(e.currentTarget.value)}
+        />
       </label>
       <Show when={error()}>
         {(msg) => (

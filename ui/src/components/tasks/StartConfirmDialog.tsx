@@ -26,7 +26,13 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
           <button type="button" class="btn" data-testid="start-cancel" onClick={() => props.onClose()}>
             返回
           </button>
-          <button type="button" class="btn btn-primary" data-testid="start-confirm" disabled={props.busy} onClick={() => props.onConfirm()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="start-confirm"
+            disabled={props.busy}
+            onClick={() => props.onConfirm()}
+          >
             {props.busy ? '正在开始…' : '确认开始'}
           </button>
         </>
@@ -40,7 +46,9 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
         <strong data-testid="start-dry-count">{props.dryRunCount}</strong> 个。
       </p>
       <Show when={props.liveCount > 0}>
-        <p class="tk-warn">真实下单的任务会在拼多多创建待付款订单（不会付款）。每个任务只授权一次，实付总价不超过各自的最高总价。</p>
+        <p class="tk-warn">
+          真实下单的任务会在拼多多创建待付款订单（不会付款）。每个任务只授权一次，实付总价不超过各自的最高总价。
+        </p>
       </Show>
       <p class="muted">只创建待付款订单，付款需要您在拼多多手机应用中完成。</p>
       <Show when={props.error}>

@@ -71,7 +71,11 @@ export default function TaskActions(props: Props): JSX.Element {
         )}
       </Show>
       <Show when={pending() === 'resolve-created'}>
-        <ResolveDialog busy={props.busy} onCreated={(no) => void run('resolve-created', no)} onClose={() => setPending(null)} />
+        <ResolveDialog
+          busy={props.busy}
+          onCreated={(no) => void run('resolve-created', no)}
+          onClose={() => setPending(null)}
+        />
       </Show>
     </div>
   );

@@ -26,7 +26,8 @@ function durationText(t: Pick<TaskListItem, 'status' | 'duration_seconds'>): str
 export default function TaskRow(props: Props): JSX.Element {
   const t = (): TaskListItem => props.task;
   // Drafts are picked to start, finished tasks to hide; nothing else can be picked.
-  const pickable = (): 'start' | 'hide' | null => (t().status === 'DRAFT' ? 'start' : isTerminal(t().status) && t().removed_at === null ? 'hide' : null);
+  const pickable = (): 'start' | 'hide' | null =>
+    t().status === 'DRAFT' ? 'start' : isTerminal(t().status) && t().removed_at === null ? 'hide' : null;
   return (
     <tr
       data-testid="task-row"
@@ -53,11 +54,15 @@ export default function TaskRow(props: Props): JSX.Element {
           {t().task_id}
         </a>
         <Show when={t().removed_at !== null}>
-          <span class="tk-hidden-tag" data-testid="task-hidden-tag">已隐藏</span>
+          <span class="tk-hidden-tag" data-testid="task-hidden-tag">
+            已隐藏
+          </span>
         </Show>
       </td>
       <td class="tk-title">{t().title ?? '—'}</td>
-      <td class="tk-shop" data-testid="task-shop">{t().shop_name ?? '—'}</td>
+      <td class="tk-shop" data-testid="task-shop">
+        {t().shop_name ?? '—'}
+      </td>
       <td class="tk-options">{optionsText(t().pdd_options)}</td>
       <td class="tk-num">{t().quantity ?? '—'}</td>
       <td class="tk-num" data-testid="task-cap">
@@ -69,7 +74,12 @@ export default function TaskRow(props: Props): JSX.Element {
       <td>
         <StatusBadge status={t().status} label={t().status_zh} />
       </td>
-      <td class="tk-reason" data-testid="task-row-reason" data-reason={t().reason_code ?? ''} title={reasonZh(t().reason_code)}>
+      <td
+        class="tk-reason"
+        data-testid="task-row-reason"
+        data-reason={t().reason_code ?? ''}
+        title={reasonZh(t().reason_code)}
+      >
         {reasonZh(t().reason_code)}
       </td>
       <td class="tk-duration" data-testid="task-duration">

@@ -30,7 +30,9 @@ export default function TaskTable(props: Props): JSX.Element {
         </thead>
         <tbody>
           <For each={props.tasks}>
-            {(t) => <TaskRow task={t} selected={props.isSelected(t.task_id)} onToggle={(on) => props.onToggle(t, on)} />}
+            {(t) => (
+              <TaskRow task={t} selected={props.isSelected(t.task_id)} onToggle={(on) => props.onToggle(t, on)} />
+            )}
           </For>
         </tbody>
       </table>

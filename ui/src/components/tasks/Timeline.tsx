@@ -8,7 +8,9 @@ import { isTimelineEntry, isPurchaseStatus, statusZh, type TimelineEntry } from 
 
 function stepZh(status: string): string {
   if (isPurchaseStatus(status)) return statusZh(status);
-  return Object.prototype.hasOwnProperty.call(TIMELINE_STEP_ZH, status) ? TIMELINE_STEP_ZH[status as keyof typeof TIMELINE_STEP_ZH] : '其他记录';
+  return Object.prototype.hasOwnProperty.call(TIMELINE_STEP_ZH, status)
+    ? TIMELINE_STEP_ZH[status as keyof typeof TIMELINE_STEP_ZH]
+    : '其他记录';
 }
 
 /** The entry's detail in Chinese: the submission's id after the fence, a known phone sentence, or folded. */
@@ -16,7 +18,14 @@ function Detail(props: { entry: TimelineEntry }): JSX.Element {
   const submission = (): string | null => (props.entry.status === 'FENCED' ? submissionIdOf(props.entry.detail) : null);
   const zh = (): string | null => detailZh(props.entry.detail);
   return (
-    <Show when={submission()} fallback={<Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>{(text) => <span class="muted">{text()}</span>}</Show>}>
+    <Show
+      when={submission()}
+      fallback={
+        <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
+          {(text) => <span class="muted">{text()}</span>}
+        </Show>
+      }
+    >
       {(id) => (
         <span class="muted">
           提交编号 <span class="tk-mono">{id()}</span>

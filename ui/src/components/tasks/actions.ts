@@ -27,7 +27,8 @@ const REPAIR: readonly TaskAction[] = ['resolve-created', 'resolve-not-created']
 /** The buttons a task in this state shows: the server's state table, never a copy of it. */
 export function allowedActions(status: PurchaseStatus, workflowClosed = false): readonly TaskAction[] {
   const offered = machineActions(status);
-  if (workflowClosed && status !== 'DRAFT' && offered.length > 0) return status === 'WAITING_PAYMENT' ? ['mark-paid'] : REPAIR;
+  if (workflowClosed && status !== 'DRAFT' && offered.length > 0)
+    return status === 'WAITING_PAYMENT' ? ['mark-paid'] : REPAIR;
   return offered.flatMap((a) => BUTTONS[a]);
 }
 
@@ -46,7 +47,9 @@ export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
 };
 
 /** What each confirmation says; edit opens the form and resolve-created its own dialog. */
-export const CONFIRM_TEXT: Readonly<Record<Exclude<TaskAction, 'edit' | 'resolve-created'>, { title: string; message: string; danger: boolean }>> = {
+export const CONFIRM_TEXT: Readonly<
+  Record<Exclude<TaskAction, 'edit' | 'resolve-created'>, { title: string; message: string; danger: boolean }>
+> = {
   cancel: { title: '取消任务', message: '取消后任务不再执行。已经点击提交的任务，服务端会拒绝取消。', danger: true },
   reset: { title: '重置为草稿', message: '任务回到草稿，旧的授权作废；需要再次勾选并开始采购。', danger: false },
   'mark-paid': { title: '标记已付款', message: '请确认已在拼多多手机应用里完成付款。', danger: false },

@@ -3,11 +3,16 @@
  * uses); what is here is only the UI's own: colours, the mode words, and reading a refusal.
  */
 import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
-import { PURCHASE_STATUSES, STATUS_ZH, type ExecutionMode, type PurchaseStatus } from '../../../../domain/purchase/status';
+import {
+  PURCHASE_STATUSES,
+  STATUS_ZH,
+  type ExecutionMode,
+  type PurchaseStatus,
+} from '../../../../domain/purchase/status';
 import type { TaskListItem, TimelineEntry } from '../../../../domain/purchase/views';
 
 export { PURCHASE_STATUSES, STATUS_ZH };
-export type { ExecutionMode, PurchaseStatus, TaskListItem,  TimelineEntry };
+export type { ExecutionMode, PurchaseStatus, TaskListItem, TimelineEntry };
 
 /** Colour family per state: what the operator must notice first. */
 export type StatusTone = 'neutral' | 'active' | 'attention' | 'danger' | 'ok' | 'done';
@@ -57,20 +62,32 @@ export function startRefusals(details: unknown): StartRefusal[] {
 
 /** `details.tasks` of an all-or-nothing refusal (START_REFUSED, HIDE_REFUSED); [] for anything else. */
 export function taskRefusals(details: unknown): StartRefusal[] {
-  if (typeof details !== 'object' || details === null || !('tasks' in details) || !Array.isArray(details.tasks)) return [];
+  if (typeof details !== 'object' || details === null || !('tasks' in details) || !Array.isArray(details.tasks))
+    return [];
   const out: StartRefusal[] = [];
   for (const t of details.tasks as unknown[]) {
     if (typeof t !== 'object' || t === null) continue;
     const r = t as Record<string, unknown>;
     if (typeof r.task_id === 'string') {
-      out.push({ task_id: r.task_id, code: typeof r.code === 'string' ? r.code : '', message: typeof r.message === 'string' ? r.message : '' });
+      out.push({
+        task_id: r.task_id,
+        code: typeof r.code === 'string' ? r.code : '',
+        message: typeof r.message === 'string' ? r.message : '',
+      });
     }
   }
   return out;
 }
 
 export function isTimelineEntry(v: unknown): v is TimelineEntry {
-  return typeof v === 'object' && v !== null && 'at' in v && typeof v.at === 'string' && 'status' in v && typeof v.status === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'at' in v &&
+    typeof v.at === 'string' &&
+    'status' in v &&
+    typeof v.status === 'string'
+  );
 }
 
 /** 'a: b / c: d' for a task's options, in the order the operator gave them. */

@@ -13,7 +13,12 @@ const FIELD_ZH: Readonly<Record<DraftField, string>> = {
   execution_mode: '请选择执行模式',
 };
 
-const OPTION_REFUSALS: ReadonlySet<string> = new Set(['OPTION_DIMENSION_UNKNOWN', 'OPTION_DIMENSION_MISSING', 'OPTION_VALUE_UNKNOWN', 'OPTION_OUT_OF_STOCK']);
+const OPTION_REFUSALS: ReadonlySet<string> = new Set([
+  'OPTION_DIMENSION_UNKNOWN',
+  'OPTION_DIMENSION_MISSING',
+  'OPTION_VALUE_UNKNOWN',
+  'OPTION_OUT_OF_STOCK',
+]);
 
 function isDraftField(s: string): s is DraftField {
   return s in FIELD_ZH;
@@ -27,7 +32,8 @@ export function serverFieldErrors(err: unknown): FieldErrors | null {
   if (OPTION_REFUSALS.has(err.code)) return { pdd_options: err.message };
   if (err.code !== 'VALIDATION_FAILED') return null;
   const details: unknown = err.details;
-  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues)) return null;
+  if (typeof details !== 'object' || details === null || !('issues' in details) || !Array.isArray(details.issues))
+    return null;
   const out: FieldErrors = {};
   for (const issue of details.issues as unknown[]) {
     if (typeof issue !== 'object' || issue === null || !('path' in issue) || typeof issue.path !== 'string') continue;
