@@ -5,24 +5,15 @@ import { EVIDENCE_KINDS } from '../../admin/evidence/limits';
 import { COLLECT_RUN_STATUS_ZH } from '../../domain/collect-labels';
 import { EVIDENCE_KIND_ZH } from '../../domain/evidence-labels';
 import { AUTHORIZATION_STATUS_ZH } from '../../domain/purchase-labels';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
-import type { SkusJson } from '../../domain/collect';
 import type { TaskView } from '../../domain/purchase/views';
-import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
 import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { linkAndCollect, startDemoPhone, type DemoPhone } from './demo';
 import { upload } from '../catalog/helpers';
-import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import {
-  issueTestDevice,
-  sharedTemporal,
-  TEST_ADMIN_PASSWORD,
-  tempDataDir,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
+import { until } from '../device/fixtures';
+import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The operator reads Chinese everywhere. On the demo data of a fresh `npm start` — the Shopee
@@ -48,8 +39,7 @@ let admin: TestAdmin;
 let page: Page;
 let api: OperatorClient;
 let syb: SybSim;
-let phones: PhoneSim;
-let worker: DeviceWorkerHandle;
+let demo: DemoPhone;
 const task: { passed?: string; stopped?: string } = {};
 
 async function purchase(capCent: number): Promise<string> {
@@ -83,34 +73,9 @@ beforeAll(async () => {
   ({ admin, api, page } = rig);
   const shipments = defaultShipments();
   syb = await startSybSim({ port: 0, shipments });
-  phones = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  const device = await issueTestDevice(admin, '走查手机');
-  worker = await deviceWorker({
-    deviceId: device.deviceId,
-    serial: SERIAL,
-    adb: { host: '127.0.0.1', port: phones.adbPort, timeouts: { reconnectMs: 1_500 } },
-    dataDir: tempDataDir('device'),
-    temporal: { address: sharedTemporal().address, namespace: admin.namespace },
-    admin: { url: admin.url, token: device.token },
-    timing: FAST_TIMING,
-  });
-
+  demo = await startDemoPhone(admin, SERIAL, '走查手机');
   expect((await upload(api, await demoShopeeExport())).status).toBe(200);
-  expect(
-    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
-  ).toBe(200);
-  expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
-  const collected = await until(
-    'the coat to be collected',
-    async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
-        collect_status: string;
-        skus_json: SkusJson | null;
-      };
-      return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
-    },
-    120_000,
-  );
+  const collected = await linkAndCollect(api, coat);
   expect(collected.collect_status).toBe('collected');
   const blackM = collected.skus_json?.skus.find((s) => Object.values(s.options).join('/') === '黑色/M');
   const skuId = demoSkus().find((s) => s.goodsId === coat.productId && s.spec === '黑色,M')?.skuId;
@@ -143,8 +108,7 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await phones?.close();
+  await demo?.close();
   await syb?.close();
   await rig?.close();
 });

@@ -1,23 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
 import type { TaskView } from '../../domain/purchase/views';
 import type { Faults, Order } from '../../sim/phone';
-import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
-import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
+import { demoPddUrl, demoSkus } from '../../sim/syb/demo-export';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
-import { deviceWorker, FAST_TIMING } from '../device/fixtures';
-import {
-  issueTestDevice,
-  sharedTemporal,
-  TEST_ADMIN_PASSWORD,
-  tempDataDir,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
+import { importDemoExportInUi, startDemoPhone, type DemoPhone } from './demo';
+import { type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The operator's day as docs/operator-guide.md tells it, in a real browser on a 1366×768 screen,
@@ -47,9 +38,7 @@ let admin: TestAdmin;
 let page: Page;
 let api: OperatorClient;
 let syb: SybSim;
-let phones: PhoneSim;
-let worker: DeviceWorkerHandle;
-let deviceId: string;
+let demo: DemoPhone;
 const task: { dryRun?: string; live?: string; stopped?: string; unclear?: string } = {};
 
 beforeAll(async () => {
@@ -57,18 +46,7 @@ beforeAll(async () => {
   ({ admin, api, page } = rig);
   await page.setViewportSize({ width: 1366, height: 768 });
   syb = await startSybSim({ port: 0, shipments });
-  phones = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  const device = await issueTestDevice(admin, '深圳-01');
-  deviceId = device.deviceId;
-  worker = await deviceWorker({
-    deviceId,
-    serial: SERIAL,
-    adb: { host: '127.0.0.1', port: phones.adbPort, timeouts: { reconnectMs: 1_500 } },
-    dataDir: tempDataDir('device'),
-    temporal: { address: sharedTemporal().address, namespace: admin.namespace },
-    admin: { url: admin.url, token: device.token },
-    timing: FAST_TIMING,
-  });
+  demo = await startDemoPhone(admin, SERIAL, '深圳-01');
   // What `npm start` does through the env defaults: the admin's SYB account is the simulator's.
   expect(
     (
@@ -83,8 +61,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await phones?.close();
+  await demo?.close();
   await syb?.close();
   await rig?.close();
 });
@@ -103,7 +80,7 @@ async function shot(name: string): Promise<void> {
 
 /** The phone simulator's control API, as an engineer would drive it with curl (sim/phone/SCREENS.md). */
 async function control(method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`http://127.0.0.1:${phones.controlPort}/devices/${SERIAL}${route}`, {
+  const res = await fetch(`http://127.0.0.1:${demo.phones.controlPort}/devices/${SERIAL}${route}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -185,18 +162,7 @@ async function draftFromOrder(mode: 'dry_run' | 'live', shotName?: string): Prom
 }
 
 test('1 导入: the demo Shopee export lands on 商品 with every product and SKU', async () => {
-  await page.goto(`${admin.url}/#/products`);
-  await page.getByTestId('login-username').fill('admin');
-  await page.getByTestId('login-password').fill(TEST_ADMIN_PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('page-products').waitFor();
-  await page.getByTestId('import-file').setInputFiles({
-    name: 'demo-shopee.xlsx',
-    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: await demoShopeeExport(),
-  });
-  await page.getByTestId('import-start').click();
-  await page.getByTestId('import-result').waitFor();
+  await importDemoExportInUi(page, admin.url, 'demo-shopee.xlsx');
   expect(await page.getByTestId('import-products').textContent()).toBe(String(DEMO_PRODUCTS.length));
   expect(await page.getByTestId('import-skus').textContent()).toBe(String(demoSkus().length));
   expect(await page.getByTestId('import-failed-row').count()).toBe(0);
@@ -415,7 +381,7 @@ test('13 核对结果「未创建」: no order on the phone, so the task ends as
 
 test('14 设备: the phone is listed by its name, 在线', async () => {
   await page.getByTestId('nav-devices').click();
-  const row = page.locator(`[data-testid="device-row"][data-device-id="${deviceId}"]`);
+  const row = page.locator(`[data-testid="device-row"][data-device-id="${demo.deviceId}"]`);
   await row.getByTestId('device-display-name').getByText('深圳-01').waitFor();
   await row.locator('[data-testid="device-online"]', { hasText: '在线' }).waitFor();
   await shot('19-devices.png');

@@ -1,22 +1,13 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
-import type { SkusJson } from '../../domain/collect';
-import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
-import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
+import { demoSkus } from '../../sim/syb/demo-export';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { importDemoExportInUi, linkAndCollect, startDemoPhone, type DemoPhone } from './demo';
 import { SimControl } from '../syb/helpers';
-import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import {
-  issueTestDevice,
-  sharedTemporal,
-  TEST_ADMIN_PASSWORD,
-  tempDataDir,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
+import { until } from '../device/fixtures';
+import { type OperatorClient, type TestAdmin } from '../harness';
 import { API_ERROR_CODES } from '../../domain/api-errors';
 
 /**
@@ -49,25 +40,14 @@ let page: Page;
 let api: OperatorClient;
 let shotsDir: string;
 let syb: SybSim;
-let phones: PhoneSim;
-let worker: DeviceWorkerHandle;
+let demo: DemoPhone;
 let draftId: string;
 
 beforeAll(async () => {
   rig = await startBrowserRig();
   ({ admin, api, page, shotsDir } = rig);
   syb = await startSybSim({ port: 0, shipments });
-  phones = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['sim-orders'] });
-  const device = await issueTestDevice(admin, 'orders phone');
-  worker = await deviceWorker({
-    deviceId: device.deviceId,
-    serial: 'sim-orders',
-    adb: { host: '127.0.0.1', port: phones.adbPort, timeouts: { reconnectMs: 1_500 } },
-    dataDir: tempDataDir('device'),
-    temporal: { address: sharedTemporal().address, namespace: admin.namespace },
-    admin: { url: admin.url, token: device.token },
-    timing: FAST_TIMING,
-  });
+  demo = await startDemoPhone(admin, 'sim-orders', 'orders phone');
   // What `npm start` does through the env defaults: the admin's SYB account is the simulator's.
   expect(
     (
@@ -81,8 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  await phones?.close();
+  await demo?.close();
   await syb?.close();
   await rig?.close();
 });
@@ -117,40 +96,14 @@ async function apiLine(
 }
 
 test('the demo Shopee export imports on 商品: every demo product and spec', async () => {
-  await page.goto(`${admin.url}/#/products`);
-  await page.getByTestId('login-username').fill('admin');
-  await page.getByTestId('login-password').fill(TEST_ADMIN_PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('page-products').waitFor();
-  await page.getByTestId('import-file').setInputFiles({
-    name: 'demo-shopee-export.xlsx',
-    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: await demoShopeeExport(),
-  });
-  await page.getByTestId('import-start').click();
-  await page.getByTestId('import-result').waitFor();
+  await importDemoExportInUi(page, admin.url, 'demo-shopee-export.xlsx');
   expect(await page.getByTestId('import-products').textContent()).toBe(String(DEMO_PRODUCTS.length));
   expect(await page.getByTestId('import-skus').textContent()).toBe(String(demoSkus().length));
   expect(await page.getByTestId('import-failed-row').count()).toBe(0);
 });
 
 test('the coat is linked to its PDD goods, collected by the phone and its black M mapped (set-up through the API)', async () => {
-  expect(
-    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
-  ).toBe(200);
-  expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
-  const collected = await until(
-    'the coat to be collected',
-    async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
-        collect_status: string;
-        skus_json: SkusJson | null;
-        collect_msg: string | null;
-      };
-      return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
-    },
-    120_000,
-  );
+  const collected = await linkAndCollect(api, coat);
   expect(collected).toMatchObject({ collect_status: 'collected', collect_msg: null });
   const blackM = collected.skus_json?.skus.find((s) => Object.values(s.options).join('/') === '黑色/M');
   expect(blackM?.price_cent).toBe(1288);
@@ -279,7 +232,7 @@ test('the outcome links to the draft; started from 采购任务, the phone runs 
   );
   expect(final).toMatchObject({ status: 'DRY_RUN_PASSED' });
   // A dry run never taps 提交订单: no order on the phone.
-  expect(phones.phone('sim-orders').app.orders).toHaveLength(0);
+  expect(demo.phones.phone('sim-orders').app.orders).toHaveLength(0);
 
   await page.getByTestId('nav-orders').click();
   const status = orderRow(line.coatBlackM).getByTestId('task-status');

@@ -1,21 +1,11 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
-import type { SkusJson } from '../../domain/collect';
-import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { DEMO_PRODUCTS } from '../../sim/syb/data';
-import { demoPddUrl, demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
+import { demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { linkAndCollect, startDemoPhone, type DemoPhone } from './demo';
 import { upload } from '../catalog/helpers';
-import { deviceWorker, FAST_TIMING, until } from '../device/fixtures';
-import {
-  issueTestDevice,
-  sharedTemporal,
-  TEST_ADMIN_PASSWORD,
-  tempDataDir,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
+import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * Purchase tasks from what the admin knows, in a real browser: the demo coat imported, linked to
@@ -38,40 +28,15 @@ let admin: TestAdmin;
 let page: Page;
 let api: OperatorClient;
 let shotsDir: string;
-let phones: PhoneSim;
-let worker: DeviceWorkerHandle;
+let demo: DemoPhone;
 const ids: { dry?: string; live?: string } = {};
 
 beforeAll(async () => {
   rig = await startBrowserRig();
   ({ admin, api, page, shotsDir } = rig);
-  phones = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  const device = await issueTestDevice(admin, 'tasks phone');
-  worker = await deviceWorker({
-    deviceId: device.deviceId,
-    serial: SERIAL,
-    adb: { host: '127.0.0.1', port: phones.adbPort, timeouts: { reconnectMs: 1_500 } },
-    dataDir: tempDataDir('device'),
-    temporal: { address: sharedTemporal().address, namespace: admin.namespace },
-    admin: { url: admin.url, token: device.token },
-    timing: FAST_TIMING,
-  });
+  demo = await startDemoPhone(admin, SERIAL, 'tasks phone');
   expect((await upload(api, await demoShopeeExport())).status).toBe(200);
-  expect(
-    (await api.put(`/api/shopee/products/${coat.productId}/pdd-link`, { url: demoPddUrl(coat.pddGoodsId) })).status,
-  ).toBe(200);
-  expect((await api.post(`/api/pdd/products/${coat.pddGoodsId}/collect`)).status).toBe(202);
-  const collected = await until(
-    'the coat to be collected',
-    async () => {
-      const r = (await api.get(`/api/pdd/products/${coat.pddGoodsId}`)).body as {
-        collect_status: string;
-        skus_json: SkusJson | null;
-      };
-      return r.collect_status === 'collected' || r.collect_status === 'failed' ? r : null;
-    },
-    120_000,
-  );
+  const collected = await linkAndCollect(api, coat);
   expect(collected.collect_status).toBe('collected');
   const row = collected.skus_json?.skus.find((s) => Object.values(s.options).join('/') === '黑色/M');
   expect(row?.price_cent).toBe(1288);
@@ -79,8 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  await phones?.close();
+  await demo?.close();
   await rig?.close();
 });
 
@@ -166,7 +130,7 @@ test('saved from the pickers, started, the dry run reaches 试运行通过 on th
   expect(await row.getByTestId('task-shop').textContent()).toBe('优衣仓男装旗舰店');
   expect(await row.getByTestId('task-duration').textContent()).toMatch(/^\d+(秒|分\d+秒)$/u);
   expect(await page.getByTestId('task-total').textContent()).toBe('共 1 条');
-  expect(phones.phone(SERIAL).app.orders).toHaveLength(0);
+  expect(demo.phones.phone(SERIAL).app.orders).toHaveLength(0);
 
   // 1366 px wide: the table fits, 原因 and 更新时间 included, without scrolling sideways.
   const fits = await page.evaluate<boolean>(
