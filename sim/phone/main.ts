@@ -1,42 +1,24 @@
-import { startPhoneSim } from './index';
+import { z } from 'zod';
+import { port } from '../../platform/config';
+import { runSimulator } from '../../platform/simulator-main';
 import { latencyProfileSchema } from './faults';
+import { startPhoneSim } from './index';
 import { simPhoneSerials } from './phones';
 
-function port(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    console.error(`${name} must be a port number, got "${raw}"`);
-    process.exit(2);
-  }
-  return n;
-}
-
-async function main(): Promise<void> {
-  const latency = latencyProfileSchema.parse(process.env.CMAUTOBUY_SIM_LATENCY ?? 'realistic');
-  const sim = await startPhoneSim({
-    adbPort: port('CMAUTOBUY_SIM_ADB_PORT', 15037),
-    controlPort: port('CMAUTOBUY_SIM_CONTROL_PORT', 15038),
-    host: '127.0.0.1',
-    phones: simPhoneSerials(),
-    latency,
-  });
-  console.log(`SIM READY adb=${sim.adbPort} control=${sim.controlPort}`);
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    sim.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
+/** `npm run sim`: the phone simulator alone, on loopback, with `CMAUTOBUY_SIM_PHONES` phones. */
+void runSimulator({
+  env: z.object({
+    CMAUTOBUY_SIM_ADB_PORT: port.default(15037),
+    CMAUTOBUY_SIM_CONTROL_PORT: port.default(15038),
+    CMAUTOBUY_SIM_LATENCY: latencyProfileSchema.default('realistic'),
+  }),
+  start: (env) =>
+    startPhoneSim({
+      adbPort: env.CMAUTOBUY_SIM_ADB_PORT,
+      controlPort: env.CMAUTOBUY_SIM_CONTROL_PORT,
+      host: '127.0.0.1',
+      phones: simPhoneSerials(),
+      latency: env.CMAUTOBUY_SIM_LATENCY,
+    }),
+  readyLine: (sim) => `SIM READY adb=${sim.adbPort} control=${sim.controlPort}`,
 });
