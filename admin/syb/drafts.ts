@@ -28,7 +28,7 @@ class Refused extends Error {
 }
 
 /**
- * Purchase drafts from 顺运宝 order lines (seed 004 §7): each line on its own — a batch makes
+ * Purchase drafts from 顺运宝 order lines (docs/api.md, docs/syb-protocol.md): each line on its own — a batch makes
  * what it can and reports every line; a refused line writes nothing. The draft itself is made
  * by the one draft creator (`createPurchaseDraft`) from what the admin knows for the line's
  * Shopee SKU (`knownPurchase`: the mapping under the product's **current** PDD goods).

@@ -21,7 +21,7 @@ const draftFields = {
   title: z.string().trim().max(200),
 };
 
-/** `POST /api/tasks` (docs/API.md). `execution_mode` is dry_run unless live is given explicitly. */
+/** `POST /api/tasks` (docs/api.md). `execution_mode` is dry_run unless live is given explicitly. */
 export const createPurchaseDraftSchema = z
   .object({
     type: z.literal('purchase'),

@@ -1,7 +1,7 @@
 import type { PurchaseStatus } from './status';
 
 /**
- * What the admin's task API returns (docs/API.md), defined once: the admin builds these and the
+ * What the admin's task API returns (docs/api.md), defined once: the admin builds these and the
  * UI imports them as types only, so the two cannot drift apart.
  */
 export interface GateView {

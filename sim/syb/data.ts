@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The simulator's data set: shipments (货运单) as the control API takes them (SYB-SIM contract,
+ * The simulator's data set: shipments (货运单) as the control API takes them (the control API,
  * summarised in docs/syb-protocol.md). Everything lives in memory only.
  */
 const localTime = z

@@ -61,7 +61,7 @@ function finished(outcome: ActionOutcome): void {
     );
 }
 
-/** 采购任务 (docs/API.md): drafts, the all-or-nothing start, reads, and the operator actions. */
+/** 采购任务 (docs/api.md): drafts, the all-or-nothing start, reads, and the operator actions. */
 export function taskRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/tasks' });
 
