@@ -6,13 +6,13 @@ import { issueTestDevice, tempDataDir } from '../harness';
 import { BLACK_M, FAST_TIMING, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
- * The seed rules and the operator's way out, through the whole stack (operator API, real
+ * The purchase's safety rules (docs/architecture.md §4.3) and the operator's way out, through the whole stack (operator API, real
  * workflow, device worker, simulated phone): the cashier alone is not success, no payment page is
  * photographed, every stop keeps its screenshot, a workflow closed by hand is settled by the
  * operator without a second purchase, a retried 标记已付款 acts once, and a revoked phone buys
  * nothing.
  */
-describe('purchase: never stuck, the seed rules', () => {
+describe('purchase: never stuck, the safety rules', () => {
   let rig: PurchaseRig;
   beforeAll(async () => {
     rig = await startPurchaseRig();
