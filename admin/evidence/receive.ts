@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import busboy from 'busboy';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
@@ -84,8 +86,9 @@ function pngSniffer(): {
 async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
   const tmpPath = path.join(dir, `.upload-${crypto.randomUUID()}.tmp`);
   const sniffer = pngSniffer();
+  const out = fs.createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 });
   try {
-    await pipeline(stream, sniffer.transform, fs.createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 }));
+    await pipeline(stream, sniffer.transform, out);
     // The DB must never point at a file that a crash could leave half-written.
     const handle = await fs.promises.open(tmpPath, 'r+');
     try {
@@ -97,6 +100,9 @@ async function writeTemp(stream: Readable, dir: string): Promise<ReceivedFile> {
     if (!header) throw new HttpError(400, 'EVIDENCE_NOT_PNG', 'the file is not a PNG');
     return { tmpPath, byteSize, sha256, header };
   } catch (err) {
+    // A refusal can come before the file is even open: the stream still opens (creating the
+    // file) and then closes, so the file is removed only once the stream has closed.
+    if (!out.closed) await Promise.race([once(out, 'close').catch(() => undefined), delay(5_000)]);
     await removeQuietly(tmpPath);
     throw err instanceof HttpError
       ? err
