@@ -1,4 +1,4 @@
-import { optionWarnings, type MappingBoard, type MappingSaved, type MappingView } from '../../domain/catalog-views';
+import { optionWarnings, type MappingBoard, type MappingSaved } from '../../domain/catalog-views';
 import type { CollectedSku } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import type { AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { collected, pddSkuRows } from './pdd-view';
-import { currentMappings } from './products';
+import { productParts } from './products';
 
 /**
  * docs/architecture.md §5.2: a mapping is keyed (shopee_sku_id, pdd_goods_id) and every lookup is scoped to
@@ -66,23 +66,8 @@ export async function mappingBoard(db: AdminDb, goodsId: string): Promise<Mappin
     .where('goods_id', '=', goodsId)
     .executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}`);
-  const pdd =
-    product.pdd_goods_id === null
-      ? undefined
-      : await db
-          .selectFrom('pdd_products')
-          .selectAll()
-          .where('goods_id', '=', product.pdd_goods_id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
-  const skus = await db
-    .selectFrom('shopee_skus')
-    .selectAll()
-    .where('goods_id', '=', goodsId)
-    .orderBy('sku_id')
-    .execute();
+  const { pdd, skus, mappings } = await productParts(db, goodsId, product.pdd_goods_id);
   const data = pdd ? collected(pdd.skus_json) : null;
-  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
   const pddSkus = pddSkuRows(data);
   return {
     goods_id: product.goods_id,

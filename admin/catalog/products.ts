@@ -142,22 +142,7 @@ export async function listShopeeProducts(
 export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Date.now()): Promise<ProductDetailView> {
   const product = await db.selectFrom('shopee_products').selectAll().where('goods_id', '=', goodsId).executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}; import it first`);
-  const pdd =
-    product.pdd_goods_id === null
-      ? undefined
-      : await db
-          .selectFrom('pdd_products')
-          .selectAll()
-          .where('goods_id', '=', product.pdd_goods_id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
-  const skus = await db
-    .selectFrom('shopee_skus')
-    .selectAll()
-    .where('goods_id', '=', goodsId)
-    .orderBy('sku_id')
-    .execute();
-  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
+  const { pdd, skus, mappings } = await productParts(db, goodsId, product.pdd_goods_id);
   return {
     goods_id: product.goods_id,
     title: product.title,
@@ -184,7 +169,31 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
 }
 
 /** docs/architecture.md §5.2: mappings are always looked up under the product's current PDD goods. */
-export async function currentMappings(
+/**
+ * What the product page and the mapping board both read of one product: its current PDD goods
+ * (if linked and not deleted), its SKUs in order, and their mappings to that goods.
+ */
+export async function productParts(db: AdminDb, goodsId: string, pddGoodsId: string | null) {
+  const pdd =
+    pddGoodsId === null
+      ? undefined
+      : await db
+          .selectFrom('pdd_products')
+          .selectAll()
+          .where('goods_id', '=', pddGoodsId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+  const skus = await db
+    .selectFrom('shopee_skus')
+    .selectAll()
+    .where('goods_id', '=', goodsId)
+    .orderBy('sku_id')
+    .execute();
+  const mappings = pdd ? await currentMappings(db, goodsId, pdd.goods_id) : new Map<string, MappingView>();
+  return { pdd, skus, mappings };
+}
+
+async function currentMappings(
   db: AdminDb,
   goodsId: string,
   currentPddGoodsId: string,
