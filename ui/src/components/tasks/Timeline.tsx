@@ -13,24 +13,16 @@ function stepZh(status: string): string {
     : '其他记录';
 }
 
-/** The entry's detail in Chinese: the submission's id after the fence, a known phone sentence, or folded. */
+/**
+ * The entry's detail in Chinese (a known phone sentence), or folded under 技术详情: the permitted
+ * submission's id is for engineers matching it with the phone's ledger, not for the operator.
+ */
 function Detail(props: { entry: TimelineEntry }): JSX.Element {
   const submission = (): string | null => (props.entry.status === 'FENCED' ? submissionIdOf(props.entry.detail) : null);
-  const zh = (): string | null => detailZh(props.entry.detail);
+  const zh = (): string | null => (submission() !== null ? null : detailZh(props.entry.detail));
   return (
-    <Show
-      when={submission()}
-      fallback={
-        <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
-          {(text) => <span class="muted">{text()}</span>}
-        </Show>
-      }
-    >
-      {(id) => (
-        <span class="muted">
-          提交编号 <span class="tk-mono">{id()}</span>
-        </span>
-      )}
+    <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
+      {(text) => <span class="muted">{text()}</span>}
     </Show>
   );
 }
