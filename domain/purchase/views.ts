@@ -24,9 +24,8 @@ export interface TimelineEntry {
  * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant. Exactly
  * these two codes; the message is the operator's Chinese with the numbers.
  */
-export const DRAFT_WARNING_CODES = ['CAP_BELOW_COLLECTED_PRICE', 'QUANTITY_DIFFERS_FROM_ORDER'] as const;
 export interface DraftWarning {
-  code: (typeof DRAFT_WARNING_CODES)[number];
+  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER';
   message: string;
 }
 

@@ -273,8 +273,12 @@ test('8 真实下单 → 待付款: exactly one unpaid order on the phone, its n
 });
 
 test('9 标记已付款 (after paying on the phone) → 已完成', async () => {
+  const orderNo = (await page.getByTestId('task-pdd-order-no').textContent()) ?? '';
+  expect(orderNo).not.toBe('');
   await page.getByTestId('action-mark-paid').click();
   await page.getByTestId('confirm-dialog').waitFor();
+  // the confirmation names the PDD order to have paid
+  expect(await page.getByTestId('confirm-dialog').textContent()).toContain(`拼多多订单号 ${orderNo}`);
   await shot('12-mark-paid.png');
   await page.getByTestId('confirm-dialog-confirm').click();
   await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });

@@ -129,7 +129,7 @@ test('the form refuses a cap with three decimals, a bad link, goods never collec
   await page.getByTestId('field-url').fill(GOODS_URL);
   await page.locator('[data-testid="task-form"][data-ready="ready"]').waitFor();
   await page.getByTestId('task-form-submit').click();
-  await page.getByText('还没有采集结果').waitFor();
+  await page.getByTestId('error-pdd_goods_url').getByText('还没有采集结果').waitFor();
   expect(await hash(page)).toBe('#/tasks/new');
 
   // collected goods: options are picked from the collect; a combination without a price is refused
@@ -138,7 +138,7 @@ test('the form refuses a cap with three decimals, a bad link, goods never collec
   await page.locator('[data-dimension="颜色分类"]').selectOption('红色');
   await page.locator('[data-dimension="尺码"]').selectOption('L');
   await page.getByTestId('task-form-submit').click();
-  await page.getByText('没有读到价格').waitFor();
+  await page.getByTestId('error-pdd_options').getByText('没有读到价格').waitFor();
   await page.locator('[data-dimension="尺码"]').selectOption('XL');
   await page.getByTestId('task-form-submit').click();
   await waitForHash(page, /^#\/tasks\?created=/);

@@ -53,12 +53,14 @@ export function errorText(err: unknown): string {
   return '发生未知错误';
 }
 
-/** 登录被锁定: the wait in whole minutes, rounded up (the admin sends seconds). */
+/** 登录被锁定: the wait in whole minutes, rounded up (the admin sends seconds); under a minute in seconds. */
 function lockoutText(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || !('retry_after_seconds' in details)) return null;
   const seconds: unknown = details.retry_after_seconds;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return null;
-  return `失败次数过多，登录已暂时锁定：请 ${Math.max(1, Math.ceil(seconds / 60))} 分钟后再试`;
+  return seconds < 60
+    ? `失败次数过多，登录已暂时锁定：请 ${Math.ceil(seconds)} 秒后再试`
+    : `失败次数过多，登录已暂时锁定：请 ${Math.ceil(seconds / 60)} 分钟后再试`;
 }
 
 // The details shapes below are the admin's (admin/http/errors.ts); anything else yields no names.

@@ -65,7 +65,7 @@ function PddList(): JSX.Element {
   return (
     <section data-testid="page-pdd">
       <h2>
-        PDD 商品
+        拼多多商品
         <Show when={page.latest}>
           {(p) => (
             <span class="list-total" data-testid="pdd-total">

@@ -113,7 +113,9 @@ export default function TaskCreatePage(props: Props): JSX.Element {
       if (missing.length > 0) errs.pdd_options = `请选择${missing.join('、')}`;
       for (const d of dims.dimensions) if (picks()[d.name]) options[d.name] = picks()[d.name]!;
       const sku = dims.skus.find((s) => dims.dimensions.every((d) => s.options[d.key] === picks()[d.name]));
-      if (missing.length === 0 && sku && sku.price_cent === null) errs.pdd_options = API_ERROR_CODES.PRICE_UNKNOWN;
+      // (stock is the server's to judge, with the option's name: admin/purchase/options.ts)
+      if (missing.length === 0 && sku?.available && sku.price_cent === null)
+        errs.pdd_options = API_ERROR_CODES.PRICE_UNKNOWN;
     } else {
       for (const r of rows()) {
         const name = r.name.trim();
@@ -200,7 +202,7 @@ export default function TaskCreatePage(props: Props): JSX.Element {
           novalidate
         >
           <label class="field">
-            <span class="field-label">PDD 商品链接</span>
+            <span class="field-label">拼多多商品链接</span>
             <input
               class="input"
               placeholder="https://mobile.yangkeduo.com/goods.html?goods_id=…"
@@ -209,6 +211,11 @@ export default function TaskCreatePage(props: Props): JSX.Element {
               onInput={(e) => setUrl(e.currentTarget.value)}
             />
             <FieldError field="pdd_goods_url" message={errors().pdd_goods_url} />
+            <Show when={goodsId() !== null && !collected.loading && !pickers() && !errors().pdd_goods_url}>
+              <span class="muted tk-hint" data-testid="not-collected">
+                {messageForCode('NOT_COLLECTED')}
+              </span>
+            </Show>
           </label>
 
           <Show

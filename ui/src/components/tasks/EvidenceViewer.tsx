@@ -72,7 +72,7 @@ export default function EvidenceViewer(props: Props): JSX.Element {
           </button>
         </span>
       </div>
-      <div class="tk-viewer-stage" ref={stage} data-testid="evidence-viewer-stage">
+      <div class="tk-viewer-stage" ref={(el) => (stage = el)} data-testid="evidence-viewer-stage">
         <img
           src={props.src}
           alt={props.alt}
