@@ -7,7 +7,7 @@ import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { CatalogErrors } from '../catalog/errors';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors';
 import type { DraftWarning } from '../../domain/purchase/views';
 import { checkPurchaseOptions } from './options';
 import { readIntSetting } from './settings';
@@ -109,7 +109,14 @@ export async function createPurchaseDraft(
  * it again (admin/purchase/start.ts), since the limit may be lowered after the save.
  */
 async function checkQuantity(db: AdminDb, quantity: number): Promise<void> {
-  const max = await readIntSetting(db, 'safety.max_quantity');
+  let max: number;
+  try {
+    max = await readIntSetting(db, 'safety.max_quantity');
+  } catch (err) {
+    // a limit broken by hand refuses the start (SETTING_INVALID), not the saving of a draft
+    if (err instanceof HttpError && err.code === 'SETTING_INVALID') return;
+    throw err;
+  }
   if (quantity > max)
     throw badRequest('QUANTITY_OVER_LIMIT', `数量 ${quantity} 超过上限 ${max}`, { quantity, max_quantity: max });
 }

@@ -231,8 +231,8 @@ test('the execution log names the permitted submission without 围栏 or its id 
 test('no page shows a Latin-only word that is not an identifier, nor jargon outside 技术详情', async () => {
   await walk('商品', '/products', 'product-row');
   await walk('商品详情', `/products/${coat.productId}`, 'product-title');
-  await walk('PDD 商品', '/pdd', 'page-pdd');
-  await walk('PDD 商品详情', `/pdd/${coat.pddGoodsId}`, 'page-pdd-goods');
+  await walk('拼多多商品', '/pdd', 'page-pdd');
+  await walk('拼多多商品详情', `/pdd/${coat.pddGoodsId}`, 'page-pdd-goods');
   await walk('订单', '/orders', 'order-row');
   await walk('采购任务', '/tasks', 'task-row');
   await walk('任务详情（需人工处理）', `/tasks/${task.stopped!}`, 'task-reason');
@@ -247,12 +247,21 @@ test('no page shows a Latin-only word that is not an identifier, nor jargon outs
   expect(report).toEqual([]);
 });
 
-test('the Gate 1 stop reads as a Chinese sentence with the amounts', async () => {
+test('the Gate 1 stop reads as a Chinese sentence with the amounts; 用时 is the time up to the stop', async () => {
   await page.goto(`${admin.url}/#/tasks/${task.stopped!}`);
   await page.getByTestId('task-reason').waitFor();
   expect(await page.getByTestId('task-reason-detail').textContent()).toBe(
     '单价 ¥12.88 × 1 = ¥12.88，超过最高总价 ¥5.00',
   );
+  // 需人工处理 is not finished, but the phone has stopped: 用时 counts to the stop, never 进行中
+  const seconds = ((await api.get(`/api/tasks/${task.stopped!}`)).body as TaskView).duration_seconds;
+  expect(typeof seconds).toBe('number');
+  expect(await page.getByTestId('task-duration').textContent()).toMatch(/^\d+(秒|分\d+秒)$/u);
+  await page.goto(`${admin.url}/#/tasks`);
+  const row = page.locator(`[data-testid="task-row"][data-task-id="${task.stopped!}"]`);
+  await row.waitFor();
+  expect(await row.getByTestId('task-duration').textContent()).not.toBe('进行中');
+  expect(await row.getByTestId('task-duration').textContent()).toMatch(/秒/u);
 });
 
 test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes with it', async () => {

@@ -3,7 +3,7 @@ import { TIMELINE_STEP_ZH } from '../../../../domain/purchase-labels';
 import { formatTime } from '../../lib/time';
 import { detailZh, submissionIdOf } from './details';
 import RawDetail from './RawDetail';
-import { reasonZh } from './reasons';
+import { isReasonCode, reasonZh } from './reasons';
 import { isTimelineEntry, isPurchaseStatus, statusZh, type TimelineEntry } from './types';
 
 function stepZh(status: string): string {
@@ -40,7 +40,16 @@ export default function Timeline(props: { entries: readonly unknown[] }): JSX.El
               <li data-testid="timeline-entry" data-status={e.status} data-reason={e.reason ?? ''}>
                 <span class="tk-time">{formatTime(e.at)}</span>
                 <strong>{stepZh(e.status)}</strong>
-                <Show when={e.reason}>{(r) => <span>{reasonZh(r())}</span>}</Show>
+                <Show when={e.reason}>
+                  {(r) => (
+                    <>
+                      <span>{reasonZh(r())}</span>
+                      <Show when={!isReasonCode(r())}>
+                        <RawDetail detail={`reason ${r()}`} />
+                      </Show>
+                    </>
+                  )}
+                </Show>
                 <Detail entry={e} />
                 <Show when={e.actor}>{(a) => <span class="muted">操作人 {a()}</span>}</Show>
               </li>
