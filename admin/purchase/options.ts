@@ -19,8 +19,9 @@ export interface OptionsRefusal {
 
 /**
  * Whether a purchase's options (dimension name as the PDD panel shows it → option text) name
- * exactly one combination the goods was collected with, in stock. Without this the phone finds
- * out 12–24 s into the purchase; with collected data the admin knows at once. Null: they do.
+ * exactly one combination the goods was collected with, in stock and with a price read. Without
+ * this the phone finds out 12–24 s into the purchase; with collected data the admin knows at
+ * once. The refusal, or the combination they name.
  */
 function optionsRefusal(
   data: SkusJson,
