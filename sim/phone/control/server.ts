@@ -5,6 +5,7 @@ import { overlaysBodySchema } from '../app/hostile/schema';
 import { templateInfos } from '../app/hostile/templates';
 import { catalogSchema } from '../catalog/schema';
 import { faultsSchema } from '../faults';
+import { healthPatchSchema } from '../health';
 import type { Registry } from '../registry';
 import type { Phone } from '../phone';
 
@@ -55,7 +56,13 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 function deviceView(p: Phone): object {
-  return { serial: p.serial, app_version: p.appVersion, screen: p.app.screenName(), online: p.online };
+  return {
+    serial: p.serial,
+    app_version: p.appVersion,
+    screen: p.app.screenName(),
+    online: p.online,
+    state: p.booting ? 'offline' : 'device',
+  };
 }
 
 /** The sim's control API (sim/phone/SCREENS.md "Control API"): plain node http, zod-validated input. */
@@ -134,7 +141,7 @@ export class ControlServer {
         const body = parseBody(addDeviceSchema, await readJson(req));
         if (this.reg.phones.has(body.serial))
           throw new HttpError(409, `device '${body.serial}' already exists`, 'serial');
-        return json(201, deviceView(this.reg.add(body.serial, body.app_version)));
+        return json(201, deviceView(this.reg.plugIn(body.serial, body.app_version)));
       }
       const serial = parts[1];
       if (serial !== undefined) {
@@ -183,6 +190,13 @@ export class ControlServer {
           } else if (method === 'DELETE') phone.app.overlays.set([]);
           if (method === 'GET' || method === 'PUT' || method === 'DELETE')
             return json(200, { overlays: phone.app.overlays.view(phone.app.top()) });
+        }
+        if (sub === 'health') {
+          if (method === 'GET') return json(200, phone.health);
+          if (method === 'PUT') {
+            const patch = parseBody(healthPatchSchema, (await readJson(req)) ?? {});
+            return json(200, phone.setHealth(patch));
+          }
         }
         if (sub === 'reset' && method === 'POST') {
           phone.reset();
