@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A phone's battery, screen and storage (sim/phone/SCREENS.md "Phone health"), and what Android's
  * own tools print about them.
  */
-export const healthSchema = z
+const healthSchema = z
   .object({
     battery_level: z.number().int().min(0).max(100),
     charging: z.boolean(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { allowedHostNames, checkApiRequest } from '../../../platform/http-guard';
 import { overlaysBodySchema } from '../app/hostile/schema';
 import { templateInfos } from '../app/hostile/templates';
+import { renderXml } from '../app/render-xml';
 import { catalogSchema } from '../catalog/schema';
 import { faultsSchema } from '../faults';
 import { healthPatchSchema } from '../health';
@@ -169,7 +170,8 @@ export class ControlServer {
         if (sub === 'taps' && method === 'GET') return json(200, phone.taps);
         if (sub === 'screen' && method === 'GET') {
           res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'x-screen': phone.app.screenName() });
-          res.end(phone.app.currentXml());
+          const system = phone.systemTree();
+          res.end(system ? renderXml(system) : phone.app.currentXml());
           return;
         }
         if (sub === 'faults') {
