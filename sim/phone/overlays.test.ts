@@ -230,6 +230,18 @@ describe('a tap inside an overlay never reaches the page below', () => {
   });
 });
 
+test('dumpsys window names the mask activity while order_success is up, and GET /devices lists it', async () => {
+  const focus = async () => /mCurrentFocus=Window\{\w+ u0 (\S+)\}/.exec(await sh(dev, 'dumpsys window'))?.[1];
+  await setOverlays([{ template: 'order_success', when: 'open' }]);
+  expect(await focus()).toBe('com.android.launcher3/.Launcher');
+  await openGoods(dev, GOODS);
+  expect(await focus()).toBe('com.xunmeng.pinduoduo/.activity.NewPageMaskActivity');
+  const devices = (await api<{ serial: string; overlays: string[] }[]>(control, 'GET', '/devices')).body;
+  expect(devices.find((d) => d.serial === SERIAL)?.overlays).toEqual(['order_success']);
+  await api(control, 'DELETE', `/devices/${SERIAL}/overlays`);
+  expect(await focus()).toBe('com.xunmeng.pinduoduo/.activity.NewPageActivity');
+});
+
 test('navigate: 立即升级 leaves for the update page, back returns to the goods page', async () => {
   await setOverlays([{ template: 'update_prompt', when: 'open' }]);
   const { all } = await openGoods(dev, GOODS);

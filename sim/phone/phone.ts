@@ -134,7 +134,7 @@ export class Phone extends EventEmitter {
     setTimeout(() => {
       this.booting = false;
       this.emit('online', true);
-    }, bootMs);
+    }, bootMs).unref();
   }
 
   private setOnline(v: boolean): void {

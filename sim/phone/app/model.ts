@@ -203,6 +203,23 @@ export class PddApp {
     return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
   }
 
+  /** Labels of the overlays drawn right now (for the control API). */
+  visibleOverlays(): string[] {
+    return this.overlayLayers().map((l) => l.label);
+  }
+
+  /** The focused activity, as `dumpsys window` names it (sim/phone/SCREENS.md "Activities"). */
+  activity(): string {
+    const p = this.top();
+    if (p.kind === 'launcher') return 'com.android.launcher3/.Launcher';
+    if (p.kind === 'payment') return 'com.eg.android.AlipayGphone/com.alipay.mobile.quinox.LauncherActivity';
+    if (p.kind === 'home') return `${APP_PKG}/.ui.activity.HomeActivity`;
+    if (p.kind === 'builtin' && p.name === 'login') return `${APP_PKG}/.login.LoginActivity`;
+    const masks = new Set(['order_success', 'limited_deal_mask']);
+    if (this.visibleOverlays().some((o) => masks.has(o))) return `${APP_PKG}/.activity.NewPageMaskActivity`;
+    return `${APP_PKG}/.activity.NewPageActivity`;
+  }
+
   private styled(n: UiNode): UiNode {
     return this.env.faults().id_style === 'generic' ? genericIds(n) : n;
   }

@@ -63,6 +63,7 @@ function deviceView(p: Phone): object {
     screen: p.app.screenName(),
     online: p.online,
     state: p.booting ? 'offline' : 'device',
+    overlays: p.app.visibleOverlays(),
   };
 }
 

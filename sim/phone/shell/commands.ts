@@ -271,10 +271,7 @@ const dumpsys: Command = async (phone, args) => {
   }
   if (args[0] === 'window') {
     if (args[1] === 'policy') return out(windowPolicy(phone.health));
-    const pkg =
-      phone.app.screenName() === 'launcher'
-        ? 'com.android.launcher3/.Launcher'
-        : `${PDD_PACKAGE}/com.xunmeng.pinduoduo.ui.activity.NewPageActivity`;
+    const pkg = phone.app.activity();
     const focus = keyguardShowing(phone.health) ? 'NotificationShade' : pkg;
     return out(
       `${windowPolicy(phone.health)}\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n` +
