@@ -115,6 +115,8 @@ describe('health', () => {
     expect(locked.all.some((n) => n.attrs.text === '上滑解锁')).toBe(true);
     await tap(dev, entry);
     await sh(dev, 'input keyevent 4');
+    await sh(dev, 'input swipe 540 2000 540 600 300');
+    expect((await dump(dev)).all[0]?.attrs.package).toBe('com.android.systemui');
     const taps = (await api<{ screen: string; node: unknown }[]>(control, 'GET', `/devices/${SERIAL}/taps`)).body;
     expect(taps[taps.length - 1]).toMatchObject({ screen: 'keyguard', node: null });
     await health({ screen: 'on' });

@@ -151,7 +151,8 @@ const input: Command = async (phone, args) => {
     case 'swipe': {
       if ((rest.length !== 4 && rest.length !== 5) || !ints) return inputUsage('swipe');
       const [x1, y1, x2, y2] = nums as [number, number, number, number];
-      phone.app.swipe(x1, y1, x2, y2);
+      // A swipe on the lock screen does not unlock it here: nothing over ADB unlocks a phone.
+      if (!phone.systemTree()) phone.app.swipe(x1, y1, x2, y2);
       await phone.delay('tap');
       return out('');
     }
