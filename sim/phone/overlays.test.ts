@@ -216,6 +216,21 @@ describe('a tap inside an overlay never reaches the page below', () => {
     expect(await screen()).toBe('sku_panel');
   });
 
+  test('a swipe that starts on an overlay does not scroll the panel beneath', async () => {
+    await setOverlays([{ ...CUSTOM, when: 'panel', bounds: [0, 900, 1080, 2376], nodes: [] }]);
+    const { all } = await openGoods(dev, GOODS);
+    await tap(
+      dev,
+      one(all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')),
+    );
+    await settledDump(dev);
+    await sh(dev, 'input swipe 540 1900 540 1300 300');
+    expect((await dump(dev)).all.some((n) => n.attrs.text === '尺码')).toBe(false);
+    await api(control, 'DELETE', `/devices/${SERIAL}/overlays`);
+    await sh(dev, 'input swipe 540 1900 540 1300 300');
+    expect((await dump(dev)).all.some((n) => n.attrs.text === '尺码')).toBe(true);
+  });
+
   test('float_video covers only its window: taps elsewhere reach the page', async () => {
     await setOverlays([{ template: 'float_video', when: 'open' }]);
     const { all } = await openGoods(dev, GOODS);

@@ -346,6 +346,8 @@ export class PddApp {
 
   swipe(x1: number, y1: number, x2: number, y2: number): void {
     if (this.isLoading() || Math.abs(y1 - y2) < 100) return;
+    // A swipe that starts on an overlay is the overlay's; the page beneath does not scroll.
+    if (this.overlays.hit(this.overlayLayers(), x1, y1)) return;
     const p = this.top();
     const dir = y1 > y2 ? 'end' : 'top';
     if (p.kind === 'panel') {
