@@ -145,6 +145,8 @@ test('the form refuses a cap with three decimals, a bad link, goods never collec
   const notice = await page.getByTestId('task-notice').textContent();
   ids.form = /已保存草稿 (\S+)/.exec(notice ?? '')?.[1];
   expect(ids.form).toBeDefined();
+  // saved with a warning (below): the list says so at once
+  expect(notice).toContain('有 1 条草稿提示');
   const r = row(page, ids.form!);
   await r.waitFor();
   expect(await r.getAttribute('data-status')).toBe('DRAFT');

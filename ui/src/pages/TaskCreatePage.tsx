@@ -167,7 +167,8 @@ export default function TaskCreatePage(props: Props): JSX.Element {
       } else {
         const created = await createTask(v.draft);
         // Back to the list: drafts are started from there, usually several at once.
-        navigate(`/tasks?created=${encodeURIComponent(created.task_id)}`);
+        const warned = created.warnings.length > 0 ? `&warnings=${created.warnings.length}` : '';
+        navigate(`/tasks?created=${encodeURIComponent(created.task_id)}${warned}`);
       }
     } catch (err) {
       const fields = serverFieldErrors(err);
