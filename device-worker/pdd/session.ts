@@ -3,7 +3,8 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../adb/adb-device';
 import type { CounterClock } from '../counters';
-import { DeviceError } from '../errors';
+import type { TapTarget } from '../adb/adb-device';
+import { DeviceError, isDeviceError } from '../errors';
 import type { StepLog } from '../step-log';
 import type { PddProfile } from './profile';
 import { structure } from './match';
@@ -17,7 +18,7 @@ import {
   type PanelState,
 } from './panel-state';
 import { classify, screenError, type GoodsView, type Screen } from './screens';
-import { parseUiDump, type UiDump } from './ui-xml';
+import { parseUiDump, reaches, resolveRef, type UiDump, type UiNode } from './ui-xml';
 
 export interface SessionTiming {
   /** pause after a navigation (am start, entry, back) before the first dump: a dump is dearer than a wait */
@@ -90,6 +91,11 @@ export class PddSession {
   private panelSerial = 0;
   private readonly revealed = new Set<number>();
   private last: UiDump | null = null;
+  private interruptions: 'close' | 'read' = 'close';
+  /** interstitials closed in this session */
+  private dismissed = 0;
+  /** the one re-open of the goods link a network error page gets is used */
+  private reopened = false;
 
   constructor(
     private readonly adb: AdbDevice,
@@ -113,6 +119,29 @@ export class PddSession {
     activityCheckpoint('open_goods');
     await this.adb.startView(url);
     await sleep(this.timing.navigationSettleMs);
+    try {
+      return await this.waitForGoods(goodsId);
+    } catch (err) {
+      if (!this.mayReopen(err)) throw err;
+      this.steps.add('reopen_goods', { goods_id: goodsId, url, after: 'NETWORK_ERROR' });
+      activityCheckpoint('reopen_goods');
+      await this.adb.startView(url);
+      await sleep(this.timing.navigationSettleMs);
+      return this.waitForGoods(goodsId);
+    }
+  }
+
+  /**
+   * A network error page gets ONE re-open of the goods link per session, by intent (never a tap
+   * on its 重新加载): true when `err` is that page and the re-open is still unused (now used).
+   */
+  mayReopen(err: unknown): boolean {
+    if (!isDeviceError(err) || err.code !== 'NETWORK_ERROR' || this.reopened) return false;
+    this.reopened = true;
+    return true;
+  }
+
+  private waitForGoods(goodsId: string): Promise<GoodsView> {
     return this.waitFor('the goods page', true, (s) => {
       if (s.kind === 'goods_detail') return s.goods;
       if (s.kind === 'goods_delisted')
@@ -120,16 +149,14 @@ export class PddSession {
           goods_id: goodsId,
           title: s.title,
         });
-      // a security check does not go away by waiting: stop at once (CAPTCHA_REQUIRED)
-      if (s.kind === 'captcha') return undefined;
       return WAIT;
     });
   }
 
   /** Taps the profiled entry once; the new panel must show nothing selected. */
   async openSpecPanel(goods: GoodsView): Promise<OpenPanel> {
-    this.steps.add('open_spec_panel', { tap: goods.entry });
-    await this.tapAt(goods.entry.x, goods.entry.y);
+    this.steps.add('open_spec_panel', { tap: { x: goods.entry.x, y: goods.entry.y } });
+    await this.tapAt(goods.entry, goods.entry.label);
     await sleep(this.timing.navigationSettleMs);
     const view = await this.waitFor('the spec panel', true, (s) =>
       s.kind === 'sku_panel' ? s.panel : s.kind === 'goods_detail' ? WAIT : undefined,
@@ -162,9 +189,9 @@ export class PddSession {
       dimension: panel.names[dim],
       value,
       toggles: option.selected ? 'off' : 'on',
-      tap: point,
+      tap: { x: point.x, y: point.y },
     });
-    await this.tapAt(point.x, point.y);
+    await this.tapAt(point, `option ${JSON.stringify(value)}`);
     await sleep(this.timing.tapSettleMs);
     panel.state = await this.waitForPanel(panel, `${panel.names[dim]} = ${value}`, expect);
     return panel.state;
@@ -252,11 +279,58 @@ export class PddSession {
     });
   }
 
-  /** `checkpoint: false` only for the submit tap, which follows its ledger row with nothing between. */
-  protected async tapAt(x: number, y: number, checkpoint = true): Promise<void> {
+  /**
+   * One tap on `point.node` of the last dump. Refused here already (for collect as for a purchase)
+   * when the node Android would dispatch to at the point is not that node or inside it: nothing
+   * drawn over a control is ever tapped. `checkpoint: false` only for the submit tap, which follows
+   * its ledger row with nothing between.
+   */
+  protected async tapAt(
+    point: { x: number; y: number; node: UiNode },
+    label: string,
+    checkpoint = true,
+  ): Promise<void> {
+    const dump = this.last;
+    const node = dump ? resolveRef(dump, point.node) : null;
+    if (!dump || !node || !reaches(dump, point, node))
+      throw new DeviceError(
+        'TAP_REFUSED',
+        `tap (${point.x},${point.y}) on ${label} refused: something is drawn over it`,
+      );
     if (checkpoint) activityCheckpoint('a tap');
-    await this.adb.tap(x, y);
+    const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
+    await this.adb.tap(point.x, point.y, target);
     this.clock.counters.taps += 1;
+  }
+
+  /** Interruptions are closed (before the fence) or only read (after it: nothing is tapped). */
+  readOnlyInterruptions(): void {
+    this.interruptions = 'read';
+  }
+
+  /**
+   * A profiled interstitial before the fence: one tap on its one close control, at most
+   * `maxInterstitials` per session, each in the step log; then the caller proves the screen again
+   * from a fresh dump. One that cannot be closed is its stop.
+   */
+  private async dismiss(s: Extract<Screen, { kind: 'interstitial' }>, what: string): Promise<void> {
+    if (!s.close) throw screenError(s, what);
+    if (this.dismissed >= this.profile.maxInterstitials)
+      throw new DeviceError(
+        s.stopCode,
+        `interstitial ${s.name} appeared after ${this.dismissed} were closed; at most ${this.profile.maxInterstitials} per purchase`,
+        { interstitial: s.name },
+      );
+    this.dismissed += 1;
+    this.steps.add('dismiss_interstitial', {
+      name: s.name,
+      tap: { x: s.close.x, y: s.close.y },
+      control: s.close.node.text || s.close.node.contentDesc,
+      count: this.dismissed,
+      waiting_for: what,
+    });
+    await this.tapAt(s.close, s.close.label);
+    await sleep(this.timing.tapSettleMs);
   }
 
   /**
@@ -271,17 +345,30 @@ export class PddSession {
   ): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
-    for (let n = 1; n <= this.timing.maxDumpsPerWait; n++) {
+    let expectChange = changeExpected;
+    let extra = 0;
+    for (let n = 1; n <= this.timing.maxDumpsPerWait + extra; n++) {
       const got = await this.dump();
       if (got === 'failed') {
         last = 'a failed dump';
-      } else if (got.stale && changeExpected) {
+      } else if (got.stale && expectChange) {
         last = 'a stale dump';
         this.steps.add('stale_dump', { waiting_for: what });
       } else {
         const screen = classify(got.dump, this.profile);
         if (screen.kind === 'loading') {
           last = 'the loading screen';
+        } else if (screen.kind === 'interstitial' && this.interruptions === 'close') {
+          await this.dismiss(screen, what);
+          expectChange = true;
+          extra += 1;
+          last = `the interstitial ${screen.name}`;
+          continue;
+        } else if (
+          this.interruptions === 'close' &&
+          (screen.kind === 'stop_page' || screen.kind === 'overlay' || screen.kind === 'interstitial')
+        ) {
+          throw screenError(screen, what);
         } else {
           const verdict = judge(screen);
           if (verdict === undefined) throw screenError(screen, what);
