@@ -19,6 +19,8 @@ export interface TapRecord {
   node: NodeInfo | null;
   target: NodeInfo | null;
   screen: string;
+  overlay: string | null;
+  overlay_action: string | null;
 }
 
 export interface SimFile {
@@ -125,6 +127,8 @@ export class Phone extends EventEmitter {
       node: info(r.deepest),
       target: info(r.target),
       screen: r.screen,
+      overlay: r.overlay,
+      overlay_action: r.overlay_action,
     });
   }
 }

@@ -1,5 +1,9 @@
 import type { Catalog, Goods } from '../catalog/schema';
 import type { Faults } from '../faults';
+import { genericIds } from './hostile/generic-ids';
+import { OverlayBook, type OverlayLayer } from './hostile/overlays';
+import { builtinPageTree } from './hostile/pages';
+import { MOMENTS, type BuiltinPage, type Moment, type OverlayAction } from './hostile/schema';
 import { clipTree, hitTest, node, type TapAction, type UiNode } from './node';
 import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride, type Selection } from './pricing';
 import { renderXml } from './render-xml';
@@ -18,7 +22,9 @@ export type Page =
   | { kind: 'payment'; orderNo: string; totalCent: number }
   | { kind: 'captcha' }
   | { kind: 'orders'; type: number; scroll: 'top' | 'end' }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** `sticky`: shown by a `page_on` fault, it stays until the fault is cleared (network_error excepted). */
+  | { kind: 'builtin'; name: BuiltinPage; title: string; sticky: boolean };
 
 export interface Order {
   order_no: string;
@@ -45,6 +51,9 @@ export interface TapResult {
   deepest: UiNode | null;
   target: UiNode | null;
   screen: string;
+  /** The overlay the tap landed in (id or template name) and what its node there does. */
+  overlay: string | null;
+  overlay_action: OverlayAction | null;
 }
 
 const APP_PKG = 'com.xunmeng.pinduoduo';
@@ -80,6 +89,12 @@ export class PddApp {
   private orderSeq = 0;
   readonly priceOverrides = new Map<string, PriceOverride>();
   private priceChangeApplied = false;
+  readonly overlays = new OverlayBook();
+  /** The page the submit tap led to: the `after_submit` moment lasts while it is on top. */
+  private submitPage: Page | null = null;
+  private pagesShown = 0;
+  /** A sticky built-in page every app screen turns into until the faults change. */
+  private blocking: BuiltinPage | null = null;
 
   constructor(private readonly env: AppEnv) {}
 
@@ -90,12 +105,22 @@ export class PddApp {
     this.loadingDumpsLeft = 0;
     this.settleUntil = 0;
     this.lastDumpXml = null;
+    this.submitPage = null;
+    this.overlays.set([]);
     this.resetFaultState();
   }
 
   resetFaultState(): void {
     this.priceOverrides.clear();
     this.priceChangeApplied = false;
+    this.pagesShown = 0;
+    this.blocking = null;
+    if (this.stack.some((p) => p.kind === 'builtin' && p.sticky)) {
+      this.navigate(() => {
+        this.stack = this.stack.filter((p) => !(p.kind === 'builtin' && p.sticky));
+        if (this.stack.length === 0) this.stack.push({ kind: 'launcher' });
+      });
+    }
   }
 
   top(): Page {
@@ -123,6 +148,8 @@ export class PddApp {
         return 'sku_panel';
       case 'payment':
         return 'payment_handoff';
+      case 'builtin':
+        return p.name;
       default:
         return p.kind;
     }
@@ -138,6 +165,8 @@ export class PddApp {
         return loadingScreen();
       case 'captcha':
         return captchaScreen();
+      case 'builtin':
+        return builtinPageTree(p.name, p.title);
       case 'cashier':
         return cashierScreen(p.totalCent);
       case 'payment':
@@ -165,15 +194,72 @@ export class PddApp {
 
   /** The tree a phone would show right now (no staleness): what taps and screencap see. */
   visibleTree(): UiNode {
-    const raw = this.isLoading() ? loadingScreen() : this.buildPage(this.top());
-    const root =
-      this.toast && !this.isLoading()
-        ? {
-            ...raw,
-            children: [...raw.children, { ...toastNode(this.toast.text, this.toast.pkg), index: raw.children.length }],
-          }
-        : raw;
+    const loading = this.isLoading();
+    const page = loading ? loadingScreen() : this.buildPage(this.top());
+    // Overlays are in-app dialogs: a subtree after the page's nodes, drawn above them.
+    const children = [...page.children, ...this.overlayLayers().map((l) => l.tree)];
+    if (this.toast && !loading) children.push(toastNode(this.toast.text, this.toast.pkg));
+    const root = this.styled({ ...page, children: children.map((c, index) => ({ ...c, index })) });
     return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
+  }
+
+  private styled(n: UiNode): UiNode {
+    return this.env.faults().id_style === 'generic' ? genericIds(n) : n;
+  }
+
+  private overlayLayers(): OverlayLayer[] {
+    if (this.isLoading()) return [];
+    return this.overlays.layers(this.top()).map((l) => ({ ...l, tree: this.styled(l.tree) }));
+  }
+
+  /** The moments (sim/phone/SCREENS.md "Moments") the settled screen is at right now. */
+  private moments(): Set<Moment> {
+    const active = new Set<Moment>();
+    const p = this.top();
+    if (this.isLoading()) return active;
+    if (p === this.submitPage) active.add('after_submit');
+    if (p.kind === 'goods') active.add('open');
+    if (p.kind === 'orders') active.add('orders');
+    if (p.kind === 'panel') {
+      if (!isComplete(p.sel)) active.add('panel');
+      else {
+        active.add('final_panel');
+        const dims = this.goods(p.goodsId)?.dimensions.length ?? 1;
+        if (p.scroll === 'end' || dims < 2) active.add('quantity');
+      }
+    }
+    return active;
+  }
+
+  /** A fresh dump of a settled screen is when the hostile world strikes: a page in place of it, then overlays. */
+  private strike(): void {
+    const faults = this.env.faults();
+    const active = this.moments();
+    const due = MOMENTS.map((m) => (active.has(m) ? faults.page_on?.[m] : undefined)).find((x) => x !== undefined);
+    if (due && this.pagesShown < (faults.page_times ?? 1)) {
+      this.pagesShown += 1;
+      const p = this.stack.pop();
+      const g = p && (p.kind === 'goods' || p.kind === 'panel') ? this.goods(p.goodsId) : undefined;
+      this.stack.push(this.builtin(due, g?.title ?? '', true));
+    }
+    this.overlays.onDump(this.moments(), this.top(), (page) => this.stack.includes(page as Page));
+  }
+
+  private builtin(name: BuiltinPage, title: string, byFault: boolean): Page {
+    const sticky = byFault && name !== 'network_error';
+    if (sticky) this.blocking = name;
+    return { kind: 'builtin', name, title, sticky };
+  }
+
+  /** While a sticky page is in effect every way into the app lands on it again. */
+  private showBlocking(): boolean {
+    if (!this.blocking) return false;
+    const name = this.blocking;
+    this.navigate(() => {
+      const p = this.top();
+      if (!(p.kind === 'builtin' && p.sticky)) this.stack.push(this.builtin(name, '', true));
+    }, this.defaultLoadingDumps());
+    return true;
   }
 
   currentXml(): string {
@@ -189,6 +275,7 @@ export class PddApp {
       if (rate > 0 && this.env.random() < rate) return this.lastDumpXml;
     }
     this.lastDumpNav = this.navSerial;
+    if (!this.isLoading()) this.strike();
     const xml = this.currentXml();
     const loading = this.isLoading();
     if (this.loadingDumpsLeft > 0) this.loadingDumpsLeft -= 1;
@@ -229,9 +316,12 @@ export class PddApp {
   startUrl(url: string): boolean {
     const target = parseAppUrl(url);
     if (!target) return false;
+    if (this.showBlocking()) return true;
     const faults = this.env.faults();
     this.navigate(() => {
       if (target.kind === 'goods') {
+        // The network error page goes away when the goods link is opened again.
+        this.stack = this.stack.filter((p) => !(p.kind === 'builtin' && p.name === 'network_error'));
         this.stack.push(
           faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId },
         );
@@ -251,7 +341,7 @@ export class PddApp {
 
   back(): void {
     const p = this.top();
-    if (p.kind === 'launcher') return;
+    if (p.kind === 'launcher' || (p.kind === 'builtin' && p.sticky)) return;
     this.navigate(() => {
       this.stack.pop();
       if (p.kind === 'cashier') this.stack.push({ kind: 'orders', type: 1, scroll: 'top' });
@@ -261,11 +351,31 @@ export class PddApp {
 
   tap(x: number, y: number): TapResult {
     const screen = this.screenName();
+    const hit = this.overlays.hit(this.overlayLayers(), x, y);
+    if (hit) {
+      this.toast = null;
+      this.performOverlay(hit.layer, hit.action);
+      return {
+        deepest: hit.deepest,
+        target: hit.target,
+        screen,
+        overlay: hit.layer.label,
+        overlay_action: hit.action,
+      };
+    }
     const tree = this.visibleTree();
     const { deepest, clickable } = hitTest(tree, x, y);
     if (this.toast) this.toast = null;
     if (clickable && clickable.enabled && clickable.action && !this.isLoading()) this.perform(clickable.action);
-    return { deepest, target: clickable, screen };
+    return { deepest, target: clickable, screen, overlay: null, overlay_action: null };
+  }
+
+  private performOverlay(layer: OverlayLayer, action: OverlayAction): void {
+    if (action === 'none') return;
+    this.overlays.takeDown(layer.state);
+    if (action === 'dismiss') return;
+    const to = action.slice('navigate:'.length);
+    this.navigate(() => this.stack.push(to === 'home' ? { kind: 'home' } : this.builtin(to as BuiltinPage, '', false)));
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number): void {
@@ -288,6 +398,7 @@ export class PddApp {
       case 'back':
         return this.back();
       case 'open_home':
+        if (this.showBlocking()) return;
         return this.navigate(() => this.stack.push({ kind: 'home' }));
       case 'open_panel': {
         if (p.kind !== 'goods') return;
@@ -357,6 +468,7 @@ export class PddApp {
     const outcome = faults.captcha_on === 'submit' ? 'captcha' : (faults.submit_outcome ?? 'created');
     if (outcome === 'not_created') {
       this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
+      this.submitPage = p;
       return;
     }
     const total = makePricing(g.goods_id, this.priceOverrides).total(sku, p.qty);
@@ -378,6 +490,7 @@ export class PddApp {
     const orderNo = order?.order_no ?? '';
     this.navigate(() => {
       this.stack.pop();
+      this.submitPage = null;
       switch (outcome) {
         case 'created':
           this.stack.push({ kind: 'cashier', orderNo, totalCent: total });
@@ -392,6 +505,7 @@ export class PddApp {
           this.stack.push({ kind: 'captcha' });
           break;
       }
+      this.submitPage = this.top();
     }, this.defaultLoadingDumps());
   }
 

@@ -12,6 +12,8 @@ export const PALETTE = {
     image: [222, 230, 240],
     chip: [242, 242, 242],
     chip_selected: [255, 228, 228],
+    card: [255, 255, 255],
+    green: [7, 193, 96],
   } satisfies Record<NonNullable<UiNode['fill']>, RGB>,
   clickableBorder: [120, 120, 120],
   disabledBorder: [210, 210, 210],

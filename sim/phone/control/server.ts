@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { allowedHostNames, checkApiRequest } from '../../../platform/http-guard';
+import { overlaysBodySchema } from '../app/hostile/schema';
+import { templateInfos } from '../app/hostile/templates';
 import { catalogSchema } from '../catalog/schema';
 import { faultsSchema } from '../faults';
 import type { Registry } from '../registry';
@@ -117,6 +119,8 @@ export class ControlServer {
     };
 
     if (parts[0] === 'health' && parts.length === 1) return json(200, { ok: true });
+    if (parts[0] === 'overlays' && parts[1] === 'templates' && parts.length === 2 && method === 'GET')
+      return json(200, templateInfos());
     if (parts[0] === 'catalog' && parts.length === 1) {
       if (method === 'GET') return json(200, this.reg.catalog);
       if (method === 'PUT') {
@@ -171,6 +175,14 @@ export class ControlServer {
             phone.clearFaults();
             return json(200, {});
           }
+        }
+        if (sub === 'overlays') {
+          if (method === 'PUT') {
+            const body = parseBody(overlaysBodySchema, (await readJson(req)) ?? {});
+            phone.app.overlays.set(body.overlays);
+          } else if (method === 'DELETE') phone.app.overlays.set([]);
+          if (method === 'GET' || method === 'PUT' || method === 'DELETE')
+            return json(200, { overlays: phone.app.overlays.view(phone.app.top()) });
         }
         if (sub === 'reset' && method === 'POST') {
           phone.reset();
