@@ -8,7 +8,13 @@ import { centre, reaches, type UiDump, type UiNode } from './ui-xml';
  * where a reader needs one node, a second match means the page is not the one we profiled.
  */
 export function matches(n: UiNode, m: NodeMatcher): boolean {
+  const textless = m.text === undefined && m.text_prefix === undefined && m.content_desc === undefined;
+  const b = m.bounds;
   return (
+    // a control named by class and bounds only has no text and no content-desc at all
+    (!textless || (n.text === '' && n.contentDesc === '')) &&
+    (b === undefined ||
+      (n.bounds.left === b[0] && n.bounds.top === b[1] && n.bounds.right === b[2] && n.bounds.bottom === b[3])) &&
     (m.text === undefined || n.text === m.text) &&
     (m.text_prefix === undefined || n.text.startsWith(m.text_prefix)) &&
     (m.content_desc === undefined || n.contentDesc === m.content_desc) &&

@@ -22,27 +22,34 @@ function rootChildOf(dump: UiDump, n: UiNode): UiNode | null {
  * node of the subtree) and not covered by anything drawn above it.
  */
 export function findInterstitial(dump: UiDump, p: PddProfile): InterstitialHit | null {
+  // several may be up at once: the one drawn last (on top) is the one to close first
+  let best: { hit: InterstitialHit; order: number } | null = null;
   for (const i of p.interstitials) {
     const first = allMatching(dump.nodes, i.signature[0] as NonNullable<(typeof i.signature)[0]>);
     for (const anchor of first) {
       const box = rootChildOf(dump, anchor);
-      if (!box) continue;
-      const inBox = [box, ...descendants(box)];
-      if (!i.signature.every((m) => allMatching(inBox, m).length > 0)) continue;
-      const closes = allMatching(inBox, i.close);
-      if (closes.length !== 1 || !closes[0])
-        return { interstitial: i, close: null, why: `its close control occurs ${closes.length} times` };
-      const close = closes[0];
-      let clickable: UiNode | null = close;
-      while (clickable && !clickable.clickable && clickable !== box) clickable = clickable.parent;
-      if (!clickable?.clickable || !close.enabled)
-        return { interstitial: i, close: null, why: 'its close control is not an enabled clickable node' };
-      if (!uncovered(dump, close))
-        return { interstitial: i, close: null, why: 'its close control is covered by something drawn above it' };
-      return { interstitial: i, close, why: 'profiled' };
+      if (!box || (best && best.order > box.order)) continue;
+      const hit = matchIn(dump, i, box);
+      if (hit) best = { hit, order: box.order };
     }
   }
-  return null;
+  return best?.hit ?? null;
+}
+
+function matchIn(dump: UiDump, i: Interstitial, box: UiNode): InterstitialHit | null {
+  const inBox = [box, ...descendants(box)];
+  if (!i.signature.every((m) => allMatching(inBox, m).length > 0)) return null;
+  const closes = allMatching(inBox, i.close);
+  if (closes.length !== 1 || !closes[0])
+    return { interstitial: i, close: null, why: `its close control occurs ${closes.length} times` };
+  const close = closes[0];
+  let clickable: UiNode | null = close;
+  while (clickable && !clickable.clickable && clickable !== box) clickable = clickable.parent;
+  if (!clickable?.clickable || !close.enabled)
+    return { interstitial: i, close: null, why: 'its close control is not an enabled clickable node' };
+  if (!uncovered(dump, close))
+    return { interstitial: i, close: null, why: 'its close control is covered by something drawn above it' };
+  return { interstitial: i, close, why: 'profiled' };
 }
 
 /** A page that stops the purchase: every matcher of its signature finds a node. */

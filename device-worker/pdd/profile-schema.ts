@@ -48,18 +48,28 @@ export const NEVER_CLOSE_WORDS: readonly string[] = [
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 
-/** One node by exact text or content-desc (or a text prefix), optionally of one class. */
+/**
+ * One node by exact text or content-desc (or a text prefix), optionally of one class — or, for a
+ * control the app draws without any text (an × image), by its class and exact bounds with no text
+ * and no content-desc at all.
+ */
 const matcherSchema = z
   .object({
     text: nonEmpty.optional(),
     text_prefix: nonEmpty.optional(),
     content_desc: nonEmpty.optional(),
     class: nonEmpty.optional(),
+    bounds: z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]).optional(),
   })
   .strict()
-  .refine((m) => m.text !== undefined || m.text_prefix !== undefined || m.content_desc !== undefined, {
-    message: 'needs text, text_prefix or content_desc',
-  });
+  .refine(
+    (m) =>
+      m.text !== undefined ||
+      m.text_prefix !== undefined ||
+      m.content_desc !== undefined ||
+      (m.class !== undefined && m.bounds !== undefined),
+    { message: 'needs text, text_prefix or content_desc, or class and bounds' },
+  );
 export type NodeMatcher = z.infer<typeof matcherSchema>;
 
 const closeSchema = matcherSchema.refine(

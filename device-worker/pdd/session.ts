@@ -346,12 +346,15 @@ export class PddSession {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
     let expectChange = changeExpected;
+    // after a close tap one identical dump may be stale; a second is the app showing it again
+    let staleGrace = 0;
     let extra = 0;
     for (let n = 1; n <= this.timing.maxDumpsPerWait + extra; n++) {
       const got = await this.dump();
       if (got === 'failed') {
         last = 'a failed dump';
-      } else if (got.stale && expectChange) {
+      } else if (got.stale && (expectChange || staleGrace > 0)) {
+        if (!expectChange) staleGrace -= 1;
         last = 'a stale dump';
         this.steps.add('stale_dump', { waiting_for: what });
       } else {
@@ -360,7 +363,8 @@ export class PddSession {
           last = 'the loading screen';
         } else if (screen.kind === 'interstitial' && this.interruptions === 'close') {
           await this.dismiss(screen, what);
-          expectChange = true;
+          expectChange = false;
+          staleGrace = 1;
           extra += 1;
           last = `the interstitial ${screen.name}`;
           continue;
