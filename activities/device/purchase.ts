@@ -140,6 +140,9 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           await evidence('SAFETY_STOP');
           throw err;
         }
+        const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial').map((e) => e.details);
+        if (closed.length > 0)
+          ctx.log.info({ taskId: target.taskId, interstitials: closed }, 'interstitials closed before the fence');
         return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot() };
       });
     },

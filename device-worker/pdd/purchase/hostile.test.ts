@@ -11,6 +11,7 @@ import { StepLog } from '../../step-log';
 import { collectGoods } from '../collect';
 import { profileForVersion } from '../profile';
 import { DEFAULT_TIMING, PddSession } from '../session';
+import { screenMayBeCaptured } from './evidence';
 import { TapGuard } from './guard';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
@@ -259,13 +260,16 @@ describe('after the submit tap nothing is tapped again', () => {
       });
       const before = taps().length;
       const after = phone(t, true);
+      const photographed: boolean[] = [];
       const seen = await observeAfterTap(
         after.session,
         PURCHASE_8_17_0,
         { target: t, expected, tappedAt: done.tappedAt },
-        async () => {},
+        async () => void photographed.push(screenMayBeCaptured(after.session.lastDump(), after.session.profile)),
       );
       expect(seen.outcome).toBe('unknown');
+      // the dialog sits over the cashier sheet: no picture of a payment page
+      expect(photographed).toEqual([false]);
       expect(taps()).toHaveLength(before);
       expect(submitTaps()).toHaveLength(1);
       expect(overlayTaps()).toHaveLength(0);
