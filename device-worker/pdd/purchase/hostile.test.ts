@@ -298,10 +298,45 @@ describe('after the submit tap nothing is tapped again', () => {
     expect(sim.phone(SERIAL).app.orders).toHaveLength(0);
   });
 
-  it('an interstitial over the orders list is read, never closed: no order is claimed from under it', async () => {
-    await setOverlays([{ template: 'teen_mode', when: 'orders' }]);
+  it.each([
+    ['login', 'unknown'],
+    ['risk_slider', 'captcha'],
+    ['risk_face', 'captcha'],
+    ['risk_sms', 'captcha'],
+    ['network_error', 'unknown'],
+    ['app_update', 'unknown'],
+    ['sold_out', 'unknown'],
+    ['address_missing', 'unknown'],
+  ])('%s right after the submit: read as %s, never tapped, never re-opened', async (page, outcome) => {
     const t = target();
-    const read = phone(t, true);
+    const { result } = await prepare(t);
+    expect(code(result)).toBe('REACHED_FINAL_PANEL');
+    const expected = result as FinalPanelReading;
+    faults({ page_on: { after_submit: page } });
+    const submit = phone(t, true);
+    const done = await submitFinalPanel(submit.session, PURCHASE_8_17_0, submit.guard, ledger, {
+      target: t,
+      submissionId: `s-${t.authorizationId}`,
+      expected,
+      workflowId: 'wf',
+    });
+    const before = taps().length;
+    const after = phone(t, true);
+    const seen = await observeAfterTap(
+      after.session,
+      PURCHASE_8_17_0,
+      { target: t, expected, tappedAt: done.tappedAt },
+      async () => {},
+    );
+    expect(seen.outcome).toBe(outcome);
+    expect(taps()).toHaveLength(before);
+    expect(after.steps.entries.filter((e) => e.step === 'reopen_goods')).toHaveLength(0);
+    expect(submitTaps()).toHaveLength(1);
+  });
+
+  it.each(TEMPLATES)('%s over the orders list is read, never closed', async (template) => {
+    await setOverlays([{ template, when: 'orders' }]);
+    const read = phone(target(), true);
     await expect(
       readPendingOrderList(read.session, PURCHASE_8_17_0, {
         goodsId: GOODS,
