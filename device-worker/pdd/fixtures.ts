@@ -56,7 +56,7 @@ export async function captureFixture(
 }
 
 /** A screen as one word: the kind, with the interstitial's name or the stop page's code. */
-export function screenLabel(s: Screen): string {
+function screenLabel(s: Screen): string {
   if (s.kind === 'interstitial') return `interstitial:${s.name}`;
   if (s.kind === 'stop_page') return `stop_page:${s.code}`;
   return s.kind;

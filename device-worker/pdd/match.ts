@@ -7,7 +7,7 @@ import { centre, reaches, type UiDump, type UiNode } from './ui-xml';
  * (the real app names most nodes `…:id/pdd` or nothing). No contains and no "first of several":
  * where a reader needs one node, a second match means the page is not the one we profiled.
  */
-export function matches(n: UiNode, m: NodeMatcher): boolean {
+function matches(n: UiNode, m: NodeMatcher): boolean {
   const textless = m.text === undefined && m.text_prefix === undefined && m.content_desc === undefined;
   const b = m.bounds;
   return (

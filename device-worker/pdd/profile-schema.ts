@@ -25,7 +25,7 @@ export type PageStopCode = (typeof PAGE_STOP_CODES)[number];
  * none of them: a profile that names 领取 / 去使用 / 立即更新 / 去支付 as a close control is refused
  * at start, whatever else it says.
  */
-export const NEVER_CLOSE_WORDS: readonly string[] = [
+const NEVER_CLOSE_WORDS: readonly string[] = [
   '领取',
   '使用',
   '更新',
@@ -171,4 +171,3 @@ export const profileFileSchema = z
     interstitials: z.array(interstitialSchema),
   })
   .strict();
-export type ProfileFile = z.infer<typeof profileFileSchema>;

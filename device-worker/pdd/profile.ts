@@ -200,12 +200,12 @@ export function loadProfiles(dir = DEFAULT_DIR): PddProfile[] {
 let loaded: PddProfile[] | null = null;
 
 /** The shipped profiles, loaded and validated once; a bad file throws ProfileError on first use. */
-export function profiles(): readonly PddProfile[] {
+function profiles(): readonly PddProfile[] {
   loaded ??= loadProfiles();
   return loaded;
 }
 
-export function supportedAppVersions(): string[] {
+function supportedAppVersions(): string[] {
   return profiles().map((p) => p.appVersion);
 }
 

@@ -6,7 +6,7 @@ import { centre, contains, within, type UiDump, type UiNode } from './ui-xml';
 import { readPanel, summaryNode, type PanelView } from './panel-view';
 
 /** A point to tap and the node it means (the tap guard proves the point reaches that node). */
-export interface TapPoint {
+interface TapPoint {
   x: number;
   y: number;
   node: UiNode;

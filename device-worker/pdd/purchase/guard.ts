@@ -27,7 +27,7 @@ export interface TapGuardOptions {
  * in drawing order (ui-xml.ts topmostAt), or its nearest clickable ancestor. Null when the
  * topmost node and its ancestors are not clickable: the touch goes nowhere useful.
  */
-export function hitTarget(dump: UiDump, x: number, y: number): UiNode | null {
+function hitTarget(dump: UiDump, x: number, y: number): UiNode | null {
   for (let n = topmostAt(dump, x, y); n; n = n.parent) if (n.clickable) return n;
   return null;
 }
