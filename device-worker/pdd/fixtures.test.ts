@@ -182,8 +182,8 @@ describe('npm run device -- capture / check-profile', () => {
     const check = await device(['check-profile', '--version', '8.17.0', '--fixtures', dir]);
     expect(check.code).toBe(1);
     expect(check.lines).toEqual([
-      expect.objectContaining({ fixture: 'phone-now', screen: 'launcher', problem: null }),
       expect.objectContaining({ fixture: 'odd', screen: 'unknown', problem: expect.any(String) }),
+      expect.objectContaining({ fixture: 'phone-now', screen: 'launcher', problem: null }),
     ]);
   });
 });
