@@ -216,6 +216,21 @@ describe('a tap inside an overlay never reaches the page below', () => {
     expect(await screen()).toBe('sku_panel');
   });
 
+  test('a swipe that starts on an overlay does not scroll the panel beneath', async () => {
+    await setOverlays([{ ...CUSTOM, when: 'panel', bounds: [0, 900, 1080, 2376], nodes: [] }]);
+    const { all } = await openGoods(dev, GOODS);
+    await tap(
+      dev,
+      one(all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price')),
+    );
+    await settledDump(dev);
+    await sh(dev, 'input swipe 540 1900 540 1300 300');
+    expect((await dump(dev)).all.some((n) => n.attrs.text === '尺码')).toBe(false);
+    await api(control, 'DELETE', `/devices/${SERIAL}/overlays`);
+    await sh(dev, 'input swipe 540 1900 540 1300 300');
+    expect((await dump(dev)).all.some((n) => n.attrs.text === '尺码')).toBe(true);
+  });
+
   test('float_video covers only its window: taps elsewhere reach the page', async () => {
     await setOverlays([{ template: 'float_video', when: 'open' }]);
     const { all } = await openGoods(dev, GOODS);
@@ -228,6 +243,18 @@ describe('a tap inside an overlay never reaches the page below', () => {
     expect(await lastTap()).toMatchObject({ overlay: null, overlay_action: null });
     expect(byId((await settledDump(dev)).all, 'll_sku_panel')).toHaveLength(1);
   });
+});
+
+test('dumpsys window names the mask activity while order_success is up, and GET /devices lists it', async () => {
+  const focus = async () => /mCurrentFocus=Window\{\w+ u0 (\S+)\}/.exec(await sh(dev, 'dumpsys window'))?.[1];
+  await setOverlays([{ template: 'order_success', when: 'open' }]);
+  expect(await focus()).toBe('com.android.launcher3/.Launcher');
+  await openGoods(dev, GOODS);
+  expect(await focus()).toBe('com.xunmeng.pinduoduo/.activity.NewPageMaskActivity');
+  const devices = (await api<{ serial: string; overlays: string[] }[]>(control, 'GET', '/devices')).body;
+  expect(devices.find((d) => d.serial === SERIAL)?.overlays).toEqual(['order_success']);
+  await api(control, 'DELETE', `/devices/${SERIAL}/overlays`);
+  expect(await focus()).toBe('com.xunmeng.pinduoduo/.activity.NewPageActivity');
 });
 
 test('navigate: 立即升级 leaves for the update page, back returns to the goods page', async () => {

@@ -1,9 +1,10 @@
 import type { Catalog, Goods } from '../catalog/schema';
 import type { Faults } from '../faults';
 import { genericIds } from './hostile/generic-ids';
-import { OverlayBook, type OverlayLayer } from './hostile/overlays';
+import type { OverlayBook, OverlayLayer } from './hostile/overlays';
 import { builtinPageTree } from './hostile/pages';
-import { MOMENTS, type BuiltinPage, type Moment, type OverlayAction } from './hostile/schema';
+import type { BuiltinPage, OverlayAction } from './hostile/schema';
+import { HostileWorld, isSticky } from './hostile/world';
 import { clipTree, hitTest, node, type TapAction, type UiNode } from './node';
 import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride, type Selection } from './pricing';
 import { renderXml } from './render-xml';
@@ -89,14 +90,18 @@ export class PddApp {
   private orderSeq = 0;
   readonly priceOverrides = new Map<string, PriceOverride>();
   private priceChangeApplied = false;
-  readonly overlays = new OverlayBook();
-  /** The page the submit tap led to: the `after_submit` moment lasts while it is on top. */
-  private submitPage: Page | null = null;
-  private pagesShown = 0;
-  /** A sticky built-in page every app screen turns into until the faults change. */
-  private blocking: BuiltinPage | null = null;
+  /** Overlays, built-in pages and the moments they strike at (sim/phone/SCREENS.md "The hostile world"). */
+  readonly world: HostileWorld = new HostileWorld(this);
 
   constructor(private readonly env: AppEnv) {}
+
+  get overlays(): OverlayBook {
+    return this.world.overlays;
+  }
+
+  faults(): Faults {
+    return this.env.faults();
+  }
 
   reset(): void {
     this.stack = [{ kind: 'launcher' }];
@@ -105,22 +110,14 @@ export class PddApp {
     this.loadingDumpsLeft = 0;
     this.settleUntil = 0;
     this.lastDumpXml = null;
-    this.submitPage = null;
-    this.overlays.set([]);
+    this.world.reset();
     this.resetFaultState();
   }
 
   resetFaultState(): void {
     this.priceOverrides.clear();
     this.priceChangeApplied = false;
-    this.pagesShown = 0;
-    this.blocking = null;
-    if (this.stack.some((p) => p.kind === 'builtin' && p.sticky)) {
-      this.navigate(() => {
-        this.stack = this.stack.filter((p) => !(p.kind === 'builtin' && p.sticky));
-        if (this.stack.length === 0) this.stack.push({ kind: 'launcher' });
-      });
-    }
+    this.world.resetFaults();
   }
 
   top(): Page {
@@ -128,7 +125,7 @@ export class PddApp {
     return p ?? { kind: 'launcher' };
   }
 
-  private goods(id: string): Goods | undefined {
+  goods(id: string): Goods | undefined {
     return this.env.catalog().goods.find((g) => g.goods_id === id);
   }
 
@@ -203,6 +200,23 @@ export class PddApp {
     return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
   }
 
+  /** Labels of the overlays drawn right now (for the control API). */
+  visibleOverlays(): string[] {
+    return this.overlayLayers().map((l) => l.label);
+  }
+
+  /** The focused activity, as `dumpsys window` names it (sim/phone/SCREENS.md "Activities"). */
+  activity(): string {
+    const p = this.top();
+    if (p.kind === 'launcher') return 'com.android.launcher3/.Launcher';
+    if (p.kind === 'payment') return 'com.eg.android.AlipayGphone/com.alipay.mobile.quinox.LauncherActivity';
+    if (p.kind === 'home') return `${APP_PKG}/.ui.activity.HomeActivity`;
+    if (p.kind === 'builtin' && p.name === 'login') return `${APP_PKG}/.login.LoginActivity`;
+    const masks = new Set(['order_success', 'limited_deal_mask']);
+    if (this.visibleOverlays().some((o) => masks.has(o))) return `${APP_PKG}/.activity.NewPageMaskActivity`;
+    return `${APP_PKG}/.activity.NewPageActivity`;
+  }
+
   private styled(n: UiNode): UiNode {
     return this.env.faults().id_style === 'generic' ? genericIds(n) : n;
   }
@@ -210,56 +224,6 @@ export class PddApp {
   private overlayLayers(): OverlayLayer[] {
     if (this.isLoading()) return [];
     return this.overlays.layers(this.top()).map((l) => ({ ...l, tree: this.styled(l.tree) }));
-  }
-
-  /** The moments (sim/phone/SCREENS.md "Moments") the settled screen is at right now. */
-  private moments(): Set<Moment> {
-    const active = new Set<Moment>();
-    const p = this.top();
-    if (this.isLoading()) return active;
-    if (p === this.submitPage) active.add('after_submit');
-    if (p.kind === 'goods') active.add('open');
-    if (p.kind === 'orders') active.add('orders');
-    if (p.kind === 'panel') {
-      if (!isComplete(p.sel)) active.add('panel');
-      else {
-        active.add('final_panel');
-        const dims = this.goods(p.goodsId)?.dimensions.length ?? 1;
-        if (p.scroll === 'end' || dims < 2) active.add('quantity');
-      }
-    }
-    return active;
-  }
-
-  /** A fresh dump of a settled screen is when the hostile world strikes: a page in place of it, then overlays. */
-  private strike(): void {
-    const faults = this.env.faults();
-    const active = this.moments();
-    const due = MOMENTS.map((m) => (active.has(m) ? faults.page_on?.[m] : undefined)).find((x) => x !== undefined);
-    if (due && this.pagesShown < (faults.page_times ?? 1)) {
-      this.pagesShown += 1;
-      const p = this.stack.pop();
-      const g = p && (p.kind === 'goods' || p.kind === 'panel') ? this.goods(p.goodsId) : undefined;
-      this.stack.push(this.builtin(due, g?.title ?? '', true));
-    }
-    this.overlays.onDump(this.moments(), this.top(), (page) => this.stack.includes(page as Page));
-  }
-
-  private builtin(name: BuiltinPage, title: string, byFault: boolean): Page {
-    const sticky = byFault && name !== 'network_error';
-    if (sticky) this.blocking = name;
-    return { kind: 'builtin', name, title, sticky };
-  }
-
-  /** While a sticky page is in effect every way into the app lands on it again. */
-  private showBlocking(): boolean {
-    if (!this.blocking) return false;
-    const name = this.blocking;
-    this.navigate(() => {
-      const p = this.top();
-      if (!(p.kind === 'builtin' && p.sticky)) this.stack.push(this.builtin(name, '', true));
-    }, this.defaultLoadingDumps());
-    return true;
   }
 
   currentXml(): string {
@@ -275,7 +239,7 @@ export class PddApp {
       if (rate > 0 && this.env.random() < rate) return this.lastDumpXml;
     }
     this.lastDumpNav = this.navSerial;
-    if (!this.isLoading()) this.strike();
+    if (!this.isLoading()) this.world.strike();
     const xml = this.currentXml();
     const loading = this.isLoading();
     if (this.loadingDumpsLeft > 0) this.loadingDumpsLeft -= 1;
@@ -301,7 +265,7 @@ export class PddApp {
     this.priceChangeApplied = true;
   }
 
-  private navigate(mutate: () => void, loadingDumps = 0): void {
+  navigate(mutate: () => void, loadingDumps = 0): void {
     mutate();
     this.navSerial += 1;
     this.toast = null;
@@ -309,14 +273,14 @@ export class PddApp {
     this.settleUntil = this.env.now() + this.env.settleMs();
   }
 
-  private defaultLoadingDumps(): number {
+  defaultLoadingDumps(): number {
     return this.env.faults().loading_dumps ?? 1;
   }
 
   startUrl(url: string): boolean {
     const target = parseAppUrl(url);
     if (!target) return false;
-    if (this.showBlocking()) return true;
+    if (this.world.showBlocking()) return true;
     const faults = this.env.faults();
     this.navigate(() => {
       if (target.kind === 'goods') {
@@ -341,7 +305,7 @@ export class PddApp {
 
   back(): void {
     const p = this.top();
-    if (p.kind === 'launcher' || (p.kind === 'builtin' && p.sticky)) return;
+    if (p.kind === 'launcher' || isSticky(p)) return;
     this.navigate(() => {
       this.stack.pop();
       if (p.kind === 'cashier') this.stack.push({ kind: 'orders', type: 1, scroll: 'top' });
@@ -375,11 +339,15 @@ export class PddApp {
     this.overlays.takeDown(layer.state);
     if (action === 'dismiss') return;
     const to = action.slice('navigate:'.length);
-    this.navigate(() => this.stack.push(to === 'home' ? { kind: 'home' } : this.builtin(to as BuiltinPage, '', false)));
+    this.navigate(() =>
+      this.stack.push(to === 'home' ? { kind: 'home' } : this.world.builtin(to as BuiltinPage, '', false)),
+    );
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number): void {
     if (this.isLoading() || Math.abs(y1 - y2) < 100) return;
+    // A swipe that starts on an overlay is the overlay's; the page beneath does not scroll.
+    if (this.overlays.hit(this.overlayLayers(), x1, y1)) return;
     const p = this.top();
     const dir = y1 > y2 ? 'end' : 'top';
     if (p.kind === 'panel') {
@@ -398,7 +366,7 @@ export class PddApp {
       case 'back':
         return this.back();
       case 'open_home':
-        if (this.showBlocking()) return;
+        if (this.world.showBlocking()) return;
         return this.navigate(() => this.stack.push({ kind: 'home' }));
       case 'open_panel': {
         if (p.kind !== 'goods') return;
@@ -468,7 +436,7 @@ export class PddApp {
     const outcome = faults.captcha_on === 'submit' ? 'captcha' : (faults.submit_outcome ?? 'created');
     if (outcome === 'not_created') {
       this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
-      this.submitPage = p;
+      this.world.submitPage = p;
       return;
     }
     const total = makePricing(g.goods_id, this.priceOverrides).total(sku, p.qty);
@@ -490,7 +458,7 @@ export class PddApp {
     const orderNo = order?.order_no ?? '';
     this.navigate(() => {
       this.stack.pop();
-      this.submitPage = null;
+      this.world.submitPage = null;
       switch (outcome) {
         case 'created':
           this.stack.push({ kind: 'cashier', orderNo, totalCent: total });
@@ -505,7 +473,7 @@ export class PddApp {
           this.stack.push({ kind: 'captcha' });
           break;
       }
-      this.submitPage = this.top();
+      this.world.submitPage = this.top();
     }, this.defaultLoadingDumps());
   }
 

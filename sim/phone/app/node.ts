@@ -32,7 +32,7 @@ export interface UiNode {
   /** Key of the model's scroll state this container reflects. */
   scrollKey?: string;
   /** Drawing hint for screencap only. */
-  fill?: 'red' | 'grey' | 'mask' | 'image' | 'chip' | 'chip_selected' | 'card' | 'green';
+  fill?: 'red' | 'grey' | 'mask' | 'image' | 'chip' | 'chip_selected' | 'card' | 'green' | 'black';
   /** What a tap on this node of an overlay does (overlays never use `action`). */
   overlayAction?: string;
   /** Ids a test wrote itself (custom overlays): the generic id style leaves them alone. */

@@ -14,6 +14,7 @@ export const PALETTE = {
     chip_selected: [255, 228, 228],
     card: [255, 255, 255],
     green: [7, 193, 96],
+    black: [0, 0, 0],
   } satisfies Record<NonNullable<UiNode['fill']>, RGB>,
   clickableBorder: [120, 120, 120],
   disabledBorder: [210, 210, 210],

@@ -93,7 +93,7 @@ const customOverlaySchema = z
     });
   });
 
-export type TemplateOverlay = z.infer<typeof templateOverlaySchema>;
+type TemplateOverlay = z.infer<typeof templateOverlaySchema>;
 export type CustomOverlay = z.infer<typeof customOverlaySchema>;
 export type OverlaySpec = TemplateOverlay | CustomOverlay;
 
