@@ -334,6 +334,31 @@ describe('after the submit tap nothing is tapped again', () => {
     expect(submitTaps()).toHaveLength(1);
   });
 
+  it('every stop page in place of the orders list is read, never tapped, never re-opened', async () => {
+    for (const page of [
+      'login',
+      'risk_slider',
+      'risk_face',
+      'risk_sms',
+      'network_error',
+      'app_update',
+      'sold_out',
+      'address_missing',
+    ]) {
+      sim.phone(SERIAL).reset();
+      faults({ page_on: { orders: page } });
+      const read = phone(target(), true);
+      const orders = readPendingOrderList(read.session, PURCHASE_8_17_0, {
+        goodsId: GOODS,
+        title: null,
+        dimensionNames: ['颜色分类', '尺码'],
+      });
+      await expect(orders).rejects.toBeInstanceOf(DeviceError);
+      expect([page, taps()]).toEqual([page, []]);
+      expect(read.steps.entries.filter((e) => e.step === 'reopen_goods')).toHaveLength(0);
+    }
+  });
+
   it.each(TEMPLATES)('%s over the orders list is read, never closed', async (template) => {
     await setOverlays([{ template, when: 'orders' }]);
     const read = phone(target(), true);
