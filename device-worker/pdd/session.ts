@@ -4,7 +4,8 @@ import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../adb/adb-device';
 import type { CounterClock } from '../counters';
 import type { TapTarget } from '../adb/adb-device';
-import { DeviceError, isDeviceError } from '../errors';
+import { DeviceError } from '../errors';
+import { Interruptions } from './interruptions';
 import type { StepLog } from '../step-log';
 import type { PddProfile } from './profile';
 import { structure } from './match';
@@ -91,11 +92,7 @@ export class PddSession {
   private panelSerial = 0;
   private readonly revealed = new Set<number>();
   private last: UiDump | null = null;
-  private interruptions: 'close' | 'read' = 'close';
-  /** interstitials closed in this session */
-  private dismissed = 0;
-  /** the one re-open of the goods link a network error page gets is used */
-  private reopened = false;
+  private readonly interruptions: Interruptions;
 
   constructor(
     private readonly adb: AdbDevice,
@@ -104,7 +101,9 @@ export class PddSession {
     readonly steps: StepLog,
     private readonly timing: SessionTiming = DEFAULT_TIMING,
     private readonly memory: DumpMemory = memoryDumpMemory(),
-  ) {}
+  ) {
+    this.interruptions = new Interruptions(profile, steps);
+  }
 
   /** The last dump's XML, for artifacts. */
   lastXml(): string | null {
@@ -131,14 +130,9 @@ export class PddSession {
     }
   }
 
-  /**
-   * A network error page gets ONE re-open of the goods link per session, by intent (never a tap
-   * on its 重新加载): true when `err` is that page and the re-open is still unused (now used).
-   */
+  /** A network error page gets ONE re-open of the goods link per session (./interruptions.ts). */
   mayReopen(err: unknown): boolean {
-    if (!isDeviceError(err) || err.code !== 'NETWORK_ERROR' || this.reopened) return false;
-    this.reopened = true;
-    return true;
+    return this.interruptions.mayReopen(err);
   }
 
   private waitForGoods(goodsId: string): Promise<GoodsView> {
@@ -303,34 +297,9 @@ export class PddSession {
     this.clock.counters.taps += 1;
   }
 
-  /** Interruptions are closed (before the fence) or only read (after it: nothing is tapped). */
+  /** After the fence: an interruption is read, never closed (./interruptions.ts). */
   readOnlyInterruptions(): void {
-    this.interruptions = 'read';
-  }
-
-  /**
-   * A profiled interstitial before the fence: one tap on its one close control, at most
-   * `maxInterstitials` per session, each in the step log; then the caller proves the screen again
-   * from a fresh dump. One that cannot be closed is its stop.
-   */
-  private async dismiss(s: Extract<Screen, { kind: 'interstitial' }>, what: string): Promise<void> {
-    if (!s.close) throw screenError(s, what);
-    if (this.dismissed >= this.profile.maxInterstitials)
-      throw new DeviceError(
-        s.stopCode,
-        `interstitial ${s.name} appeared after ${this.dismissed} were closed; at most ${this.profile.maxInterstitials} per purchase`,
-        { interstitial: s.name },
-      );
-    this.dismissed += 1;
-    this.steps.add('dismiss_interstitial', {
-      name: s.name,
-      tap: { x: s.close.x, y: s.close.y },
-      control: s.close.node.text || s.close.node.contentDesc,
-      count: this.dismissed,
-      waiting_for: what,
-    });
-    await this.tapAt(s.close, s.close.label);
-    await sleep(this.timing.tapSettleMs);
+    this.interruptions.readOnly();
   }
 
   /**
@@ -361,19 +330,17 @@ export class PddSession {
         const screen = classify(got.dump, this.profile);
         if (screen.kind === 'loading') {
           last = 'the loading screen';
-        } else if (screen.kind === 'interstitial' && this.interruptions === 'close') {
-          await this.dismiss(screen, what);
-          expectChange = false;
-          staleGrace = 1;
-          extra += 1;
-          last = `the interstitial ${screen.name}`;
-          continue;
-        } else if (
-          this.interruptions === 'close' &&
-          (screen.kind === 'stop_page' || screen.kind === 'overlay' || screen.kind === 'interstitial')
-        ) {
-          throw screenError(screen, what);
         } else {
+          const close = this.interruptions.toClose(screen, what);
+          if (close) {
+            await this.tapAt(close, close.label);
+            await sleep(this.timing.tapSettleMs);
+            expectChange = false;
+            staleGrace = 1;
+            extra += 1;
+            last = `an interstitial`;
+            continue;
+          }
           const verdict = judge(screen);
           if (verdict === undefined) throw screenError(screen, what);
           if (verdict !== WAIT) return verdict;
