@@ -1,6 +1,7 @@
 import { DeviceError } from '../errors';
 import { splitUiDump, isInjectEventsDenied, parseVersionName, parseWmSize } from '../adb/output';
 import { profileForVersion } from './profile';
+import { TapGuard } from './purchase/guard';
 import { classify } from './screens';
 import { parseUiDump } from './ui-xml';
 import { readPanelState } from './panel-state';
@@ -149,6 +150,33 @@ describe('PDD 8.17.0 page profile', () => {
     expect(() => shown(goodsPage(over as Parameters<typeof goodsPage>[0]))).toThrow(
       expect.objectContaining({ code: 'PAGE_STRUCTURE_CHANGED' }),
     );
+  });
+
+  it('a tap passes the guard only when the topmost node at its point is the node it means', () => {
+    const guard = new TapGuard({
+      authorizationId: 'a',
+      irreversible: () => false,
+      pkg: P,
+      submitLabel: '提交订单',
+      readOnlyUrl: 'pinduoduo://x',
+    });
+    const clear = shown(goodsPage());
+    if (clear.kind !== 'goods_detail') throw new Error(clear.kind);
+    const { x, y, node } = clear.goods.entry;
+    const meant = { order: node.order, className: node.className, bounds: node.bounds, label: 'entry' };
+    guard.remember(goodsPage());
+    expect(() => guard.checkTap(x, y, meant)).not.toThrow();
+    // a shallow, non-clickable mask drawn after the page wins over the page's deeper entry
+    const masked = goodsPage({ extra: [{ cls: 'android.widget.FrameLayout', b: [0, 0, 1080, 2376] }] });
+    guard.remember(masked);
+    expect(() => guard.checkTap(x, y, meant)).toThrow(/would land on android\.widget\.FrameLayout/);
+    // a dialog's button exactly over the entry: the tap would be the dialog's
+    const button = goodsPage({ extra: [{ text: '立即领取 ¥0.01 抢购', click: true, b: [540, 2196, 1080, 2376] }] });
+    guard.remember(button);
+    expect(() => guard.checkTap(x, y, meant)).toThrow(/立即领取/);
+    // and a node the dump does not have at that place is no target at all
+    guard.remember(goodsPage());
+    expect(() => guard.checkTap(x, y, { ...meant, order: meant.order + 1 })).toThrow(/not in the last dump/);
   });
 
   it('recognises loading, delisted, captcha and foreign screens', () => {
