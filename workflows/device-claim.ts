@@ -93,7 +93,7 @@ const CLAIM_START_TO_CLOSE = '30 seconds';
  * left behind by a release given up is freed by the host's orphan check once the workflow is
  * closed or has stopped holding it (device-worker/runtime/claim-checks.ts).
  */
-export const RELEASE_DEADLINE = '10 minutes';
+const RELEASE_DEADLINE = '10 minutes';
 
 /**
  * Lets the phone go; never throws. It is retried, with the wait between tries capped so a phone

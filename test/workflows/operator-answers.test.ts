@@ -6,6 +6,7 @@ import {
   resolveReconciliationUpdate,
   stateQuery,
 } from '../../workflows/purchase-messages';
+import { DeviceIdAttr, DeviceNameAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { CLAIM, fakePurchaseRig, keep, pendingOrder, READING, stateOf, until } from './fake-purchase';
 
 /**
@@ -140,6 +141,11 @@ describe('purchase workflow: operator answers and every branch', () => {
     const handle = await start({ mode: 'dry_run' });
     expect(await handle.result()).toBe('DRY_RUN_PASSED');
     expect(rig.calls.activities).toContain('releaseDevice');
+    // the Web UI finds it by the phone's name as well as its UUID, and says what it did
+    const d = await handle.describe();
+    expect(d.typedSearchAttributes.get(DeviceNameAttr)).toBe('测试手机 1');
+    expect(d.typedSearchAttributes.get(DeviceIdAttr)).toBe(CLAIM.device_id);
+    expect(d.typedSearchAttributes.get(TaskStatusAttr)).toBe('DRY_RUN_PASSED');
     await keep('purchase-dry-run-released', handle);
   });
 

@@ -1,9 +1,12 @@
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { sql } from 'kysely';
 import { openMigratedAdminDb, type AdminDb } from '../../admin/db/database';
 import { HttpError } from '../../admin/http/errors';
 import { actOnTask } from '../../admin/purchase/actions';
+import { startPurchaseWorkflow } from '../../admin/purchase/workflow-client';
+import { OPERATOR_WAIT_DAYS_DEFAULT } from '../../domain/purchase/workflow-types';
 import { TemporalGateway } from '../../admin/temporal/gateway';
 import { nowUtc } from '../../domain/time';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
@@ -130,6 +133,47 @@ describe('operator actions: the answer is what happened', () => {
       `task.request_failed ${taskId}/mark-paid/v3`,
       `task.request ${taskId}/mark-paid/v3/r1`,
     ]);
+  });
+
+  it('a purchase closed after the operator wait in 需人工处理 is settled by the admin: 重置 → DRAFT, audited', async () => {
+    const taskId = `api-${++n}`;
+    rig.script.fence = { clickPermitted: false, reason: 'FENCE_REFUSED', detail: 'authorization expired' };
+    const handle = await start({ taskId, operatorWaitDays: 1 });
+    await taskFor(taskId, handle, 'NEEDS_MANUAL');
+    await stateOf(handle, 'NEEDS_MANUAL');
+    // as the operator wait ending leaves it: the workflow closed, the task still 需人工处理
+    await handle.terminate('the operator wait ended');
+    expect(await actOnTask({ db, temporal }, actor, taskId, 'reset')).toEqual({ result: 'applied', status: 'DRAFT' });
+    const row = await db
+      .selectFrom('tasks')
+      .select(['status', 'authorization_id'])
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'DRAFT', authorization_id: null });
+    expect(await audits(taskId)).toEqual([`task.request ${taskId}/reset/v3`, `task.repaired ${taskId}/reset/v3`]);
+  });
+
+  it('a purchase starts with its summary and details for the Web UI and the operator wait', async () => {
+    const workflowId = `purchase/api-start-${process.pid}/auth`;
+    await startPurchaseWorkflow(temporal, workflowId, {
+      taskId: 'api-start',
+      authorizationId: 'auth',
+      goodsId: '937122477375',
+      goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+      options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 2,
+      capCent: 4000,
+      mode: 'dry_run',
+      expiresAt: '2026-01-01T00:10:00Z',
+    });
+    const handle = rig.client.workflow.getHandle(workflowId);
+    const d = await handle.describe();
+    expect(await d.staticSummary()).toBe('采购 api-start · 商品 937122477375 · 试运行');
+    expect(await d.staticDetails()).toContain('颜色分类=黑色，尺码=M × 2');
+    const started = (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+    const input = await defaultPayloadConverter.fromPayload(started!.input!.payloads![0]!);
+    expect(input).toMatchObject({ operatorWaitDays: OPERATOR_WAIT_DAYS_DEFAULT });
+    await handle.terminate('test over');
   });
 
   it('a refused request leaves its audit row too', async () => {
