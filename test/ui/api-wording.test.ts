@@ -13,7 +13,7 @@ import { API_ERROR_CODES, isApiErrorCode, isOperatorText } from '../../domain/ap
 const ROOT = path.resolve(__dirname, '..', '..');
 const CODE = String.raw`(?:'([A-Z][A-Z0-9_]*)'|CatalogErrors\.([A-Z][A-Z0-9_]*))`;
 const SENDERS: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|refuse)\(\s*${CODE}\s*,\s*`, 'g'),
+  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|unprocessable|refuse)\(\s*${CODE}\s*,\s*`, 'g'),
   new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}\s*,\s*`, 'g'),
   new RegExp(String.raw`\bcode:\s*${CODE}\s*,\s*message:\s*`, 'g'),
 ];
