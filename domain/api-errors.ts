@@ -35,7 +35,7 @@ export const API_ERROR_CODES = {
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',
   MISSING_FILE: '请选择要导入的文件',
-  IMPORT_TOO_MANY_ROWS: '表格超过 50,000 行，请拆分后导入',
+  IMPORT_TOO_MANY_ROWS: '表格超过 200,000 行，请拆分后导入',
   IMPORT_CELL_TOO_LONG: '有单元格超过 2,000 个字符，请检查文件',
   IMPORT_UNPACKED_TOO_LARGE: '工作簿解压后过大，请检查文件',
   FILE_TOO_LARGE: '文件太大',
@@ -115,6 +115,10 @@ export const API_ERROR_CODES = {
 
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
+
+  // Hostile input (docs/security.md)
+  IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
+  NAME_CONTROL_CHARACTERS: '名称里有不可见的控制字符（如文字方向控制符），请删除后再保存',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

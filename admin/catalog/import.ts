@@ -28,90 +28,109 @@ export interface ParsedImport {
 
 const DIGITS = /^\d{1,30}$/;
 
-/** Pure: rows → what to write. Everything is validated before anything is written. */
-function parseImportRows(rows: SheetRow[]): ParsedImport {
-  const [header, ...data] = rows;
-  if (!header)
-    throw badRequest(
-      CatalogErrors.EMPTY_WORKBOOK,
-      'the workbook has no rows; export the product list from Shopee again',
-    );
-  const index = new Map<string, number>();
-  header.values.forEach((v, i) => {
-    const name = cellText(v).trim();
-    if (name !== '' && !index.has(name)) index.set(name, i);
-  });
-  const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
-  if (missing.length > 0) {
-    throw badRequest(
-      CatalogErrors.MISSING_COLUMNS,
-      `the header row (row ${header.number}) lacks required columns: ${missing.join(', ')}`,
-      {
-        columns: missing,
-      },
-    );
+const emptyWorkbook = () =>
+  badRequest(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
+
+/**
+ * Rows → what to write, one row at a time as the reader streams them, so only the compact
+ * products and SKUs are held, never the sheet. Everything is validated before anything is
+ * written.
+ */
+class ImportRows {
+  private index: Map<string, number> | undefined;
+  private present = new Set<Column>();
+  readonly products = new Map<string, ProductRow & { row: number }>();
+  readonly skus = new Map<string, SkuRow & { row: number }>();
+  readonly failed: FailedRow[] = [];
+
+  add(row: SheetRow): void {
+    if (this.index === undefined) this.header(row);
+    else this.data(row);
   }
-  const present = new Set<Column>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS.filter((c) => index.has(c))]);
-  const at = (row: SheetRow, col: Column) => {
-    const i = index.get(col);
+
+  result(): ParsedImport {
+    if (this.index === undefined) throw emptyWorkbook();
+    return { present: this.present, products: this.products, skus: this.skus, failed: this.failed };
+  }
+
+  private header(header: SheetRow): void {
+    const index = new Map<string, number>();
+    header.values.forEach((v, i) => {
+      const name = cellText(v).trim();
+      if (name !== '' && !index.has(name)) index.set(name, i);
+    });
+    const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
+    if (missing.length > 0) {
+      throw badRequest(
+        CatalogErrors.MISSING_COLUMNS,
+        `the header row (row ${header.number}) lacks required columns: ${missing.join(', ')}`,
+        {
+          columns: missing,
+        },
+      );
+    }
+    this.index = index;
+    this.present = new Set<Column>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS.filter((c) => index.has(c))]);
+  }
+
+  private at(row: SheetRow, col: Column) {
+    const i = this.index!.get(col);
     return i === undefined ? undefined : row.values[i];
-  };
-  const optionalText = (row: SheetRow, col: Column): string | null => {
-    if (!present.has(col)) return null;
-    const t = cellText(at(row, col)).trim();
+  }
+
+  private optionalText(row: SheetRow, col: Column): string | null {
+    if (!this.present.has(col)) return null;
+    const t = cellText(this.at(row, col)).trim();
     return t === '' ? null : t;
-  };
+  }
 
-  const products = new Map<string, ProductRow & { row: number }>();
-  const skus = new Map<string, SkuRow & { row: number }>();
-  const failed: FailedRow[] = [];
-
-  for (const row of data) {
-    if (row.values.every((v) => cellText(v).trim() === '')) continue;
-    const goodsId = idCellText(at(row, '商品ID'));
+  private data(row: SheetRow): void {
+    const { products, skus, failed } = this;
+    if (row.values.every((v) => cellText(v).trim() === '')) return;
+    const goodsId = idCellText(this.at(row, '商品ID'));
     if (goodsId === null || goodsId === '') {
       failed.push({ row: row.number, reason: goodsId === null ? '商品ID 不是精确的整数' : '商品ID 为空' });
-      continue;
+      return;
     }
     if (!DIGITS.test(goodsId)) {
       failed.push({ row: row.number, reason: `商品ID「${goodsId}」不是数字` });
-      continue;
+      return;
     }
-    const skuCell = idCellText(at(row, '商品規格ID'));
+    const skuCell = idCellText(this.at(row, '商品規格ID'));
     if (skuCell === null) {
       failed.push({ row: row.number, reason: '商品規格ID 不是精确的整数' });
-      continue;
+      return;
     }
     if (skuCell === '' || skuCell === '-') {
-      const title = cellText(at(row, '商品名稱')).trim();
+      const title = cellText(this.at(row, '商品名稱')).trim();
       if (title === '') {
         failed.push({ row: row.number, reason: `商品 ${goodsId} 的商品名稱为空` });
-        continue;
+        return;
       }
       const first = products.get(goodsId);
       if (first) {
         failed.push({ row: row.number, reason: `商品ID ${goodsId} 重复，已按第 ${first.row} 行导入` });
-        continue;
+        return;
       }
       products.set(goodsId, {
         row: row.number,
         goods_id: goodsId,
         title,
-        shopee_status: optionalText(row, '商品當前狀態'),
-        main_sku_code: optionalText(row, '主商品貨號'),
+        shopee_status: this.optionalText(row, '商品當前狀態'),
+        main_sku_code: this.optionalText(row, '主商品貨號'),
       });
-      continue;
+      return;
     }
     if (!DIGITS.test(skuCell)) {
       failed.push({ row: row.number, reason: `商品規格ID「${skuCell}」既不是数字也不是 -` });
-      continue;
+      return;
     }
     const first = skus.get(skuCell);
     if (first) {
       failed.push({ row: row.number, reason: `商品規格ID ${skuCell} 重复，已按第 ${first.row} 行导入` });
-      continue;
+      return;
     }
-    const specRaw = cellText(at(row, '商品規格'));
+    const specRaw = cellText(this.at(row, '商品規格'));
     const spec = parseShopeeSpec(specRaw);
     skus.set(skuCell, {
       row: row.number,
@@ -122,7 +141,7 @@ function parseImportRows(rows: SheetRow[]): ParsedImport {
       size: spec.ok ? spec.size : null,
       advice: spec.ok ? spec.advice : null,
       parse_ok: spec.ok ? 1 : 0,
-      sku_code: optionalText(row, '商品選項貨號'),
+      sku_code: this.optionalText(row, '商品選項貨號'),
     });
     if (!spec.ok)
       failed.push({
@@ -131,13 +150,13 @@ function parseImportRows(rows: SheetRow[]): ParsedImport {
         sku_id: skuCell,
       });
   }
-  return { present, products, skus, failed };
 }
 
 export async function readImport(bytes: Buffer): Promise<ParsedImport> {
+  const rows = new ImportRows();
   let sheet: Awaited<ReturnType<typeof readFirstSheet>>;
   try {
-    sheet = await readFirstSheet(bytes);
+    sheet = await readFirstSheet(bytes, (row) => rows.add(row));
   } catch (err) {
     if (err instanceof WorkbookUnreadable) {
       throw badRequest(
@@ -148,6 +167,7 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
     if (err instanceof WorkbookTooLarge) {
       // Refused before anything is written: the import is all or nothing.
       if (err.limit === 'unpacked') throw new HttpError(413, CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message);
+      if (err.limit === 'strings') throw new HttpError(413, CatalogErrors.IMPORT_TOO_MANY_STRINGS, err.message);
       const details = err.row === undefined ? undefined : { row: err.row };
       if (err.limit === 'rows')
         throw badRequest(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
@@ -159,13 +179,8 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
     }
     throw err;
   }
-  if (sheet.sheets === 0 || sheet.rows.length === 0) {
-    throw badRequest(
-      CatalogErrors.EMPTY_WORKBOOK,
-      'the workbook has no rows; export the product list from Shopee again',
-    );
-  }
-  return parseImportRows(sheet.rows);
+  if (sheet.sheets === 0 || sheet.rows === 0) throw emptyWorkbook();
+  return rows.result();
 }
 
 const CHUNK = 300;
