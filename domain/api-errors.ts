@@ -118,7 +118,6 @@ export const API_ERROR_CODES = {
 
   // Hostile input (docs/security.md)
   IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
-  NAME_CONTROL_CHARACTERS: '名称里有不可见的控制字符（如文字方向控制符），请删除后再保存',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
