@@ -13,12 +13,15 @@ export class XmlTooLarge extends Error {
 
 /**
  * Cuts complete `<tag …>…</tag>` / `<tag …/>` elements out of text that arrives in pieces.
- * Linear in the text: an element not yet closed is searched for its end only in what is new.
+ * Linear in the text, and an element still open keeps its pieces as they came: its end is
+ * looked for only in each new piece, and it is joined once, when it is complete.
  */
 export class ElementSplitter {
-  private pending = '';
-  /** how far into `pending` the end of its (open) element has been looked for */
-  private searched = 0;
+  /** text after the last complete element that may hold the start of the next one */
+  private tail = '';
+  /** pieces of an element whose start tag is complete but whose end tag has not come yet */
+  private open: string[] = [];
+  private openChars = 0;
   private readonly start: RegExp;
   private readonly end: RegExp;
 
@@ -31,45 +34,63 @@ export class ElementSplitter {
   }
 
   push(text: string, each: (element: string) => void): void {
-    const pending = this.pending + text;
+    let buf: string;
+    if (this.open.length > 0) {
+      // the end tag may straddle the last piece and this one: look from a little before
+      const last = this.open[this.open.length - 1]!;
+      const carry = last.slice(-40);
+      this.end.lastIndex = 0;
+      const e = this.end.exec(carry + text);
+      if (e === null) {
+        this.open.push(text);
+        this.openChars += text.length;
+        this.checkSize(this.openChars);
+        return;
+      }
+      const cut = this.end.lastIndex - carry.length;
+      each(this.open.join('') + text.slice(0, cut));
+      this.open = [];
+      this.openChars = 0;
+      buf = text.slice(cut);
+    } else {
+      buf = this.tail + text;
+    }
+    this.tail = '';
     let pos = 0;
-    let keep = -1;
     for (;;) {
       this.start.lastIndex = pos;
-      const s = this.start.exec(pending);
-      if (s === null) break;
-      const gt = pending.indexOf('>', s.index);
-      if (gt < 0) {
-        keep = s.index;
-        break;
+      const s = this.start.exec(buf);
+      if (s === null) {
+        // keep only enough to hold a start tag split across pieces
+        this.tail = buf.slice(Math.max(pos, buf.length - 80));
+        return;
       }
-      if (pending.charCodeAt(gt - 1) === 47 /* / */) {
-        each(pending.slice(s.index, gt + 1));
+      const gt = buf.indexOf('>', s.index);
+      if (gt < 0) {
+        this.tail = buf.slice(s.index); // a start tag cut in two
+        this.checkSize(this.tail.length);
+        return;
+      }
+      if (buf.charCodeAt(gt - 1) === 47 /* / */) {
+        each(buf.slice(s.index, gt + 1));
         pos = gt + 1;
-        this.searched = 0;
         continue;
       }
-      // an element kept from the last piece was searched up to `searched`; the end tag may
-      // straddle that point, hence the small step back
-      this.end.lastIndex = Math.max(gt, s.index + this.searched - 32);
-      const e = this.end.exec(pending);
+      this.end.lastIndex = gt;
+      const e = this.end.exec(buf);
       if (e === null) {
-        keep = s.index;
-        break;
+        this.open = [buf.slice(s.index)];
+        this.openChars = this.open[0]!.length;
+        this.checkSize(this.openChars);
+        return;
       }
-      each(pending.slice(s.index, this.end.lastIndex));
+      each(buf.slice(s.index, this.end.lastIndex));
       pos = this.end.lastIndex;
-      this.searched = 0;
     }
-    if (keep >= 0) {
-      this.pending = pending.slice(keep);
-      this.searched = this.pending.length;
-    } else {
-      // only a tail long enough to hold a start tag split across pieces
-      this.pending = pending.slice(Math.max(pos, pending.length - 80));
-      this.searched = 0;
-    }
-    if (this.pending.length > this.maxElementChars)
+  }
+
+  private checkSize(chars: number): void {
+    if (chars > this.maxElementChars)
       throw new XmlTooLarge(`an element is longer than ${this.maxElementChars} characters`);
   }
 }

@@ -32,7 +32,7 @@ export const WORKBOOK_LIMITS = {
   /** entries of the shared-strings table */
   maxSharedStrings: 1_000_000,
   /** characters of all shared strings together */
-  maxSharedStringChars: 32 * 1024 * 1024,
+  maxSharedStringChars: 16 * 1024 * 1024,
   /** characters of one row (or one shared string) as XML */
   maxElementChars: 4 * 1024 * 1024,
 } as const;
