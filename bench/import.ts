@@ -25,7 +25,7 @@ const OTHER = Array.from(
  * Written with exceljs's streaming writer (shared strings, as Excel and Shopee write them): the
  * in-memory writer needs minutes for 100,000 rows on a busy machine.
  */
-async function shopeeExport(rows: number, run: number): Promise<Buffer> {
+export async function shopeeExport(rows: number, run: number): Promise<Buffer> {
   const header = [...REQUIRED, ...OTHER];
   const chunks: Buffer[] = [];
   const stream = new PassThrough();
@@ -154,7 +154,7 @@ export async function benchImport(opts: {
         );
       runs.push({ apiMs, bareMs, ratio: apiMs / bareMs });
       opts.say(
-        `import: ${opts.rows} rows, API ${apiMs.toFixed(0)} ms, bare exceljs ${bareMs.toFixed(0)} ms, ratio ${(apiMs / bareMs).toFixed(2)}`,
+        `import: ${opts.rows} rows, API ${apiMs.toFixed(0)} ms, bare exceljs ${bareMs.toFixed(0)} ms, ratio ${(apiMs / bareMs).toFixed(2)}; admin RSS ${idleRssMib.toFixed(0)} MiB idle, peak ${procStatusMib(pid, 'VmHWM').toFixed(0)} MiB`,
       );
     }
     const figures = {
