@@ -22,6 +22,8 @@ export class ElementSplitter {
   /** pieces of an element whose start tag is complete but whose end tag has not come yet */
   private open: string[] = [];
   private openChars = 0;
+  /** the last characters of the open element, however small its pieces (an end tag may span several) */
+  private openTail = '';
   private readonly start: RegExp;
   private readonly end: RegExp;
 
@@ -36,14 +38,14 @@ export class ElementSplitter {
   push(text: string, each: (element: string) => void): void {
     let buf: string;
     if (this.open.length > 0) {
-      // the end tag may straddle the last piece and this one: look from a little before
-      const last = this.open[this.open.length - 1]!;
-      const carry = last.slice(-40);
+      // the end tag may straddle earlier pieces and this one: look from a little before
+      const carry = this.openTail;
       this.end.lastIndex = 0;
       const e = this.end.exec(carry + text);
       if (e === null) {
         this.open.push(text);
         this.openChars += text.length;
+        this.openTail = (carry + text).slice(-40);
         this.checkSize(this.openChars);
         return;
       }
@@ -81,6 +83,7 @@ export class ElementSplitter {
       if (e === null) {
         this.open = [buf.slice(s.index)];
         this.openChars = this.open[0]!.length;
+        this.openTail = this.open[0]!.slice(-40);
         this.checkSize(this.openChars);
         return;
       }
