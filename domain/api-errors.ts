@@ -35,7 +35,7 @@ export const API_ERROR_CODES = {
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',
   MISSING_FILE: '请选择要导入的文件',
-  IMPORT_TOO_MANY_ROWS: '表格超过 50,000 行，请拆分后导入',
+  IMPORT_TOO_MANY_ROWS: '表格超过 200,000 行，请拆分后导入',
   IMPORT_CELL_TOO_LONG: '有单元格超过 2,000 个字符，请检查文件',
   IMPORT_UNPACKED_TOO_LARGE: '工作簿解压后过大，请检查文件',
   FILE_TOO_LARGE: '文件太大',
@@ -119,6 +119,9 @@ export const API_ERROR_CODES = {
   // Operator actions on a running purchase (admin/purchase/actions.ts)
   IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
   OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',
+
+  // Hostile input (docs/security.md)
+  IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -7,7 +7,7 @@ import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
 import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
-import { staticUi } from './static-ui';
+import { isApiPath, staticUi } from './static-ui';
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {
@@ -56,7 +56,7 @@ export function createApp(deps: AppDeps): Koa {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/api/')) throw new HttpError(404, 'NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+    if (isApiPath(ctx.path)) throw new HttpError(404, 'NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
     await next();
   });
   app.use(staticUi(deps.uiDist));

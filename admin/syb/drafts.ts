@@ -1,5 +1,6 @@
 import type { ExecutionMode } from '../../domain/purchase/status';
 import { DRAFT_REFUSALS, LIVE_LINE_TASK_STATES, type DraftRefusal } from '../../domain/syb';
+import { cutText } from '../../domain/text';
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
 import { HttpError } from '../http/errors';
@@ -85,7 +86,7 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
         quantity: known.quantity,
         max_total_price_cent: known.max_total_price_cent,
         execution_mode: mode,
-        ...(line.title ? { title: line.title.slice(0, 200) } : {}),
+        ...(line.title ? { title: cutText(line.title, 200) } : {}),
       },
       {
         source: 'syb',

@@ -41,9 +41,16 @@ function matchIs(state: MatchState) {
   }
 }
 
-/** Taipei day → the first UTC instant of it. */
-const dayStartUtc = (day: string, plusDays = 0) =>
-  `${new Date(Date.parse(`${day}T00:00:00Z`) - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+/**
+ * Taipei day → the first UTC instant of it. A day that is not on the calendar (2026-13-45,
+ * 2026-02-30) is the client's mistake, a 400 — never a RangeError from toISOString.
+ */
+function dayStartUtc(day: string, plusDays = 0): string {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day)
+    throw badRequest('VALIDATION_FAILED', `invalid input: ${JSON.stringify(day)} is not a calendar day (YYYY-MM-DD)`);
+  return `${new Date(ms - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+}
 
 /** 订单 list: keyset on (created_at desc, syb_id desc), newest shipments first. */
 export async function listOrderLines(
