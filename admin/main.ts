@@ -3,6 +3,8 @@ import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { temporalConnection, temporalTarget } from '../temporal/connection';
+import { installPayloadKeys } from '../temporal/codec';
+import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { parseEnv } from './config/env';
@@ -28,6 +30,14 @@ async function main(): Promise<void> {
       : undefined,
   });
   const temporal = temporalConnection(env);
+  // before any client or worker: every payload this process writes to Temporal is encrypted
+  installPayloadKeys(
+    resolvePayloadKeys({
+      value: env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      dataDir: paths.root,
+      embedded: temporal.embedded,
+    }),
+  );
   const listen = adminListen(env);
   await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({

@@ -115,6 +115,10 @@ export const API_ERROR_CODES = {
 
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
+
+  // Temporal codec server (POST /api/codec/decode|encode, for the Temporal Web UI and CLI)
+  CODEC_NAMESPACE_MISMATCH: '解码服务只服务本系统的 Temporal 命名空间',
+  CODEC_FAILED: '无法解密或加密 Temporal 数据：密钥不匹配或数据已损坏',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { Logger } from '../../platform/logger';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { HttpError } from '../http/errors';
 
@@ -31,7 +32,7 @@ export class TemporalGateway {
           connectTimeout: 2_000,
         });
         this.connection = connection;
-        return new Client({ connection, namespace: this.settings.namespace });
+        return new Client({ connection, namespace: this.settings.namespace, dataConverter: temporalDataConverter() });
       })();
       this.connecting.catch((err: Error) => {
         this.log.warn({ err: err.message, address: this.settings.address }, 'Temporal not reachable');

@@ -5,6 +5,7 @@ import type { AdminDb } from '../db/database';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { SybService } from '../syb/account';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions } from '../../temporal/connection';
 import type { TemporalSettings } from './gateway';
 import { ensureWorkflowBundle, readWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
@@ -60,6 +61,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           taskQueue: ADMIN_TASK_QUEUE,
           activities: createAdminActivities(opts.db, opts.syb),
           workflowBundle: { code: bundle.code },
+          dataConverter: temporalDataConverter(),
           // identification only (Web UI, logs): versioning rules would strand the open purchases
           buildId: bundle.buildId,
           useVersioning: false,

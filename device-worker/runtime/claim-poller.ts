@@ -1,6 +1,7 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { describeError } from '../../platform/errors';
+import { temporalDataConverter } from '../../temporal/codec';
 import type { Logger } from '../../platform/logger';
 import type { DeviceLedger } from '../ledger/ledger';
 
@@ -66,6 +67,7 @@ export class ClaimPoller {
       taskQueue: DEVICES_TASK_QUEUE,
       identity: this.opts.identity,
       activities: this.opts.claimActivities,
+      dataConverter: temporalDataConverter(),
       // one claim at a time: a phone is handed to one workflow
       maxConcurrentActivityTaskExecutions: 1,
       shutdownGraceTime: '10 seconds',

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { DriverGate } from './driver-gate';
 
@@ -58,6 +59,7 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
           taskQueue: opts.taskQueue,
           identity: opts.identity,
           activities,
+          dataConverter: temporalDataConverter(),
           // one phone, one screen: activities on it never overlap
           maxConcurrentActivityTaskExecutions: 1,
           // a heartbeat (one per dump) reaches the server at least this often, and the server's

@@ -14,6 +14,7 @@ import {
 } from '../../workflows/purchase-messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The purchase workflow with fake activities (the samples' mutex/expense style): the real bundle
@@ -145,9 +146,14 @@ describe('purchase workflow: never Failed, never stuck', () => {
     namespace = allocateNamespace();
     const { address, workflowBundlePath } = sharedTemporal();
     connection = await NativeConnection.connect({ address });
-    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address }),
+      namespace,
+    });
     workers = [
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace,
         taskQueue,
@@ -155,12 +161,19 @@ describe('purchase workflow: never Failed, never stuck', () => {
         activities: adminActivities,
       }),
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace,
         taskQueue: DEVICES_TASK_QUEUE,
         activities: { claimDevice: async () => claim },
       }),
-      await Worker.create({ connection, namespace, taskQueue: DEVICE_QUEUE, activities: phoneActivities }),
+      await Worker.create({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace,
+        taskQueue: DEVICE_QUEUE,
+        activities: phoneActivities,
+      }),
     ];
     running = workers.map((w) => w.run());
   });
