@@ -11,6 +11,7 @@ import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
+import { scheduleBackups } from './backup/schedule';
 import { startAdmin } from './server';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
@@ -58,12 +59,22 @@ async function main(): Promise<void> {
   });
   log.info({ url: admin.url, temporal: temporal.address }, 'admin listening');
   console.log(`ADMIN READY ${admin.url}`);
+  const backups = env.CMAUTOBUY_BACKUP_DIR
+    ? scheduleBackups({
+        dbFile: paths.adminDb,
+        dir: env.CMAUTOBUY_BACKUP_DIR,
+        keep: env.CMAUTOBUY_BACKUP_KEEP,
+        intervalMs: env.CMAUTOBUY_BACKUP_INTERVAL_HOURS * 3_600_000,
+        log,
+      })
+    : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'admin stopping');
+    backups?.stop();
     admin.close().then(
       () => process.exit(0),
       (err: unknown) => {
