@@ -12,6 +12,7 @@ import { adminListen } from './config/tls';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { scheduleBackups } from './backup/schedule';
+import { loadWorkflowBundle, MissingWorkflowBundle } from './temporal/workflow-bundle';
 import { startAdmin } from './server';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     }),
   );
   const listen = adminListen(env);
+  // the prebuilt bundle or nothing: a missing one stops the start with what to run
+  const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
+  log.info({ codePath: workflowBundle.codePath, buildId: workflowBundle.buildId }, 'workflow bundle');
   await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({
     dataDir: paths.root,
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
     },
     temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
-    workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
+    workflowBundlePath: workflowBundle.codePath,
   });
   log.info({ url: admin.url, temporal: temporal.address }, 'admin listening');
   console.log(`ADMIN READY ${admin.url}`);
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof MissingWorkflowBundle) console.error(err.message);
   else console.error('admin failed to start:', describeError(err));
   process.exit(1);
 });

@@ -8,14 +8,14 @@ import type { SybService } from '../syb/account';
 import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions } from '../../temporal/connection';
 import type { TemporalSettings } from './gateway';
-import { ensureWorkflowBundle, readWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
+import { loadWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
 export interface AdminWorkerOptions {
   temporal: TemporalSettings;
   db: AdminDb;
   syb: SybService;
   log: Logger;
-  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js, built first if stale */
+  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js — never built here */
   workflowBundlePath?: string;
 }
 
@@ -40,15 +40,10 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
   const loop = (async () => {
     let bundle: WorkflowBundleFile;
     try {
-      bundle = opts.workflowBundlePath
-        ? readWorkflowBundle(opts.workflowBundlePath)
-        : await ensureWorkflowBundle(opts.log);
+      bundle = loadWorkflowBundle(opts.workflowBundlePath);
     } catch (err) {
-      // Broken workflow code does not heal by retrying: say so once, keep the HTTP side up.
-      opts.log.error(
-        { err: (err as Error).message },
-        'no workflow bundle: the admin worker does not run; fix the workflow code and run `npm run build`',
-      );
+      // admin/main.ts checks this before it starts; here (an embedding caller) say so once and keep HTTP up
+      opts.log.error({ err: (err as Error).message }, 'no workflow bundle: the admin worker does not run');
       return;
     }
     while (!stopping) {
