@@ -46,7 +46,7 @@ export async function backupAdminDb(dbFile: string, dest: string): Promise<{ fil
  * it fails `PRAGMA integrity_check`, or it carries a migration this code does not know (a newer
  * schema: this code would run against tables it does not understand).
  */
-export function checkBackupFile(file: string): string | null {
+function checkBackupFile(file: string): string | null {
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });

@@ -2,7 +2,7 @@ import { dataPaths } from '../../platform/data-dir';
 import type { CliIo } from '../auth/cli-commands';
 import { BackupError, backupAdminDb, restoreAdminDb } from './backup';
 
-export const DB_USAGE = [
+const DB_USAGE = [
   '  db backup FILE         a consistent copy of the admin database, while the admin runs',
   '  db restore FILE        replace the admin database with FILE: only with the admin stopped;',
   '                         refuses a file that fails PRAGMA integrity_check or has a newer schema',

@@ -50,7 +50,7 @@ export function newPayloadKeyEntry(now = new Date()): string {
 }
 
 /** `data/keys/temporal-payload.keys`: the one secret the data dir may hold (embedded default only). */
-export function payloadKeyFile(dataDir: string): string {
+function payloadKeyFile(dataDir: string): string {
   return path.join(path.resolve(dataDir), 'keys', 'temporal-payload.keys');
 }
 
