@@ -6,6 +6,7 @@ import { temporalConnection, temporalTarget } from '../temporal/connection';
 import { installPayloadKeys } from '../temporal/codec';
 import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { flushTracing, installTracing } from '../temporal/tracing';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       embedded: temporal.embedded,
     }),
   );
+  installTracing({ endpoint: env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: 'cmautobuy-admin' });
   const listen = adminListen(env);
   // the prebuilt bundle or nothing: a missing one stops the start with what to run
   const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'admin stopping');
     backups?.stop();
     admin.close().then(
-      () => process.exit(0),
+      () => flushTracing().finally(() => process.exit(0)),
       (err: unknown) => {
         log.error({ err }, 'admin did not stop cleanly');
         process.exit(1);

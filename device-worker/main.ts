@@ -5,6 +5,7 @@ import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { installPayloadKeys } from '../temporal/codec';
 import { PAYLOAD_KEYS_VAR, resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { flushTracing, installTracing } from '../temporal/tracing';
 import { parseDeviceWorkerArgs } from './args';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
       embedded: config.temporal.embedded,
     }),
   );
+  installTracing({ endpoint: process.env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: `cmautobuy-device-${config.deviceId}` });
   await checkTemporalAtStartup({ temporal: config.temporal, log, checkRetention: false });
 
   const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     handle.stop().then(
       () => {
         lock.release();
-        process.exit(0);
+        void flushTracing().finally(() => process.exit(0));
       },
       () => process.exit(1),
     );

@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger';
 import type { SybService } from '../syb/account';
 import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions } from '../../temporal/connection';
+import { tracingWorkerInterceptors } from '../../temporal/tracing';
 import type { TemporalSettings } from './gateway';
 import { loadWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
@@ -57,6 +58,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           activities: createAdminActivities(opts.db, opts.syb),
           workflowBundle: { code: bundle.code },
           dataConverter: temporalDataConverter(),
+          interceptors: tracingWorkerInterceptors(),
           // identification only (Web UI, logs): versioning rules would strand the open purchases
           buildId: bundle.buildId,
           useVersioning: false,
