@@ -116,6 +116,10 @@ export const API_ERROR_CODES = {
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
 
+  // Temporal codec server (POST /api/codec/decode|encode, for the Temporal Web UI and CLI)
+  CODEC_NAMESPACE_MISMATCH: '解码服务只服务本系统的 Temporal 命名空间',
+  CODEC_FAILED: '无法解密或加密 Temporal 数据：密钥不匹配或数据已损坏',
+
   // Operator actions on a running purchase (admin/purchase/actions.ts)
   IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
   OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',

@@ -2,6 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { BROWSER_SECURITY_HEADERS, checkHost } from '../../platform/http-guard';
 import { auditFallback } from '../audit/fallback';
+import { codecCors } from './codec-cors';
 import { identityGate } from '../auth/gate';
 import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   // Identity before any body is read, so every /api route is protected by default
   // (admin/auth/zones.ts); the audit fallback sits inside it, around every router.
+  app.use(codecCors(deps.temporal.settings.uiUrl));
   app.use(
     identityGate({
       db: deps.db,
