@@ -69,7 +69,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
   const security = createSecurity(db, paths.evidence, opts.security);
-  const syb = new SybService(db, opts.syb);
+  const syb = new SybService(db, opts.syb, opts.log);
   await clearStaleSyncFlag(db);
   const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
