@@ -114,6 +114,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       sweep?.stop();
       sybSchedule?.stop();
       await worker?.stop();
+      await syb.close();
       await temporal.close();
       await db.destroy();
     },

@@ -5,6 +5,7 @@ import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest } from '../http/errors';
 import { checkSybAddress, SybAddressRefused } from './address';
+import { AnswerParser } from './answer-parser';
 import { SybClient, type SybAccount, type SybSession } from './client';
 
 export interface SybLog {
@@ -86,6 +87,8 @@ export class SybService {
   private password: { value: string; url: string | null; username: string | null } | undefined;
   private session: { key: string; session: SybSession } | undefined;
   private syncing: Promise<unknown> = Promise.resolve();
+  /** parses SYB answers off the event loop; its (unref'd) worker thread lives as long as the admin */
+  private readonly parser = new AnswerParser();
 
   constructor(
     readonly db: AdminDb,
@@ -177,10 +180,20 @@ export class SybService {
   client(account: SybAccount): SybClient {
     const key = JSON.stringify([account.url, account.username]);
     const cached = this.session?.key === key ? this.session.session : undefined;
-    return new SybClient(account, cached, (session) => {
-      this.session = { key, session };
-      void this.recordSession(account.username, session);
-    });
+    return new SybClient(
+      account,
+      cached,
+      (session) => {
+        this.session = { key, session };
+        void this.recordSession(account.username, session);
+      },
+      this.parser,
+    );
+  }
+
+  /** Ends the answer parser's worker thread (admin shutdown). */
+  async close(): Promise<void> {
+    await this.parser.close();
   }
 
   /** Runs syncs one after the other in this process (the only one that runs them). */

@@ -77,9 +77,15 @@ export class SybClient {
     /** the cached session (in memory, owned by the caller); replaced on every login */
     private session: SybSession | undefined,
     private readonly onLogin: (session: SybSession) => void = () => {},
-  ) {}
+    /** shared by the clients of one admin, so its worker thread starts once; else owned and closed */
+    shared?: AnswerParser,
+  ) {
+    this.parser = shared ?? new AnswerParser();
+    this.ownsParser = shared === undefined;
+  }
 
-  private readonly parser = new AnswerParser();
+  private readonly parser: AnswerParser;
+  private readonly ownsParser: boolean;
   private addressChecked = false;
 
   /** Shipment ids of one list page, and how many pages SYB claims. Amounts are ignored (mixed units). */
@@ -107,14 +113,15 @@ export class SybClient {
    */
   async shipmentLines(shipmentId: string, fallbackCreatedAt: string): Promise<ReadShipment> {
     const data = await this.authed('detail', '/am/stock/detail/listByStock', { stockId: shipmentId });
+    process.stdout.write(`[T] parsed ${performance.now().toFixed(0)}\n`);
     if (!data || data.details === null)
       throw new SybError('SYB_BAD_ANSWER', `the SYB detail of ${shipmentId} has no details list`);
     return readShipment(shipmentId, data, fallbackCreatedAt);
   }
 
-  /** Ends the answer parser's worker thread. */
-  close(): Promise<void> {
-    return this.parser.close();
+  /** Ends the answer parser's worker thread, when this client started it. */
+  async close(): Promise<void> {
+    if (this.ownsParser) await this.parser.close();
   }
 
   private async authed<K extends 'list' | 'detail'>(
@@ -221,7 +228,9 @@ export class SybClient {
       await res.body?.cancel().catch(() => undefined);
       throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
     }
+    process.stdout.write(`[T] read start ${performance.now().toFixed(0)}\n`);
     const bytes = await readBounded(res, maxBytes, path);
+    process.stdout.write(`[T] read done ${bytes.byteLength} ${performance.now().toFixed(0)}\n`);
     let projected: AnswerKinds[K];
     try {
       projected = await this.parser.parse(kind, bytes);

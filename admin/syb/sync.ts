@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { SYB_LIMITS, specMatchKey, taipeiDay, type SybSyncCounts, type SybSyncStatus } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -10,7 +9,7 @@ import { recordSybSync } from '../metrics/metrics';
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
 /** Lines per write transaction: the admin answers other requests between two of them. */
-const WRITE_BATCH = 200;
+const WRITE_BATCH = 50;
 /** Detail calls that may fail in one sync before it counts as an outage (cursor kept). */
 const MAX_FAILED_SHIPMENTS = 20;
 
@@ -57,6 +56,7 @@ export async function syncSybOrders(
 
     const counts: SybSyncCounts = { pages: 0, lines: 0, new_lines: 0, from_day: fromDay, to_day: toDay };
     const failed: FailedShipment[] = [];
+    const truncated: string[] = [];
     const seen = new Set<string>();
     const client = syb.client(account);
     let pageLimitHit = false;
@@ -64,7 +64,9 @@ export async function syncSybOrders(
       seen.add(shipmentId);
       let read;
       try {
+        process.stdout.write(`[T] detail start ${shipmentId} ${performance.now().toFixed(0)}\n`);
         read = await client.shipmentLines(shipmentId, startedAt);
+        process.stdout.write(`[T] detail done ${shipmentId} ${performance.now().toFixed(0)}\n`);
       } catch (err) {
         if (!(err instanceof SybError) || !perShipment(err)) throw err;
         failed.push({ id: shipmentId, error: `${err.code}: ${err.message}`.slice(0, 300) });
@@ -79,6 +81,7 @@ export async function syncSybOrders(
         syb.log.warn({ shipment_id: shipmentId, refusal }, 'SYB data refused');
       if (read.refusals.length > 50)
         syb.log.warn({ shipment_id: shipmentId, more: read.refusals.length - 50 }, 'SYB data refused (more)');
+      if (read.linesOverLimit > 0) truncated.push(shipmentId);
       for (let i = 0; i < read.lines.length; i += WRITE_BATCH) {
         counts.new_lines += await upsertLines(db, read.lines.slice(i, i + WRITE_BATCH));
         await yieldToEventLoop();
@@ -125,6 +128,11 @@ export async function syncSybOrders(
       ...(failed.length > 0
         ? [
             `the detail of ${failed.length} shipment(s) could not be read, the next sync tries again: ${failed.map((f) => `${f.id} (${f.error})`).join('; ')}`,
+          ]
+        : []),
+      ...(truncated.length > 0
+        ? [
+            `${truncated.length} shipment(s) list more than ${SYB_LIMITS.linesPerShipment} lines, only the first are stored: ${truncated.join(', ')}`,
           ]
         : []),
       ...(pageLimitHit
@@ -214,13 +222,25 @@ async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number> {
   return writeTransaction(db, async (trx) => {
     let created = 0;
     const now = nowUtc();
+    const stored = new Map(
+      (
+        await trx
+          .selectFrom('syb_orders')
+          .select(['syb_id', 'syb_data', 'data_problem'])
+          .where(
+            'syb_id',
+            'in',
+            lines.map((l) => l.syb_id),
+          )
+          .execute()
+      ).map((r) => [r.syb_id, r]),
+    );
+    const skusOf = new Map<string, Array<{ sku_id: string; spec_raw: string | null }>>();
     for (const line of lines) {
-      const exists = await trx
-        .selectFrom('syb_orders')
-        .select('syb_id')
-        .where('syb_id', '=', line.syb_id)
-        .executeTakeFirst();
       const data = JSON.stringify(line.syb_data);
+      const before = stored.get(line.syb_id);
+      // SYB sent the same again: the row stays untouched (and keeps its updated_at).
+      if (before && before.syb_data === data && before.data_problem === line.data_problem) continue;
       const changing = {
         order_no: line.order_no,
         title: line.title,
@@ -234,28 +254,40 @@ async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number> {
         created_at: line.created_at,
         updated_at: now,
       };
-      if (exists) {
-        await trx
-          .updateTable('syb_orders')
-          .set(changing)
-          .where('syb_id', '=', line.syb_id)
-          .where(sql<boolean>`syb_data is not ${data}`)
-          .execute();
+      if (before) {
+        await trx.updateTable('syb_orders').set(changing).where('syb_id', '=', line.syb_id).execute();
         continue;
       }
       created += 1;
+      let skus = skusOf.get(line.shopee_goods_id);
+      if (!skus && line.data_problem === null) {
+        skus = await trx
+          .selectFrom('shopee_skus')
+          .select(['sku_id', 'spec_raw'])
+          .where('goods_id', '=', line.shopee_goods_id)
+          .execute();
+        skusOf.set(line.shopee_goods_id, skus);
+      }
       await trx
         .insertInto('syb_orders')
         .values({
           syb_id: line.syb_id,
           ...changing,
-          shopee_sku_id: line.data_problem === null ? await autoMatch(trx, line) : null,
+          shopee_sku_id: line.data_problem === null && skus ? uniqueSameSpec(skus, line.product_spec) : null,
           first_synced_at: now,
         })
         .execute();
     }
     return created;
   });
+}
+
+/** The one local SKU whose spec matches, or null (none, or more than one). */
+function uniqueSameSpec(skus: Array<{ sku_id: string; spec_raw: string | null }>, spec: string | null): string | null {
+  const key = specMatchKey(spec);
+  if (key === null) return null;
+  const same = skus.filter((s) => specMatchKey(s.spec_raw) === key);
+  return same.length === 1 && same[0] ? same[0].sku_id : null;
 }
 
 /**
@@ -271,6 +303,10 @@ async function matchLinesLeftOpen(db: AdminDb): Promise<void> {
       .select(['o.syb_id', 'o.shopee_goods_id', 'o.product_spec'])
       .where('o.shopee_sku_id', 'is', null)
       .where('o.data_problem', 'is', null)
+      // only lines that have something to match against: a goods without local SKUs costs nothing
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('shopee_skus as k').select('k.sku_id').whereRef('k.goods_id', '=', 'o.shopee_goods_id')),
+      )
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -300,13 +336,11 @@ async function autoMatch(
   trx: AdminDb,
   line: Pick<SybLine, 'shopee_goods_id' | 'product_spec'>,
 ): Promise<string | null> {
-  const key = specMatchKey(line.product_spec);
-  if (key === null) return null;
+  if (specMatchKey(line.product_spec) === null) return null;
   const skus = await trx
     .selectFrom('shopee_skus')
     .select(['sku_id', 'spec_raw'])
     .where('goods_id', '=', line.shopee_goods_id)
     .execute();
-  const same = skus.filter((s) => specMatchKey(s.spec_raw) === key);
-  return same.length === 1 && same[0] ? same[0].sku_id : null;
+  return uniqueSameSpec(skus, line.product_spec);
 }
