@@ -70,6 +70,8 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const temporal = new TemporalGateway(opts.temporal, opts.log);
   const security = createSecurity(db, paths.evidence, opts.security);
   const syb = new SybService(db, opts.syb, opts.log);
+  // the answer parser's thread starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
+  if (opts.syb?.url) syb.warm();
   await clearStaleSyncFlag(db);
   const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls

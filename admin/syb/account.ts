@@ -84,7 +84,7 @@ export interface SybSettingsView {
  */
 export class SybService {
   /** the password and the address and user name it was given for: it is sent nowhere else */
-  private password: { value: string; url: string | null; username: string | null } | undefined;
+  private password: { value: string; url: string | null; username: string | null; bound: boolean } | undefined;
   private session: { key: string; session: SybSession } | undefined;
   private syncing: Promise<unknown> = Promise.resolve();
   /** parses SYB answers off the event loop; its (unref'd) worker thread lives as long as the admin */
@@ -96,18 +96,37 @@ export class SybService {
     /** where refused SYB data is reported, with its shipment id (never a recipient's data) */
     readonly log: SybLog = { warn: () => {} },
   ) {
+    // An env password comes with the env address and user name; without them it was given for the
+    // account saved on 设置, and is bound to it the first time it is read.
     this.password =
       defaults.password === undefined
         ? undefined
-        : { value: defaults.password, url: defaults.url ?? null, username: defaults.username ?? null };
+        : {
+            value: defaults.password,
+            url: defaults.url ?? null,
+            username: defaults.username ?? null,
+            bound: defaults.url !== undefined && defaults.username !== undefined,
+          };
+  }
+
+  /** Whether the held password was given for this address and user name. */
+  private heldFor(url: string | null, username: string | null): boolean {
+    const p = this.password;
+    if (!p) return false;
+    if (!p.bound) this.password = { ...p, url, username, bound: true };
+    return this.password!.url === url && this.password!.username === username;
+  }
+
+  /** Starts the answer parser's thread now (admin start), not during the first sync. */
+  warm(): void {
+    this.parser.warm();
   }
 
   async account(): Promise<SybAccount | null> {
     const { url, username } = await this.stored();
-    if (!url || !username || !this.password) return null;
     // Given for another address or account (e.g. the env password after the URL was changed on
     // 设置): never sent to this one.
-    if (this.password.url !== url || this.password.username !== username) return null;
+    if (!url || !username || !this.password || !this.heldFor(url, username)) return null;
     return { url, username, password: this.password.value };
   }
 
@@ -119,9 +138,8 @@ export class SybService {
     return {
       url,
       username,
-      password_set: this.password !== undefined && this.password.url === url && this.password.username === username,
-      password_required:
-        this.password === undefined || this.password.url !== url || this.password.username !== username,
+      password_set: this.heldFor(url, username),
+      password_required: !this.heldFor(url, username),
       configured: (await this.account()) !== null,
       session_expires_at: session?.expires_at ?? null,
     };
@@ -144,6 +162,7 @@ export class SybService {
     const before = await this.stored();
     const url = input.url ?? before.url;
     const username = input.username ?? before.username;
+    this.heldFor(before.url, before.username); // an unbound env password belongs to the account before this change
     await writeTransaction(this.db, async (trx) => {
       const now = nowUtc();
       for (const [key, value] of [
@@ -168,9 +187,8 @@ export class SybService {
         },
       });
     });
-    if (input.password !== undefined) this.password = { value: input.password, url, username };
-    else if (this.password && (this.password.url !== url || this.password.username !== username))
-      this.password = undefined;
+    if (input.password !== undefined) this.password = { value: input.password, url, username, bound: true };
+    else if (this.password && !this.heldFor(url, username)) this.password = undefined;
     // Another account or address: the cached session belongs to the old one.
     this.session = undefined;
     return this.view();

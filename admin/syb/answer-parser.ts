@@ -119,7 +119,11 @@ export interface AnswerKinds {
 
 type Result = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** One worker per sync (the client that owns it closes it): started on first use. */
+/**
+ * One worker thread, started on first use or by `warm()`. Starting a thread costs the main
+ * thread a noticeable pause on a loaded machine, so the admin warms it at start rather than in
+ * the middle of a sync.
+ */
 export class AnswerParser {
   private worker: Worker | undefined;
   private next = 0;
@@ -135,6 +139,10 @@ export class AnswerParser {
     });
     if (!result.ok) throw new SyntaxError(result.error);
     return result.value as AnswerKinds[K];
+  }
+
+  warm(): void {
+    this.start();
   }
 
   async close(): Promise<void> {

@@ -113,7 +113,6 @@ export class SybClient {
    */
   async shipmentLines(shipmentId: string, fallbackCreatedAt: string): Promise<ReadShipment> {
     const data = await this.authed('detail', '/am/stock/detail/listByStock', { stockId: shipmentId });
-    process.stdout.write(`[T] parsed ${performance.now().toFixed(0)}\n`);
     if (!data || data.details === null)
       throw new SybError('SYB_BAD_ANSWER', `the SYB detail of ${shipmentId} has no details list`);
     return readShipment(shipmentId, data, fallbackCreatedAt);
@@ -228,9 +227,7 @@ export class SybClient {
       await res.body?.cancel().catch(() => undefined);
       throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
     }
-    process.stdout.write(`[T] read start ${performance.now().toFixed(0)}\n`);
     const bytes = await readBounded(res, maxBytes, path);
-    process.stdout.write(`[T] read done ${bytes.byteLength} ${performance.now().toFixed(0)}\n`);
     let projected: AnswerKinds[K];
     try {
       projected = await this.parser.parse(kind, bytes);

@@ -64,9 +64,7 @@ export async function syncSybOrders(
       seen.add(shipmentId);
       let read;
       try {
-        process.stdout.write(`[T] detail start ${shipmentId} ${performance.now().toFixed(0)}\n`);
         read = await client.shipmentLines(shipmentId, startedAt);
-        process.stdout.write(`[T] detail done ${shipmentId} ${performance.now().toFixed(0)}\n`);
       } catch (err) {
         if (!(err instanceof SybError) || !perShipment(err)) throw err;
         failed.push({ id: shipmentId, error: `${err.code}: ${err.message}`.slice(0, 300) });

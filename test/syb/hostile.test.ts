@@ -144,7 +144,6 @@ describe('SYB sync against hostile data', () => {
     lastTick = performance.now();
     const stallTimer = setInterval(() => {
       const now = performance.now();
-      if (now - lastTick > 80) process.stdout.write(`[GAP] ${(now - lastTick).toFixed(0)}ms at ${now.toFixed(0)}\n`);
       longestStall = Math.max(longestStall, now - lastTick);
       lastTick = now;
     }, 5);
