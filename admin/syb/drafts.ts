@@ -99,14 +99,14 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
   if (live) throw new Refused('ALREADY_DRAFTED', { href: `/tasks/${encodeURIComponent(live)}`, label: '查看采购任务' });
   const refuse = async (code: DraftRefusal) => new Refused(code, await linkFor(db, code, line.shopee_goods_id));
   const skuId = line.shopee_sku_id;
-  if (skuId === null) throw await refuse('SKU_UNKNOWN');
+  if (skuId === null) throw new Refused('SKU_UNKNOWN', await linkFor(db, 'SKU_UNKNOWN', line.shopee_goods_id));
   const sku = await db
     .selectFrom('shopee_skus')
     .select('sku_id')
     .where('sku_id', '=', skuId)
     .where('goods_id', '=', line.shopee_goods_id)
     .executeTakeFirst();
-  if (!sku) throw await refuse('SKU_UNKNOWN');
+  if (!sku) throw new Refused('SKU_UNKNOWN', await linkFor(db, 'SKU_UNKNOWN', line.shopee_goods_id));
 
   let known: KnownPurchase;
   try {

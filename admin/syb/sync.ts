@@ -18,6 +18,9 @@ interface FailedShipment {
   error: string;
 }
 
+/** `last_error` of a sync that stored what it could and still moved the cursor (domain/api-errors.ts). */
+const PARTIAL = { code: 'SYB_PARTIAL' } as const;
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -141,7 +144,7 @@ export async function syncSybOrders(
       running: 0,
       finished_at: nowUtc(),
       ...(pageLimitHit ? {} : { last_synced_at: startedAt }),
-      last_error: problems.length > 0 ? `SYB_PARTIAL: ${problems.join(' | ')}`.slice(0, 2000) : null,
+      last_error: problems.length > 0 ? `${PARTIAL.code}: ${problems.join(' | ')}`.slice(0, 2000) : null,
       retry_json: JSON.stringify(failed.slice(0, SYB_LIMITS.retryShipments)),
     });
     recordSybSync({ lines: counts.lines, ok: problems.length === 0 });
