@@ -80,7 +80,7 @@ export function specMatchKey(spec: string | null): string | null {
  * (NFKC), no spaces, one comma for every list separator, lower case. Two specs that read the
  * same are the same; anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
  */
-export function normalizeSpecText(spec: string | null): string {
+function normalizeSpecText(spec: string | null): string {
   if (spec === null) return '';
   return toSimplified(spec.normalize('NFKC'))
     .replace(/\s+/g, '')

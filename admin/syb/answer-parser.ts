@@ -105,7 +105,7 @@ export interface ProjectedDetail {
   details: ProjectedLine[] | null;
 }
 
-export interface ProjectedList {
+interface ProjectedList {
   pages: Scalar;
   total: number;
   ids: Scalar[];

@@ -9,7 +9,7 @@ import type { OptionsRefusal } from '../purchase/options';
 import { readIntSetting } from '../purchase/settings';
 
 /** The page of the operator UI that fixes a refusal (an app path such as `/products/123`). */
-export interface RefusalLink {
+interface RefusalLink {
   href: string;
   label: string;
 }
