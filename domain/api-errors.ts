@@ -116,6 +116,10 @@ export const API_ERROR_CODES = {
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
 
+  // Operator actions on a running purchase (admin/purchase/actions.ts)
+  IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
+  OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',
+
   // 顺运宝 hardening (admin/syb): unusable lines, spec checks, where the password may go
   INVALID_LINE: '顺运宝的这条明细数据异常（见「数据异常」说明），不能采购',
   SPEC_MISMATCH: '所选蝦皮规格与订单规格不一致，请确认后再保存',
