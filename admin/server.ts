@@ -107,7 +107,9 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
   const security = createSecurity(db, paths.evidence, opts.security);
-  const syb = new SybService(db, opts.syb);
+  const syb = new SybService(db, opts.syb, opts.log);
+  // the answer parser's thread starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
+  if (opts.syb?.url) syb.warm();
   await clearStaleSyncFlag(db);
   const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
@@ -153,6 +155,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       sweep?.stop();
       sybSchedule?.stop();
       await worker?.stop();
+      await syb.close();
       await temporal.close();
       await db.destroy();
     },

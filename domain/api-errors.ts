@@ -126,6 +126,15 @@ export const API_ERROR_CODES = {
 
   // Hostile input (docs/security.md)
   IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
+
+  // 顺运宝 hardening (admin/syb): unusable lines, spec checks, where the password may go
+  INVALID_LINE: '顺运宝的这条明细数据异常（见「数据异常」说明），不能采购',
+  SPEC_MISMATCH: '所选虾皮规格与订单规格不一致，请确认后再保存',
+  SYB_URL_REFUSED:
+    '顺运宝地址不可用：须为 https:// 地址（本机模拟器可用 http://），不含用户名密码，且不能指向内网或云元数据地址',
+  SYB_ADDRESS_REFUSED: '顺运宝地址指向了不允许的网络地址，已停止同步：请在设置中检查顺运宝地址',
+  SYB_PARTIAL: '部分顺运宝货运单的明细未能读取，下次同步会重试；其余订单已同步',
+  CONTROL_CHARACTER: '输入内容含有控制字符，请删除后再保存',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -14,6 +14,7 @@ import * as m0033 from './0033_task_order_numbers';
 import * as m0034 from './0034_task_removed_at';
 import * as m0035 from './0035_submission_ordered_at';
 import * as m0036 from './0036_task_list_counts_and_search';
+import * as m0045 from './0045_syb_invalid_lines';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0034_task_removed_at': m0034,
   '0035_submission_ordered_at': m0035,
   '0036_task_list_counts_and_search': m0036,
+  '0045_syb_invalid_lines': m0045,
 };
 
 export const migrationProvider: MigrationProvider = {
