@@ -5,27 +5,15 @@ import type { OverlayBook, OverlayLayer } from './hostile/overlays';
 import { builtinPageTree } from './hostile/pages';
 import type { BuiltinPage, OverlayAction } from './hostile/schema';
 import { HostileWorld, isSticky } from './hostile/world';
+import type { Page } from './page';
 import { clipTree, hitTest, node, type TapAction, type UiNode } from './node';
-import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride, type Selection } from './pricing';
+import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride } from './pricing';
 import { renderXml } from './render-xml';
 import { captchaScreen, homeScreen, launcherScreen, loadingScreen, toastNode } from './screens/common';
 import { cashierScreen, paymentHandoffScreen } from './screens/cashier';
 import { delistedScreen, goodsScreen } from './screens/goods';
 import { ordersMaxScroll, ordersScreen, type OrderView } from './screens/orders';
 import { panelScreen, PANEL_VIEWPORT } from './screens/panel';
-
-export type Page =
-  | { kind: 'launcher' }
-  | { kind: 'home' }
-  | { kind: 'goods'; goodsId: string }
-  | { kind: 'panel'; goodsId: string; sel: Selection; qty: number; scroll: 'top' | 'end'; fullDumps: number }
-  | { kind: 'cashier'; orderNo: string; totalCent: number }
-  | { kind: 'payment'; orderNo: string; totalCent: number }
-  | { kind: 'captcha' }
-  | { kind: 'orders'; type: number; scroll: 'top' | 'end' }
-  | { kind: 'hang' }
-  /** `sticky`: shown by a `page_on` fault, it stays until the fault is cleared (network_error excepted). */
-  | { kind: 'builtin'; name: BuiltinPage; title: string; sticky: boolean };
 
 export interface Order {
   order_no: string;

@@ -1,6 +1,6 @@
 import type { Goods } from '../../catalog/schema';
 import type { Faults } from '../../faults';
-import type { Page } from '../model';
+import type { Page } from '../page';
 import { isComplete } from '../pricing';
 import { OverlayBook } from './overlays';
 import { MOMENTS, type BuiltinPage, type Moment } from './schema';
