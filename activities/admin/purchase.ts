@@ -128,7 +128,7 @@ export function purchaseActivities(db: AdminDb) {
         recordPurchaseTransition({
           from,
           to: input.to,
-          reasonCode: input.reasonCode,
+          reasonCode,
           startedAt: task.started_at,
           byOperator: input.actor !== undefined,
         });

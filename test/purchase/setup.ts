@@ -50,6 +50,8 @@ export interface PurchaseRig {
   paymentTaps(): TapRecord[];
   submissionRows(): SubmissionRow[];
   resetPhone(): void;
+  /** 恢复 through the operator API: a stop on a captcha or login page put the phone on 需处理 (docs/api.md §9.1) */
+  resumePhone(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -163,6 +165,8 @@ export async function startPurchaseRig(
         log: testLogger('device-worker'),
         timing: FAST_TIMING,
         claimCheckIntervalMs: opts.claimCheckIntervalMs ?? 1_000,
+        // a resumed phone polls for claims again within a second
+        statusIntervalMs: 1_000,
       });
       await w.ready;
       rig.worker = w;
@@ -251,6 +255,10 @@ export async function startPurchaseRig(
       }
     },
     resetPhone: () => phone().reset(),
+    async resumePhone() {
+      const res = await rig.op.post(`/api/devices/${device.deviceId}/resume`);
+      if (res.status !== 200) throw new Error(`resume: ${res.status} ${JSON.stringify(res.body)}`);
+    },
     async close() {
       await rig.stopWorker().catch(() => undefined);
       await sim.close();
