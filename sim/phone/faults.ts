@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtinPageSchema, idStyleSchema, momentSchema } from './app/hostile/schema';
 
 export const latencyProfileSchema = z.enum(['zero', 'realistic']);
 export type LatencyProfile = z.infer<typeof latencyProfileSchema>;
@@ -29,6 +30,9 @@ export const faultsSchema = z
     duplicate_submit_control: z.boolean().optional(),
     loading_dumps: z.number().int().min(0).max(10).optional(),
     seed: z.number().int().optional(),
+    page_on: z.partialRecord(momentSchema, builtinPageSchema).optional(),
+    page_times: z.number().int().min(1).max(1000).optional(),
+    id_style: idStyleSchema.optional(),
   })
   .strict();
 

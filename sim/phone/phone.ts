@@ -3,6 +3,8 @@ import type { Catalog } from './catalog/schema';
 import { PddApp } from './app/model';
 import type { UiNode } from './app/node';
 import { faultsSchema, type Faults, type LatencyProfile } from './faults';
+import { DEFAULT_HEALTH, healthPatchSchema, keyguardShowing, type Health } from './health';
+import { keyguardScreen, screenOffScreen } from './app/screens/system';
 import { latencyMs, makeRng, sleep, type LatencyKind } from './latency';
 
 interface NodeInfo {
@@ -19,6 +21,8 @@ export interface TapRecord {
   node: NodeInfo | null;
   target: NodeInfo | null;
   screen: string;
+  overlay: string | null;
+  overlay_action: string | null;
 }
 
 export interface SimFile {
@@ -38,7 +42,10 @@ export class Phone extends EventEmitter {
   readonly files = new Map<string, SimFile>();
   readonly taps: TapRecord[] = [];
   faults: Faults = {};
+  health: Health = { ...DEFAULT_HEALTH };
   online = true;
+  /** Just plugged in: listed as `offline` until adbd is up (sim/phone/SCREENS.md "Plugging"). */
+  booting = false;
   private commandsSinceFaults = 0;
   private random: () => number;
   readonly transportId: number;
@@ -99,7 +106,35 @@ export class Phone extends EventEmitter {
     this.app.reset();
     this.taps.length = 0;
     this.files.clear();
+    this.health = { ...DEFAULT_HEALTH };
     this.clearFaults();
+  }
+
+  setHealth(input: unknown): Health {
+    this.health = { ...this.health, ...healthPatchSchema.parse(input) };
+    return this.health;
+  }
+
+  /** What the display shows instead of the app while it is off or the keyguard is up, else null. */
+  systemTree(): UiNode | null {
+    if (this.health.screen === 'off') return screenOffScreen();
+    return keyguardShowing(this.health) ? keyguardScreen(Date.now()) : null;
+  }
+
+  /** The cable is pulled: the phone leaves every list and its open connections fail. */
+  unplug(): void {
+    this.booting = false;
+    this.setOnline(false);
+  }
+
+  /** The cable goes in: `offline` first, `device` once adbd answers. */
+  plugIn(bootMs: number): void {
+    this.booting = true;
+    this.online = true;
+    setTimeout(() => {
+      this.booting = false;
+      this.emit('online', true);
+    }, bootMs).unref();
   }
 
   private setOnline(v: boolean): void {
@@ -117,6 +152,22 @@ export class Phone extends EventEmitter {
   }
 
   tap(x: number, y: number): void {
+    const system = this.systemTree();
+    if (system) {
+      // The lock screen or a dark display takes the touch; the app never sees it.
+      const screen = this.health.screen === 'off' ? 'screen_off' : 'keyguard';
+      this.taps.push({
+        at: new Date().toISOString(),
+        x,
+        y,
+        node: null,
+        target: null,
+        screen,
+        overlay: null,
+        overlay_action: null,
+      });
+      return;
+    }
     const r = this.app.tap(x, y);
     this.taps.push({
       at: new Date().toISOString(),
@@ -125,6 +176,8 @@ export class Phone extends EventEmitter {
       node: info(r.deepest),
       target: info(r.target),
       screen: r.screen,
+      overlay: r.overlay,
+      overlay_action: r.overlay_action,
     });
   }
 }

@@ -8,6 +8,8 @@ const DEFAULT_APP_VERSION = '8.17.0';
 /** All phones of one simulator and the catalog they share; emits 'change' when the device list changes. */
 export class Registry extends EventEmitter {
   readonly phones = new Map<string, Phone>();
+  /** Phones whose cable was pulled: plugged in again, they come back as they were (app, orders, files). */
+  private readonly unplugged = new Map<string, Phone>();
   private nextTransportId = 1;
 
   constructor(
@@ -17,19 +19,31 @@ export class Registry extends EventEmitter {
     super();
   }
 
-  add(serial: string, appVersion = DEFAULT_APP_VERSION): Phone {
+  add(serial: string, appVersion = DEFAULT_APP_VERSION, plugged = false): Phone {
     if (this.phones.has(serial)) throw new Error(`device '${serial}' already exists`);
-    const phone = new Phone(serial, appVersion, () => this.catalog, this.defaultLatency, this.nextTransportId++);
-    phone.on('online', () => this.emit('change'));
+    const phone =
+      this.unplugged.get(serial) ??
+      new Phone(serial, appVersion, () => this.catalog, this.defaultLatency, this.nextTransportId++);
+    if (!this.unplugged.delete(serial)) phone.on('online', () => this.emit('change'));
+    if (plugged) phone.plugIn(phone.latency('settle'));
     this.phones.set(serial, phone);
     this.emit('change');
     return phone;
   }
 
+  /** A phone plugged in while the simulator runs: `offline` in the device list until adbd is up. */
+  plugIn(serial: string, appVersion?: string): Phone {
+    return this.add(serial, appVersion, true);
+  }
+
   remove(serial: string): boolean {
-    const ok = this.phones.delete(serial);
-    if (ok) this.emit('change');
-    return ok;
+    const phone = this.phones.get(serial);
+    if (!phone) return false;
+    this.phones.delete(serial);
+    this.unplugged.set(serial, phone);
+    phone.unplug();
+    this.emit('change');
+    return true;
   }
 
   online(): Phone[] {

@@ -70,7 +70,8 @@ export async function dump(device: DeviceClient): Promise<{ xml: string; all: XN
 export async function settledDump(device: DeviceClient, tries = 5): Promise<{ xml: string; all: XNode[] }> {
   for (let i = 0; i < tries; i++) {
     const d = await dump(device);
-    if (!d.all.some((n) => n.attrs['resource-id'] === 'com.xunmeng.pinduoduo:id/pdd_loading_view')) return d;
+    // By class, not id: the generic id style has no descriptive ids.
+    if (!d.all.some((n) => n.attrs.class === 'android.widget.ProgressBar')) return d;
   }
   throw new Error('still loading');
 }
@@ -98,8 +99,13 @@ export async function tap(device: DeviceClient, n: XNode): Promise<void> {
   await sh(device, `input tap ${x} ${y}`);
 }
 
+/** An option chip by its exact text (works in both id styles). */
 export function option(all: XNode[], value: string): XNode {
-  return one(all, (n) => n.attrs['resource-id'] === rid('tv_sku_option') && n.attrs.text === value, `option ${value}`);
+  return one(
+    all,
+    (n) => n.attrs.class === 'android.widget.TextView' && n.attrs.clickable === 'true' && n.attrs.text === value,
+    `option ${value}`,
+  );
 }
 
 export async function api<T = unknown>(
@@ -140,7 +146,7 @@ export async function fillPanel(
   const page = await openGoods(device, goodsId);
   await tap(
     device,
-    one(page.all, (n) => n.attrs['resource-id'] === rid('tv_bottom_buy_price'), 'entry'),
+    one(page.all, (n) => n.attrs.text?.startsWith('快要抢光 ¥') === true, 'entry'),
   );
   let d = await settledDump(device);
   for (const [i, v] of options.entries()) {
@@ -154,7 +160,7 @@ export async function fillPanel(
   for (let q = 1; q < qty; q++) {
     await tap(
       device,
-      one(d.all, (n) => n.attrs['resource-id'] === rid('tv_sku_plus'), '+'),
+      one(d.all, (n) => n.attrs.text === '+' && n.attrs.clickable === 'true', '+'),
     );
     d = await dump(device);
   }

@@ -17,8 +17,8 @@ function devicesText(reg: Registry, long: boolean): string {
     .online()
     .map((p) =>
       long
-        ? `${p.serial.padEnd(22)} device usb:1-${p.transportId} product:sim model:SIM_1080x2376 device:sim transport_id:${p.transportId}\n`
-        : `${p.serial}\tdevice\n`,
+        ? `${p.serial.padEnd(22)} ${p.booting ? 'offline' : 'device'} usb:1-${p.transportId} product:sim model:SIM_1080x2376 device:sim transport_id:${p.transportId}\n`
+        : `${p.serial}\t${p.booting ? 'offline' : 'device'}\n`,
     )
     .join('');
 }
@@ -27,12 +27,14 @@ function devicesText(reg: Registry, long: boolean): string {
 function resolve(reg: Registry, selector: { serial?: string; any?: boolean }): Phone | string {
   if (selector.serial !== undefined) {
     const p = reg.phones.get(selector.serial);
-    return p && p.online ? p : `device '${selector.serial}' not found`;
+    if (!p || !p.online) return `device '${selector.serial}' not found`;
+    return p.booting ? 'device offline' : p;
   }
   const all = reg.online();
   if (all.length === 0) return 'no devices/emulators found';
   if (all.length > 1) return 'more than one device/emulator';
-  return all[0] as Phone;
+  const only = all[0] as Phone;
+  return only.booting ? 'device offline' : only;
 }
 
 export class AdbServer {
@@ -135,7 +137,7 @@ export class AdbServer {
     const req = await readRequest(r);
     if (req === null) return;
     this.log?.debug({ serial: phone.serial, req }, 'adb local service');
-    if (!phone.online) {
+    if (!phone.online || !this.reg.phones.has(phone.serial)) {
       sock.write(fail(`device '${phone.serial}' not found`));
       return;
     }

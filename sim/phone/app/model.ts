@@ -1,5 +1,10 @@
 import type { Catalog, Goods } from '../catalog/schema';
 import type { Faults } from '../faults';
+import { genericIds } from './hostile/generic-ids';
+import type { OverlayBook, OverlayLayer } from './hostile/overlays';
+import { builtinPageTree } from './hostile/pages';
+import type { BuiltinPage, OverlayAction } from './hostile/schema';
+import { HostileWorld, isSticky } from './hostile/world';
 import { clipTree, hitTest, node, type TapAction, type UiNode } from './node';
 import { fixedSku, isComplete, makePricing, maxQuantity, skuKey, type PriceOverride, type Selection } from './pricing';
 import { renderXml } from './render-xml';
@@ -18,7 +23,9 @@ export type Page =
   | { kind: 'payment'; orderNo: string; totalCent: number }
   | { kind: 'captcha' }
   | { kind: 'orders'; type: number; scroll: 'top' | 'end' }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** `sticky`: shown by a `page_on` fault, it stays until the fault is cleared (network_error excepted). */
+  | { kind: 'builtin'; name: BuiltinPage; title: string; sticky: boolean };
 
 export interface Order {
   order_no: string;
@@ -45,6 +52,9 @@ export interface TapResult {
   deepest: UiNode | null;
   target: UiNode | null;
   screen: string;
+  /** The overlay the tap landed in (id or template name) and what its node there does. */
+  overlay: string | null;
+  overlay_action: OverlayAction | null;
 }
 
 const APP_PKG = 'com.xunmeng.pinduoduo';
@@ -80,8 +90,18 @@ export class PddApp {
   private orderSeq = 0;
   readonly priceOverrides = new Map<string, PriceOverride>();
   private priceChangeApplied = false;
+  /** Overlays, built-in pages and the moments they strike at (sim/phone/SCREENS.md "The hostile world"). */
+  readonly world: HostileWorld = new HostileWorld(this);
 
   constructor(private readonly env: AppEnv) {}
+
+  get overlays(): OverlayBook {
+    return this.world.overlays;
+  }
+
+  faults(): Faults {
+    return this.env.faults();
+  }
 
   reset(): void {
     this.stack = [{ kind: 'launcher' }];
@@ -90,12 +110,14 @@ export class PddApp {
     this.loadingDumpsLeft = 0;
     this.settleUntil = 0;
     this.lastDumpXml = null;
+    this.world.reset();
     this.resetFaultState();
   }
 
   resetFaultState(): void {
     this.priceOverrides.clear();
     this.priceChangeApplied = false;
+    this.world.resetFaults();
   }
 
   top(): Page {
@@ -103,7 +125,7 @@ export class PddApp {
     return p ?? { kind: 'launcher' };
   }
 
-  private goods(id: string): Goods | undefined {
+  goods(id: string): Goods | undefined {
     return this.env.catalog().goods.find((g) => g.goods_id === id);
   }
 
@@ -123,6 +145,8 @@ export class PddApp {
         return 'sku_panel';
       case 'payment':
         return 'payment_handoff';
+      case 'builtin':
+        return p.name;
       default:
         return p.kind;
     }
@@ -138,6 +162,8 @@ export class PddApp {
         return loadingScreen();
       case 'captcha':
         return captchaScreen();
+      case 'builtin':
+        return builtinPageTree(p.name, p.title);
       case 'cashier':
         return cashierScreen(p.totalCent);
       case 'payment':
@@ -165,15 +191,39 @@ export class PddApp {
 
   /** The tree a phone would show right now (no staleness): what taps and screencap see. */
   visibleTree(): UiNode {
-    const raw = this.isLoading() ? loadingScreen() : this.buildPage(this.top());
-    const root =
-      this.toast && !this.isLoading()
-        ? {
-            ...raw,
-            children: [...raw.children, { ...toastNode(this.toast.text, this.toast.pkg), index: raw.children.length }],
-          }
-        : raw;
+    const loading = this.isLoading();
+    const page = loading ? loadingScreen() : this.buildPage(this.top());
+    // Overlays are in-app dialogs: a subtree after the page's nodes, drawn above them.
+    const children = [...page.children, ...this.overlayLayers().map((l) => l.tree)];
+    if (this.toast && !loading) children.push(toastNode(this.toast.text, this.toast.pkg));
+    const root = this.styled({ ...page, children: children.map((c, index) => ({ ...c, index })) });
     return clipTree(root) ?? node('Frame', [0, 0, 1080, 2376]);
+  }
+
+  /** Labels of the overlays drawn right now (for the control API). */
+  visibleOverlays(): string[] {
+    return this.overlayLayers().map((l) => l.label);
+  }
+
+  /** The focused activity, as `dumpsys window` names it (sim/phone/SCREENS.md "Activities"). */
+  activity(): string {
+    const p = this.top();
+    if (p.kind === 'launcher') return 'com.android.launcher3/.Launcher';
+    if (p.kind === 'payment') return 'com.eg.android.AlipayGphone/com.alipay.mobile.quinox.LauncherActivity';
+    if (p.kind === 'home') return `${APP_PKG}/.ui.activity.HomeActivity`;
+    if (p.kind === 'builtin' && p.name === 'login') return `${APP_PKG}/.login.LoginActivity`;
+    const masks = new Set(['order_success', 'limited_deal_mask']);
+    if (this.visibleOverlays().some((o) => masks.has(o))) return `${APP_PKG}/.activity.NewPageMaskActivity`;
+    return `${APP_PKG}/.activity.NewPageActivity`;
+  }
+
+  private styled(n: UiNode): UiNode {
+    return this.env.faults().id_style === 'generic' ? genericIds(n) : n;
+  }
+
+  private overlayLayers(): OverlayLayer[] {
+    if (this.isLoading()) return [];
+    return this.overlays.layers(this.top()).map((l) => ({ ...l, tree: this.styled(l.tree) }));
   }
 
   currentXml(): string {
@@ -189,6 +239,7 @@ export class PddApp {
       if (rate > 0 && this.env.random() < rate) return this.lastDumpXml;
     }
     this.lastDumpNav = this.navSerial;
+    if (!this.isLoading()) this.world.strike();
     const xml = this.currentXml();
     const loading = this.isLoading();
     if (this.loadingDumpsLeft > 0) this.loadingDumpsLeft -= 1;
@@ -214,7 +265,7 @@ export class PddApp {
     this.priceChangeApplied = true;
   }
 
-  private navigate(mutate: () => void, loadingDumps = 0): void {
+  navigate(mutate: () => void, loadingDumps = 0): void {
     mutate();
     this.navSerial += 1;
     this.toast = null;
@@ -222,16 +273,19 @@ export class PddApp {
     this.settleUntil = this.env.now() + this.env.settleMs();
   }
 
-  private defaultLoadingDumps(): number {
+  defaultLoadingDumps(): number {
     return this.env.faults().loading_dumps ?? 1;
   }
 
   startUrl(url: string): boolean {
     const target = parseAppUrl(url);
     if (!target) return false;
+    if (this.world.showBlocking()) return true;
     const faults = this.env.faults();
     this.navigate(() => {
       if (target.kind === 'goods') {
+        // The network error page goes away when the goods link is opened again.
+        this.stack = this.stack.filter((p) => !(p.kind === 'builtin' && p.name === 'network_error'));
         this.stack.push(
           faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId },
         );
@@ -251,7 +305,7 @@ export class PddApp {
 
   back(): void {
     const p = this.top();
-    if (p.kind === 'launcher') return;
+    if (p.kind === 'launcher' || isSticky(p)) return;
     this.navigate(() => {
       this.stack.pop();
       if (p.kind === 'cashier') this.stack.push({ kind: 'orders', type: 1, scroll: 'top' });
@@ -261,15 +315,39 @@ export class PddApp {
 
   tap(x: number, y: number): TapResult {
     const screen = this.screenName();
+    const hit = this.overlays.hit(this.overlayLayers(), x, y);
+    if (hit) {
+      this.toast = null;
+      this.performOverlay(hit.layer, hit.action);
+      return {
+        deepest: hit.deepest,
+        target: hit.target,
+        screen,
+        overlay: hit.layer.label,
+        overlay_action: hit.action,
+      };
+    }
     const tree = this.visibleTree();
     const { deepest, clickable } = hitTest(tree, x, y);
     if (this.toast) this.toast = null;
     if (clickable && clickable.enabled && clickable.action && !this.isLoading()) this.perform(clickable.action);
-    return { deepest, target: clickable, screen };
+    return { deepest, target: clickable, screen, overlay: null, overlay_action: null };
+  }
+
+  private performOverlay(layer: OverlayLayer, action: OverlayAction): void {
+    if (action === 'none') return;
+    this.overlays.takeDown(layer.state);
+    if (action === 'dismiss') return;
+    const to = action.slice('navigate:'.length);
+    this.navigate(() =>
+      this.stack.push(to === 'home' ? { kind: 'home' } : this.world.builtin(to as BuiltinPage, '', false)),
+    );
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number): void {
     if (this.isLoading() || Math.abs(y1 - y2) < 100) return;
+    // A swipe that starts on an overlay is the overlay's; the page beneath does not scroll.
+    if (this.overlays.hit(this.overlayLayers(), x1, y1)) return;
     const p = this.top();
     const dir = y1 > y2 ? 'end' : 'top';
     if (p.kind === 'panel') {
@@ -288,6 +366,7 @@ export class PddApp {
       case 'back':
         return this.back();
       case 'open_home':
+        if (this.world.showBlocking()) return;
         return this.navigate(() => this.stack.push({ kind: 'home' }));
       case 'open_panel': {
         if (p.kind !== 'goods') return;
@@ -357,6 +436,7 @@ export class PddApp {
     const outcome = faults.captcha_on === 'submit' ? 'captcha' : (faults.submit_outcome ?? 'created');
     if (outcome === 'not_created') {
       this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
+      this.world.submitPage = p;
       return;
     }
     const total = makePricing(g.goods_id, this.priceOverrides).total(sku, p.qty);
@@ -378,6 +458,7 @@ export class PddApp {
     const orderNo = order?.order_no ?? '';
     this.navigate(() => {
       this.stack.pop();
+      this.world.submitPage = null;
       switch (outcome) {
         case 'created':
           this.stack.push({ kind: 'cashier', orderNo, totalCent: total });
@@ -392,6 +473,7 @@ export class PddApp {
           this.stack.push({ kind: 'captcha' });
           break;
       }
+      this.world.submitPage = this.top();
     }, this.defaultLoadingDumps());
   }
 

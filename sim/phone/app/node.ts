@@ -32,7 +32,11 @@ export interface UiNode {
   /** Key of the model's scroll state this container reflects. */
   scrollKey?: string;
   /** Drawing hint for screencap only. */
-  fill?: 'red' | 'grey' | 'mask' | 'image' | 'chip' | 'chip_selected';
+  fill?: 'red' | 'grey' | 'mask' | 'image' | 'chip' | 'chip_selected' | 'card' | 'green' | 'black';
+  /** What a tap on this node of an overlay does (overlays never use `action`). */
+  overlayAction?: string;
+  /** Ids a test wrote itself (custom overlays): the generic id style leaves them alone. */
+  keepId?: boolean;
 }
 
 export interface NodeProps {
@@ -47,6 +51,7 @@ export interface NodeProps {
   action?: TapAction;
   scrollKey?: string;
   fill?: UiNode['fill'];
+  overlayAction?: string;
 }
 
 const CLASS: Record<string, string> = {
@@ -60,6 +65,12 @@ const CLASS: Record<string, string> = {
   Recycler: 'androidx.recyclerview.widget.RecyclerView',
   Progress: 'android.widget.ProgressBar',
   Toast: 'android.widget.Toast',
+  ImageButton: 'android.widget.ImageButton',
+  ViewGroup: 'android.view.ViewGroup',
+  Relative: 'android.widget.RelativeLayout',
+  Edit: 'android.widget.EditText',
+  CheckBox: 'android.widget.CheckBox',
+  Web: 'android.webkit.WebView',
 };
 
 export type ShortClass = keyof typeof CLASS;
@@ -82,6 +93,7 @@ export function node(cls: ShortClass, bounds: Rect, props: NodeProps = {}, child
     ...(props.action ? { action: props.action } : {}),
     ...(props.scrollKey ? { scrollKey: props.scrollKey } : {}),
     ...(props.fill ? { fill: props.fill } : {}),
+    ...(props.overlayAction ? { overlayAction: props.overlayAction } : {}),
   };
 }
 

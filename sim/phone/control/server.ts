@@ -1,8 +1,12 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { allowedHostNames, checkApiRequest } from '../../../platform/http-guard';
+import { overlaysBodySchema } from '../app/hostile/schema';
+import { templateInfos } from '../app/hostile/templates';
+import { renderXml } from '../app/render-xml';
 import { catalogSchema } from '../catalog/schema';
 import { faultsSchema } from '../faults';
+import { healthPatchSchema } from '../health';
 import type { Registry } from '../registry';
 import type { Phone } from '../phone';
 
@@ -53,7 +57,14 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 function deviceView(p: Phone): object {
-  return { serial: p.serial, app_version: p.appVersion, screen: p.app.screenName(), online: p.online };
+  return {
+    serial: p.serial,
+    app_version: p.appVersion,
+    screen: p.app.screenName(),
+    online: p.online,
+    state: p.booting ? 'offline' : 'device',
+    overlays: p.app.visibleOverlays(),
+  };
 }
 
 /** The sim's control API (sim/phone/SCREENS.md "Control API"): plain node http, zod-validated input. */
@@ -117,6 +128,8 @@ export class ControlServer {
     };
 
     if (parts[0] === 'health' && parts.length === 1) return json(200, { ok: true });
+    if (parts[0] === 'overlays' && parts[1] === 'templates' && parts.length === 2 && method === 'GET')
+      return json(200, templateInfos());
     if (parts[0] === 'catalog' && parts.length === 1) {
       if (method === 'GET') return json(200, this.reg.catalog);
       if (method === 'PUT') {
@@ -130,7 +143,7 @@ export class ControlServer {
         const body = parseBody(addDeviceSchema, await readJson(req));
         if (this.reg.phones.has(body.serial))
           throw new HttpError(409, `device '${body.serial}' already exists`, 'serial');
-        return json(201, deviceView(this.reg.add(body.serial, body.app_version)));
+        return json(201, deviceView(this.reg.plugIn(body.serial, body.app_version)));
       }
       const serial = parts[1];
       if (serial !== undefined) {
@@ -158,7 +171,8 @@ export class ControlServer {
         if (sub === 'taps' && method === 'GET') return json(200, phone.taps);
         if (sub === 'screen' && method === 'GET') {
           res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'x-screen': phone.app.screenName() });
-          res.end(phone.app.currentXml());
+          const system = phone.systemTree();
+          res.end(system ? renderXml(system) : phone.app.currentXml());
           return;
         }
         if (sub === 'faults') {
@@ -170,6 +184,21 @@ export class ControlServer {
           if (method === 'DELETE') {
             phone.clearFaults();
             return json(200, {});
+          }
+        }
+        if (sub === 'overlays') {
+          if (method === 'PUT') {
+            const body = parseBody(overlaysBodySchema, (await readJson(req)) ?? {});
+            phone.app.overlays.set(body.overlays);
+          } else if (method === 'DELETE') phone.app.overlays.set([]);
+          if (method === 'GET' || method === 'PUT' || method === 'DELETE')
+            return json(200, { overlays: phone.app.overlays.view(phone.app.top()) });
+        }
+        if (sub === 'health') {
+          if (method === 'GET') return json(200, phone.health);
+          if (method === 'PUT') {
+            const patch = parseBody(healthPatchSchema, (await readJson(req)) ?? {});
+            return json(200, phone.setHealth(patch));
           }
         }
         if (sub === 'reset' && method === 'POST') {

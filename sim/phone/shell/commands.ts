@@ -1,5 +1,7 @@
 import type { Phone } from '../phone';
 import { renderPng, renderRaw } from '../app/render-png';
+import { renderXml } from '../app/render-xml';
+import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
 
 export interface CmdOutput {
   stdout: Buffer;
@@ -54,8 +56,14 @@ const uiautomator: Command = async (phone, args) => {
   }
   const rest = args.slice(1).filter((a) => a !== '--compressed' && a !== '--verbose');
   const target = rest[0] ?? '/sdcard/window_dump.xml';
+  if (phone.health.screen === 'off') {
+    await phone.delay('dump');
+    return out('ERROR: null root node returned by UiTestAutomationBridge.\n');
+  }
+  // The lock screen is the active window while the keyguard shows; the app is not dumped.
+  const system = phone.systemTree();
   // The snapshot is taken when the dump starts; waiting happens afterwards, as adversarially as a phone can be.
-  const xml = phone.app.dump();
+  const xml = system ? renderXml(system) : phone.app.dump();
   await phone.delay('dump');
   if (target === '/dev/tty') return out(`${xml}UI hierchary dumped to: /dev/tty\n`);
   const path = normalizePath(target);
@@ -109,6 +117,19 @@ const ls: Command = async (phone, args) => {
 
 const KEY_BACK = new Set(['4', 'KEYCODE_BACK']);
 const KEY_HOME = new Set(['3', 'KEYCODE_HOME']);
+const KEY_WAKEUP = new Set(['224', 'KEYCODE_WAKEUP']);
+const KEY_SLEEP = new Set(['223', 'KEYCODE_SLEEP']);
+const KEY_POWER = new Set(['26', 'KEYCODE_POWER']);
+
+/** Power keys move the display; waking a phone that locked itself shows the keyguard, never the app. */
+function powerKey(phone: Phone, code: string): boolean {
+  const h = phone.health;
+  const wake = KEY_WAKEUP.has(code) || (KEY_POWER.has(code) && h.screen === 'off');
+  const sleep = KEY_SLEEP.has(code) || (KEY_POWER.has(code) && h.screen !== 'off');
+  if (wake && h.screen === 'off') phone.setHealth({ screen: 'locked' });
+  else if (sleep) phone.setHealth({ screen: 'off' });
+  return wake || sleep;
+}
 
 function inputUsage(cmd: string): CmdOutput {
   return err(
@@ -130,7 +151,8 @@ const input: Command = async (phone, args) => {
     case 'swipe': {
       if ((rest.length !== 4 && rest.length !== 5) || !ints) return inputUsage('swipe');
       const [x1, y1, x2, y2] = nums as [number, number, number, number];
-      phone.app.swipe(x1, y1, x2, y2);
+      // A swipe on the lock screen does not unlock it here: nothing over ADB unlocks a phone.
+      if (!phone.systemTree()) phone.app.swipe(x1, y1, x2, y2);
       await phone.delay('tap');
       return out('');
     }
@@ -138,6 +160,9 @@ const input: Command = async (phone, args) => {
       const codes = rest.filter((a) => !a.startsWith('--'));
       if (codes.length === 0) return inputUsage('keyevent');
       for (const c of codes) {
+        if (powerKey(phone, c)) continue;
+        // The keyguard or a dark screen swallows every other key.
+        if (phone.systemTree()) continue;
         if (KEY_BACK.has(c)) phone.app.back();
         else if (KEY_HOME.has(c)) phone.app.forceStop(PDD_PACKAGE);
       }
@@ -246,12 +271,16 @@ const dumpsys: Command = async (phone, args) => {
     );
   }
   if (args[0] === 'window') {
-    const pkg =
-      phone.app.screenName() === 'launcher'
-        ? 'com.android.launcher3/.Launcher'
-        : `${PDD_PACKAGE}/com.xunmeng.pinduoduo.ui.activity.NewPageActivity`;
-    return out(`  mCurrentFocus=Window{4d2c1b0 u0 ${pkg}}\n  mFocusedApp=ActivityRecord{8a7b6c5 u0 ${pkg} t42}\n`);
+    if (args[1] === 'policy') return out(windowPolicy(phone.health));
+    const pkg = phone.app.activity();
+    const focus = keyguardShowing(phone.health) ? 'NotificationShade' : pkg;
+    return out(
+      `${windowPolicy(phone.health)}\nWINDOW MANAGER WINDOWS (dumpsys window windows)\n` +
+        `  mCurrentFocus=Window{4d2c1b0 u0 ${focus}}\n  mFocusedApp=ActivityRecord{8a7b6c5 u0 ${pkg} t42}\n`,
+    );
   }
+  if (args[0] === 'battery') return out(dumpsysBattery(phone.health));
+  if (args[0] === 'power') return out(dumpsysPower(phone.health));
   return out('');
 };
 
@@ -270,7 +299,7 @@ const wm: Command = async (_phone, args) => {
 const screencap: Command = async (phone, args) => {
   const png = args.includes('-p');
   const file = args.filter((a) => !a.startsWith('-'))[0];
-  const tree = phone.app.visibleTree();
+  const tree = phone.systemTree() ?? phone.app.visibleTree();
   await phone.delay('screencap');
   const data = png || file?.endsWith('.png') ? renderPng(tree) : renderRaw(tree);
   if (file) {
@@ -332,7 +361,13 @@ const sleepCmd: Command = async (_phone, args) => {
   return out('');
 };
 
+const df: Command = async (phone, args) => {
+  const r = dfOutput(phone.health, args);
+  return { stdout: Buffer.from(r.out), stderr: Buffer.from(r.err), code: r.err ? 1 : 0 };
+};
+
 export const COMMANDS: Record<string, Command> = {
+  df,
   uiautomator,
   cat,
   rm,
