@@ -250,7 +250,14 @@ describe('phones that need help stop claiming', () => {
     await stopWorker(a);
     linesA.length = 0;
     await startWorker(a, 600_000);
-    await until(async () => linesA.some((l) => l.includes('may take claims again')), Boolean, 'A claimable');
+    // registered and polling before the revocation, so the claim below reaches A and its own check
+    const logged = (text: string) => linesA.some((l) => l.includes(text));
+    await until(
+      async () =>
+        logged('may take claims again') && logged('registered with the admin') && logged('idle: polling for claims'),
+      Boolean,
+      'A registered and claimable',
+    );
     expect((await op.post(`/api/devices/${b.deviceId}/pause`)).status).toBe(200);
     await revokeDeviceCredential(admin.db, { kind: 'system', name: 'test' }, a.deviceId);
     const t = await dryRun();
