@@ -119,6 +119,10 @@ export const API_ERROR_CODES = {
   // Phones that need a person and the release gate per PDD app version (admin/devices)
   NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
   UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
+
+  // Operator actions on a running purchase (admin/purchase/actions.ts)
+  IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
+  OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
