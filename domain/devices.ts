@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
 export const DEVICE_NAME_MAX_LENGTH = 100;
@@ -12,8 +13,7 @@ export const deviceDisplayNameSchema = z
   .trim()
   .min(1, 'display_name must not be empty')
   .max(DEVICE_NAME_MAX_LENGTH, `display_name must be at most ${DEVICE_NAME_MAX_LENGTH} characters`)
-  // eslint-disable-next-line no-control-regex
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'display_name must not contain control characters');
+  .refine((s) => !hasUnsafeNameChars(s), `display_name ${UNSAFE_NAME_MESSAGE}`);
 
 /**
  * Where `online` came from: the phone's own queue pollers as Temporal reports them, or — when
@@ -62,7 +62,7 @@ export interface IssuedDeviceView {
 
 /**
  * Why a phone needs a person before it may take another claim: an operator paused it, or a
- * purchase on it stopped at a page only a person can clear on the phone (docs/api.md §9.1).
+ * purchase on it stopped at a page only a person can clear on the phone (docs/api.md §12.1).
  */
 const ATTENTION_REASONS = {
   PAUSED_BY_OPERATOR: '操作员已暂停',

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The release gate per PDD app version (docs/api.md §9.2): every version a phone
+ * The release gate per PDD app version (docs/api.md §12.2): every version a phone
  * registered with, when a dry run last reached its final panel on it, and whether an operator
  * released it for live purchases. Nothing releases a version by itself.
  */

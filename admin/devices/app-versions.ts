@@ -5,7 +5,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 
 /**
- * The release gate per PDD app version (docs/api.md §9.2). A page profile that
+ * The release gate per PDD app version (docs/api.md §12.2). A page profile that
  * matches a new app version is not proof that a purchase on it is right: live submits on a
  * version stay refused at the fence until a dry run reached the final panel on a phone with that
  * version and an operator released it. Nothing releases a version by itself.

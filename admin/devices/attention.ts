@@ -5,7 +5,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../http/errors';
 
 /**
- * Phones that need a person (docs/api.md §9.1): a phone with an attention row takes no
+ * Phones that need a person (docs/api.md §12.1): a phone with an attention row takes no
  * new claim — its worker asks `claimability` before every claim — until an operator resumes it.
  * A pause is the operator's reversible stop; a purchase that stops on a page only a person can
  * clear (logged out, captcha, risk check) sets it by itself, so the next queued task waits for a

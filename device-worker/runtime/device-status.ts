@@ -4,7 +4,7 @@ import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
 import { reportDeviceStatus } from '../admin-client';
 
 /**
- * Whether this phone may take a claim right now (docs/api.md §9.1): it answers on ADB,
+ * Whether this phone may take a claim right now (docs/api.md §12.1): it answers on ADB,
  * and the admin neither paused it nor has it waiting for a person (需处理), and its token is not
  * revoked. Checked every interval — the claim poller polls `devices` only while the last check
  * said yes — and again inside every claim, so a phone that changed since is refused before the

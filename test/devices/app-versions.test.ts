@@ -4,7 +4,7 @@ import { startPurchaseRig, BLACK_M, type PurchaseRig } from '../purchase/setup';
 jest.setTimeout(300_000);
 
 /**
- * The release gate per PDD app version (docs/api.md §9.2): on a fresh admin the
+ * The release gate per PDD app version (docs/api.md §12.2): on a fresh admin the
  * phone's version is seen but not released, so a live purchase stops at the fence with nothing
  * tapped; a dry run that reaches the final panel makes it releasable, and once released a live
  * purchase goes through.

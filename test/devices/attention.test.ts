@@ -20,7 +20,7 @@ import { BLACK_M, FAST_TIMING, releaseAppVersionInTestDb } from '../purchase/set
 jest.setTimeout(300_000);
 
 /**
- * Two phones, one queue (docs/api.md §9.1): a phone that needs a person — logged out,
+ * Two phones, one queue (docs/api.md §12.1): a phone that needs a person — logged out,
  * paused, gone from ADB, revoked — takes no claim; the task waits and the other phone
  * takes it. Phone A's worker logs are kept, so a test can wait for A to have refused a claim.
  */

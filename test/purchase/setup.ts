@@ -50,7 +50,7 @@ export interface PurchaseRig {
   paymentTaps(): TapRecord[];
   submissionRows(): SubmissionRow[];
   resetPhone(): void;
-  /** 恢复 through the operator API: a stop on a captcha or login page put the phone on 需处理 (docs/api.md §9.1) */
+  /** 恢复 through the operator API: a stop on a captcha or login page put the phone on 需处理 (docs/api.md §12.1) */
   resumePhone(): Promise<void>;
   close(): Promise<void>;
 }

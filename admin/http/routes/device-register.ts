@@ -14,7 +14,7 @@ const statusBody = z.object({ adb_connected: z.boolean() });
 /**
  * `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at.
  * `POST /api/device/status`: the phone's ADB state, answered with whether it may take a claim now
- * (asked before every claim and between claims, docs/api.md §9.1).
+ * (asked before every claim and between claims, docs/api.md §12.1).
  */
 export function deviceRegisterRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/device' });

@@ -60,7 +60,7 @@ export function deviceRoutes(deps: AppDeps): Router {
     ctx.body = { device_id: deviceId, status: 'REVOKED', already_revoked: outcome === 'already-revoked' };
   });
 
-  // 暂停 / 恢复: the reversible stop (docs/api.md §9.1); 吊销 above is for good
+  // 暂停 / 恢复: the reversible stop (docs/api.md §12.1); 吊销 above is for good
   router.post('/:deviceId/pause', async (ctx) => {
     const { deviceId } = parseParams(ctx, deviceParams);
     const attention = await pauseDevice(deps.db, actorOf(ctx), deviceId);
