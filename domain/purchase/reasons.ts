@@ -54,6 +54,11 @@ export const REASONS = {
     next: '在拼多多待付款订单中核对同一提交',
   },
   AFTER_FENCE_STEP_FAILED: { zh: '提交围栏之后的记录步骤失败，结果需要核对', next: '在拼多多待付款订单中核对同一提交' },
+  // the release gate per PDD app version (admin/devices/app-versions.ts)
+  APP_VERSION_NOT_RELEASED: {
+    zh: '手机上的拼多多版本尚未发布用于真实下单，未点击提交',
+    next: `在「设备 → 拼多多版本」中先用该版本的手机试运行通过并发布；${RESET}`,
+  },
   // the real app's interruptions before the fence: each its own stop (CAPTCHA stays readable for older tasks)
   LOGIN_REQUIRED: { zh: '拼多多要求登录，已停止', next: `人工在手机上登录拼多多账号后，将手机恢复接单；${RESET}` },
   CAPTCHA_REQUIRED: {

@@ -14,6 +14,7 @@ import { shopeeRoutes } from './shopee';
 import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
+import { appVersionRoutes } from './app-versions';
 import { codecRoutes } from './codec';
 
 /**
@@ -36,6 +37,7 @@ export function allRouters(deps: AppDeps): Router[] {
     sybRoutes(deps),
     settingsRoutes(deps),
     metricsRoutes(deps),
+    appVersionRoutes(deps),
     codecRoutes(deps),
   ];
 }
