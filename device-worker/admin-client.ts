@@ -128,3 +128,41 @@ export class AdminClient {
     }
   }
 }
+
+/** The admin's answer to a status report: may this phone take a claim now, and why not. */
+export type DeviceStatusAnswer =
+  | { kind: 'answer'; claimable: boolean; attention: { reason_code: string; since: string } | null }
+  | { kind: 'unauthorized' }
+  | { kind: 'unavailable'; why: string };
+
+/**
+ * `POST /api/device/status`: reports whether the phone answers on ADB and asks whether it may
+ * take a claim (an operator paused it, or a purchase stopped on a page only a person can clear).
+ * Never throws: a 401 (revoked token) and an admin that does not answer are answers too.
+ */
+export async function reportDeviceStatus(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token' | 'requestTimeoutMs'>,
+  status: { adb_connected: boolean },
+): Promise<DeviceStatusAnswer> {
+  try {
+    const res = await fetch(new URL('/api/device/status', opts.adminUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+      body: JSON.stringify(status),
+      signal: AbortSignal.timeout(opts.requestTimeoutMs ?? 5_000),
+    });
+    const body = await res.text().catch(() => '');
+    if (res.status === 401) return { kind: 'unauthorized' };
+    if (!res.ok) return { kind: 'unavailable', why: `HTTP ${res.status}` };
+    const parsed = JSON.parse(body) as { claimable?: unknown; attention?: unknown };
+    if (typeof parsed.claimable !== 'boolean') return { kind: 'unavailable', why: 'no claimable in the answer' };
+    const a = parsed.attention as { reason_code?: unknown; since?: unknown } | null | undefined;
+    const attention =
+      a && typeof a.reason_code === 'string' && typeof a.since === 'string'
+        ? { reason_code: a.reason_code, since: a.since }
+        : null;
+    return { kind: 'answer', claimable: parsed.claimable, attention };
+  } catch (err) {
+    return { kind: 'unavailable', why: describeError(err) };
+  }
+}

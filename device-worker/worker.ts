@@ -16,6 +16,7 @@ import { DeviceMetrics } from './runtime/metrics';
 import { deviceWorkerIdentity } from './runtime/identity';
 import { runDeviceQueue } from './runtime/reconnect';
 import { createRegistration } from './runtime/registration';
+import { DeviceStatusWatch } from './runtime/device-status';
 
 export interface DeviceWorkerOptions {
   /** the admin-issued device id (also the queue `device/<id>` and the data folder) */
@@ -33,6 +34,8 @@ export interface DeviceWorkerOptions {
   artifactRetentionDays?: number;
   /** how often an open claim's workflow is checked for being closed; default 10 s */
   claimCheckIntervalMs?: number;
+  /** how often the phone's ADB state is checked and reported, and the admin asked whether it may claim; default 5 s */
+  statusIntervalMs?: number;
   /** serve this worker's metrics at `http://host:port/metrics` (port 0: a free one); unset = not served */
   metrics?: { host: string; port: number };
 }
@@ -91,6 +94,15 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     // a revoked phone takes no new claim; a purchase it holds is refused by the admin
     onRevoked: () => void poller.stop(),
   });
+  const status = new DeviceStatusWatch({
+    adb: adbTarget,
+    adbTimeouts: opts.adb.timeouts,
+    admin: opts.admin,
+    deviceId: opts.deviceId,
+    log,
+    onChange: () => void poller.pollIfIdle(),
+    onRevoked: () => void poller.stop(),
+  });
 
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
@@ -105,6 +117,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       registration.register();
     },
     onReleased: () => void poller.pollIfIdle(),
+    claimRefusal: () => status.check(),
   };
   const identity = deviceWorkerIdentity(opts.deviceId);
   const poller = new ClaimPoller({
@@ -113,7 +126,9 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     ledger,
     claimActivities: metrics.instrument(createClaimActivities(ctx)),
     log,
+    mayClaim: () => status.lastRefusal === null,
   });
+  status.start(opts.statusIntervalMs ?? 5_000);
   const checks = new OrphanClaimChecks({
     temporal: opts.temporal,
     identity,
@@ -153,6 +168,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       // no claim may be taken from here on, even by a check that is finishing right now
       const pollerStopped = poller.stop();
       clearInterval(daily);
+      await status.stop();
       await checks.stop();
       registration.stop();
       await pollerStopped;

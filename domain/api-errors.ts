@@ -115,6 +115,10 @@ export const API_ERROR_CODES = {
 
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',
+
+  // Phones that need a person and the release gate per PDD app version (admin/devices)
+  NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
+  UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -45,6 +45,8 @@ export interface DeviceView {
   /** since when it holds `current_task_id` */
   claimed_at: string | null;
   last_error: DeviceLastError | null;
+  /** set: the phone takes no new claim until an operator resumes it */
+  attention: DeviceAttention | null;
   serial: string | null;
   model: string | null;
   last_seen_at: string | null;
@@ -56,4 +58,60 @@ export interface IssuedDeviceView {
   device_id: string;
   display_name: string;
   token: string;
+}
+
+/**
+ * Why a phone needs a person before it may take another claim: an operator paused it, or a
+ * purchase on it stopped at a page only a person can clear on the phone (docs/api.md §9.1).
+ */
+export const ATTENTION_REASONS = {
+  PAUSED_BY_OPERATOR: '操作员已暂停',
+  LOGIN_REQUIRED: '拼多多已退出登录，请在手机上重新登录',
+  CAPTCHA_REQUIRED: '出现验证码，请在手机上人工完成验证',
+  RISK_FACE: '拼多多要求人脸验证，请在手机上人工完成',
+  RISK_SMS: '拼多多要求短信验证，请在手机上人工完成',
+} as const satisfies Record<string, string>;
+export type AttentionReason = keyof typeof ATTENTION_REASONS;
+
+/** The device failure codes of a purchase stop that put its phone on 需处理. */
+export const ATTENTION_STOP_CODES: readonly AttentionReason[] = [
+  'LOGIN_REQUIRED',
+  'CAPTCHA_REQUIRED',
+  'RISK_FACE',
+  'RISK_SMS',
+];
+
+export function isAttentionStopCode(code: string): code is AttentionReason {
+  return (ATTENTION_STOP_CODES as readonly string[]).includes(code);
+}
+
+/** The operator's words for an attention reason; an unknown one (from a newer admin) still shows. */
+export function attentionReasonZh(code: string): string {
+  return Object.prototype.hasOwnProperty.call(ATTENTION_REASONS, code)
+    ? ATTENTION_REASONS[code as AttentionReason]
+    : `需处理（${code}）`;
+}
+
+export interface DeviceAttention {
+  reason_code: string;
+  since: string;
+}
+
+/**
+ * What the phone host asks before it takes a claim (`POST /api/device/status`): whether this
+ * phone may take one now, and why not.
+ */
+export interface DeviceClaimability {
+  claimable: boolean;
+  attention: DeviceAttention | null;
+}
+
+/** `GET /api/app-versions`: the release gate of one PDD app version. */
+export interface AppVersionView {
+  app_version: string;
+  /** a registered device worker reported a page profile for it */
+  profile: boolean;
+  last_dry_run_passed_at: string | null;
+  released: boolean;
+  released_at: string | null;
 }

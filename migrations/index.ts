@@ -14,6 +14,8 @@ import * as m0033 from './0033_task_order_numbers';
 import * as m0034 from './0034_task_removed_at';
 import * as m0035 from './0035_submission_ordered_at';
 import * as m0036 from './0036_task_list_counts_and_search';
+import * as m0040 from './0040_device_attention';
+import * as m0041 from './0041_app_versions';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -36,6 +38,8 @@ export const migrations: Record<string, Migration> = {
   '0034_task_removed_at': m0034,
   '0035_submission_ordered_at': m0035,
   '0036_task_list_counts_and_search': m0036,
+  '0040_device_attention': m0040,
+  '0041_app_versions': m0041,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,12 @@ import { recordAudit } from '../../admin/audit/audit';
 import { recordPurchaseTransition } from '../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../admin/db/database';
 import type { AuthorizationStatus } from '../../admin/db/tables/purchase';
+import {
+  afterStatusRecorded,
+  attentionAfterStop,
+  releaseGateAtFence,
+  stopReason,
+} from '../../admin/devices/purchase-hooks';
 import type { FinalPanelReading } from '../../domain/contracts/device-activities';
 import { searchTextOf } from '../../domain/catalog-search';
 import { sameOptions } from '../../domain/option-key';
@@ -66,13 +72,14 @@ export function purchaseActivities(db: AdminDb) {
         if (!canTransition(from, input.to))
           throw nonRetryable(`task ${input.taskId}: ${from} → ${input.to} is not allowed`, 'ILLEGAL_TRANSITION');
         const now = nowUtc();
+        const reasonCode = await stopReason(trx, input.authorizationId, input.reasonCode);
         await trx
           .updateTable('tasks')
           .set({
             status: input.to,
             version: task.version + 1,
             updated_at: now,
-            ...(input.reasonCode !== undefined ? { reason_code: input.reasonCode } : {}),
+            ...(reasonCode !== undefined ? { reason_code: reasonCode } : {}),
             ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
             ...(input.orderNo !== undefined ? { pdd_order_no: input.orderNo } : {}),
             ...(isTerminal(input.to) ? { finished_at: now } : {}),
@@ -90,10 +97,14 @@ export function purchaseActivities(db: AdminDb) {
             .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
             .execute();
         }
+        await afterStatusRecorded(trx, input.to, {
+          task_id: input.taskId,
+          device_id: input.deviceId ?? task.device_id,
+        });
         await appendTimeline(trx, input.authorizationId, {
           at: now,
           status: input.to,
-          reason: input.reasonCode ?? null,
+          reason: reasonCode ?? null,
           detail: input.detail ?? null,
           actor: input.actor ?? null,
         });
@@ -117,7 +128,7 @@ export function purchaseActivities(db: AdminDb) {
         recordPurchaseTransition({
           from,
           to: input.to,
-          reasonCode: input.reasonCode,
+          reasonCode,
           startedAt: task.started_at,
           byOperator: input.actor !== undefined,
         });
@@ -198,6 +209,7 @@ export function purchaseActivities(db: AdminDb) {
         .where('id', '=', input.attemptId)
         .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
         .execute();
+      if (input.failure) await attentionAfterStop(db, input.attemptId, input.failure);
       if (input.goods) {
         const attempt = await db
           .selectFrom('purchase_attempts')
@@ -275,6 +287,8 @@ export function purchaseActivities(db: AdminDb) {
           return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
         const verdict = allGates(c, auth.quantity, auth.total_price_cap_cent);
         if (!verdict.pass) return refuse('FENCE_REFUSED', `${verdict.reason}: ${verdict.detail}`);
+        const unreleased = await releaseGateAtFence(trx, input.attemptId, c.appVersion);
+        if (unreleased) return refuse('APP_VERSION_NOT_RELEASED', unreleased);
 
         const submissionId = randomUUID();
         await trx

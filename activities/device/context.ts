@@ -17,4 +17,9 @@ export interface DeviceContext {
   onClaimed(): void;
   /** called after the open claim is released: poll `devices` again */
   onReleased(): void;
+  /**
+   * Asked before a claim is recorded: null, or why this phone may take no claim now (paused,
+   * 需处理, off ADB, token revoked — device-worker/runtime/device-status.ts). Absent: always yes.
+   */
+  claimRefusal?(): Promise<string | null>;
 }

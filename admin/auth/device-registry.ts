@@ -6,6 +6,8 @@ import { nowUtc, parseUtcTimestamp, toUtcTimestamp } from '../../domain/time';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
+import { noteAppVersionSeen } from '../devices/app-versions';
+import { attentionByDevice } from '../devices/attention';
 import type { TemporalGateway } from '../temporal/gateway';
 
 /**
@@ -56,6 +58,7 @@ export async function registerDevice(
       }),
     )
     .execute();
+  await noteAppVersionSeen(db, reg.app_version);
   return { device_id: deviceId, registered_at: now };
 }
 
@@ -79,7 +82,16 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
   const rows = await db
     .selectFrom('device_credentials as c')
     .leftJoin('devices as d', 'd.device_id', 'c.device_id')
-    .select(['c.device_id', 'c.display_name', 'c.created_at', 'd.app_version', 'd.serial', 'd.model', 'd.last_seen_at'])
+    .select([
+      'c.device_id',
+      'c.display_name',
+      'c.created_at',
+      'd.app_version',
+      'd.serial',
+      'd.model',
+      'd.last_seen_at',
+      'd.adb_connected',
+    ])
     .where('c.status', '=', 'ACTIVE')
     .orderBy('c.display_name')
     .orderBy('c.device_id')
@@ -96,6 +108,7 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     .execute();
   const taskOf = new Map(busy.map((t) => [t.device_id, t]));
   const lastErrors = await lastErrorsByDevice(db);
+  const attention = await attentionByDevice(db);
   const polls = await presence.lastPolls(
     rows.map((r) => r.device_id),
     now,
@@ -108,12 +121,14 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     return {
       device_id: r.device_id,
       display_name: r.display_name,
-      online: seen !== null && now.getTime() - seen.getTime() <= window,
+      // a worker still polls Temporal while its phone is gone from ADB: that phone is offline
+      online: seen !== null && now.getTime() - seen.getTime() <= window && r.adb_connected !== 0,
       online_source: polls ? 'temporal' : 'last_seen',
       app_version: r.app_version,
       current_task_id: task?.task_id ?? null,
       claimed_at: task?.started_at ?? null,
       last_error: lastErrors.get(r.device_id) ?? null,
+      attention: attention.get(r.device_id) ?? null,
       serial: r.serial,
       model: r.model,
       last_seen_at: r.last_seen_at,

@@ -42,4 +42,6 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'syb_orders',
   'syb_session',
   'syb_sync_state',
+  'device_attention',
+  'app_versions',
 ];

@@ -6,7 +6,8 @@ import type { DeviceLedger } from '../ledger/ledger';
 
 /**
  * The Worker on the shared `devices` queue, which can hand this phone to a workflow. It runs
- * only while the phone has no open claim and its own `device/<id>` queue is being polled: after
+ * only while the phone has no open claim, may take one (runtime/device-status.ts) and its own
+ * `device/<id>` queue is being polled: after
  * a claim it is shut down, so a busy phone never takes another; after the release (or the
  * closing of an orphan claim) it is created again, so an idle phone picks up waiting work
  * within seconds.
@@ -27,6 +28,8 @@ export class ClaimPoller {
       ledger: DeviceLedger;
       claimActivities: object;
       log: Logger;
+      /** false while the phone may take no claim (runtime/device-status.ts): paused, 需处理, off ADB */
+      mayClaim?: () => boolean;
     },
   ) {}
 
@@ -47,11 +50,15 @@ export class ClaimPoller {
     return this.pollIfIdle();
   }
 
-  /** Polls `devices` exactly when the phone is idle, connected and not stopping; call after any change. */
+  /** Polls `devices` exactly when the phone is idle, connected, may claim and is not stopping; call after any change. */
   pollIfIdle(): Promise<void> {
     this.transitions = this.transitions
       .then(async () => {
-        const wantPolling = !this.stopping && !!this.connection && this.opts.ledger.openClaim() === null;
+        const wantPolling =
+          !this.stopping &&
+          !!this.connection &&
+          this.opts.ledger.openClaim() === null &&
+          (this.opts.mayClaim?.() ?? true);
         if (wantPolling && !this.worker) await this.start(this.connection as NativeConnection);
         else if (!wantPolling && this.worker) await this.shutdown(this.worker);
       })
@@ -84,6 +91,6 @@ export class ClaimPoller {
     if (w.getState() === 'RUNNING') w.shutdown();
     await this.run;
     if (this.worker === w) this.worker = undefined;
-    this.opts.log.info('busy or stopping: not polling for claims');
+    this.opts.log.info('busy, refusing claims or stopping: not polling for claims');
   }
 }

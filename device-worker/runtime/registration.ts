@@ -2,8 +2,13 @@ import type { Logger } from '../../platform/logger';
 import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
 import { AdminClient, type DeviceRegistration, type PhoneHostSettings } from '../admin-client';
 import { PDD_PACKAGE } from '../../domain/pdd-app';
+import { SUPPORTED_APP_VERSIONS } from '../pdd/profile';
 
-const CAPABILITIES = ['collect', 'device-check', 'purchase'];
+/**
+ * What this worker can do, and `profile:<version>` for every PDD app version it has a page
+ * profile of: the admin's release gate (设备 → 拼多多版本) shows which versions a worker knows.
+ */
+const CAPABILITIES = ['collect', 'device-check', 'purchase', ...SUPPORTED_APP_VERSIONS.map((v) => `profile:${v}`)];
 
 export interface Registration {
   /** Fire and forget: reads the phone and reports it; the admin may be down, the client retries. */

@@ -54,6 +54,16 @@ export const REASONS = {
     next: '在拼多多待付款订单中核对同一提交',
   },
   AFTER_FENCE_STEP_FAILED: { zh: '提交围栏之后的记录步骤失败，结果需要核对', next: '在拼多多待付款订单中核对同一提交' },
+  // the release gate per PDD app version (admin/devices/app-versions.ts)
+  APP_VERSION_NOT_RELEASED: {
+    zh: '手机上的拼多多版本尚未发布用于真实下单，未点击提交',
+    next: `在「设备 → 拼多多版本」中先用该版本的手机试运行通过并发布；${RESET}`,
+  },
+  // the real app's interruptions; each also puts its phone on 需处理 (domain/devices.ts)
+  LOGIN_REQUIRED: { zh: '拼多多已退出登录，已停止', next: `在手机上重新登录，在「设备」页恢复该手机；${RESET}` },
+  CAPTCHA_REQUIRED: { zh: '出现验证码，已停止（不会绕过）', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
+  RISK_FACE: { zh: '拼多多要求人脸验证，已停止', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
+  RISK_SMS: { zh: '拼多多要求短信验证，已停止', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
 } as const satisfies Record<string, ReasonInfo>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -98,3 +98,55 @@ test('issuing a device in the UI shows its token once, with the command for the 
   // the phone that was renamed is still there
   await deviceRow(page, rig.device.deviceId).waitFor();
 });
+
+test('暂停 puts a phone on 需处理 with its reason and 恢复 clears it; a phone gone from ADB shows 离线; 拼多多版本 says why 发布 is not offered', async () => {
+  const row = deviceRow(page, rig.device.deviceId);
+  await row.getByTestId('device-pause').click();
+  await page
+    .locator(`[data-testid="device-row"][data-device-id="${rig.device.deviceId}"][data-attention="PAUSED_BY_OPERATOR"]`)
+    .waitFor();
+  expect(await row.getByTestId('device-attention-badge').textContent()).toBe('需处理');
+  expect(await row.getByTestId('device-attention-reason').textContent()).toContain('操作员已暂停');
+  await row.getByTestId('device-resume').click();
+  await page
+    .locator(`[data-testid="device-row"][data-device-id="${rig.device.deviceId}"][data-attention=""]`)
+    .waitFor();
+  await row.getByTestId('device-pause').waitFor();
+  const actions = await rig.admin.db
+    .selectFrom('audit_log')
+    .select('action')
+    .where('target_id', '=', rig.device.deviceId)
+    .where('action', 'in', ['device.pause', 'device.resume'])
+    .orderBy('id')
+    .execute();
+  expect(actions.map((a) => a.action)).toEqual(['device.pause', 'device.resume']);
+
+  // the worker still polls Temporal, but the phone is gone from ADB: 离线 (the page refreshes itself)
+  rig.sim.phone(rig.serial).setFaults({ disconnect_after_commands: 0 });
+  try {
+    await page
+      .locator(`[data-testid="device-row"][data-device-id="${rig.device.deviceId}"][data-online="false"]`)
+      .waitFor({ timeout: 60_000 });
+    expect(await row.getByTestId('device-online').textContent()).toBe('离线');
+  } finally {
+    rig.sim.phone(rig.serial).clearFaults();
+  }
+
+  // the rig released 8.17.0; a version no worker has a profile for cannot be released
+  const auth = { authorization: rig.device.authorization };
+  expect(
+    (
+      await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', {
+        body: { serial: rig.serial, model: 'sim', app_version: '9.0.0', capabilities: [] },
+      })
+    ).status,
+  ).toBe(200);
+  await page.getByTestId('nav-tasks').click();
+  await page.getByTestId('nav-devices').click();
+  const released = page.locator('[data-testid="app-version-row"][data-app-version="8.17.0"]');
+  expect(await released.getAttribute('data-released')).toBe('true');
+  const fresh = page.locator('[data-testid="app-version-row"][data-app-version="9.0.0"]');
+  expect(await fresh.getAttribute('data-released')).toBe('false');
+  expect(await fresh.getByTestId('app-version-release').isDisabled()).toBe(true);
+  expect(await fresh.getByTestId('app-version-release-blocked').textContent()).toContain('没有这个版本的页面配置');
+});

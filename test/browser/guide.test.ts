@@ -256,6 +256,17 @@ test('7 开始采购 → 试运行通过: the phone reaches the final panel, tap
   await shot('08-dry-run-gates.png');
 });
 
+test('8a 发布拼多多版本: the dry run made 8.17.0 releasable; nothing had released it', async () => {
+  await page.getByTestId('nav-devices').click();
+  const row = page.locator('[data-testid="app-version-row"][data-app-version="8.17.0"]');
+  await row.waitFor();
+  expect(await row.getAttribute('data-released')).toBe('false');
+  await row.locator('[data-testid="app-version-release"]:not([disabled])').waitFor();
+  await shot('09-release.png');
+  await row.getByTestId('app-version-release').click();
+  await page.locator('[data-testid="app-version-row"][data-app-version="8.17.0"][data-released="true"]').waitFor();
+});
+
 test('8 真实下单 → 待付款: exactly one unpaid order on the phone, its number on the task', async () => {
   task.live = await draftFromOrder('live', '09-live-draft.png');
   expect((await apiTask(task.live)).execution_mode).toBe('live');

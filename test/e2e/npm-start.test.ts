@@ -257,26 +257,33 @@ describe('npm start (the embedded system)', () => {
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
-    const draft = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'live',
-    });
-    expect(draft.status).toBe(201);
-    const { task_id, version } = draft.body as { task_id: string; version: number };
-    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
-    let task: { status: string; pdd_order_no: string | null } = { status: '', pdd_order_no: null };
-    for (
-      let i = 0;
-      i < 900 && !['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'].includes(task.status);
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 200));
-      task = (await op.get(`/api/tasks/${task_id}`)).body as typeof task;
-    }
+    type Task = { status: string; reason_code: string | null; pdd_order_no: string | null };
+    const run = async (mode: 'live' | 'dry_run'): Promise<Task> => {
+      const draft = await op.post('/api/tasks', {
+        type: 'purchase',
+        pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+        pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+        quantity: 1,
+        max_total_price_cent: 2000,
+        execution_mode: mode,
+      });
+      expect(draft.status).toBe(201);
+      const { task_id, version } = draft.body as { task_id: string; version: number };
+      expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+      let t: Task = { status: '', reason_code: null, pdd_order_no: null };
+      const ends = ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED', 'DRY_RUN_PASSED'];
+      for (let i = 0; i < 900 && !ends.includes(t.status); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        t = (await op.get(`/api/tasks/${task_id}`)).body as Task;
+      }
+      return t;
+    };
+    // Nothing released the phones' PDD version: the first live purchase stops at the gate, untapped;
+    // a dry run makes it releasable, the operator releases it, and the next live purchase buys.
+    expect(await run('live')).toMatchObject({ status: 'NEEDS_MANUAL', reason_code: 'APP_VERSION_NOT_RELEASED' });
+    expect((await run('dry_run')).status).toBe('DRY_RUN_PASSED');
+    expect((await op.post('/api/app-versions/8.17.0/release')).status).toBe(200);
+    const task = await run('live');
     expect(task.status).toBe('WAITING_PAYMENT');
     const phones = (await getJson(`http://127.0.0.1:${simControl}/devices`)).body as { serial: string }[];
     const orders: { order_no: string }[] = [];
@@ -296,7 +303,7 @@ describe('npm start (the embedded system)', () => {
     expect(task.pdd_order_no).toBe(orders[0]!.order_no);
     expect(taps.filter(isSubmit)).toHaveLength(1);
     expect(taps.filter((t) => t.screen === 'cashier' || t.screen === 'payment_handoff')).toHaveLength(0);
-  }, 240_000);
+  }, 420_000);
 
   it('Ctrl-C leaves nothing behind', async () => {
     const tree = descendants(proc!.pid!);

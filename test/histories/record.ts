@@ -201,6 +201,8 @@ async function stop(rig: PurchaseRig, task: TaskSpec, reason: string, faults?: F
   await expectStatus(rig, id, 'NEEDS_MANUAL');
   const t = await rig.task(id);
   if (t.reason_code !== reason) throw new Error(`expected ${reason}, got ${t.reason_code}`);
+  // a captcha stop puts the phone on 需处理: the next recording needs it claiming again
+  await rig.resumePhone();
   return id;
 }
 

@@ -52,6 +52,8 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     rig.onSubmitTap(null);
     rig.resetPhone();
     if (!rig.worker) await rig.startWorker();
+    // a captcha stop puts the phone on 需处理 until resumed
+    await rig.resumePhone();
   });
 
   const slowPhone = () => rig.sim.phone(rig.serial).setFaults({ latency: 'realistic', seed: 7 });
@@ -181,6 +183,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     const parked = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
     await rig.waitFor(parked, ['NEEDS_MANUAL'], 60_000);
     rig.sim.phone(rig.serial).setFaults({});
+    await rig.resumePhone();
     const h = await workflowOf(parked);
     await poll(async () => openClaim() === null, 30_000, 100);
     const { runId } = await h.describe();

@@ -50,6 +50,8 @@ export interface PurchaseRig {
   paymentTaps(): TapRecord[];
   submissionRows(): SubmissionRow[];
   resetPhone(): void;
+  /** 恢复 through the operator API: a stop on a captcha or login page put the phone on 需处理 (docs/api.md §9.1) */
+  resumePhone(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,30 @@ export const FAST_TIMING = {
 };
 
 /**
+ * TEST CODE ONLY: marks a PDD app version released straight in the admin DB, as if a dry run had
+ * passed on it and an operator had released it — for tests about something other than the
+ * release gate, which must stay cheap. The gate itself is proven in test/devices/app-versions.test.ts;
+ * the product never releases a version by itself.
+ */
+export async function releaseAppVersionInTestDb(admin: Pick<TestAdmin, 'db'>, appVersion = '8.17.0'): Promise<void> {
+  const at = new Date().toISOString().slice(0, 19) + 'Z';
+  await admin.db
+    .insertInto('app_versions')
+    .values({
+      app_version: appVersion,
+      first_seen_at: at,
+      last_dry_run_passed_at: at,
+      last_dry_run_task_id: null,
+      released_at: at,
+      released_by: 'test-setup',
+    })
+    .onConflict((oc) =>
+      oc.column('app_version').doUpdateSet({ last_dry_run_passed_at: at, released_at: at, released_by: 'test-setup' }),
+    )
+    .execute();
+}
+
+/**
  * `temporal`: a server the test owns (admin and device worker both use it); default the shared one.
  * `adminWorker: false`: the in-process admin serves HTTP and the DB only; the test runs the admin
  * worker elsewhere (e.g. an admin process it can SIGKILL).
@@ -83,10 +109,13 @@ export async function startPurchaseRig(
     temporal?: { address: string; namespace: string };
     adminWorker?: boolean;
     claimCheckIntervalMs?: number;
+    /** false: leave the sim's PDD version unreleased (the release gate's own tests); default released */
+    releaseAppVersion?: boolean;
   } = {},
 ): Promise<PurchaseRig> {
   const runWorker = opts.adminWorker ?? true;
   const admin = await startTestAdmin({ ...(opts.temporal ? { temporal: opts.temporal } : {}), runWorker });
+  if (opts.releaseAppVersion !== false) await releaseAppVersionInTestDb(admin);
   const temporalAddress = opts.temporal?.address ?? (process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string);
   const op = await loginOperator(admin);
   const serial = 'purchase-phone';
@@ -136,6 +165,8 @@ export async function startPurchaseRig(
         log: testLogger('device-worker'),
         timing: FAST_TIMING,
         claimCheckIntervalMs: opts.claimCheckIntervalMs ?? 1_000,
+        // a resumed phone polls for claims again within a second
+        statusIntervalMs: 1_000,
       });
       await w.ready;
       rig.worker = w;
@@ -224,6 +255,10 @@ export async function startPurchaseRig(
       }
     },
     resetPhone: () => phone().reset(),
+    async resumePhone() {
+      const res = await rig.op.post(`/api/devices/${device.deviceId}/resume`);
+      if (res.status !== 200) throw new Error(`resume: ${res.status} ${JSON.stringify(res.body)}`);
+    },
     async close() {
       await rig.stopWorker().catch(() => undefined);
       await sim.close();

@@ -13,7 +13,11 @@ describe('purchase stops before the fence', () => {
   afterAll(async () => {
     await rig?.close();
   });
-  beforeEach(() => rig.resetPhone());
+  beforeEach(async () => {
+    rig.resetPhone();
+    // a captcha stop put the phone on 需处理: the next case needs it claiming again
+    await rig.resumePhone();
+  });
 
   const cases: Array<{ name: string; task: TaskSpec; faults?: Faults; reason: string; noTapsAtAll?: boolean }> = [
     {

@@ -20,9 +20,33 @@ interface DevicesTable {
   last_seen_at: string;
   created_at: string;
   updated_at: string;
+  /** 1/0 as the worker last reported its ADB connection; null before its first report */
+  adb_connected: number | null;
+  adb_checked_at: string | null;
+}
+
+/** A phone that takes no claim until an operator resumes it (migrations/0040_device_attention.ts). */
+interface DeviceAttentionTable {
+  device_id: string;
+  reason_code: string;
+  since: string;
+  detail: string | null;
+  task_id: string | null;
+}
+
+/** The release gate per PDD app version (migrations/0041_app_versions.ts). */
+interface AppVersionsTable {
+  app_version: string;
+  first_seen_at: string;
+  last_dry_run_passed_at: string | null;
+  last_dry_run_task_id: string | null;
+  released_at: string | null;
+  released_by: string | null;
 }
 
 export interface DeviceTables {
   device_credentials: DeviceCredentialsTable;
   devices: DevicesTable;
+  device_attention: DeviceAttentionTable;
+  app_versions: AppVersionsTable;
 }

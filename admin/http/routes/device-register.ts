@@ -3,10 +3,19 @@ import { auditRequest } from '../../audit/audit';
 import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../../auth/device-registry';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
+import { reportDeviceStatus } from '../../devices/attention';
 import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
+import { z } from 'zod';
 
-/** `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at. */
+/** Unknown fields are accepted and ignored, for newer workers. */
+const statusBody = z.object({ adb_connected: z.boolean() });
+
+/**
+ * `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at.
+ * `POST /api/device/status`: the phone's ADB state, answered with whether it may take a claim now
+ * (asked before every claim and between claims, docs/api.md §9.1).
+ */
 export function deviceRegisterRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/device' });
   router.post('/register', async (ctx) => {
@@ -21,6 +30,11 @@ export function deviceRegisterRoutes(deps: AppDeps): Router {
       });
       return { ...result, settings: await phoneHostSettings(trx) };
     });
+  });
+  router.post('/status', async (ctx) => {
+    const device = deviceOf(ctx);
+    const body = parseBody(ctx, statusBody);
+    ctx.body = await reportDeviceStatus(deps.db, device.deviceId, body);
   });
   return router;
 }

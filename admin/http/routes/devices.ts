@@ -10,6 +10,7 @@ import {
 } from '../../auth/device-credentials';
 import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
+import { pauseDevice, resumeDevice } from '../../devices/attention';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -57,6 +58,21 @@ export function deviceRoutes(deps: AppDeps): Router {
     const outcome = await revokeDeviceCredential(deps.db, actorOf(ctx), deviceId);
     markAudited(ctx);
     ctx.body = { device_id: deviceId, status: 'REVOKED', already_revoked: outcome === 'already-revoked' };
+  });
+
+  // 暂停 / 恢复: the reversible stop (docs/api.md §9.1); 吊销 above is for good
+  router.post('/:deviceId/pause', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    const attention = await pauseDevice(deps.db, actorOf(ctx), deviceId);
+    markAudited(ctx);
+    ctx.body = { device_id: deviceId, attention };
+  });
+
+  router.post('/:deviceId/resume', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    const { cleared } = await resumeDevice(deps.db, actorOf(ctx), deviceId);
+    markAudited(ctx);
+    ctx.body = { device_id: deviceId, attention: null, cleared };
   });
 
   return router;

@@ -14,6 +14,7 @@ import { shopeeRoutes } from './shopee';
 import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
+import { appVersionRoutes } from './app-versions';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -35,5 +36,6 @@ export function allRouters(deps: AppDeps): Router[] {
     sybRoutes(deps),
     settingsRoutes(deps),
     metricsRoutes(deps),
+    appVersionRoutes(deps),
   ];
 }

@@ -13,7 +13,7 @@ import type {
   ProductListItem,
 } from '../../../domain/catalog-views';
 import type { ProductState } from '../../../domain/catalog';
-import type { DeviceView, IssuedDeviceView } from '../../../domain/devices';
+import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
@@ -228,3 +228,11 @@ export const saveSybAccount = (change: {
   username?: string;
   password?: string;
 }): Promise<SybAccountView> => http.put('/api/syb/settings', change);
+
+// Phones that need a person, and the release gate per PDD app version (admin/devices)
+export const pauseDevice = (deviceId: string): Promise<unknown> => http.post(`/api/devices/${id(deviceId)}/pause`, {});
+export const resumeDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/resume`, {});
+export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/app-versions');
+export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
+  http.post(`/api/app-versions/${id(version)}/release`, {});

@@ -1,7 +1,8 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../domain/devices';
-import { listDevices, revokeDevice } from '../api/endpoints';
+import { listDevices, pauseDevice, resumeDevice, revokeDevice } from '../api/endpoints';
 import ConfirmDialog from '../components/ConfirmDialog';
+import AppVersions from '../components/devices/AppVersions';
 import { forgetDeviceNames } from '../components/devices/DeviceName';
 import DeviceTable from '../components/devices/DeviceTable';
 import IssueDialog from '../components/devices/IssueDialog';
@@ -56,12 +57,24 @@ export default function DevicesPage(): JSX.Element {
     }
   };
 
+  // 暂停 / 恢复 answer at once; a failure shows where the list's errors show
+  const toggle = async (device: DeviceView, action: 'pause' | 'resume'): Promise<void> => {
+    try {
+      await (action === 'pause' ? pauseDevice : resumeDevice)(device.device_id);
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
   return (
     <section class="page" data-testid="page-devices">
       <div class="tk-head">
         <div>
           <h1 class="page-title">设备</h1>
-          <p class="page-summary">执行采集和下单的安卓手机；每 10 秒自动刷新。</p>
+          <p class="page-summary">
+            执行采集和下单的安卓手机；每 10 秒自动刷新。「需处理」或已暂停的手机不领取新任务，处理后点「恢复」。
+          </p>
         </div>
         <div class="tk-actions">
           <span class="muted" data-testid="devices-loaded-at">
@@ -81,9 +94,18 @@ export default function DevicesPage(): JSX.Element {
       </Show>
       <Show when={devices()} fallback={<p class="muted">正在加载…</p>}>
         {(list) => (
-          <DeviceTable devices={list()} now={now()} onRename={(d) => setRenaming(d)} onRevoke={(d) => setRevoking(d)} />
+          <DeviceTable
+            devices={list()}
+            now={now()}
+            onRename={(d) => setRenaming(d)}
+            onRevoke={(d) => setRevoking(d)}
+            onPause={(d) => void toggle(d, 'pause')}
+            onResume={(d) => void toggle(d, 'resume')}
+          />
         )}
       </Show>
+
+      <AppVersions />
 
       <Show when={issuing()}>
         <IssueDialog onIssued={changed} onClose={() => setIssuing(false)} />

@@ -1,5 +1,5 @@
 import { Show, type JSX } from 'solid-js';
-import type { DeviceView } from '../../../../domain/devices';
+import { attentionReasonZh, type DeviceView } from '../../../../domain/devices';
 import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
@@ -9,10 +9,17 @@ export default function DeviceRow(props: {
   now: number;
   onRename: () => void;
   onRevoke: () => void;
+  onPause: () => void;
+  onResume: () => void;
 }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
-    <tr data-testid="device-row" data-device-id={d().device_id} data-online={d().online ? 'true' : 'false'}>
+    <tr
+      data-testid="device-row"
+      data-device-id={d().device_id}
+      data-online={d().online ? 'true' : 'false'}
+      data-attention={d().attention?.reason_code ?? ''}
+    >
       <td>
         <div data-testid="device-display-name">{d().display_name}</div>
         <div class="tk-mono muted">{d().device_id}</div>
@@ -21,6 +28,18 @@ export default function DeviceRow(props: {
         <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">
           {d().online ? '在线' : '离线'}
         </span>
+        <Show when={d().attention}>
+          {(a) => (
+            <div data-testid="device-attention">
+              <span class="tk-badge tk-tone-attention" data-testid="device-attention-badge">
+                需处理
+              </span>
+              <div class="tk-reason" data-testid="device-attention-reason">
+                {attentionReasonZh(a().reason_code)} · 自 {formatTime(a().since)}；处理后点「恢复」
+              </div>
+            </div>
+          )}
+        </Show>
         <Show when={d().online_source === 'last_seen'}>
           <div class="tk-reason" data-testid="device-online-fallback">
             Temporal 未连接，按最近联系时间判断
@@ -58,6 +77,18 @@ export default function DeviceRow(props: {
       <td class="tk-time">{formatTime(d().last_seen_at)}</td>
       <td>
         <div class="dv-actions">
+          <Show
+            when={d().attention}
+            fallback={
+              <button type="button" class="btn" data-testid="device-pause" onClick={() => props.onPause()}>
+                暂停
+              </button>
+            }
+          >
+            <button type="button" class="btn btn-primary" data-testid="device-resume" onClick={() => props.onResume()}>
+              恢复
+            </button>
+          </Show>
           <button type="button" class="btn" data-testid="device-rename" onClick={() => props.onRename()}>
             改名
           </button>

@@ -8,6 +8,8 @@ export default function DeviceTable(props: {
   now: number;
   onRename: (device: DeviceView) => void;
   onRevoke: (device: DeviceView) => void;
+  onPause: (device: DeviceView) => void;
+  onResume: (device: DeviceView) => void;
 }): JSX.Element {
   return (
     <div class="tk-table-wrap">
@@ -32,6 +34,8 @@ export default function DeviceTable(props: {
                 now={props.now}
                 onRename={() => props.onRename(d)}
                 onRevoke={() => props.onRevoke(d)}
+                onPause={() => props.onPause(d)}
+                onResume={() => props.onResume(d)}
               />
             )}
           </For>

@@ -1,0 +1,98 @@
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
+import { reportDeviceStatus } from '../admin-client';
+
+/**
+ * Whether this phone may take a claim right now (docs/api.md §9.1): it answers on ADB,
+ * and the admin neither paused it nor has it waiting for a person (需处理), and its token is not
+ * revoked. Checked every interval — the claim poller polls `devices` only while the last check
+ * said yes — and again inside every claim, so a phone that changed since is refused before the
+ * workflow sees a claim. The ADB state goes to the admin with each check, so 设备 shows a phone
+ * that left ADB as offline even while this worker still polls Temporal.
+ */
+export class DeviceStatusWatch {
+  private refusal: string | null = 'not checked yet';
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<string | null> | null = null;
+  private readonly adb: AdbDevice;
+
+  constructor(
+    private readonly opts: {
+      adb: AdbTarget;
+      adbTimeouts: Partial<AdbTimeouts> | undefined;
+      /** without an admin the worker runs unregistered: only ADB decides */
+      admin: { url: string; token: string } | undefined;
+      deviceId: string;
+      log: Logger;
+      /** after a check whose answer differs from the one before */
+      onChange: () => void;
+      /** the admin answered 401: the token is revoked */
+      onRevoked: (why: string) => void;
+    },
+  ) {
+    // its own connection, probing only the server's device list: no command reaches the phone
+    this.adb = new AdbDevice(opts.adb, { ...opts.adbTimeouts, shellMs: 5_000 });
+  }
+
+  /** The last check's answer: null when a claim may be taken. */
+  get lastRefusal(): string | null {
+    return this.refusal;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.check().catch(() => undefined), intervalMs);
+    void this.check();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.checking?.catch(() => undefined);
+  }
+
+  /** Checks now (joining a check under way); null when the phone may take a claim. */
+  check(): Promise<string | null> {
+    if (!this.checking)
+      this.checking = this.checkOnce().finally(() => {
+        this.checking = null;
+      });
+    return this.checking;
+  }
+
+  private async checkOnce(): Promise<string | null> {
+    let refusal: string | null = null;
+    let adbConnected = true;
+    try {
+      await this.adb.ensureOnline(0);
+    } catch (err) {
+      adbConnected = false;
+      refusal = `the phone does not answer on ADB (${describeError(err)})`;
+    }
+    const { admin } = this.opts;
+    if (admin) {
+      const answer = await reportDeviceStatus(
+        { adminUrl: admin.url, deviceId: this.opts.deviceId, token: admin.token },
+        { adb_connected: adbConnected },
+      );
+      if (answer.kind === 'unauthorized') {
+        refusal = 'the admin refused this device token (revoked)';
+        this.opts.onRevoked(`the admin at ${admin.url} answered 401 to device ${this.opts.deviceId}'s status`);
+      } else if (answer.kind === 'unavailable') {
+        // no claim without the admin's yes: a paused or revoked phone must not buy meanwhile
+        refusal ??= `the admin did not answer the status check (${answer.why})`;
+      } else if (!answer.claimable) {
+        refusal ??= answer.attention
+          ? `the phone needs attention (${answer.attention.reason_code} since ${answer.attention.since})`
+          : 'the admin refused a claim';
+      }
+    }
+    if (refusal !== this.refusal) {
+      if (refusal) this.opts.log.warn({ reason: refusal }, 'this phone takes no claim now');
+      else this.opts.log.info('this phone may take claims again');
+      this.refusal = refusal;
+      this.opts.onChange();
+    }
+    return refusal;
+  }
+}
