@@ -119,6 +119,11 @@ export const API_ERROR_CODES = {
   // Phones that need a person and the release gate per PDD app version (admin/devices)
   NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
   UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
+
+  // Phone hosts (admin/hosts, docs/phone-hosts.md)
+  HOST_NOT_FOUND: '找不到这台主机，请刷新主机列表',
+  PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',
+  PHONE_NOT_APPROVED: '这台手机还没有被批准',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

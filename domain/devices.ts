@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PhoneHealth, PhoneState } from './phone-health';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
 export const DEVICE_NAME_MAX_LENGTH = 100;
@@ -51,6 +52,11 @@ export interface DeviceView {
   model: string | null;
   last_seen_at: string | null;
   created_at: string;
+  /** phone hosts (docs/phone-hosts.md); a phone issued by hand is `active` with no host */
+  state?: PhoneState;
+  host_id?: string | null;
+  health?: PhoneHealth | null;
+  claim_block?: { reason_code: string; message: string } | null;
 }
 
 /** `POST /api/devices`: the token exists only in this answer. */
@@ -104,6 +110,8 @@ export interface DeviceAttention {
 export interface DeviceClaimability {
   claimable: boolean;
   attention: DeviceAttention | null;
+  /** the phone host's reading stops it (docs/phone-hosts.md "Health"); clears by itself */
+  blocked?: { reason_code: string; message: string };
 }
 
 /** `GET /api/app-versions`: the release gate of one PDD app version. */

@@ -16,6 +16,7 @@ import * as m0035 from './0035_submission_ordered_at';
 import * as m0036 from './0036_task_list_counts_and_search';
 import * as m0040 from './0040_device_attention';
 import * as m0041 from './0041_app_versions';
+import * as m0065 from './0065_phone_hosts';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0036_task_list_counts_and_search': m0036,
   '0040_device_attention': m0040,
   '0041_app_versions': m0041,
+  '0065_phone_hosts': m0065,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,6 +15,7 @@ import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
 import { appVersionRoutes } from './app-versions';
+import { hostRoutes } from './hosts';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -37,5 +38,6 @@ export function allRouters(deps: AppDeps): Router[] {
     settingsRoutes(deps),
     metricsRoutes(deps),
     appVersionRoutes(deps),
+    hostRoutes(deps),
   ];
 }
