@@ -52,6 +52,8 @@ export const heartbeatSchema = z.object({
     .regex(/^[A-Za-z0-9.:[\]-]{1,200}:\d{1,5}$/, 'host:port')
     .nullable()
     .default(null),
+  /** the serials this host sees on ADB now: its other phones show 离线 at once */
+  present: z.array(z.string().max(128)).max(256).default([]),
 });
 
 export interface HostPhoneView {
@@ -169,12 +171,33 @@ export async function reportPhoneHealth(
   return { refusal: healthRefusal(h) };
 }
 
-export async function hostHeartbeat(db: AdminDb, hostId: string, metricsTarget: string | null): Promise<void> {
+export async function hostHeartbeat(
+  db: AdminDb,
+  hostId: string,
+  beat: { metrics_target: string | null; present: string[] },
+): Promise<void> {
+  const now = nowUtc();
   await db
     .updateTable('phone_hosts')
-    .set({ last_seen_at: nowUtc(), metrics_target: metricsTarget })
+    .set({ last_seen_at: now, metrics_target: beat.metrics_target })
     .where('host_id', '=', hostId)
     .execute();
+  // the same column the worker's own status check writes (admin/devices/attention.ts)
+  const phones = await db
+    .selectFrom('host_phones')
+    .select(['device_id', 'serial'])
+    .where('host_id', '=', hostId)
+    .execute();
+  const present = new Set(beat.present);
+  for (const connected of [0, 1] as const) {
+    const ids = phones.filter((p) => present.has(p.serial) === (connected === 1)).map((p) => p.device_id);
+    if (ids.length > 0)
+      await db
+        .updateTable('devices')
+        .set({ adb_connected: connected, adb_checked_at: now })
+        .where('device_id', 'in', ids)
+        .execute();
+  }
 }
 
 async function pendingPhone(trx: AdminDb, deviceId: string): Promise<{ host_id: string; serial: string }> {

@@ -61,7 +61,7 @@ export function hostRoutes(deps: AppDeps): Router {
   router.post('/api/host/heartbeat', async (ctx) => {
     const { hostId } = hostOf(ctx);
     const body = parseBody(ctx, heartbeatSchema);
-    await hostHeartbeat(deps.db, hostId, body.metrics_target);
+    await hostHeartbeat(deps.db, hostId, body);
     ctx.body = { phones: await listHostPhones(deps.db, hostId) };
   });
 

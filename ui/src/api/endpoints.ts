@@ -236,3 +236,16 @@ export const resumeDevice = (deviceId: string): Promise<unknown> =>
 export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/app-versions');
 export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
   http.post(`/api/app-versions/${id(version)}/release`, {});
+
+// Phone hosts (docs/phone-hosts.md)
+export interface IssuedHostView {
+  host_id: string;
+  display_name: string;
+  token: string;
+}
+export const issueHost = (displayName: string): Promise<IssuedHostView> =>
+  http.post('/api/hosts', { display_name: displayName });
+export const approveDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/approve`, {});
+export const rejectDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/reject`, {});
