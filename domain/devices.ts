@@ -70,7 +70,7 @@ export interface IssuedDeviceView {
  * Why a phone needs a person before it may take another claim: an operator paused it, or a
  * purchase on it stopped at a page only a person can clear on the phone (docs/api.md §9.1).
  */
-export const ATTENTION_REASONS = {
+const ATTENTION_REASONS = {
   PAUSED_BY_OPERATOR: '操作员已暂停',
   LOGIN_REQUIRED: '拼多多已退出登录，请在手机上重新登录',
   CAPTCHA_REQUIRED: '出现验证码，请在手机上人工完成验证',
@@ -80,7 +80,7 @@ export const ATTENTION_REASONS = {
 export type AttentionReason = keyof typeof ATTENTION_REASONS;
 
 /** The device failure codes of a purchase stop that put its phone on 需处理. */
-export const ATTENTION_STOP_CODES: readonly AttentionReason[] = [
+const ATTENTION_STOP_CODES: readonly AttentionReason[] = [
   'LOGIN_REQUIRED',
   'CAPTCHA_REQUIRED',
   'RISK_FACE',

@@ -12,7 +12,7 @@ import { conflict, notFound } from '../http/errors';
  */
 
 /** What a worker reports in its registration capabilities for each app version it has a page profile of. */
-export const PROFILE_CAPABILITY_PREFIX = 'profile:';
+const PROFILE_CAPABILITY_PREFIX = 'profile:';
 
 /** A version no phone really runs: the worker registers it when the app is missing or unreadable. */
 const NOT_A_VERSION = new Set(['not installed', 'unknown']);
