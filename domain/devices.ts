@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeviceWorkerHints } from './device-worker-command';
 import type { PhoneHealth, PhoneState } from './phone-health';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
@@ -57,6 +58,8 @@ export interface DeviceView {
   host_id?: string | null;
   health?: PhoneHealth | null;
   claim_block?: { reason_code: string; message: string } | null;
+  /** registered with the admin lately, yet no worker polls its Temporal queue (wrong address or namespace) */
+  temporal_missing?: boolean;
 }
 
 /** `POST /api/devices`: the token exists only in this answer. */
@@ -64,6 +67,8 @@ export interface IssuedDeviceView {
   device_id: string;
   display_name: string;
   token: string;
+  /** what the 完整命令 needs besides the token (domain/device-worker-command.ts) */
+  worker_hints?: DeviceWorkerHints;
 }
 
 /**

@@ -12,6 +12,7 @@ import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
 import { pauseDevice, resumeDevice } from '../../devices/attention';
 import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
+import { deviceWorkerHints, temporalMissingCheck } from '../../hosts/worker-hints';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -32,6 +33,7 @@ export function deviceRoutes(deps: AppDeps): Router {
     const devices: DeviceView[] = await listDevices(deps.db, presence);
     // phone hosts' fields (docs/phone-hosts.md): state, host, health and the reason it takes no claim
     const hosts = await hostFieldsByDevice(deps.db);
+    const temporalMissing = await temporalMissingCheck(deps.db);
     ctx.body = devices.map((d) => {
       const h = hosts.get(d.device_id);
       return {
@@ -43,6 +45,7 @@ export function deviceRoutes(deps: AppDeps): Router {
         host_id: h?.host_id ?? null,
         health: h?.health ?? null,
         claim_block: h?.claim_block ?? null,
+        temporal_missing: temporalMissing(d),
       } satisfies DeviceView;
     });
   });
@@ -55,6 +58,7 @@ export function deviceRoutes(deps: AppDeps): Router {
       device_id: issued.deviceId,
       display_name: body.display_name,
       token: issued.token,
+      worker_hints: deviceWorkerHints(deps.temporal.settings),
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;

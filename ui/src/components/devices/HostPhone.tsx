@@ -31,6 +31,11 @@ export function PhoneHostStatus(props: { device: DeviceView }): JSX.Element {
           </div>
         )}
       </Show>
+      <Show when={d().temporal_missing}>
+        <div class="tk-reason" data-testid="device-temporal-missing">
+          已注册，未连上 Temporal：检查这台手机设备进程的 CMAUTOBUY_TEMPORAL_ADDRESS 和 CMAUTOBUY_TEMPORAL_NAMESPACE
+        </div>
+      </Show>
       <Show when={d().state !== 'pending' && d().claim_block}>
         {(b) => (
           <div class="tk-reason" data-testid="device-claim-block" data-reason={b().reason_code}>
