@@ -9,12 +9,7 @@ export function portHolder(port: number): { pid: number; command: string } | nul
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
-    try {
-      text = fs.readFileSync(table, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = readOr(() => fs.readFileSync(table, 'utf8'), '');
     for (const line of text.split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
       // local_address is ADDR:PORT; state 0A is LISTEN; column 9 is the inode
@@ -22,39 +17,30 @@ export function portHolder(port: number): { pid: number; command: string } | nul
     }
   }
   if (inodes.size === 0) return null;
-  let pids: string[] = [];
-  try {
-    pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {
-    return null;
-  }
+  const pids = readOr(() => fs.readdirSync('/proc'), []).filter((p) => /^\d+$/.test(p));
   for (const pid of pids) {
-    let fds: string[] = [];
-    try {
-      fds = fs.readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let link = '';
-      try {
-        link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
+    for (const fd of readOr(() => fs.readdirSync(`/proc/${pid}/fd`), [])) {
+      const link = readOr(() => fs.readlinkSync(`/proc/${pid}/fd/${fd}`), '');
       const m = /^socket:\[(\d+)\]$/.exec(link);
       if (m && inodes.has(m[1]!)) {
-        let command = '?';
-        try {
-          command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        } catch {
-          // gone meanwhile
-        }
+        const command = readOr(() => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), '?')
+          .split('\0')
+          .filter(Boolean)
+          .join(' ');
         return { pid: Number(pid), command };
       }
     }
   }
   return null;
+}
+
+/** Another user's process, or one gone meanwhile, is simply not ours to name. */
+function readOr<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
 }
 
 /** The port a failed bind names in a child's output (Node's EADDRINUSE, Go's "address already in use"). */
