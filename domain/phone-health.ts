@@ -11,7 +11,7 @@ export interface PhoneHealth {
 }
 
 /** Below this a phone that is not charging takes no claim: a purchase must not die with the battery. */
-export const LOW_BATTERY_PERCENT = 15;
+const LOW_BATTERY_PERCENT = 15;
 
 export const HEALTH_REFUSALS = {
   LOW_BATTERY: `电量低于 ${LOW_BATTERY_PERCENT}% 且未充电，请接上电源`,

@@ -1,9 +1,8 @@
 import Adb from '@devicefarmer/adbkit';
+import { PDD_PACKAGE } from '../domain/pdd-app';
 import { parseVersionName } from '../device-worker/adb/output';
 import { NO_ADB_SERVER_START } from '../device-worker/adb/client-options';
 import { parseAwake, parseBattery, parseDataFreeMb, parseKeyguardShowing, screenState } from './health-output';
-
-export const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
 
 type AdbClient = ReturnType<typeof Adb.createClient>;
 

@@ -62,7 +62,7 @@ export interface HostPhoneView {
   state: PhoneState;
 }
 
-export const hostActor = (hostId: string): AuditActor => ({ kind: 'system', name: `host:${hostId}` });
+const hostActor = (hostId: string): AuditActor => ({ kind: 'system', name: `host:${hostId}` });
 
 function stateOf(status: string, approvedAt: string | null): PhoneState {
   if (status !== 'ACTIVE') return 'revoked';

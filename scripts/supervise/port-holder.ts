@@ -44,7 +44,7 @@ function readOr<T>(read: () => T, fallback: T): T {
 }
 
 /** The port a failed bind names in a child's output (Node's EADDRINUSE, Go's "address already in use"). */
-export function portInUse(lines: readonly string[]): number | null {
+function portInUse(lines: readonly string[]): number | null {
   for (const line of lines) {
     const m = /EADDRINUSE[^\n]*?:(\d{1,5})\b/.exec(line) ?? /:(\d{1,5}):? bind: address already in use/.exec(line);
     if (m) return Number(m[1]);

@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { issueHostCredential } from '../../admin/auth/host-credentials';
 import type { DeviceView } from '../../domain/devices';
 import type { TaskView } from '../../domain/purchase/views';
@@ -31,6 +34,28 @@ describe('phone host', () => {
   let hostAuth: { authorization: string };
   let hostId: string;
   const metrics = new HostMetrics();
+  let hostDataDir: string;
+
+  /** Every 64-hex run in every file under the host's data dir that is a live device token. */
+  function tokensOnDisk(hashes: Buffer[]): string[] {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else
+          for (const m of fs
+            .readFileSync(p)
+            .toString('latin1')
+            .matchAll(/[0-9a-f]{64}/g)) {
+            const h = crypto.createHash('sha256').update(Buffer.from(m[0], 'hex')).digest();
+            if (hashes.some((x) => x.equals(h))) found.push(`${p}: ${m[0].slice(0, 8)}…`);
+          }
+      }
+    };
+    walk(hostDataDir);
+    return found;
+  }
 
   async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string): Promise<T> {
     let last: T | undefined;
@@ -95,7 +120,7 @@ describe('phone host', () => {
       hostId: issued.hostId,
       token: issued.token,
       adb: { host: '127.0.0.1', port: sim.adbPort },
-      dataDir: tempDataDir('phone-host'),
+      dataDir: (hostDataDir = tempDataDir('phone-host')),
       log: testLogger('phone-host'),
       metrics,
       metricsTarget,
@@ -153,6 +178,10 @@ describe('phone host', () => {
     ]);
     const text = await (await fetch(`http://${targets[0]!.targets[0]}/metrics`)).text();
     expect(text).toContain(`cmautobuy_host_phone_present{device="${a.device_id}"} 1`);
+    // the device token lives in the host's memory and the worker's environment only
+    const live = await admin.db.selectFrom('device_credentials').select('token_sha256').execute();
+    expect(fs.readdirSync(hostDataDir).length).toBeGreaterThan(0);
+    expect(tokensOnDisk(live.map((r) => r.token_sha256))).toEqual([]);
   });
 
   it('a phone plugged in later waits for approval; pulled out it is 离线 and the queued task goes to the other phone; plugged back it resumes', async () => {
