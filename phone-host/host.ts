@@ -7,6 +7,9 @@ import type { HostMetrics } from './metrics';
 import { adbClient, probePhone, readHealth } from './probe';
 import { startPhoneWorker } from './workers';
 
+/** workflows/phone.ts DEVICE_HEARTBEAT_TIMEOUT */
+const WORKER_STOP_GRACE_MS = 30_000;
+
 interface Phone {
   serial: string;
   /** on ADB in state `device` now */
@@ -217,7 +220,9 @@ export class PhoneHost {
     if (!w) return;
     p.worker = null;
     this.opts.log.info({ serial: p.serial }, 'stopping the device worker (phone gone, revoked or host stopping)');
-    await w.stop();
+    // the worker finishes its claim within its own grace time; SIGKILL only after the claim's
+    // heartbeat timeout, when Temporal has given the claim up anyway
+    await w.stop(WORKER_STOP_GRACE_MS);
   }
 
   private async checkHealth(): Promise<void> {

@@ -207,9 +207,10 @@ export class SupervisedChild {
     this.stopping = true;
   }
 
-  async stop(): Promise<void> {
+  /** `graceMs`: how long SIGTERM may take before SIGKILL (a device worker drains its claim). */
+  async stop(graceMs?: number): Promise<void> {
     this.stopping = true;
-    await stopChild(this.current);
+    await stopChild(this.current, graceMs);
     await this.loop;
   }
 
