@@ -50,7 +50,8 @@ function lastDumpOf(session: PurchaseSession): UiDump | null {
  * `irreversible_action_at` only reads pass.
  */
 export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps): DevicePurchaseActivities {
-  const open = (run: PhoneRun, target: PurchaseTarget) => {
+  /** `readOnly`: after the fence (and for reads) an interstitial is read, never closed */
+  const open = (run: PhoneRun, target: PurchaseTarget, readOnly = true) => {
     const profile = profileForVersion(run.appVersion);
     const pp = purchaseProfileFor(profile);
     const guard = new TapGuard({
@@ -64,6 +65,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       (phone, memory) => new PurchaseSession(guard.wrap(phone), profile, run.clock, run.steps, ctx.timing, memory),
     );
     session.setPurchaseProfile(pp);
+    if (readOnly) session.readOnlyInterruptions();
     return { session, pp, guard };
   };
 
@@ -128,7 +130,7 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
             `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`,
           );
         }
-        const { session, pp } = open(run, target);
+        const { session, pp } = open(run, target, false);
         const evidence = evidenceTaker(target, evidenceIds, session);
         let full: FinalPanelReading;
         try {
@@ -138,6 +140,9 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           await evidence('SAFETY_STOP');
           throw err;
         }
+        const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial').map((e) => e.details);
+        if (closed.length > 0)
+          ctx.log.info({ taskId: target.taskId, interstitials: closed }, 'interstitials closed before the fence');
         return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot() };
       });
     },

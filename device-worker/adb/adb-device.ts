@@ -13,6 +13,16 @@ import {
 } from './output';
 import { withPhoneLock } from './serial-lock';
 
+/** The node a tap means, as the dump it was read from numbers it. */
+export interface TapTarget {
+  /** the node's position in that dump's document order */
+  order: number;
+  className: string;
+  bounds: { left: number; top: number; right: number; bottom: number };
+  /** what it is, for logs */
+  label: string;
+}
+
 export interface AdbTarget {
   host: string;
   port: number;
@@ -131,7 +141,9 @@ export class AdbDevice {
     return this.run('screencap', this.timeouts.screencapMs, (device) => device.screencap());
   }
 
-  async tap(x: number, y: number): Promise<void> {
+  /** `target` names the node the tap means; ADB ignores it, the purchase guard checks it (pdd/purchase/guard.ts). */
+  async tap(x: number, y: number, target?: TapTarget): Promise<void> {
+    void target;
     await this.input(`input tap ${int(x)} ${int(y)}`);
   }
 

@@ -1,25 +1,39 @@
 import { DeviceError } from '../errors';
-import type { UiNode } from './ui-xml';
+import type { NodeMatcher } from './profile';
+import { centre, reaches, type UiDump, type UiNode } from './ui-xml';
 
 /**
- * Exact, unique equality — the only way a profile finds a node. No contains, no prefix, no
- * "first of several": a second match means the page is not the one we profiled.
+ * Exact equality on what the real app shows — text, content-desc, class — never on a resource id
+ * (the real app names most nodes `…:id/pdd` or nothing). No contains and no "first of several":
+ * where a reader needs one node, a second match means the page is not the one we profiled.
  */
-export function allById(nodes: readonly UiNode[], resourceId: string): UiNode[] {
-  return nodes.filter((n) => n.resourceId === resourceId);
+function matches(n: UiNode, m: NodeMatcher): boolean {
+  const textless = m.text === undefined && m.text_prefix === undefined && m.content_desc === undefined;
+  const b = m.bounds;
+  return (
+    // a control named by class and bounds only has no text and no content-desc at all
+    (!textless || (n.text === '' && n.contentDesc === '')) &&
+    (b === undefined ||
+      (n.bounds.left === b[0] && n.bounds.top === b[1] && n.bounds.right === b[2] && n.bounds.bottom === b[3])) &&
+    (m.text === undefined || n.text === m.text) &&
+    (m.text_prefix === undefined || n.text.startsWith(m.text_prefix)) &&
+    (m.content_desc === undefined || n.contentDesc === m.content_desc) &&
+    (m.class === undefined || n.className === m.class)
+  );
 }
 
-export function uniqueById(nodes: readonly UiNode[], resourceId: string, what: string): UiNode {
-  const found = allById(nodes, resourceId);
-  if (found.length !== 1 || !found[0])
-    throw structure(`${what}: expected exactly one ${resourceId}, found ${found.length}`);
-  return found[0];
+export function allMatching(nodes: readonly UiNode[], m: NodeMatcher): UiNode[] {
+  return nodes.filter((n) => matches(n, m));
 }
 
-export function optionalById(nodes: readonly UiNode[], resourceId: string, what: string): UiNode | null {
-  const found = allById(nodes, resourceId);
-  if (found.length > 1) throw structure(`${what}: ${resourceId} occurs ${found.length} times`);
-  return found[0] ?? null;
+export function byText(nodes: readonly UiNode[], text: string): UiNode[] {
+  return nodes.filter((n) => n.text === text);
+}
+
+/** The node's centre is not covered by anything drawn above it. */
+export function uncovered(dump: UiDump, n: UiNode): boolean {
+  if (n.bounds.right <= n.bounds.left || n.bounds.bottom <= n.bounds.top) return false;
+  return reaches(dump, centre(n.bounds), n);
 }
 
 export function structure(message: string): DeviceError {

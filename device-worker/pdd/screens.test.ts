@@ -1,6 +1,7 @@
 import { DeviceError } from '../errors';
 import { splitUiDump, isInjectEventsDenied, parseVersionName, parseWmSize } from '../adb/output';
 import { profileForVersion } from './profile';
+import { TapGuard } from './purchase/guard';
 import { classify } from './screens';
 import { parseUiDump } from './ui-xml';
 import { readPanelState } from './panel-state';
@@ -28,9 +29,12 @@ function xml(root: N, pkg = P): string {
   return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${render(root, 0)}</hierarchy>`;
 }
 const LL = 'android.widget.LinearLayout';
+/** The same dump as the real app names its nodes: `…:id/pdd` or no id at all. */
+const generic = (x: string) =>
+  x.replace(/resource-id="[^"]*"/g, (_, i: number) => (i % 2 ? 'resource-id=""' : `resource-id="${P}:id/pdd"`));
 const frame = (kids: N[]): N => ({ cls: 'android.widget.FrameLayout', b: [0, 0, 1080, 2376], kids });
 
-function goodsPage(over: { firstRow?: Partial<N>; sibling?: Partial<N>; extra?: N[] } = {}): string {
+function goodsPage(over: { firstRow?: Partial<N>; sibling?: Partial<N>; extra?: N[]; inList?: N[] } = {}): string {
   return xml(
     frame([
       {
@@ -39,16 +43,28 @@ function goodsPage(over: { firstRow?: Partial<N>; sibling?: Partial<N>; extra?: 
         scroll: true,
         b: [0, 0, 1080, 2196],
         kids: [
-          { id: 'tv_goods_price', text: '¥12.56-19.90', b: [36, 1100, 560, 1200] },
-          { id: 'tv_goods_promo', text: '快要抢光', b: [580, 1120, 760, 1180] },
+          {
+            id: 'll_goods_price_area',
+            cls: LL,
+            b: [0, 1080, 1080, 1230],
+            kids: [
+              { id: 'tv_goods_price', text: '¥12.56-19.90', b: [36, 1100, 560, 1200] },
+              { id: 'tv_goods_promo', text: '快要抢光', b: [580, 1120, 760, 1180] },
+              { id: 'tv_goods_sales', text: '已拼10万+件', b: [780, 1120, 1044, 1180] },
+            ],
+          },
           { id: 'tv_goods_title', text: '【现货】西装 & "外套"', b: [36, 1240, 1044, 1360] },
           {
             id: 'll_mall_entry',
             cls: LL,
             click: true,
             b: [0, 1400, 1080, 1560],
-            kids: [{ id: 'tv_mall_name', text: '优衣仓男装旗舰店', b: [180, 1440, 800, 1500] }],
+            kids: [
+              { id: 'tv_mall_name', text: '优衣仓男装旗舰店', b: [180, 1440, 800, 1500] },
+              { id: 'tv_mall_enter', text: '进店逛逛', b: [860, 1440, 1044, 1500] },
+            ],
           },
+          ...(over.inList ?? []),
         ],
       },
       {
@@ -93,25 +109,74 @@ describe('PDD 8.17.0 page profile', () => {
 
   it('reads the goods page and the entry: the first row of the bottom buy area, not the promo text', () => {
     const s = shown(goodsPage());
-    expect(s).toMatchObject({
+    const goods = {
       kind: 'goods_detail',
-      goods: { title: '【现货】西装 & "外套"', shopName: '优衣仓男装旗舰店', entry: { x: 810, y: 2252 } },
-    });
+      goods: {
+        title: '【现货】西装 & "外套"',
+        shopName: '优衣仓男装旗舰店',
+        salesText: '已拼10万+件',
+        entry: { x: 810, y: 2252 },
+      },
+    };
+    expect(s).toMatchObject(goods);
+    // the real app's ids: `…:id/pdd` or none — the same reading
+    expect(shown(generic(goodsPage()))).toMatchObject(goods);
+    // a first row with another label is no entry: not the goods page (nothing to tap)
+    expect(shown(goodsPage({ firstRow: { text: '立即购买 ¥12.56' } }))).toMatchObject({ kind: 'unknown' });
+  });
+
+  it('a dialog drawn over the page is never the page: covered signature or anything after the bottom bar', () => {
+    const mask: N = {
+      cls: 'android.widget.FrameLayout',
+      b: [0, 0, 1080, 2376],
+      kids: [{ text: '立即领取 ¥0.01 抢购', click: true, b: [140, 2180, 940, 2300] }],
+    };
+    expect(shown(goodsPage({ extra: [mask] }))).toMatchObject({ kind: 'overlay', over: 'goods_detail' });
+    // a small badge after the bar that covers nothing is still something drawn over the page
+    const badge: N = { cls: 'android.widget.ImageView', b: [10, 10, 20, 20] };
+    expect(shown(goodsPage({ extra: [badge] }))).toMatchObject({ kind: 'overlay' });
+    // a toast is not a dialog
+    const toast: N = { cls: 'android.widget.Toast', text: '网络不给力', b: [140, 1900, 940, 2000] };
+    expect(shown(goodsPage({ extra: [toast] }))).toMatchObject({ kind: 'goods_detail' });
   });
 
   it.each([
     ['a clickable first row', { firstRow: { click: true } }],
     ['a clickable 免拼购买', { sibling: { click: true } }],
     ['a sibling with another text', { sibling: { text: '单独购买' } }],
-    ['a first row with another label', { firstRow: { text: '立即购买 ¥12.56' } }],
-    [
-      'the entry text twice',
-      { extra: [{ id: 'tv_bottom_buy_price', text: '快要抢光 ¥12.56', b: [0, 300, 100, 400] }] },
-    ],
+    ['the entry text twice', { inList: [{ text: '快要抢光 ¥12.56', b: [0, 300, 100, 400] }] }],
+    ['a second scrollable list', { inList: [{ cls: LL, scroll: true, b: [0, 300, 100, 400] }] }],
   ])('refuses structure drift: %s', (_, over) => {
     expect(() => shown(goodsPage(over as Parameters<typeof goodsPage>[0]))).toThrow(
       expect.objectContaining({ code: 'PAGE_STRUCTURE_CHANGED' }),
     );
+  });
+
+  it('a tap passes the guard only when the topmost node at its point is the node it means', () => {
+    const guard = new TapGuard({
+      authorizationId: 'a',
+      irreversible: () => false,
+      pkg: P,
+      submitLabel: '提交订单',
+      readOnlyUrl: 'pinduoduo://x',
+    });
+    const clear = shown(goodsPage());
+    if (clear.kind !== 'goods_detail') throw new Error(clear.kind);
+    const { x, y, node } = clear.goods.entry;
+    const meant = { order: node.order, className: node.className, bounds: node.bounds, label: 'entry' };
+    guard.remember(goodsPage());
+    expect(() => guard.checkTap(x, y, meant)).not.toThrow();
+    // a shallow, non-clickable mask drawn after the page wins over the page's deeper entry
+    const masked = goodsPage({ extra: [{ cls: 'android.widget.FrameLayout', b: [0, 0, 1080, 2376] }] });
+    guard.remember(masked);
+    expect(() => guard.checkTap(x, y, meant)).toThrow(/would land on android\.widget\.FrameLayout/);
+    // a dialog's button exactly over the entry: the tap would be the dialog's
+    const button = goodsPage({ extra: [{ text: '立即领取 ¥0.01 抢购', click: true, b: [540, 2196, 1080, 2376] }] });
+    guard.remember(button);
+    expect(() => guard.checkTap(x, y, meant)).toThrow(/立即领取/);
+    // and a node the dump does not have at that place is no target at all
+    guard.remember(goodsPage());
+    expect(() => guard.checkTap(x, y, { ...meant, order: meant.order + 1 })).toThrow(/not in the last dump/);
   });
 
   it('recognises loading, delisted, captcha and foreign screens', () => {
@@ -136,7 +201,9 @@ describe('PDD 8.17.0 page profile', () => {
       ),
     ).toMatchObject({ kind: 'goods_delisted' });
     expect(shown(xml(frame([{ id: 'tv_captcha_title', text: '安全验证', b: [380, 110, 700, 190] }])))).toEqual({
-      kind: 'captcha',
+      kind: 'stop_page',
+      code: 'CAPTCHA_REQUIRED',
+      page: 'risk_slider',
     });
     expect(
       shown(xml(frame([{ text: '拼多多', click: true, b: [60, 1900, 300, 2140] }]), 'com.android.launcher3')),
@@ -201,7 +268,9 @@ describe('PDD 8.17.0 page profile', () => {
     }));
 
   it('reads the panel: options by exact text per dimension, selection agreeing with the summary', () => {
-    const s = shown(panel('请选择：尺码', '¥9.90', [chip('1', 36), chip('10', 220, false, false)], colours('红')));
+    const x = panel('请选择：尺码', '¥9.90', [chip('1', 36), chip('10', 220, false, false)], colours('红'));
+    expect(shown(generic(x))).toMatchObject({ kind: 'sku_panel' });
+    const s = shown(x);
     if (s.kind !== 'sku_panel') throw new Error(s.kind);
     const st = readPanelState(s.panel, ['颜色', '尺码'], p);
     expect(st.selection).toEqual(['红', null]);

@@ -3,7 +3,9 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../adb/adb-device';
 import type { CounterClock } from '../counters';
+import type { TapTarget } from '../adb/adb-device';
 import { DeviceError } from '../errors';
+import { Interruptions } from './interruptions';
 import type { StepLog } from '../step-log';
 import type { PddProfile } from './profile';
 import { structure } from './match';
@@ -17,7 +19,7 @@ import {
   type PanelState,
 } from './panel-state';
 import { classify, screenError, type GoodsView, type Screen } from './screens';
-import { parseUiDump, type UiDump } from './ui-xml';
+import { parseUiDump, reaches, resolveRef, type UiDump, type UiNode } from './ui-xml';
 
 export interface SessionTiming {
   /** pause after a navigation (am start, entry, back) before the first dump: a dump is dearer than a wait */
@@ -90,6 +92,7 @@ export class PddSession {
   private panelSerial = 0;
   private readonly revealed = new Set<number>();
   private last: UiDump | null = null;
+  private readonly interruptions: Interruptions;
 
   constructor(
     private readonly adb: AdbDevice,
@@ -98,7 +101,9 @@ export class PddSession {
     readonly steps: StepLog,
     private readonly timing: SessionTiming = DEFAULT_TIMING,
     private readonly memory: DumpMemory = memoryDumpMemory(),
-  ) {}
+  ) {
+    this.interruptions = new Interruptions(profile, steps);
+  }
 
   /** The last dump's XML, for artifacts. */
   lastXml(): string | null {
@@ -113,6 +118,24 @@ export class PddSession {
     activityCheckpoint('open_goods');
     await this.adb.startView(url);
     await sleep(this.timing.navigationSettleMs);
+    try {
+      return await this.waitForGoods(goodsId);
+    } catch (err) {
+      if (!this.mayReopen(err)) throw err;
+      this.steps.add('reopen_goods', { goods_id: goodsId, url, after: 'NETWORK_ERROR' });
+      activityCheckpoint('reopen_goods');
+      await this.adb.startView(url);
+      await sleep(this.timing.navigationSettleMs);
+      return this.waitForGoods(goodsId);
+    }
+  }
+
+  /** A network error page gets ONE re-open of the goods link per session (./interruptions.ts). */
+  mayReopen(err: unknown): boolean {
+    return this.interruptions.mayReopen(err);
+  }
+
+  private waitForGoods(goodsId: string): Promise<GoodsView> {
     return this.waitFor('the goods page', true, (s) => {
       if (s.kind === 'goods_detail') return s.goods;
       if (s.kind === 'goods_delisted')
@@ -120,16 +143,14 @@ export class PddSession {
           goods_id: goodsId,
           title: s.title,
         });
-      // a security check does not go away by waiting: stop at once (CAPTCHA_REQUIRED)
-      if (s.kind === 'captcha') return undefined;
       return WAIT;
     });
   }
 
   /** Taps the profiled entry once; the new panel must show nothing selected. */
   async openSpecPanel(goods: GoodsView): Promise<OpenPanel> {
-    this.steps.add('open_spec_panel', { tap: goods.entry });
-    await this.tapAt(goods.entry.x, goods.entry.y);
+    this.steps.add('open_spec_panel', { tap: { x: goods.entry.x, y: goods.entry.y } });
+    await this.tapAt(goods.entry, goods.entry.label);
     await sleep(this.timing.navigationSettleMs);
     const view = await this.waitFor('the spec panel', true, (s) =>
       s.kind === 'sku_panel' ? s.panel : s.kind === 'goods_detail' ? WAIT : undefined,
@@ -162,9 +183,9 @@ export class PddSession {
       dimension: panel.names[dim],
       value,
       toggles: option.selected ? 'off' : 'on',
-      tap: point,
+      tap: { x: point.x, y: point.y },
     });
-    await this.tapAt(point.x, point.y);
+    await this.tapAt(point, `option ${JSON.stringify(value)}`);
     await sleep(this.timing.tapSettleMs);
     panel.state = await this.waitForPanel(panel, `${panel.names[dim]} = ${value}`, expect);
     return panel.state;
@@ -252,11 +273,33 @@ export class PddSession {
     });
   }
 
-  /** `checkpoint: false` only for the submit tap, which follows its ledger row with nothing between. */
-  protected async tapAt(x: number, y: number, checkpoint = true): Promise<void> {
+  /**
+   * One tap on `point.node` of the last dump. Refused here already (for collect as for a purchase)
+   * when the node Android would dispatch to at the point is not that node or inside it: nothing
+   * drawn over a control is ever tapped. `checkpoint: false` only for the submit tap, which follows
+   * its ledger row with nothing between.
+   */
+  protected async tapAt(
+    point: { x: number; y: number; node: UiNode },
+    label: string,
+    checkpoint = true,
+  ): Promise<void> {
+    const dump = this.last;
+    const node = dump ? resolveRef(dump, point.node) : null;
+    if (!dump || !node || !reaches(dump, point, node))
+      throw new DeviceError(
+        'TAP_REFUSED',
+        `tap (${point.x},${point.y}) on ${label} refused: something is drawn over it`,
+      );
     if (checkpoint) activityCheckpoint('a tap');
-    await this.adb.tap(x, y);
+    const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
+    await this.adb.tap(point.x, point.y, target);
     this.clock.counters.taps += 1;
+  }
+
+  /** After the fence: an interruption is read, never closed (./interruptions.ts). */
+  readOnlyInterruptions(): void {
+    this.interruptions.readOnly();
   }
 
   /**
@@ -271,11 +314,16 @@ export class PddSession {
   ): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
-    for (let n = 1; n <= this.timing.maxDumpsPerWait; n++) {
+    let expectChange = changeExpected;
+    // after a close tap one identical dump may be stale; a second is the app showing it again
+    let staleGrace = 0;
+    let extra = 0;
+    for (let n = 1; n <= this.timing.maxDumpsPerWait + extra; n++) {
       const got = await this.dump();
       if (got === 'failed') {
         last = 'a failed dump';
-      } else if (got.stale && changeExpected) {
+      } else if (got.stale && (expectChange || staleGrace > 0)) {
+        if (!expectChange) staleGrace -= 1;
         last = 'a stale dump';
         this.steps.add('stale_dump', { waiting_for: what });
       } else {
@@ -283,6 +331,16 @@ export class PddSession {
         if (screen.kind === 'loading') {
           last = 'the loading screen';
         } else {
+          const close = this.interruptions.toClose(screen, what);
+          if (close) {
+            await this.tapAt(close, close.label);
+            await sleep(this.timing.tapSettleMs);
+            expectChange = false;
+            staleGrace = 1;
+            extra += 1;
+            last = `an interstitial`;
+            continue;
+          }
           const verdict = judge(screen);
           if (verdict === undefined) throw screenError(screen, what);
           if (verdict !== WAIT) return verdict;

@@ -20,6 +20,8 @@ export interface UiNode {
   selected: boolean;
   scrollable: boolean;
   bounds: Bounds;
+  /** position in document order (= drawing order: a later node is drawn over an earlier one) */
+  order: number;
   children: UiNode[];
   parent: UiNode | null;
   /** every attribute as dumped, including ones a newer Android adds (`hint`, `NAF`) */
@@ -83,6 +85,7 @@ function build(entry: Ordered, parent: UiNode | null, out: UiNode[]): UiNode {
     selected: a['selected'] === 'true',
     scrollable: a['scrollable'] === 'true',
     bounds: parseBounds(a['bounds']),
+    order: out.length,
     children: [],
     parent,
     attrs: a,
@@ -132,4 +135,58 @@ export function descendants(node: UiNode): UiNode[] {
   };
   walk(node);
   return out;
+}
+
+function holds(b: Bounds, x: number, y: number): boolean {
+  return x >= b.left && x < b.right && y >= b.top && y < b.bottom;
+}
+
+/**
+ * The node Android dispatches a touch at (x, y) to first: the topmost one in drawing order whose
+ * bounds hold the point (right/bottom exclusive). Drawing order is document order — a later
+ * sibling's subtree is drawn over an earlier one, a child over its parent — so it is the LAST node
+ * in the dump that holds the point, whatever its depth or clickability: a dialog's mask drawn over
+ * the page takes the touch even where the page has a deeper clickable node.
+ */
+export function topmostAt(dump: UiDump, x: number, y: number): UiNode | null {
+  for (let i = dump.nodes.length - 1; i >= 0; i--) {
+    const n = dump.nodes[i] as UiNode;
+    if (holds(n.bounds, x, y)) return n;
+  }
+  return null;
+}
+
+/** `node` is `ancestor` or lies inside it. */
+export function within(node: UiNode, ancestor: UiNode): boolean {
+  for (let n: UiNode | null = node; n; n = n.parent) if (n === ancestor) return true;
+  return false;
+}
+
+/** A tap at `point` reaches `node`: nothing drawn above it there. */
+export function reaches(dump: UiDump, point: { x: number; y: number }, node: UiNode): boolean {
+  const top = topmostAt(dump, point.x, point.y);
+  return top !== null && within(top, node);
+}
+
+/** The last node of `node`'s subtree in document order. */
+export function lastOf(node: UiNode): UiNode {
+  let n = node;
+  while (n.children.length > 0) n = n.children[n.children.length - 1] as UiNode;
+  return n;
+}
+
+/** A node named by its place in a dump, so it can be found again in another parse of the same XML. */
+export interface NodeRef {
+  order: number;
+  className: string;
+  bounds: Bounds;
+}
+
+/** The node of `dump` that `ref` names, or null when that dump has no such node there. */
+export function resolveRef(dump: UiDump, ref: NodeRef): UiNode | null {
+  const n = dump.nodes[ref.order];
+  const a = n?.bounds;
+  const b = ref.bounds;
+  if (!n || !a || n.className !== ref.className) return null;
+  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom ? n : null;
 }

@@ -40,9 +40,26 @@ describe('device failure table', () => {
     for (const type of NON_RETRYABLE_DEVICE_FAILURES) expect(Object.keys(DEVICE_FAILURES)).toContain(type);
   });
 
-  it('the captcha keeps one shape: CAPTCHA_REQUIRED on the phone is CAPTCHA for the operator', () => {
-    expect(reasonForDeviceFailure('CAPTCHA_REQUIRED')).toBe('CAPTCHA');
-    expect(REASONS[reasonForDeviceFailure('CAPTCHA_REQUIRED')].zh).toContain('验证码');
+  it('each interruption of the real app is its own stop, same code on the phone and for the operator', () => {
+    const own = [
+      'LOGIN_REQUIRED',
+      'CAPTCHA_REQUIRED',
+      'RISK_FACE',
+      'RISK_SMS',
+      'NETWORK_ERROR',
+      'APP_UPDATE_PROMPT',
+      'SOLD_OUT',
+      'ADDRESS_MISSING',
+      'UNKNOWN_OVERLAY',
+    ] as const;
+    for (const code of own) {
+      expect(reasonForDeviceFailure(code)).toBe(code);
+      expect(NON_RETRYABLE_DEVICE_FAILURES).toContain(code);
+      expect(REASONS[code].zh.length).toBeGreaterThan(0);
+    }
+    expect(REASONS.CAPTCHA_REQUIRED.zh).toContain('验证码');
+    // tasks stopped before this split keep their reason readable
+    expect(REASONS.CAPTCHA.zh).toContain('验证码');
   });
 
   it('a failure without a device code (a timeout, a lost worker) is a device error', () => {

@@ -43,6 +43,15 @@ export const DEVICE_FAILURE_CODES = [
   'GATE2_OVER_CAP',
   'GATE3_MISMATCH',
   'SUBMIT_CONTROL_NOT_UNIQUE',
+  // the real app interrupts: a page or an overlay a person must clear on the phone
+  'LOGIN_REQUIRED',
+  'RISK_FACE',
+  'RISK_SMS',
+  'NETWORK_ERROR',
+  'APP_UPDATE_PROMPT',
+  'SOLD_OUT',
+  'ADDRESS_MISSING',
+  'UNKNOWN_OVERLAY',
 ] as const;
 export type DeviceFailureCode = (typeof DEVICE_FAILURE_CODES)[number];
 
@@ -75,7 +84,7 @@ export const DEVICE_FAILURES: Record<DeviceFailureCode, DeviceFailureRule> = {
   APP_VERSION_UNSUPPORTED: stop('APP_VERSION_UNSUPPORTED'),
   PAGE_UNRECOGNIZED: stop('PAGE_UNRECOGNIZED'),
   PAGE_STRUCTURE_CHANGED: stop('PAGE_UNRECOGNIZED'),
-  CAPTCHA_REQUIRED: stop('CAPTCHA'),
+  CAPTCHA_REQUIRED: stop('CAPTCHA_REQUIRED'),
   GOODS_DELISTED: stop('GOODS_DELISTED'),
   GOODS_MISMATCH: stop('GOODS_MISMATCH'),
   OPTION_NOT_FOUND: stop('OPTION_NOT_FOUND'),
@@ -90,6 +99,14 @@ export const DEVICE_FAILURES: Record<DeviceFailureCode, DeviceFailureRule> = {
   GATE2_OVER_CAP: stop('GATE2_OVER_CAP'),
   GATE3_MISMATCH: stop('GATE3_MISMATCH'),
   SUBMIT_CONTROL_NOT_UNIQUE: stop('SUBMIT_CONTROL_NOT_UNIQUE'),
+  LOGIN_REQUIRED: stop('LOGIN_REQUIRED'),
+  RISK_FACE: stop('RISK_FACE'),
+  RISK_SMS: stop('RISK_SMS'),
+  NETWORK_ERROR: stop('NETWORK_ERROR'),
+  APP_UPDATE_PROMPT: stop('APP_UPDATE_PROMPT'),
+  SOLD_OUT: stop('SOLD_OUT'),
+  ADDRESS_MISSING: stop('ADDRESS_MISSING'),
+  UNKNOWN_OVERLAY: stop('UNKNOWN_OVERLAY'),
 };
 
 export function isDeviceFailureCode(code: string): code is DeviceFailureCode {

@@ -59,11 +59,31 @@ export const REASONS = {
     zh: '手机上的拼多多版本尚未发布用于真实下单，未点击提交',
     next: `在「设备 → 拼多多版本」中先用该版本的手机试运行通过并发布；${RESET}`,
   },
-  // the real app's interruptions; each also puts its phone on 需处理 (domain/devices.ts)
-  LOGIN_REQUIRED: { zh: '拼多多已退出登录，已停止', next: `在手机上重新登录，在「设备」页恢复该手机；${RESET}` },
-  CAPTCHA_REQUIRED: { zh: '出现验证码，已停止（不会绕过）', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
-  RISK_FACE: { zh: '拼多多要求人脸验证，已停止', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
-  RISK_SMS: { zh: '拼多多要求短信验证，已停止', next: `人工在手机上完成验证并恢复该手机；${RESET}` },
+  // the real app's interruptions before the fence: each its own stop (CAPTCHA stays readable for older tasks)
+  LOGIN_REQUIRED: { zh: '拼多多要求登录，已停止', next: `人工在手机上登录拼多多账号后，在「设备」页恢复该手机；${RESET}` },
+  CAPTCHA_REQUIRED: {
+    zh: '出现滑块验证码，已停止（不会绕过）',
+    next: `人工在手机上完成滑块验证后，在「设备」页恢复该手机；${RESET}`,
+  },
+  RISK_FACE: {
+    zh: '拼多多要求人脸验证（风控），已停止',
+    next: `账号本人在手机上完成人脸验证后，在「设备」页恢复该手机；${RESET}`,
+  },
+  RISK_SMS: { zh: '拼多多要求短信验证（风控），已停止', next: `人工在手机上完成短信验证后，在「设备」页恢复该手机；${RESET}` },
+  NETWORK_ERROR: {
+    zh: '拼多多显示网络错误，重新打开商品链接一次后仍失败',
+    next: `检查手机网络（Wi-Fi / 移动数据）；${RESET}`,
+  },
+  APP_UPDATE_PROMPT: {
+    zh: '拼多多弹出无法关闭的更新提示，已停止（不会点击更新）',
+    next: '不要在手机上更新；请工程师确认新版本后再处理，或换用未弹提示的手机后重置为草稿',
+  },
+  SOLD_OUT: { zh: '商品已售罄', next: '等待补货或换一个商品链接；核查后重置为草稿或取消任务' },
+  ADDRESS_MISSING: { zh: '拼多多账号没有收货地址，无法下单', next: `人工在手机上添加收货地址；${RESET}` },
+  UNKNOWN_OVERLAY: {
+    zh: '页面上出现未识别的弹窗或遮罩，已停止（未点击弹窗）',
+    next: `查看失败截图，人工在手机上关闭弹窗；若经常出现请工程师加入版本配置；${RESET}`,
+  },
 } as const satisfies Record<string, ReasonInfo>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -53,8 +53,8 @@ const SCENARIOS: Scenario[] = [
     run: (rig) =>
       stop(rig, { ...BLACK_M, quantity: 2, capCent: 5000 }, 'PRICE_CHANGED', { price_change: { goods_id: BLACK_M.goodsId, after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } } }),
   },
-  // a stop the phone reports as a device failure: CAPTCHA_REQUIRED all the way to the reason CAPTCHA
-  { name: 'purchase-captcha', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, capCent: 2000 }, 'CAPTCHA', { captcha_on: 'open' }) },
+  // a stop the phone reports as a device failure: CAPTCHA_REQUIRED all the way to the reason of the same name
+  { name: 'purchase-captcha', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, capCent: 2000 }, 'CAPTCHA_REQUIRED', { captcha_on: 'open' }) },
   // the phone drops off ADB before the fence: retries spent, then DEVICE_ERROR
   { name: 'purchase-device-error', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, capCent: 2000 }, 'DEVICE_ERROR', { disconnect_after_commands: 4 }) },
   { name: 'purchase-fence-unavailable', run: fenceUnavailable },

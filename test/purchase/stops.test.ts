@@ -76,14 +76,14 @@ describe('purchase stops before the fence', () => {
       name: 'captcha when the goods open',
       task: { ...BLACK_M, quantity: 1, capCent: 2000 },
       faults: { captcha_on: 'open' },
-      reason: 'CAPTCHA',
+      reason: 'CAPTCHA_REQUIRED',
       noTapsAtAll: true,
     },
     {
       name: 'captcha instead of the spec panel',
       task: { ...BLACK_M, quantity: 1, capCent: 2000 },
       faults: { captcha_on: 'panel' },
-      reason: 'CAPTCHA',
+      reason: 'CAPTCHA_REQUIRED',
     },
     {
       name: 'delisted goods',

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { PddProfile } from '../profile';
 import { classify } from '../screens';
 import type { UiDump } from '../ui-xml';
+import { PAYMENT_SCREEN_TEXTS } from './profile';
 
 interface EvidenceMeta {
   taskId: string;
@@ -71,6 +72,9 @@ export function httpEvidenceUploader(opts: {
  */
 export function screenMayBeCaptured(dump: UiDump | null, profile: PddProfile): boolean {
   if (!dump || dump.root.packageName !== profile.pkg) return false;
+  // a dialog over the cashier still leaves the payment sheet in the picture
+  const paying = [...PAYMENT_SCREEN_TEXTS, profile.purchase.text.cashierTitle];
+  if (dump.nodes.some((n) => paying.some((t) => n.text.includes(t) || n.contentDesc.includes(t)))) return false;
   try {
     const kind = classify(dump, profile).kind;
     return kind !== 'cashier' && kind !== 'payment_handoff' && kind !== 'launcher';

@@ -1,47 +1,59 @@
 import { yuanToCent } from '../../../domain/money';
 import { DeviceError } from '../../errors';
 import type { PddProfile } from '../profile';
-import { allById, optionalById } from '../match';
-import { centre, descendants, type UiDump, type UiNode } from '../ui-xml';
-import { hitTarget } from './guard';
+import { isQuantityRow, summaryNode } from '../panel-view';
+import { centre, descendants, reaches, type UiDump, type UiNode } from '../ui-xml';
 import type { PurchaseProfile } from './profile';
 
 export interface Stepper {
   node: UiNode;
   enabled: boolean;
-  point: { x: number; y: number };
+  point: { x: number; y: number; node: UiNode };
+}
+
+/** The spec panel's scrolled option list, found from its summary row (../panel-view.ts). */
+function optionList(dump: UiDump, p: PddProfile): UiNode | null {
+  const panel = summaryNode(dump, p)[0]?.parent;
+  const scroll = panel?.children.find((c) => c.scrollable);
+  return scroll?.children[0] ?? null;
 }
 
 /** `+` or `-` of the quantity row, when the row is in view; exactly one of each or none. */
 export function readStepper(dump: UiDump, p: PddProfile, pp: PurchaseProfile, which: 'plus' | 'minus'): Stepper | null {
-  const row = optionalById(dump.nodes, p.id.skuQuantity, 'spec panel');
+  const rows = optionList(dump, p)?.children.filter((c) => isQuantityRow(c, p)) ?? [];
+  if (rows.length > 1) throw new DeviceError('PAGE_UNRECOGNIZED', 'the spec panel shows two quantity rows');
+  const row = rows[0];
   if (!row) return null;
-  const node = optionalById(descendants(row), which === 'plus' ? pp.id.skuPlus : pp.id.skuMinus, 'quantity row');
+  const label = which === 'plus' ? pp.text.plus : pp.text.minus;
+  const found = row.children.filter((c) => c.text === label);
+  if (found.length > 1) throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} occurs more than once`);
+  const node = found[0];
   if (!node) return null;
-  if (allById(dump.nodes, node.resourceId).length !== 1)
+  if (dump.nodes.filter((n) => n.text === label && isQuantityRow(n.parent ?? n, p)).length !== 1)
     throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} occurs more than once`);
   if (!node.clickable || node.children.length !== 0)
     throw new DeviceError('PAGE_UNRECOGNIZED', `the quantity ${which} is not a clickable leaf`);
   const point = centre(node.bounds);
-  if (hitTarget(dump, point.x, point.y) !== node)
-    throw new DeviceError('PAGE_UNRECOGNIZED', `a tap on the quantity ${which} would land elsewhere`);
-  return { node, enabled: node.enabled, point };
+  if (!reaches(dump, point, node))
+    throw new DeviceError('PAGE_UNRECOGNIZED', `a tap on the quantity ${which} would land on something drawn over it`);
+  return { node, enabled: node.enabled, point: { ...point, node } };
 }
 
 export interface SubmitControl {
   amountCent: number;
   raw: string;
-  /** the centre of the text; the hit test proves it lands on the control's own clickable parent */
-  point: { x: number; y: number };
+  /** the centre of the text and the control it means; the hit test proves nothing covers it */
+  point: { x: number; y: number; node: UiNode };
 }
 
 const SUBMIT_RE = /^(\S+) ¥(\d+\.\d{2})$/;
 
 /**
  * Gate 3's control (提交控件唯一): exactly one node on screen whose text begins with
- * `提交订单`, reading exactly `提交订单 ¥<amount>`, enabled, whose nearest clickable ancestor is the
- * profiled container, holds no other text, and is what a tap at the text's centre hits. A second
- * such text anywhere → SUBMIT_CONTROL_NOT_UNIQUE; an unreadable amount → GATE3_MISMATCH.
+ * `提交订单`, reading exactly `提交订单 ¥<amount>`, an enabled text leaf whose nearest clickable
+ * ancestor is the last row of the spec panel, holds no other text, and is what a tap at the text's
+ * centre reaches. A second such text anywhere → SUBMIT_CONTROL_NOT_UNIQUE; an unreadable amount →
+ * GATE3_MISMATCH.
  */
 export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfile): SubmitControl {
   const label = pp.text.submitLabel;
@@ -61,21 +73,23 @@ export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfi
   const amountCent = yuanToCent(m[2]);
   if (amountCent === null || amountCent <= 0)
     throw new DeviceError('GATE3_MISMATCH', `the submit amount ${m[2]} is not readable`);
-  if (text.resourceId !== pp.id.skuConfirmText || text.children.length !== 0)
-    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not the profiled text leaf');
+  if (text.className !== p.cls.textView || text.children.length !== 0)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not a text leaf');
   let parent = text.parent;
   while (parent && !parent.clickable) parent = parent.parent;
-  if (!parent || parent.resourceId !== p.id.skuConfirm)
-    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text has no profiled clickable parent');
-  if (allById(dump.nodes, parent.resourceId).length !== 1)
-    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container occurs more than once');
+  const panel = summaryNode(dump, p)[0]?.parent;
+  if (!parent || !panel || parent.parent !== panel || panel.children[panel.children.length - 1] !== parent)
+    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not in the last row of the spec panel');
   if (!parent.enabled || !text.enabled)
     throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit control is disabled');
   const inside = descendants(parent).filter((n) => n.text.length > 0);
   if (inside.length !== 1 || inside[0] !== text)
     throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container holds other texts');
   const point = centre(text.bounds);
-  if (hitTarget(dump, point.x, point.y) !== parent)
-    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'a tap on the submit text would not land on its own container');
-  return { amountCent, raw: text.text, point };
+  if (!reaches(dump, point, parent))
+    throw new DeviceError(
+      'SUBMIT_CONTROL_NOT_UNIQUE',
+      'a tap on the submit text would land on something drawn over it',
+    );
+  return { amountCent, raw: text.text, point: { ...point, node: parent } };
 }

@@ -1,6 +1,7 @@
 import type { AdbDevice } from '../../adb/adb-device';
 import { DeviceError } from '../../errors';
-import { descendants, parseUiDump, type UiDump, type UiNode } from '../ui-xml';
+import type { TapTarget } from '../../adb/adb-device';
+import { descendants, parseUiDump, resolveRef, topmostAt, within, type UiDump, type UiNode } from '../ui-xml';
 import { PAYMENT_DENY_TEXTS, PAYMENT_SCREEN_TEXTS } from './profile';
 
 /** A tap the purchase guard refused: never retried, the flow stops where it is. */
@@ -21,21 +22,20 @@ export interface TapGuardOptions {
   readOnlyUrl: string;
 }
 
-/** The deepest clickable node whose bounds hold the point (right/bottom exclusive), as Android dispatches. */
-export function hitTarget(dump: UiDump, x: number, y: number): UiNode | null {
-  let best: UiNode | null = null;
-  let bestDepth = -1;
-  for (const n of dump.nodes) {
-    const b = n.bounds;
-    if (!n.clickable || x < b.left || x >= b.right || y < b.top || y >= b.bottom) continue;
-    let depth = 0;
-    for (let p = n.parent; p; p = p.parent) depth++;
-    if (depth >= bestDepth) {
-      best = n;
-      bestDepth = depth;
-    }
-  }
-  return best;
+/**
+ * The clickable node a touch at (x, y) ends on, as Android dispatches it: the topmost node there
+ * in drawing order (ui-xml.ts topmostAt), or its nearest clickable ancestor. Null when the
+ * topmost node and its ancestors are not clickable: the touch goes nowhere useful.
+ */
+function hitTarget(dump: UiDump, x: number, y: number): UiNode | null {
+  for (let n = topmostAt(dump, x, y); n; n = n.parent) if (n.clickable) return n;
+  return null;
+}
+
+function describeNode(n: UiNode | null): string {
+  if (!n) return 'nothing';
+  const what = n.text || n.contentDesc;
+  return `${n.className}${what ? ` ${JSON.stringify(what)}` : ''} [${n.bounds.left},${n.bounds.top}][${n.bounds.right},${n.bounds.bottom}]`;
 }
 
 function texts(n: UiNode): string[] {
@@ -73,11 +73,22 @@ export class TapGuard {
     }
   }
 
-  checkTap(x: number, y: number): void {
+  /**
+   * `meant` is the node the step means to tap: the tap passes only when the node Android would
+   * dispatch to at (x, y) — the topmost there — is that node or inside it. Anything drawn over it
+   * (a dialog, its mask, a toast) and the tap is refused.
+   */
+  checkTap(x: number, y: number, meant?: TapTarget): void {
     const permit = this.permit;
     this.permit = null; // one shot, used or not
     const dump = this.last;
     if (!dump) throw new TapRefused(`tap (${x},${y}) refused: no readable dump to check it against`);
+    if (!meant) throw new TapRefused(`tap (${x},${y}) refused: it names no node it means to tap`);
+    const node = resolveRef(dump, meant);
+    if (!node) throw new TapRefused(`tap (${x},${y}) refused: ${meant.label} is not in the last dump`);
+    const top = topmostAt(dump, x, y);
+    if (!top || !within(top, node))
+      throw new TapRefused(`tap (${x},${y}) refused: it would land on ${describeNode(top)}, drawn over ${meant.label}`);
     const target = hitTarget(dump, x, y);
     if (!target) throw new TapRefused(`tap (${x},${y}) refused: it hits no clickable node`);
     if (dump.root.packageName !== this.opts.pkg || target.packageName !== this.opts.pkg)
@@ -107,7 +118,7 @@ export class TapGuard {
           `tap (${x},${y}) refused: authorization ${this.opts.authorizationId} is past irreversible_action_at; only reads are allowed`,
         );
     }
-    this.passed.push({ kind: 'tap', x, y, target: target.resourceId || target.className });
+    this.passed.push({ kind: 'tap', x, y, target: meant.label });
   }
 
   checkOtherInput(kind: string): void {
@@ -133,9 +144,9 @@ function wrapWith(guard: TapGuard, adb: AdbDevice): AdbDevice {
     get(target, prop, receiver) {
       switch (prop) {
         case 'tap':
-          return async (x: number, y: number) => {
-            guard.checkTap(Math.round(x), Math.round(y));
-            await target.tap(x, y);
+          return async (x: number, y: number, meant?: TapTarget) => {
+            guard.checkTap(Math.round(x), Math.round(y), meant);
+            await target.tap(x, y, meant);
           };
         case 'swipe':
           return async (x1: number, y1: number, x2: number, y2: number, ms: number) => {

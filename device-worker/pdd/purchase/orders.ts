@@ -1,7 +1,7 @@
 import type { PendingOrder } from '../../../domain/purchase/orders';
 import { yuanToCent } from '../../../domain/money';
-import { allById } from '../match';
-import { descendants, type UiDump, type UiNode } from '../ui-xml';
+import type { OrderField } from '../profile-schema';
+import type { UiDump, UiNode } from '../ui-xml';
 import type { PurchaseProfile } from './profile';
 
 export interface OrderContext {
@@ -13,31 +13,41 @@ export interface OrderContext {
 }
 
 /**
- * The orders list as shown (read-only): one PendingOrder per fully dumped card. The list shows
- * no goods id, so an order is bound to the goods only when its title equals, exactly, the title
- * read on that goods page; its spec values are named by position only when their count fits.
+ * The orders list as shown (read-only): one PendingOrder per fully dumped card. A card is a
+ * direct child of the scrollable list; its text rows are, top to bottom, the profile's
+ * `order_fields`, and a card that does not show all of them (clipped at the list's edge) is read by
+ * prefix only (number, time, amount, count). The list shows no goods id, so an order is bound to
+ * the goods only when its title equals, exactly, the title read on that goods page; its spec values
+ * are named by position only when their count fits.
  */
 export function readOrderList(dump: UiDump, pp: PurchaseProfile, ctx: OrderContext): PendingOrder[] {
-  const items = allById(dump.nodes, pp.id.orderItem);
+  const lists = dump.nodes.filter((n) => n.scrollable);
+  if (lists.length !== 1 || !lists[0]) return [];
   const out: PendingOrder[] = [];
-  for (const item of items) {
-    const field = (id: string): string | null => {
-      const hits = descendants(item).filter((n: UiNode) => n.resourceId === id);
+  for (const item of lists[0].children) {
+    const rows = item.children.filter((n: UiNode) => n.children.length === 0 && n.text.length > 0);
+    const full = rows.length === pp.orderFields.length;
+    const field = (f: OrderField): string | null => {
+      const i = pp.orderFields.indexOf(f);
+      return full && i >= 0 ? (rows[i]?.text ?? null) : null;
+    };
+    const prefixed = (prefix: string, re?: RegExp): string | null => {
+      const hits = rows.filter((n) => n.text.startsWith(prefix) && (!re || re.test(n.text.slice(prefix.length))));
       return hits.length === 1 && hits[0] ? hits[0].text : null;
     };
-    const sn = strip(field(pp.id.orderSn), pp.text.orderSnPrefix);
+    const sn = strip(prefixed(pp.text.orderSnPrefix), pp.text.orderSnPrefix);
     if (!sn) continue; // clipped card: no number, nothing to match on
-    const title = field(pp.id.orderTitle);
-    const spec = field(pp.id.orderSpec);
+    const title = field('title');
+    const spec = field('spec');
     const values = spec === null ? [] : spec.split(pp.text.orderSpecSeparator);
     const options =
       values.length === ctx.dimensionNames.length
         ? Object.fromEntries(ctx.dimensionNames.map((n, i) => [n, values[i] as string]))
         : {};
-    const countText = strip(field(pp.id.orderCount), pp.text.orderCountPrefix);
-    const amountText = strip(field(pp.id.orderAmount), pp.text.orderAmountPrefix);
+    const countText = strip(prefixed(pp.text.orderCountPrefix, /^[1-9]\d*$/), pp.text.orderCountPrefix);
+    const amountText = strip(prefixed(pp.text.orderAmountPrefix), pp.text.orderAmountPrefix);
     const amountMatch = amountText === null ? null : /^[¥￥](\d+\.\d{2})$/.exec(amountText);
-    const placedAtRaw = strip(field(pp.id.orderTime), pp.text.orderTimePrefix);
+    const placedAtRaw = strip(prefixed(pp.text.orderTimePrefix), pp.text.orderTimePrefix);
     out.push({
       orderNo: sn,
       goodsId: ctx.title !== null && title === ctx.title ? ctx.goodsId : null,
@@ -48,7 +58,7 @@ export function readOrderList(dump: UiDump, pp: PurchaseProfile, ctx: OrderConte
       amountCent: amountMatch?.[1] ? yuanToCent(amountMatch[1]) : null,
       placedAtRaw,
       placedAt: placedAtRaw === null ? null : localToUtc(placedAtRaw, pp.orderTimeOffsetMinutes),
-      status: field(pp.id.orderStatus) ?? '',
+      status: field('status') ?? '',
     });
   }
   return out;

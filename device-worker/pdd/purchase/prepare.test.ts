@@ -13,6 +13,7 @@ import { DEFAULT_TIMING } from '../session';
 import { TapGuard, TapRefused } from './guard';
 import { prepareFinalPanel, readFinal } from './prepare';
 import { readPanelState } from '../panel-state';
+import { parseUiDump, topmostAt, type UiNode } from '../ui-xml';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel, SubmitRefused } from './submit';
@@ -154,9 +155,9 @@ describe('prepare: to the final panel, nothing irreversible', () => {
     });
     expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 2, 4000))).toBe('PRICE_CHANGED');
     ph.setFaults({ captcha_on: 'open' });
-    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA');
+    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA_REQUIRED');
     ph.setFaults({ captcha_on: 'panel' });
-    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA');
+    expect(await stopOf(target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000))).toBe('CAPTCHA_REQUIRED');
     ph.clearFaults();
     expect(await stopOf(target('600000000105', { 颜色分类: '黑色', 尺码: 'M' }, 1, 9000))).toBe('GOODS_DELISTED');
     expect(submitTaps()).toHaveLength(0);
@@ -313,21 +314,28 @@ describe('submit once, the ledger and the guard', () => {
     const cx = Math.floor((confirm.bounds.left + confirm.bounds.right) / 2);
     const cy = Math.floor((confirm.bounds.top + confirm.bounds.bottom) / 2);
     const wrapped = p.guard.wrap(p.adb);
-    await expect(wrapped.tap(cx, cy)).rejects.toThrow(/only by submitOnce/);
+    await expect(wrapped.tap(cx, cy, meant(confirm))).rejects.toThrow(/only by submitOnce/);
+    // a tap that names no node, or a node the point does not reach, never passes
+    await expect(wrapped.tap(cx, cy)).rejects.toThrow(/names no node/);
+    const price = dump.nodes.find((x) => x.text.startsWith('¥') || x.text.startsWith('券后'))!;
+    await expect(wrapped.tap(cx, cy, meant(price))).rejects.toThrow(/would land on/);
     await expect(wrapped.shell(`input tap ${cx} ${cy}`)).rejects.toBeInstanceOf(TapRefused);
     expect(() => p.guard.permitSubmitTap({ x: cx, y: cy })).toThrow(/irreversible_action_at recorded first/);
     // a cashier sheet: every payment control refused (the guard decides from the dump it saw)
     p.guard.remember(cashierXml());
+    const cashier = parseUiDump(cashierXml());
     for (const [x, y] of [
       [540, 2276],
       [540, 1755],
       [540, 1905],
       [540, 1455],
     ] as const)
-      expect(() => p.guard.checkTap(x, y)).toThrow(TapRefused);
+      expect(() => p.guard.checkTap(x, y, meant(topmostAt(cashier, x, y)!))).toThrow(/payment control/);
     expect(submitTaps()).toHaveLength(0);
   });
 });
+
+const meant = (n: UiNode) => ({ order: n.order, className: n.className, bounds: n.bounds, label: 'test' });
 
 function cashierXml(): string {
   const node = (attrs: string, inner = '') =>

@@ -29,6 +29,24 @@ export async function prepareFinalPanel(
   reading: Partial<FinalPanelReading>,
   hooks: PrepareHooks,
 ): Promise<FinalPanelReading> {
+  try {
+    return await prepareOnce(session, pp, target, reading, hooks);
+  } catch (err) {
+    // a network error page at any step before the fence: the goods link is opened again, by
+    // intent, once — the whole way to the final panel is walked again from there
+    if (!session.mayReopen(err)) throw err;
+    session.steps.add('reopen_goods', { goods_id: target.goodsId, after: 'NETWORK_ERROR' });
+    return prepareOnce(session, pp, target, reading, hooks);
+  }
+}
+
+async function prepareOnce(
+  session: PurchaseSession,
+  pp: PurchaseProfile,
+  target: PurchaseTarget,
+  reading: Partial<FinalPanelReading>,
+  hooks: PrepareHooks,
+): Promise<FinalPanelReading> {
   const p = session.profile;
   // The page shows no goods id, so the id is bound by the URL we open: it must be the canonical
   // URL of exactly this id (and the task's URL must name the same id).
@@ -163,6 +181,8 @@ export function readFinal(
       `the final panel's quantity reads ${JSON.stringify(st.view.count)}, wanted ${target.quantity}`,
     );
   const dump = session.lastDump();
+  // the control first: a second 提交订单 is that stop, whatever else it covers
+  const control = readSubmitControl(dump, session.profile, pp);
   if (readStepper(dump, session.profile, pp, 'plus') === null)
     throw new DeviceError('QUANTITY_READBACK_MISMATCH', 'the quantity row is not in view on the final panel');
   const top = readPanelPrice(st.view.priceText);
@@ -171,7 +191,6 @@ export function readFinal(
       'PRICE_CHANGED',
       `the panel total now reads ${JSON.stringify(top.raw)}; Gate 2 read ${gate2Cent} cents`,
     );
-  const control = readSubmitControl(dump, session.profile, pp);
   const g3 = gate3({ submitAmountCent: control.amountCent, gate2PanelTotalCent: gate2Cent, capCent: target.capCent });
   if (!g3.pass) throw new DeviceError(g3.reason, `Gate 3: ${g3.detail} (${control.raw})`);
   return control.amountCent;

@@ -5,7 +5,7 @@ import type { CounterClock } from '../../counters';
 import type { StepLog } from '../../step-log';
 import type { PddProfile } from '../profile';
 import { activityCheckpoint, PddSession, WAIT, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
-import { parseUiDump, type UiDump } from '../ui-xml';
+import { parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { readStepper } from './final-panel';
 import type { PurchaseProfile } from './profile';
 import type { Screen } from '../screens';
@@ -59,8 +59,8 @@ export class PurchaseSession extends PddSession {
     const stepper = readStepper(this.lastDump(), this.profile, this.pp, which);
     if (!stepper) return 'missing';
     if (!stepper.enabled) return 'disabled';
-    this.steps.add('quantity', { which, tap: stepper.point });
-    await this.tapAt(stepper.point.x, stepper.point.y);
+    this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
+    await this.tapAt(stepper.point, `quantity ${which}`);
     panel.state = await this.waitForPanel(panel, `quantity ${which}`, [...panel.state.selection]);
     return panel.state;
   }
@@ -75,9 +75,9 @@ export class PurchaseSession extends PddSession {
   }
 
   /** The one irreversible tap. The guard refuses it unless submitOnce armed its permit for this point. */
-  async tapSubmit(point: { x: number; y: number }): Promise<void> {
-    this.steps.add('submit_tap', { tap: point });
-    await this.tapAt(point.x, point.y, false);
+  async tapSubmit(point: { x: number; y: number; node: UiNode }): Promise<void> {
+    this.steps.add('submit_tap', { tap: { x: point.x, y: point.y } });
+    await this.tapAt(point, this.pp.text.submitLabel, false);
   }
 
   /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */

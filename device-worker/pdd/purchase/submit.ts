@@ -5,8 +5,7 @@ import { nowUtc } from '../../../domain/time';
 import { DeviceError, isDeviceError } from '../../errors';
 import type { SubmissionLedger } from '../../ledger/submissions';
 import { readPanelState } from '../panel-state';
-import { optionalById } from '../match';
-import { readSubmitControl } from './final-panel';
+import { readSubmitControl, type SubmitControl } from './final-panel';
 import type { TapGuard } from './guard';
 import { readOrderList, type OrderContext } from './orders';
 import { readFinal } from './prepare';
@@ -62,7 +61,7 @@ export async function submitFinalPanel(
   // Read-only re-verification: one fresh look, no input before it.
   const names = Object.keys(expected.options);
   const values = names.map((n) => expected.options[n] as string);
-  let point: { x: number; y: number };
+  let point: SubmitControl['point'];
   try {
     const { screen } = await session.readScreen('the final panel');
     if (screen.kind !== 'sku_panel')
@@ -104,6 +103,8 @@ export async function submitFinalPanel(
   return { irreversibleAt, tappedAt };
 }
 
+const CHECKS_AFTER_SUBMIT: readonly string[] = ['CAPTCHA_REQUIRED', 'RISK_FACE', 'RISK_SMS'];
+
 /**
  * Read-only after the tap: what the phone shows (dumps only; loading is re-dumped within the
  * session's bound). The cashier sheet is the pending-payment page; its order number is read
@@ -128,10 +129,10 @@ export async function observeAfterTap(
   await onEvidence('ORDER_RESULT');
   const kind = seen.screen.kind;
   if (kind === 'payment_handoff') return { outcome: 'payment_handoff', orderNo: null, orderedAtRaw: null };
-  if (kind === 'captcha') return { outcome: 'captcha', orderNo: null, orderedAtRaw: null };
+  // a security check after the tap: 待核对 as CAPTCHA_AFTER_SUBMIT; any other page or overlay is read, never tapped
+  if (seen.screen.kind === 'stop_page' && CHECKS_AFTER_SUBMIT.includes(seen.screen.code))
+    return { outcome: 'captcha', orderNo: null, orderedAtRaw: null };
   if (kind !== 'cashier') return { outcome: 'unknown', orderNo: null, orderedAtRaw: null };
-  const title = optionalById(seen.dump.nodes, pp.id.cashierTitle, 'cashier');
-  if (title?.text !== pp.text.cashierTitle) return { outcome: 'unknown', orderNo: null, orderedAtRaw: null };
 
   let orderNo: string | null = null;
   let orderedAtRaw: string | null = null;
