@@ -1,5 +1,6 @@
 import type { Device } from '@devicefarmer/adbkit';
 import type { Logger } from '../platform/logger';
+import { describeAdbError } from '../device-worker/adb/client-options';
 import { describeError } from '../platform/errors';
 import type { SupervisedChild } from '../scripts/supervise/children';
 import { HostClient, HostUnauthorized, type HostPhone } from './host-client';
@@ -115,7 +116,7 @@ export class PhoneHost {
       tracker.on('end', () => this.reopenAdb('tracker ended'));
       tracker.on('error', (err: Error) => this.reopenAdb(describeError(err)));
     } catch (err) {
-      this.reopenAdb(describeError(err));
+      this.reopenAdb(describeAdbError(err, describeError(err)));
     }
   }
 
@@ -151,7 +152,7 @@ export class PhoneHost {
       await Promise.all([...this.phones.values()].map((p) => this.stopWorker(p)));
       return;
     }
-    this.opts.log.warn({ err: describeError(err) }, 'admin round failed; trying again');
+    this.opts.log.warn({ err: describeError(err), admin: this.opts.adminUrl }, 'admin round failed; trying again');
   }
 
   private async syncOnce(): Promise<void> {
