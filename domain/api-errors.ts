@@ -120,6 +120,10 @@ export const API_ERROR_CODES = {
   NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
   UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
 
+  // Operator actions on a running purchase (admin/purchase/actions.ts)
+  IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
+  OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',
+
   // Phone hosts (admin/hosts, docs/phone-hosts.md)
   HOST_NOT_FOUND: '找不到这台主机，请刷新主机列表',
   PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',

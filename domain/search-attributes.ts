@@ -7,5 +7,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const TaskIdAttr = defineSearchAttributeKey('TaskId', SearchAttributeType.KEYWORD);
 export const GoodsIdAttr = defineSearchAttributeKey('GoodsId', SearchAttributeType.KEYWORD);
 export const DeviceIdAttr = defineSearchAttributeKey('DeviceId', SearchAttributeType.KEYWORD);
+/** the phone's name as the 设备 page shows it, beside its UUID, so the Web UI list says which phone */
+export const DeviceNameAttr = defineSearchAttributeKey('DeviceName', SearchAttributeType.KEYWORD);
 export const TaskStatusAttr = defineSearchAttributeKey('TaskStatus', SearchAttributeType.KEYWORD);
 export const ExecutionModeAttr = defineSearchAttributeKey('ExecutionMode', SearchAttributeType.KEYWORD);

@@ -1,5 +1,12 @@
 import type { Duration } from '@temporalio/common';
-import { CancellationScope, log, proxyActivities, setHandler, type ActivityOptions } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 import { DEVICE_HEARTBEAT_TIMEOUT } from './phone';
@@ -66,6 +73,7 @@ export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> 
     taskQueue: DEVICES_TASK_QUEUE,
     scheduleToCloseTimeout: waitForDevice,
     startToCloseTimeout: CLAIM_START_TO_CLOSE,
+    summary: '等待空闲手机',
     // DEVICE_BUSY (a phone that just got claimed) sends the task back for the next idle one
     retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
   });
@@ -80,22 +88,32 @@ export async function claimPhone(waitForDevice: Duration): Promise<DeviceClaim> 
 const CLAIM_START_TO_CLOSE = '30 seconds';
 
 /**
- * Lets the phone go; never throws. It is retried for as long as the workflow runs — a workflow
- * that stays open afterwards (a purchase waiting for its operator) would otherwise hold the
- * phone until the host's orphan check noticed — with the wait between tries capped, so a phone
- * host that comes back is released within a minute. Only a refusal (the host has no such claim
- * for this workflow: nothing to release) ends it early.
+ * How long a release is tried before it is given up. A phone host that is gone for good would
+ * otherwise be asked forever, and the workflow waits for its release before it closes; a claim
+ * left behind by a release given up is freed by the host's orphan check once the workflow is
+ * closed or has stopped holding it (device-worker/runtime/claim-checks.ts).
+ */
+const RELEASE_DEADLINE = '10 minutes';
+
+/**
+ * Lets the phone go; never throws. It is retried, with the wait between tries capped so a phone
+ * host that comes back is released within a minute, until RELEASE_DEADLINE; a refusal (the host
+ * has no such claim for this workflow: nothing to release) ends it early. Workflows that
+ * released before the deadline existed retried without one and replay that way
+ * (docs/versioning.md, `release-deadline`).
  */
 export async function releasePhone(claim: DeviceClaim): Promise<void> {
+  const deadline = patched('release-deadline');
   const { releaseDevice } = proxyActivities<DeviceActivities>({
     taskQueue: claim.task_queue,
     startToCloseTimeout: '30 seconds',
+    ...(deadline ? { scheduleToCloseTimeout: RELEASE_DEADLINE, summary: '释放手机' } : {}),
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
   try {
     await releaseDevice({ claim });
   } catch (err) {
-    log.warn('device release refused; the phone host does not hold this claim for this workflow', {
+    log.warn('device release refused or given up; the phone host frees an orphan claim itself', {
       deviceId: claim.device_id,
       error: (err as Error).message,
     });

@@ -24,6 +24,7 @@ export function phoneActivities(taskQueue: string) {
   return {
     prepare: proxyActivities<DevicePurchaseActivities>({
       taskQueue,
+      summary: '打开商品 · 选规格 · Gate 1 · 数量 · Gate 2 · Gate 3（不提交）',
       scheduleToStartTimeout: '2 minutes',
       startToCloseTimeout: '5 minutes',
       heartbeatTimeout: DEVICE_HEARTBEAT_TIMEOUT,
@@ -32,6 +33,7 @@ export function phoneActivities(taskQueue: string) {
     }),
     submit: proxyActivities<DevicePurchaseActivities>({
       taskQueue,
+      summary: '提交订单（只点一次，从不付款）',
       // not taken within this: it never ran, so nothing was tapped (NEEDS_MANUAL, not reconcile)
       scheduleToStartTimeout: '1 minute',
       // submitOnce refuses to tap in the last 20 s of this (activities/device/purchase.ts)
@@ -41,6 +43,7 @@ export function phoneActivities(taskQueue: string) {
     }),
     read: proxyActivities<DevicePurchaseActivities>({
       taskQueue,
+      summary: '只读：提交后的页面 / 待付款订单',
       scheduleToStartTimeout: '2 minutes',
       startToCloseTimeout: '3 minutes',
       heartbeatTimeout: DEVICE_HEARTBEAT_TIMEOUT,

@@ -1,19 +1,26 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { HOLDS_CLAIM_QUERY } from '../domain/contracts/device-activities';
 import type { OperatorAction } from '../domain/purchase/state-machine';
-import type { OperatorRef, PurchaseState, ResolveReconciliationInput } from '../domain/purchase/workflow-types';
+import type {
+  OperatorAnswer,
+  OperatorRef,
+  PurchaseState,
+  ResolveReconciliationInput,
+} from '../domain/purchase/workflow-types';
 
 /**
  * The purchase workflow's messages, defined once: the workflow registers its handlers with these
  * objects and the admin passes the same objects to `executeUpdate`/`query`. The wire names are
- * what running workflows already answer to, so they never change.
+ * what running workflows already answer to, so they never change. An update answers what
+ * happened (OperatorAnswer); one accepted by code from before that answered nothing (null).
  */
-export const cancelUpdate = defineUpdate<void, [OperatorRef]>('cancel');
-export const resetUpdate = defineUpdate<void, [OperatorRef]>('reset');
-export const markPaidUpdate = defineUpdate<void, [OperatorRef]>('markPaid');
-export const resolveReconciliationUpdate = defineUpdate<void, [OperatorRef & ResolveReconciliationInput]>(
-  'resolveReconciliation',
-);
+export const cancelUpdate = defineUpdate<OperatorAnswer | null, [OperatorRef]>('cancel');
+export const resetUpdate = defineUpdate<OperatorAnswer | null, [OperatorRef]>('reset');
+export const markPaidUpdate = defineUpdate<OperatorAnswer | null, [OperatorRef]>('markPaid');
+export const resolveReconciliationUpdate = defineUpdate<
+  OperatorAnswer | null,
+  [OperatorRef & ResolveReconciliationInput]
+>('resolveReconciliation');
 export const stateQuery = defineQuery<PurchaseState>('state');
 /**
  * Asked by a phone host about its open claim (by claim id): true while this workflow holds that

@@ -8,6 +8,7 @@ import {
   log,
   patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   TimeoutFailure,
   upsertSearchAttributes,
@@ -27,14 +28,16 @@ import { matchPendingOrder } from '../domain/purchase/reconcile';
 import type { ReasonCode } from '../domain/purchase/reasons';
 import type { PurchaseResult } from '../domain/purchase/schemas';
 import { allowsAction } from '../domain/purchase/state-machine';
-import type { PurchaseStatus } from '../domain/purchase/status';
-import type {
-  OperatorRef,
-  PurchaseState,
-  PurchaseWorkflowInput,
-  ResolveReconciliationInput,
+import { STATUS_ZH, type PurchaseStatus } from '../domain/purchase/status';
+import {
+  OPERATOR_WAIT_DAYS_DEFAULT,
+  type OperatorAnswer,
+  type OperatorRef,
+  type PurchaseState,
+  type PurchaseWorkflowInput,
+  type ResolveReconciliationInput,
 } from '../domain/purchase/workflow-types';
-import { DeviceIdAttr, TaskStatusAttr } from '../domain/search-attributes';
+import { DeviceIdAttr, DeviceNameAttr, TaskStatusAttr } from '../domain/search-attributes';
 import { describeFailure } from './activity-failure';
 import { answerHoldsClaim, claimPhone, releasePhone } from './device-claim';
 import { phoneActivities } from './phone';
@@ -53,8 +56,30 @@ const admin = proxyActivities<AdminActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+// While a phone is held an admin outage is not waited out: after this the step's error is
+// lasting, so the purchase stops (NEEDS_MANUAL before the fence, 待核对 after) and lets the phone
+// go. Purchases from before took `admin` throughout and replay that way
+// (docs/versioning.md, `admin-deadline-while-held`).
+const heldAdmin = proxyActivities<AdminActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+// The write behind an operator's update runs inside it: an outage longer than this fails the
+// update with its reason, and the operator asks again (docs/versioning.md, `operator-writes-in-update`).
+const operatorAdmin = proxyActivities<AdminActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+type AdminApi = typeof admin;
+const DAY_MS = 24 * 60 * 60 * 1000;
 // The fence: one try. A timeout or error is "no answer", and no answer means no tap.
-const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
+const fence = proxyActivities<AdminActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+  summary: '提交围栏（一次授权只有一次）',
+});
 
 /**
  * One purchase under one authorization (docs/engineering.md, "The purchase, step by step"):
@@ -65,6 +90,7 @@ const fence = proxyActivities<AdminActivities>({ startToCloseTimeout: '30 second
  */
 export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseStatus> {
   const run = new PurchaseRun(input);
+  run.showDetails('等待空闲手机');
   try {
     return await purchaseSteps(run, input);
   } finally {
@@ -176,6 +202,16 @@ class PurchaseRun {
   private target: PurchaseTarget | null = null;
   /** set once the fence said yes: what a lasting error afterwards reconciles */
   private submitted: { submissionId: string; reading: FinalPanelReading; tappedAt: string | null } | null = null;
+  /** an operator's update is writing its change: every other operator request waits its turn */
+  private operatorBusy = false;
+  /** set by an update that wrote the operator's change itself; the step waiting for it only ends */
+  private written: { reset: boolean; paid: boolean; resolvedTo: PurchaseStatus | null } = {
+    reset: false,
+    paid: false,
+    resolvedTo: null,
+  };
+  /** the submission being reconciled, and whether the workflow's own order check has decided */
+  private reconciling: { submissionId: string; decided: boolean } | null = null;
 
   constructor(private readonly input: PurchaseWorkflowInput) {}
 
@@ -187,7 +223,7 @@ class PurchaseRun {
     answerHoldsClaim(() => (this.released ? null : this.claim));
     setHandler(
       cancelUpdate,
-      async ({ actor, requestId }) => {
+      async ({ actor, requestId }): Promise<OperatorAnswer> => {
         this.canceledBy = actor;
         this.phoneScope.cancel();
         await this.moveTo('CANCELED', {
@@ -195,35 +231,167 @@ class PurchaseRun {
           actor,
           ...(requestId ? { requestId } : {}),
         });
+        return { result: 'applied', status: 'CANCELED' };
       },
       {
         validator: (_op: OperatorRef) => {
-          if (this.fenceRequested) throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
+          // After the fence only a stop may be canceled: NEEDS_MANUAL after it means the fence
+          // refused or submitOnce never started — nothing was tapped (domain/purchase/state-machine.ts).
+          if (this.fenceRequested && state.status !== 'NEEDS_MANUAL')
+            throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
           // a task back in DRAFT has left this workflow: its cancel is the admin's
           if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || this.canceledBy)
             throw new Error(`当前状态（${state.status}）不能取消`);
+          this.refuseWhileBusy();
         },
       },
     );
-    setHandler(resetUpdate, async (op) => void (this.resetBy = op), {
-      validator: (_op: OperatorRef) => {
-        if (!allowsAction(state.status, 'reset') || this.resetBy)
-          throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
+    setHandler(
+      resetUpdate,
+      async (op): Promise<OperatorAnswer | null> => {
+        if (!patched('operator-writes-in-update')) {
+          this.resetBy = op;
+          return null;
+        }
+        const answer = await this.writeForOperator((via) =>
+          this.moveTo('DRAFT', { ...who(op), reasonCode: null }, via),
+        );
+        this.written.reset = true;
+        this.resetBy = op;
+        return answer;
       },
-    });
-    setHandler(markPaidUpdate, async (op) => void (this.paidBy = op), {
-      validator: (_op: OperatorRef) => {
-        if (!allowsAction(state.status, 'mark-paid') || this.paidBy)
-          throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
+      {
+        validator: (_op: OperatorRef) => {
+          if (!allowsAction(state.status, 'reset') || this.resetBy)
+            throw new Error(`只有「需人工处理」的任务可以重置为草稿（当前 ${state.status}）`);
+          this.refuseWhileBusy();
+        },
       },
-    });
-    setHandler(resolveReconciliationUpdate, async (r) => void (this.resolution = r), {
-      validator: (r) => {
-        if (!allowsAction(state.status, 'resolve') || this.resolution)
-          throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
-        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
+    );
+    setHandler(
+      markPaidUpdate,
+      async (op): Promise<OperatorAnswer | null> => {
+        if (!patched('operator-writes-in-update')) {
+          this.paidBy = op;
+          return null;
+        }
+        const answer = await this.writeForOperator((via) => this.moveTo('SUCCEEDED', who(op), via));
+        this.written.paid = true;
+        this.paidBy = op;
+        return answer;
       },
+      {
+        validator: (_op: OperatorRef) => {
+          if (!allowsAction(state.status, 'mark-paid') || this.paidBy)
+            throw new Error(`只有「待付款」的任务可以标记已付款（当前 ${state.status}）`);
+          this.refuseWhileBusy();
+        },
+      },
+    );
+    setHandler(
+      resolveReconciliationUpdate,
+      async (r): Promise<OperatorAnswer | null> => {
+        if (!patched('operator-writes-in-update')) {
+          this.resolution = r;
+          return null;
+        }
+        return await this.resolveNow(r);
+      },
+      {
+        validator: (r) => {
+          if (!allowsAction(state.status, 'resolve') || this.resolution)
+            throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
+          if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
+          this.refuseWhileBusy();
+        },
+      },
+    );
+  }
+
+  private refuseWhileBusy(): void {
+    if (this.operatorBusy) throw new Error('另一个操作正在处理，请稍后刷新再试');
+  }
+
+  /**
+   * The operator's change, written inside the update: the answer is what was written, and a write
+   * that fails for good fails the update with its reason — the task stays where it was and the
+   * operator may ask again (a new request; the failed one keeps its answer).
+   */
+  private async writeForOperator(write: (via: AdminApi) => Promise<void>): Promise<OperatorAnswer> {
+    const { state } = this;
+    const before = { status: state.status, reasonCode: state.reasonCode, orderNo: state.orderNo };
+    this.operatorBusy = true;
+    try {
+      await write(operatorAdmin);
+      return { result: 'applied', status: state.status };
+    } catch (err) {
+      if (!isLasting(err)) throw err;
+      Object.assign(state, before);
+      throw ApplicationFailure.nonRetryable(
+        `未能写入，任务仍为 ${state.status}，请重试：${describe(err)}`,
+        'OPERATOR_WRITE_FAILED',
+      );
+    } finally {
+      this.operatorBusy = false;
+    }
+  }
+
+  /**
+   * 录入核对结果 waits for the workflow's own order check: when that found the one matching order
+   * first, the operator's answer is superseded (it changed nothing; the admin audits it as such).
+   */
+  private async resolveNow(r: OperatorRef & ResolveReconciliationInput): Promise<OperatorAnswer> {
+    this.operatorBusy = true;
+    try {
+      await condition(() => this.reconciling?.decided === true);
+    } finally {
+      this.operatorBusy = false;
+    }
+    if (this.state.status !== 'RECONCILIATION_REQUIRED') return { result: 'superseded', status: this.state.status };
+    const { submissionId } = this.reconciling!;
+    const answer = await this.writeForOperator(async (via) => {
+      await via.recordSubmissionOutcome({
+        submissionId,
+        status: 'MANUAL_RESOLVED',
+        orderNo: r.outcome === 'created' ? r.orderNo : null,
+      });
+      if (r.outcome === 'not_created') await this.moveTo('FAILED', who(r), via);
+      else await this.moveTo('WAITING_PAYMENT', { ...who(r), orderNo: r.orderNo }, via);
     });
+    this.written.resolvedTo = this.state.status;
+    this.resolution = r;
+    return answer;
+  }
+
+  /**
+   * Waits for the operator — at most the operator wait (30 days unless the admin says otherwise):
+   * false when nobody answered. Purchases parked before it waited without end and replay that
+   * way (docs/versioning.md, `operator-wait-ends`).
+   */
+  private async operatorWait(answered: () => boolean): Promise<boolean> {
+    if (!patched('operator-wait-ends')) {
+      await condition(answered);
+      return true;
+    }
+    const days = this.input.operatorWaitDays ?? OPERATOR_WAIT_DAYS_DEFAULT;
+    if (await condition(answered, days * DAY_MS)) return true;
+    // an operator's write under way finishes first: its answer counts
+    await condition(() => !this.operatorBusy);
+    return answered();
+  }
+
+  /**
+   * Nobody answered within the operator wait: the workflow closes and the task keeps its state
+   * (需人工处理, 待核对, 待付款), which the admin's repair of a closed workflow settles with the
+   * operator's answer (admin/purchase/repair.ts). The phone was let go before the wait.
+   */
+  private async closeUnanswered(): Promise<PurchaseStatus> {
+    await condition(allHandlersFinished);
+    log.warn('no operator answer within the operator wait: the workflow closes, the admin repairs the task', {
+      taskId: this.input.taskId,
+      status: this.state.status,
+    });
+    return this.state.status;
   }
 
   canceled(): boolean {
@@ -251,6 +419,7 @@ class PurchaseRun {
       requestId?: string;
       orderNo?: string;
     } = {},
+    via: AdminApi = this.adminApi(),
   ): Promise<void> {
     if (to !== 'CANCELED') this.throwIfCanceled();
     // The workflow's own state moves first: the operator sees the new status as soon as the
@@ -260,7 +429,7 @@ class PurchaseRun {
     state.status = to;
     if (extra.reasonCode !== undefined) state.reasonCode = extra.reasonCode;
     if (extra.orderNo !== undefined) state.orderNo = extra.orderNo;
-    await admin.recordPurchaseStatus({
+    await via.recordPurchaseStatus({
       taskId: input.taskId,
       authorizationId: input.authorizationId,
       to,
@@ -272,6 +441,31 @@ class PurchaseRun {
       ...(state.deviceId ? { deviceId: state.deviceId } : {}),
     });
     upsertSearchAttributes([{ key: TaskStatusAttr, value: to }]);
+    this.showDetails(extra.detail);
+  }
+
+  /**
+   * What the Temporal Web UI shows as this run's current details: the state in the operator's
+   * words, why, on which phone, which order — so an engineer reading the list needs no query.
+   */
+  showDetails(detail?: string): void {
+    const { state } = this;
+    setCurrentDetails(
+      [
+        `**${STATUS_ZH[state.status]}** (${state.status})`,
+        state.reasonCode ? `原因 ${state.reasonCode}` : null,
+        state.deviceId ? `手机 ${state.deviceId}` : null,
+        state.orderNo ? `订单 ${state.orderNo}` : null,
+        detail ?? null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    );
+  }
+
+  /** The admin activities as the moment allows: with a deadline while a phone is held. */
+  private adminApi(): AdminApi {
+    return this.claim && !this.released && patched('admin-deadline-while-held') ? heldAdmin : admin;
   }
 
   /**
@@ -360,14 +554,16 @@ class PurchaseRun {
     const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
     this.target = target;
     const beginAttempt = async () => {
-      target.attemptId = (
-        await admin.beginPurchaseAttempt({
-          taskId: input.taskId,
-          authorizationId: input.authorizationId,
-          deviceId: claim.device_id,
-          workflowId: workflowInfo().workflowId,
-        })
-      ).attemptId;
+      const begun = await this.adminApi().beginPurchaseAttempt({
+        taskId: input.taskId,
+        authorizationId: input.authorizationId,
+        deviceId: claim.device_id,
+        workflowId: workflowInfo().workflowId,
+      });
+      target.attemptId = begun.attemptId;
+      // the phone's name beside its UUID in the Web UI; purchases from before had none
+      if (begun.deviceName && patched('device-name-attribute'))
+        upsertSearchAttributes([{ key: DeviceNameAttr, value: begun.deviceName }]);
     };
     // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
     if (patched('attempt-before-claimed')) {
@@ -417,7 +613,7 @@ class PurchaseRun {
     }
     const reading = prepared.reading;
     const verdict = allGates(reading, input.quantity, input.capCent);
-    await admin.recordAttemptProgress({
+    await this.adminApi().recordAttemptProgress({
       attemptId: target.attemptId,
       step: 'final_panel',
       readings: this.state.gates,
@@ -434,7 +630,7 @@ class PurchaseRun {
     target: PurchaseTarget,
     failure: { code: string; detail: string; artifactRef?: string | null },
   ): Promise<void> {
-    await admin.recordAttemptProgress({
+    await this.adminApi().recordAttemptProgress({
       attemptId: target.attemptId,
       step: 'stopped',
       readings: this.state.gates,
@@ -444,8 +640,12 @@ class PurchaseRun {
   }
 
   async passDryRun(target: PurchaseTarget, reading: FinalPanelReading): Promise<PurchaseStatus> {
-    await admin.recordAttemptProgress({ attemptId: target.attemptId, step: 'dry_run_passed', status: 'PASSED' });
-    await admin.savePurchaseResult({
+    await this.adminApi().recordAttemptProgress({
+      attemptId: target.attemptId,
+      step: 'dry_run_passed',
+      status: 'PASSED',
+    });
+    await this.adminApi().savePurchaseResult({
       taskId: this.input.taskId,
       attemptId: target.attemptId,
       purchase: purchaseResult(this.input, reading, { submitted: false }),
@@ -470,7 +670,7 @@ class PurchaseRun {
     } catch {
       // No answer, no tap — and submitOnce is never called for this authorization, so a row the
       // fence may have committed is marked as never tapped.
-      await admin.abandonUntappedFence({ authorizationId: input.authorizationId });
+      await this.adminApi().abandonUntappedFence({ authorizationId: input.authorizationId });
       return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
     }
     if (!decision.clickPermitted)
@@ -508,13 +708,13 @@ class PurchaseRun {
     }
     if (this.submitted) this.submitted.tappedAt = tappedAt;
     // the tap happened whether or not its time is recorded
-    await this.settled(() => admin.recordSubmissionTapped({ submissionId, tappedAt }));
+    await this.settled(() => this.adminApi().recordSubmissionTapped({ submissionId, tappedAt }));
     return { ok: true, tappedAt };
   }
 
   /** The fence said yes but submitOnce never started: nothing was tapped, so a person looks at the phone. */
   async untappedAfterFence(detail: string): Promise<PurchaseStatus> {
-    await admin.abandonUntappedFence({ authorizationId: this.input.authorizationId });
+    await this.adminApi().abandonUntappedFence({ authorizationId: this.input.authorizationId });
     return this.needsManual('DEVICE_ERROR', `submitOnce never started on the phone (${detail}); nothing was tapped`);
   }
 
@@ -532,13 +732,13 @@ class PurchaseRun {
     reading: FinalPanelReading,
     seen: Observation,
   ): Promise<void> {
-    await admin.recordSubmissionOutcome({
+    await this.adminApi().recordSubmissionOutcome({
       submissionId,
       status: 'SUBMITTED',
       orderNo: seen.orderNo,
       ...(seen.orderedAt ? { orderedAt: seen.orderedAt } : {}),
     });
-    await admin.savePurchaseResult({
+    await this.adminApi().savePurchaseResult({
       taskId: this.input.taskId,
       attemptId: target.attemptId,
       purchase: purchaseResult(this.input, reading, {
@@ -558,8 +758,10 @@ class PurchaseRun {
     this.throwIfCanceled();
     await this.settled(() => this.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail }));
     await this.release();
-    await condition(() => this.resetBy !== null || this.canceledBy !== null);
+    if (!(await this.operatorWait(() => this.resetBy !== null || this.canceledBy !== null)))
+      return await this.closeUnanswered();
     this.throwIfCanceled();
+    if (this.written.reset) return 'DRAFT';
     const by = this.resetBy!;
     if (
       await this.settled(() =>
@@ -588,7 +790,10 @@ class PurchaseRun {
   ): Promise<PurchaseStatus> {
     const { input, state } = this;
     const claim = this.claim!;
-    await this.settled(() => admin.recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }));
+    this.reconciling = { submissionId, decided: false };
+    await this.settled(() =>
+      this.adminApi().recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }),
+    );
     await this.settled(() => this.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail }));
     state.step = 'reconcile';
     const at = tappedAt ?? new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
@@ -607,13 +812,13 @@ class PurchaseRun {
     await this.release();
     if (verdict?.matched) {
       const matched = await this.settled(async () => {
-        await admin.recordSubmissionOutcome({
+        await this.adminApi().recordSubmissionOutcome({
           submissionId,
           status: 'SUBMITTED',
           orderNo: verdict.order.orderNo,
           ...(verdict.order.placedAt ? { orderedAt: verdict.order.placedAt } : {}),
         });
-        await admin.savePurchaseResult({
+        await this.adminApi().savePurchaseResult({
           taskId: input.taskId,
           attemptId: this.target!.attemptId,
           purchase: purchaseResult(input, reading, {
@@ -625,17 +830,22 @@ class PurchaseRun {
         });
         await this.moveTo('WAITING_PAYMENT', { orderNo: verdict.order.orderNo });
       });
-      if (matched) return await this.waitForPayment();
+      if (matched) {
+        this.reconciling.decided = true;
+        return await this.waitForPayment();
+      }
       state.status = 'RECONCILIATION_REQUIRED';
     }
+    this.reconciling.decided = true;
     // The operator's answer; one that could not be written is asked for again.
     for (;;) {
-      await condition(() => this.resolution !== null);
+      if (!(await this.operatorWait(() => this.resolution !== null))) return await this.closeUnanswered();
+      if (this.written.resolvedTo) return this.written.resolvedTo === 'FAILED' ? 'FAILED' : await this.waitForPayment();
       const r = this.resolution!;
       const who = { actor: r.actor, ...(r.requestId ? { requestId: r.requestId } : {}) };
       let ending: PurchaseStatus = 'FAILED';
       const written = await this.settled(async () => {
-        await admin.recordSubmissionOutcome({
+        await this.adminApi().recordSubmissionOutcome({
           submissionId,
           status: 'MANUAL_RESOLVED',
           orderNo: r.outcome === 'created' ? r.orderNo : null,
@@ -658,7 +868,8 @@ class PurchaseRun {
     await this.release();
     // a 标记已付款 that could not be written is asked for again
     for (;;) {
-      await condition(() => this.paidBy !== null);
+      if (!(await this.operatorWait(() => this.paidBy !== null))) return await this.closeUnanswered();
+      if (this.written.paid) return 'SUCCEEDED';
       const by = this.paidBy!;
       if (
         await this.settled(() =>
@@ -710,6 +921,12 @@ function deviceFailure(err: unknown): {
 }
 
 const describe = (err: unknown): string => describeFailure(err).message;
+
+/** The operator as an audit row names them. */
+const who = (op: OperatorRef): { actor: string; requestId?: string } => ({
+  actor: op.actor,
+  ...(op.requestId ? { requestId: op.requestId } : {}),
+});
 
 function purchaseResult(
   input: PurchaseWorkflowInput,

@@ -140,18 +140,25 @@ export function purchaseActivities(db: AdminDb) {
       authorizationId: string;
       deviceId: string;
       workflowId: string;
-    }): Promise<{ attemptId: string }> {
+    }): Promise<{ attemptId: string; deviceName?: string }> {
       return writeTransaction(db, async (trx) => {
         // a revoked phone is stopped here, before anything is opened on it
         const device = await deviceStatus(trx, input.deviceId);
         if (device !== 'ACTIVE')
           throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
+        // its name for the Temporal Web UI (search attribute DeviceName)
+        const named = await trx
+          .selectFrom('device_credentials')
+          .select('display_name')
+          .where('device_id', '=', input.deviceId)
+          .executeTakeFirst();
+        const deviceName = named?.display_name ? { deviceName: named.display_name } : {};
         const existing = await trx
           .selectFrom('purchase_attempts')
           .select('id')
           .where('authorization_id', '=', input.authorizationId)
           .executeTakeFirst();
-        if (existing) return { attemptId: existing.id };
+        if (existing) return { attemptId: existing.id, ...deviceName };
         const attemptId = randomUUID();
         await trx
           .insertInto('purchase_attempts')
@@ -172,7 +179,7 @@ export function purchaseActivities(db: AdminDb) {
           .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() })
           .onConflict((oc) => oc.doNothing())
           .execute();
-        return { attemptId };
+        return { attemptId, ...deviceName };
       });
     },
 

@@ -100,11 +100,13 @@ export async function reportDeviceStatus(
   deviceId: string,
   status: { adb_connected: boolean },
 ): Promise<DeviceClaimability> {
-  const now = nowUtc();
+  // written only when it changes: every phone reports every few seconds, and the admin is the one writer
+  const adb = status.adb_connected ? 1 : 0;
   await db
     .updateTable('devices')
-    .set({ adb_connected: status.adb_connected ? 1 : 0, adb_checked_at: now })
+    .set({ adb_connected: adb, adb_checked_at: nowUtc() })
     .where('device_id', '=', deviceId)
+    .where((eb) => eb.or([eb('adb_connected', 'is', null), eb('adb_connected', '!=', adb)]))
     .execute();
   const row = await db
     .selectFrom('device_attention')

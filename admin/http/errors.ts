@@ -25,6 +25,8 @@ export const badRequest = (code: ApiErrorCode, message: string, details?: unknow
 export const notFound = (code: ApiErrorCode, message: string) => new HttpError(404, code, message);
 export const conflict = (code: ApiErrorCode, message: string, details?: unknown) =>
   new HttpError(409, code, message, details);
+export const unprocessable = (code: ApiErrorCode, message: string, details?: unknown) =>
+  new HttpError(422, code, message, details);
 
 /** The body of every error answer; typed, so the middleware's own codes need their row too. */
 function errorBody(

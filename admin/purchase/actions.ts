@@ -3,15 +3,17 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
-import type { ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
+import type { OperatorAnswer, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
 import { OPERATOR_UPDATES, type WorkflowAction } from '../../workflows/purchase-messages';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound, unprocessable } from '../http/errors';
 import type { TemporalGateway } from '../temporal/gateway';
 import { closedWorkflowOf, repairClosedTask } from './repair';
 
@@ -19,24 +21,37 @@ import { closedWorkflowOf, repairClosedTask } from './repair';
 const UPDATE_DEADLINE_MS = 15_000;
 
 /**
- * `done`: the action happened (now, or by an earlier request with the same id — its answer is
- * the same). `pending`: the workflow accepted nothing yet or did not answer within the deadline;
- * the same request again attaches to the same update and never acts twice.
+ * An OperatorAnswer: `applied` — the change happened (now, or by an earlier request with the same
+ * id) and `status` is what it wrote; `superseded` — the workflow got there first and `status` is
+ * the state that won. `pending`: the workflow did not answer within the deadline; the same request
+ * again attaches to the same update and never acts twice.
  */
-export type ActionOutcome = 'done' | 'pending';
+export type ActionOutcome = OperatorAnswer | 'pending';
+
+/** The audit actions of a request that changed nothing (the changes are audited by their writer). */
+const UNCHANGED = {
+  received: 'task.request',
+  refused: 'task.request_refused',
+  superseded: 'task.request_superseded',
+  failed: 'task.request_failed',
+} as const;
 
 /**
  * Operator actions on a purchase task. The state machine (domain/purchase/state-machine.ts)
  * refuses an action the task's state does not offer; a task with a running workflow is then
  * changed only through the workflow's update, whose validator asks the same machine and also
- * knows what the state alone does not (cancel after the fence, say). A refused update records
- * nothing; the workflow writes the admin DB and the audit log. A DRAFT has no workflow, so its
- * cancel is a plain guarded write here; a task whose workflow was closed by hand is settled here
- * too (./repair.ts).
+ * knows what the state alone does not (cancel after the fence, say). The update writes the change
+ * (with its audit row) before it answers, so the answer carries the new state; a write that fails
+ * for good fails the update with its reason (409 OPERATOR_WRITE_FAILED, nothing changed). A DRAFT
+ * has no workflow, so its cancel is a plain guarded write here; a task whose workflow is closed is
+ * settled here too (./repair.ts).
  *
- * Every request carries an update id: the client's `Idempotency-Key`, or else the task version
- * it acts on. Temporal runs one update per id, and the audit row the action wrote keeps it, so a
- * retried 标记已付款 gets the first request's answer instead of a second transition or a refusal.
+ * Every request leaves an audit row: `task.request` when it arrives (with a digest of its body),
+ * then the change's own row, or one saying it was refused, superseded or failed. Its update id is
+ * the client's `Idempotency-Key`, or else the task version it acts on (with the body's digest, and
+ * a new suffix after a failed write so asking again is a new request). Temporal runs one update
+ * per id, so a retried 标记已付款 gets the first request's answer; a key reused with another body
+ * is refused (422 IDEMPOTENCY_KEY_REUSED).
  */
 export async function actOnTask(
   deps: { db: AdminDb; temporal: TemporalGateway; updateDeadlineMs?: number },
@@ -52,14 +67,26 @@ export async function actOnTask(
     .where('task_id', '=', taskId)
     .executeTakeFirst();
   if (!task || task.task_type !== 'purchase') throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
-  const requestId = `${taskId}/${action}/${idempotencyKey ?? `v${task.version}`}`;
-  if (await alreadyDone(deps.db, taskId, requestId)) return 'done';
+  const digest = bodyDigest(action, payload);
+  const requestId = await requestIdOf(deps.db, taskId, action, digest, task.version, idempotencyKey);
   const status = task.status as PurchaseStatus;
+  const audit = (kind: keyof typeof UNCHANGED, details: Record<string, unknown>) =>
+    writeTransaction(deps.db, (trx) =>
+      recordAudit(trx, actor, {
+        action: UNCHANGED[kind],
+        target: { kind: 'task', id: taskId },
+        details: { action, request_id: requestId, ...details },
+      }),
+    );
 
-  if (action === 'resolve' || action === 'mark-paid') {
+  const earlier = await earlierAnswer(deps.db, taskId, requestId);
+  if (earlier) return earlier;
+  await audit('received', { body_sha256: digest, status, ...(payload ? { body: payload } : {}) });
+
+  try {
     const closed = await closedWorkflowOf(deps.temporal, task);
     if (closed) {
-      await repairClosedTask(
+      const to = await repairClosedTask(
         deps.db,
         actor,
         taskId,
@@ -67,70 +94,162 @@ export async function actOnTask(
         action === 'resolve' ? { action, resolution: payload as ResolveReconciliationInput } : { action },
         requestId,
       );
-      return 'done';
+      return { result: 'applied', status: to };
     }
-  }
-  if (!allowsAction(status, action))
-    throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
+    if (!allowsAction(status, action))
+      throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
 
-  if (action === 'cancel' && status === 'DRAFT') {
-    await writeTransaction(deps.db, async (trx) => {
-      const r = await trx
-        .updateTable('tasks')
-        .set({
-          status: 'CANCELED',
-          version: task.version + 1,
-          updated_at: nowUtc(),
-          finished_at: nowUtc(),
-          reason_code: 'CANCELED_BY_OPERATOR',
-        })
-        .where('task_id', '=', taskId)
-        .where('status', '=', 'DRAFT')
-        .executeTakeFirst();
-      if (r.numUpdatedRows !== 1n) throw conflict('STATE_CHANGED', '任务状态已变化，请刷新');
-      await recordAudit(trx, actor, {
-        action: 'task.canceled',
-        target: { kind: 'task', id: taskId },
-        details: { from: 'DRAFT', request_id: requestId },
-      });
-    });
-    return 'done';
-  }
-  if (!task.workflow_id) throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
+    if (action === 'cancel' && status === 'DRAFT') {
+      await cancelDraft(deps.db, actor, taskId, task.version, requestId);
+      return { result: 'applied', status: 'CANCELED' };
+    }
+    if (!task.workflow_id) throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
 
-  const client = await deps.temporal.client();
-  const handle = client.workflow.getHandle(task.workflow_id);
-  const deadline = Date.now() + (deps.updateDeadlineMs ?? UPDATE_DEADLINE_MS);
-  try {
-    await client.withDeadline(deadline, () =>
-      handle.executeUpdate(OPERATOR_UPDATES[action], {
-        updateId: requestId,
-        args: [{ actor: actor.name, requestId, ...(payload ?? {}) }],
-      }),
-    );
-    return 'done';
+    const client = await deps.temporal.client();
+    const handle = client.workflow.getHandle(task.workflow_id);
+    const deadline = Date.now() + (deps.updateDeadlineMs ?? UPDATE_DEADLINE_MS);
+    let answer: OperatorAnswer | null;
+    try {
+      answer = await client.withDeadline(deadline, () =>
+        handle.executeUpdate(OPERATOR_UPDATES[action], {
+          updateId: requestId,
+          args: [{ actor: actor.name, requestId, ...(payload ?? {}) }],
+        }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const cause = err.cause;
+        if (cause instanceof ApplicationFailure && cause.type === 'OPERATOR_WRITE_FAILED') {
+          await audit('failed', { reason: cause.message });
+          throw conflict('OPERATOR_WRITE_FAILED', cause.message, { status });
+        }
+        throw conflict('ACTION_NOT_ALLOWED', cause?.message ?? err.message, { status });
+      }
+      if (err instanceof WorkflowNotFoundError)
+        throw conflict('ACTION_NOT_ALLOWED', `任务的工作流已结束，当前状态（${status}）不允许此操作`, { status });
+      if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(err)) return 'pending';
+      throw err;
+    }
+    // an update accepted by code from before it answered anything: the change is the new state
+    const outcome = answer ?? { result: 'applied' as const, status: await statusOf(deps.db, taskId) };
+    if (outcome.result === 'superseded') await audit('superseded', { status: outcome.status });
+    return outcome;
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) {
-      throw conflict('ACTION_NOT_ALLOWED', err.cause?.message ?? err.message, { status });
-    }
-    if (err instanceof WorkflowNotFoundError) {
-      throw conflict('ACTION_NOT_ALLOWED', `任务的工作流已结束，当前状态（${status}）不允许此操作`, { status });
-    }
-    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(err)) return 'pending';
+    if (isRefusal(err)) await audit('refused', { code: err.code, reason: err.message });
     throw err;
   }
 }
 
-/** An audit row this request id wrote: the action already happened for it. */
-async function alreadyDone(db: AdminDb, taskId: string, requestId: string): Promise<boolean> {
-  const row = await db
+async function cancelDraft(
+  db: AdminDb,
+  actor: AuditActor,
+  taskId: string,
+  version: number,
+  requestId: string,
+): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const r = await trx
+      .updateTable('tasks')
+      .set({
+        status: 'CANCELED',
+        version: version + 1,
+        updated_at: nowUtc(),
+        finished_at: nowUtc(),
+        reason_code: 'CANCELED_BY_OPERATOR',
+      })
+      .where('task_id', '=', taskId)
+      .where('status', '=', 'DRAFT')
+      .executeTakeFirst();
+    if (r.numUpdatedRows !== 1n) throw conflict('STATE_CHANGED', '任务状态已变化，请刷新');
+    await recordAudit(trx, actor, {
+      action: 'task.canceled',
+      target: { kind: 'task', id: taskId },
+      details: { from: 'DRAFT', request_id: requestId },
+    });
+  });
+}
+
+/** What the request asks, as a digest: a key reused for another body is told apart by it. */
+function bodyDigest(action: WorkflowAction, payload: ResolveReconciliationInput | undefined): string {
+  const body = payload
+    ? { outcome: payload.outcome, ...(payload.outcome === 'created' ? { orderNo: payload.orderNo } : {}) }
+    : {};
+  return createHash('sha256').update(JSON.stringify({ action, body })).digest('hex');
+}
+
+/**
+ * The update id: the client's key, or the version it acts on. A key seen before with another body
+ * is refused. Without a key, a different body is a different request (its own id), and after a
+ * write that failed for good asking again is a new request too — Temporal would otherwise answer
+ * it with the first, failed update.
+ */
+async function requestIdOf(
+  db: AdminDb,
+  taskId: string,
+  action: WorkflowAction,
+  digest: string,
+  version: number,
+  key: string | undefined,
+): Promise<string> {
+  if (key) {
+    const id = `${taskId}/${action}/${key}`;
+    const seen = await auditRows(db, taskId, id, [UNCHANGED.received]);
+    if (seen.some((d) => d.body_sha256 !== digest))
+      throw unprocessable('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was used for another ${action} request`);
+    return id;
+  }
+  const base = `${taskId}/${action}/v${version}${action === 'resolve' ? `/${digest.slice(0, 12)}` : ''}`;
+  for (let n = 0; ; n++) {
+    const id = n === 0 ? base : `${base}/r${n}`;
+    if ((await auditRows(db, taskId, id, [UNCHANGED.failed])).length === 0) return id;
+  }
+}
+
+async function auditRows(
+  db: AdminDb,
+  taskId: string,
+  requestId: string,
+  actions: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const rows = await db
     .selectFrom('audit_log')
-    .select('id')
+    .select('details_json')
     .where('target_kind', '=', 'task')
     .where('target_id', '=', taskId)
+    .where('action', 'in', actions)
     .where(sql<string>`json_extract(details_json, '$.request_id')`, '=', requestId)
+    .execute();
+  return rows.map((r) => JSON.parse(r.details_json ?? '{}') as Record<string, unknown>);
+}
+
+/**
+ * The answer this request id already has: the change it made (an audit row a writer other than
+ * this module left with the id) or the superseded answer it was given.
+ */
+async function earlierAnswer(db: AdminDb, taskId: string, requestId: string): Promise<OperatorAnswer | null> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select(['action', 'details_json'])
+    .where('target_kind', '=', 'task')
+    .where('target_id', '=', taskId)
+    .where('action', 'not in', [UNCHANGED.received, UNCHANGED.refused, UNCHANGED.failed])
+    .where(sql<string>`json_extract(details_json, '$.request_id')`, '=', requestId)
+    .orderBy('id')
     .executeTakeFirst();
-  return row !== undefined;
+  if (!row) return null;
+  const details = JSON.parse(row.details_json ?? '{}') as { to?: PurchaseStatus; status?: PurchaseStatus };
+  if (row.action === UNCHANGED.superseded) return { result: 'superseded', status: details.status! };
+  return { result: 'applied', status: details.to ?? (await statusOf(db, taskId)) };
+}
+
+async function statusOf(db: AdminDb, taskId: string): Promise<PurchaseStatus> {
+  const row = await db.selectFrom('tasks').select('status').where('task_id', '=', taskId).executeTakeFirstOrThrow();
+  return row.status as PurchaseStatus;
+}
+
+function isRefusal(err: unknown): err is { code: string; message: string } {
+  const e = err as { status?: unknown; code?: unknown } | null;
+  return typeof e?.status === 'number' && e.status === 409 && e.code !== 'OPERATOR_WRITE_FAILED';
 }
 
 function isDeadlineExceeded(err: unknown): boolean {

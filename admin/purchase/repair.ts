@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { sql } from 'kysely';
-import { isTerminal, repairedStatus } from '../../domain/purchase/state-machine';
+import { allowsAction, isTerminal, repairedStatus } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
@@ -35,7 +35,30 @@ export async function closedWorkflowOf(
   }
 }
 
-export type RepairAnswer = { action: 'resolve'; resolution: ResolveReconciliationInput } | { action: 'mark-paid' };
+export type RepairAnswer =
+  | { action: 'resolve'; resolution: ResolveReconciliationInput }
+  | { action: 'mark-paid' }
+  | { action: 'reset' }
+  | { action: 'cancel' };
+
+/**
+ * Where the operator's answer takes a task whose workflow is closed, or null when it does not
+ * fit. Reset and cancel settle a stop (需人工处理: nothing was tapped) — a purchase that waited
+ * longer than the operator wait closes there (workflows/purchase.ts) — and cancel also a task
+ * that never reached its fence.
+ */
+function repairedTo(from: PurchaseStatus, answer: RepairAnswer, reachedFence: boolean): PurchaseStatus | null {
+  switch (answer.action) {
+    case 'mark-paid':
+      return from === 'WAITING_PAYMENT' ? 'SUCCEEDED' : null;
+    case 'reset':
+      return from === 'NEEDS_MANUAL' ? 'DRAFT' : null;
+    case 'cancel':
+      return allowsAction(from, 'cancel') && (from === 'NEEDS_MANUAL' || !reachedFence) ? 'CANCELED' : null;
+    case 'resolve':
+      return repairedStatus(from, answer.resolution.outcome, reachedFence);
+  }
+}
 
 /**
  * The operator settles a task whose workflow is closed (closedWorkflowOf), in one transaction
@@ -50,8 +73,8 @@ export async function repairClosedTask(
   workflowStatus: string,
   answer: RepairAnswer,
   requestId: string,
-): Promise<void> {
-  await writeTransaction(db, async (trx) => {
+): Promise<PurchaseStatus> {
+  return writeTransaction(db, async (trx) => {
     const task = await trx
       .selectFrom('tasks')
       .select(['status', 'version', 'authorization_id'])
@@ -66,9 +89,7 @@ export async function repairClosedTask(
           .where('authorization_id', '=', authId)
           .executeTakeFirst()
       : undefined;
-    let to: PurchaseStatus | null;
-    if (answer.action === 'mark-paid') to = from === 'WAITING_PAYMENT' ? 'SUCCEEDED' : null;
-    else to = repairedStatus(from, answer.resolution.outcome, submission !== undefined);
+    const to = repairedTo(from, answer, submission !== undefined);
     if (!to) {
       const why =
         answer.action === 'resolve' && answer.resolution.outcome === 'created' && !submission
@@ -85,8 +106,9 @@ export async function repairClosedTask(
         status: to,
         version: task.version + 1,
         updated_at: now,
-        ...(orderNo ? { order_no: orderNo } : {}),
+        ...(orderNo ? { pdd_order_no: orderNo } : {}),
         ...(isTerminal(to) ? { finished_at: now } : {}),
+        ...(to === 'CANCELED' ? { reason_code: 'CANCELED_BY_OPERATOR' } : {}),
         // back in DRAFT: a new start takes a new authorization; the old one is never revived
         ...(to === 'DRAFT' ? { authorization_id: null, reason_code: null } : {}),
       })
@@ -97,7 +119,7 @@ export async function repairClosedTask(
     if (authId) {
       await trx
         .updateTable('order_authorizations')
-        .set({ status: to === 'DRAFT' ? 'ABANDONED' : 'CONSUMED', closed_at: now })
+        .set({ status: to === 'DRAFT' || to === 'CANCELED' ? 'ABANDONED' : 'CONSUMED', closed_at: now })
         .where('id', '=', authId)
         .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
         .execute();
@@ -145,10 +167,16 @@ export async function repairClosedTask(
         workflow_status: workflowStatus,
         authorization_id: authId,
         reached_fence: submission !== undefined,
-        ...(answer.action === 'resolve' ? { outcome: answer.resolution.outcome } : { outcome: 'paid' }),
+        outcome:
+          answer.action === 'resolve'
+            ? answer.resolution.outcome
+            : answer.action === 'mark-paid'
+              ? 'paid'
+              : answer.action,
         ...(orderNo ? { order_no: orderNo } : {}),
         request_id: requestId,
       },
     });
+    return to;
   });
 }

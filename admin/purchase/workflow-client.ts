@@ -1,8 +1,23 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { z } from 'zod';
 import { ExecutionModeAttr, GoodsIdAttr, TaskIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
-import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
+import { OPERATOR_WAIT_DAYS_DEFAULT, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import type { TemporalGateway } from '../temporal/gateway';
+
+/**
+ * How many days a purchase parked for its operator waits before its workflow closes and the
+ * admin's repair takes the task (docs/versioning.md): CMAUTOBUY_OPERATOR_WAIT_DAYS, default 30.
+ */
+function operatorWaitDays(): number {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(OPERATOR_WAIT_DAYS_DEFAULT)
+    .parse(process.env.CMAUTOBUY_OPERATOR_WAIT_DAYS);
+}
 
 /**
  * Starting is idempotent by workflow id: a running workflow is joined, a closed one is never
@@ -18,9 +33,18 @@ export async function startPurchaseWorkflow(
     await client.workflow.start('purchase', {
       workflowId,
       taskQueue: ADMIN_TASK_QUEUE,
-      args: [input],
+      args: [{ ...input, operatorWaitDays: operatorWaitDays() }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // what the Temporal Web UI shows for the run: the task at a glance, then its constraints
+      staticSummary: `采购 ${input.taskId} · 商品 ${input.goodsId} · ${input.mode === 'live' ? '真实下单' : '试运行'}`,
+      staticDetails: [
+        `任务 ${input.taskId}，授权 ${input.authorizationId}`,
+        `商品 ${input.goodsId}：${Object.entries(input.options)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('，')} × ${input.quantity}`,
+        `总价上限 ${(input.capCent / 100).toFixed(2)} 元，模式 ${input.mode}，授权到期 ${input.expiresAt}`,
+      ].join('\n'),
       typedSearchAttributes: [
         { key: TaskIdAttr, value: input.taskId },
         { key: GoodsIdAttr, value: input.goodsId },

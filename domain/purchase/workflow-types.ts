@@ -15,7 +15,16 @@ export interface PurchaseWorkflowInput {
   mode: ExecutionMode;
   /** UTC; no phone by then → the authorization expires and the task returns to DRAFT */
   expiresAt: string;
+  /**
+   * How long a purchase parked for its operator (需人工处理, 待核对, 待付款) waits before its
+   * workflow closes and the admin's repair of a closed workflow takes the task (docs/versioning.md);
+   * absent: OPERATOR_WAIT_DAYS_DEFAULT.
+   */
+  operatorWaitDays?: number;
 }
+
+/** A parked purchase waits this long for its operator unless the admin says otherwise. */
+export const OPERATOR_WAIT_DAYS_DEFAULT = 30;
 
 export function purchaseWorkflowId(taskId: string, authorizationId: string): string {
   return `purchase/${taskId}/${authorizationId}`;
@@ -32,6 +41,16 @@ export interface PurchaseState {
 }
 
 export type ResolveReconciliationInput = { outcome: 'created'; orderNo: string } | { outcome: 'not_created' };
+
+/**
+ * What an operator's update answers: `applied` — this request made the change and `status` is
+ * the state it wrote; `superseded` — the workflow got there first (its own reconcile found the
+ * order) and `status` is the state that won, the request changed nothing.
+ */
+export interface OperatorAnswer {
+  result: 'applied' | 'superseded';
+  status: PurchaseStatus;
+}
 
 export interface OperatorRef {
   /** who asked, for the audit log written by the workflow's admin activity */

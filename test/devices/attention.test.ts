@@ -20,8 +20,8 @@ import { BLACK_M, FAST_TIMING, releaseAppVersionInTestDb } from '../purchase/set
 jest.setTimeout(300_000);
 
 /**
- * Two phones, one queue (docs/api.md §9.1): a phone that needs a person — stopped by a
- * captcha, paused, gone from ADB, revoked — takes no claim; the task waits and the other phone
+ * Two phones, one queue (docs/api.md §9.1): a phone that needs a person — logged out,
+ * paused, gone from ADB, revoked — takes no claim; the task waits and the other phone
  * takes it. Phone A's worker logs are kept, so a test can wait for A to have refused a claim.
  */
 describe('phones that need help stop claiming', () => {
@@ -131,24 +131,24 @@ describe('phones that need help stop claiming', () => {
     await admin?.close();
   });
 
-  it('a phone stopped by a captcha is 需处理 and takes no claim until resumed; the other keeps buying; pause and resume are audited', async () => {
-    // B paused: the first task can only go to A, whose PDD app shows a captcha
+  it('a logged-out phone is 需处理 and takes no claim until resumed; the other keeps buying; pause and resume are audited', async () => {
+    // B paused: the first task can only go to A, whose PDD app shows its login page
     const paused = await op.post(`/api/devices/${b.deviceId}/pause`);
     expect(paused.status).toBe(200);
     expect((await deviceView(b))?.attention).toMatchObject({ reason_code: 'PAUSED_BY_OPERATOR' });
-    sim.phone('phone-a').setFaults({ captcha_on: 'open' });
+    sim.phone('phone-a').setFaults({ page_on: { open: 'login' } });
     const t1 = await dryRun();
     expect(await waitFor(t1, ['NEEDS_MANUAL', 'DRY_RUN_PASSED'])).toMatchObject({
       status: 'NEEDS_MANUAL',
-      reason_code: 'CAPTCHA',
+      reason_code: 'LOGIN_REQUIRED',
       device_id: a.deviceId,
     });
-    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'CAPTCHA_REQUIRED' });
+    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'LOGIN_REQUIRED' });
     sim.phone('phone-a').clearFaults();
 
     // The next task waits — A refuses it, B is paused — then B takes it and the one after it.
     const t2 = await dryRun();
-    await until(async () => refusedByA('CAPTCHA_REQUIRED'), Boolean, 'A refusing claims');
+    await until(async () => refusedByA('LOGIN_REQUIRED'), Boolean, 'A refusing claims');
     expect((await task(t2)).status).toBe('PENDING');
     expect((await op.post(`/api/devices/${b.deviceId}/resume`)).status).toBe(200);
     const t3 = await dryRun();
@@ -158,12 +158,12 @@ describe('phones that need help stop claiming', () => {
         device_id: b.deviceId,
       });
     expect(await attemptsOn(a)).toEqual([t1]);
-    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'CAPTCHA_REQUIRED' });
+    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'LOGIN_REQUIRED' });
 
     // 恢复 on A (audited with what it cleared), 暂停 on B: the next task is A's again.
     const resumed = await op.post(`/api/devices/${a.deviceId}/resume`);
     expect(resumed.status).toBe(200);
-    expect(resumed.body).toMatchObject({ attention: null, cleared: { reason_code: 'CAPTCHA_REQUIRED' } });
+    expect(resumed.body).toMatchObject({ attention: null, cleared: { reason_code: 'LOGIN_REQUIRED' } });
     expect((await deviceView(a))?.attention).toBeNull();
     expect((await op.post(`/api/devices/${b.deviceId}/pause`)).status).toBe(200);
     const t4 = await dryRun();
@@ -178,10 +178,10 @@ describe('phones that need help stop claiming', () => {
     const resumeA = await audit('device.resume', a);
     expect(resumeA).toHaveLength(1);
     expect(resumeA[0]).toMatchObject({ actor_kind: 'operator', actor: 'admin' });
-    expect(JSON.parse(resumeA[0]!.details_json!)).toMatchObject({ reason_code: 'CAPTCHA_REQUIRED', task_id: t1 });
+    expect(JSON.parse(resumeA[0]!.details_json!)).toMatchObject({ reason_code: 'LOGIN_REQUIRED', task_id: t1 });
   });
 
-  it('a stop recorded as LOGIN_REQUIRED (or a risk check) puts its phone on 需处理; other stops do not', async () => {
+  it('a stop recorded as a risk check (or a login page, a captcha) puts its phone on 需处理; other stops do not', async () => {
     const [attempt] = await admin.db
       .selectFrom('purchase_attempts')
       .select('id')
@@ -198,9 +198,9 @@ describe('phones that need help stop claiming', () => {
     await acts.recordAttemptProgress({
       attemptId: attempt!.id,
       step: 'stopped',
-      failure: { code: 'LOGIN_REQUIRED', detail: 'the app shows its login page' },
+      failure: { code: 'RISK_SMS', detail: 'the app asks for an SMS code' },
     });
-    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'LOGIN_REQUIRED' });
+    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'RISK_SMS' });
     expect((await op.post(`/api/devices/${a.deviceId}/resume`)).status).toBe(200);
     expect((await deviceView(a))?.attention).toBeNull();
   });
@@ -250,7 +250,14 @@ describe('phones that need help stop claiming', () => {
     await stopWorker(a);
     linesA.length = 0;
     await startWorker(a, 600_000);
-    await until(async () => linesA.some((l) => l.includes('may take claims again')), Boolean, 'A claimable');
+    // registered and polling before the revocation, so the claim below reaches A and its own check
+    const logged = (text: string) => linesA.some((l) => l.includes(text));
+    await until(
+      async () =>
+        logged('may take claims again') && logged('registered with the admin') && logged('idle: polling for claims'),
+      Boolean,
+      'A registered and claimable',
+    );
     expect((await op.post(`/api/devices/${b.deviceId}/pause`)).status).toBe(200);
     await revokeDeviceCredential(admin.db, { kind: 'system', name: 'test' }, a.deviceId);
     const t = await dryRun();

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { bundleWorkflows, ensureWorkflowBundle, readWorkflowBundle, WORKFLOWS_PATH, type WorkflowBundleFile } from '../../admin/temporal/workflow-bundle';
+import { ensureWorkflowBundle, readWorkflowBundle, WORKFLOWS_PATH, type WorkflowBundleFile } from '../../admin/temporal/workflow-bundle';
 import '../harness';
+import { workflowsVariant } from './variant';
 
 /**
  * Every recorded history (test/histories/*.json, written by record.ts) replays on the production
@@ -20,11 +20,11 @@ const histories = fs
   .map((file) => ({ file, workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))) }));
 
 /**
- * What each named history is: every purchase ending, collect, one recorded before the attempt
- * moved ahead of CLAIMED, and two recorded after the release began to run beside the operator's
- * wait (the others, from before, keep that patch's old branch replaying).
+ * Where each history comes from: record.ts (the whole stack: simulator, device worker, admin) or
+ * the fake-activity workflow tests in test/workflows/ run with CMAUTOBUY_RECORD_HISTORIES=1
+ * (docs/versioning.md). Every file here is one of these, and every one of these is a file.
  */
-const ENDINGS = [
+const RECORDED_THROUGH_THE_STACK = [
   'collect',
   'purchase-cancel-in-prepare',
   'purchase-cancel',
@@ -45,6 +45,101 @@ const ENDINGS = [
   'purchase-succeeded-release-in-background',
   'purchase-succeeded',
 ];
+const RECORDED_WITH_FAKE_ACTIVITIES = [
+  // test/workflows/purchase-never-failed.test.ts
+  'purchase-admin-failed-before-fence',
+  'purchase-admin-failed-after-fence',
+  'purchase-resolve-write-failed',
+  'purchase-revoked-canceled',
+  'purchase-fence-revoked',
+  'purchase-cashier-zero-orders',
+  'purchase-cashier-two-orders',
+  'purchase-mark-paid-once',
+  // test/workflows/operator-answers.test.ts
+  'purchase-fence-refused-canceled',
+  'purchase-tap-failed',
+  'purchase-mark-paid-write-failed',
+  'purchase-gates-rejected-reset-write-failed',
+  'purchase-resolve-superseded',
+  'purchase-payment-handoff',
+  'purchase-observe-failed',
+  'purchase-dry-run-released',
+  'purchase-cancel-while-claiming',
+  'purchase-untapped-canceled',
+  // test/workflows/operator-wait.test.ts (time-skipping)
+  'purchase-release-given-up',
+  'purchase-admin-outage-before-fence',
+  'purchase-admin-outage-after-fence',
+  'purchase-operator-wait-ended',
+  // test/workflows/other-workflows.test.ts
+  'system-check',
+  'syb-sync',
+  'device-check',
+  'purchase-cashier-old-branch',
+];
+const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES].sort();
+
+/**
+ * Both branches of every patch in workflows/: `taken`, histories that recorded the patch's marker
+ * (the new code), and `old`, histories without it that pass the patched place (the code from
+ * before, which open workflows may still be on). `commandsDiffer`: the old histories ask for
+ * other commands than the new code would, so the new code without the patch fails them; for the
+ * others the change is in options or timing only (a deadline, a release run beside the wait).
+ */
+const BRANCHES: Record<string, { taken: string[]; old: string[]; commandsDiffer: boolean }> = {
+  'attempt-before-claimed': {
+    taken: ['purchase-succeeded', 'purchase-gate1-over-cap'],
+    old: ['purchase-pre-attempt-first'],
+    commandsDiffer: true,
+  },
+  'cashier-needs-matched-order': {
+    taken: ['purchase-cashier-unmatched', 'purchase-cashier-zero-orders'],
+    old: ['purchase-cashier-old-branch'],
+    commandsDiffer: true,
+  },
+  'release-in-background': {
+    taken: [
+      'purchase-succeeded-release-in-background',
+      'purchase-fence-revoked',
+      'purchase-cashier-zero-orders',
+      'purchase-dry-run-released',
+    ],
+    old: ['purchase-succeeded', 'purchase-dry-run', 'purchase-gate1-over-cap'],
+    commandsDiffer: false,
+  },
+  'operator-writes-in-update': {
+    taken: [
+      'purchase-mark-paid-write-failed',
+      'purchase-resolve-write-failed',
+      'purchase-gates-rejected-reset-write-failed',
+      'purchase-resolve-superseded',
+    ],
+    old: ['purchase-succeeded', 'purchase-reset', 'purchase-resolved-created', 'purchase-resolved-not-created'],
+    commandsDiffer: false,
+  },
+  'admin-deadline-while-held': {
+    taken: ['purchase-admin-outage-before-fence', 'purchase-admin-outage-after-fence', 'purchase-tap-failed'],
+    old: ['purchase-succeeded', 'purchase-fence-unavailable', 'purchase-captcha'],
+    commandsDiffer: false,
+  },
+  'release-deadline': {
+    taken: ['purchase-release-given-up', 'device-check', 'purchase-dry-run-released'],
+    old: ['collect', 'purchase-succeeded'],
+    commandsDiffer: false,
+  },
+  'device-name-attribute': {
+    taken: ['purchase-mark-paid-once', 'purchase-fence-revoked'],
+    old: ['purchase-succeeded'],
+    commandsDiffer: false,
+  },
+  'operator-wait-ends': {
+    taken: ['purchase-operator-wait-ended', 'purchase-admin-outage-before-fence', 'purchase-mark-paid-write-failed'],
+    old: ['purchase-succeeded-release-in-background', 'purchase-succeeded', 'purchase-reset', 'purchase-cashier-unmatched'],
+    // the wait's timer is the only new command, and the recorded old histories replay with it too;
+    // the patch keeps it that way for any history whose workflow task order differs
+    commandsDiffer: false,
+  },
+};
 
 async function productionBundle(): Promise<WorkflowBundleFile> {
   const built = process.env.CMAUTOBUY_TEST_WORKFLOW_BUNDLE;
@@ -62,7 +157,30 @@ async function replay(options: ReplayWorkerOptions, names: string[]): Promise<Re
 
 describe('recorded histories replay on the production bundle', () => {
   it('there is a history of every ending', () => {
-    expect(histories.map((h) => h.workflowId)).toEqual(ENDINGS);
+    expect(histories.map((h) => h.workflowId).sort()).toEqual(ENDINGS);
+  });
+
+  it('every patch in workflows/ has histories of both its branches', () => {
+    const source = fs
+      .readdirSync(path.dirname(WORKFLOWS_PATH))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => fs.readFileSync(path.join(path.dirname(WORKFLOWS_PATH), f), 'utf8'))
+      .join('\n');
+    const ids = [...new Set([...source.matchAll(/patched\('([^']+)'\)/g)].map((m) => m[1]!))].sort();
+    expect(ids).toEqual(Object.keys(BRANCHES).sort());
+    for (const [id, { taken, old }] of Object.entries(BRANCHES)) {
+      expect({ id, taken: taken.length > 0, old: old.length > 0 }).toEqual({ id, taken: true, old: true });
+      for (const name of taken) expect({ id, name, marker: patchesOf(name).includes(id) }).toEqual({ id, name, marker: true });
+      for (const name of old) expect({ id, name, marker: patchesOf(name).includes(id) }).toEqual({ id, name, marker: false });
+    }
+  });
+
+  it('every exported workflow type has a history', () => {
+    const index = fs.readFileSync(WORKFLOWS_PATH.replace(/\.js$/, '.ts'), 'utf8');
+    const exported = [...index.matchAll(/export \{ (\w+) \}/g)].map((m) => m[1]!).sort();
+    const recorded = new Set(histories.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
+    expect(exported.filter((t) => !recorded.has(t))).toEqual([]);
+    expect(exported.length).toBeGreaterThanOrEqual(5);
   });
 
   it('every history replays without a non-determinism error', async () => {
@@ -85,49 +203,30 @@ describe('recorded histories replay on the production bundle', () => {
 });
 
 /**
- * A reordering of released workflow code fails replay. The variants are the production purchase
- * with the `attempt-before-claimed` patch taken out one way or the other — exactly the change the
- * patch exists for.
+ * A patch taken out fails replay: the code from before alone (the patch always false) fails the
+ * histories that took the new branch, and, where the branches ask for other commands, the new code
+ * alone (always true) fails the histories of the old one.
  */
-describe('a reordered purchase fails replay', () => {
-  it('the attempt before CLAIMED without the patch: the history recorded with CLAIMED first is non-deterministic', async () => {
-    const code = await purchaseVariant("patched('attempt-before-claimed')", 'true');
-    const results = await replay({ workflowBundle: { code } }, ['purchase-pre-attempt-first']);
-    expect(results['purchase-pre-attempt-first']).toBeInstanceOf(DeterminismViolationError);
-  });
-
-  it('CLAIMED before the attempt without the patch: the histories recorded with the attempt first are non-deterministic', async () => {
-    const code = await purchaseVariant("patched('attempt-before-claimed')", 'false');
-    const results = await replay({ workflowBundle: { code } }, ['purchase-succeeded', 'purchase-gate1-over-cap']);
-    expect(results['purchase-succeeded']).toBeInstanceOf(DeterminismViolationError);
-    expect(results['purchase-gate1-over-cap']).toBeInstanceOf(DeterminismViolationError);
+describe('each patch taken out fails replay', () => {
+  it.each(Object.keys(BRANCHES))('%s', async (id) => {
+    const { taken, old, commandsDiffer } = BRANCHES[id]!;
+    const onlyOld = await replay({ workflowBundle: { code: (await workflowsVariant(`patched('${id}')`, 'false')).code } }, taken);
+    expect(taken.filter((name) => onlyOld[name] instanceof DeterminismViolationError)).not.toEqual([]);
+    if (!commandsDiffer) return;
+    const onlyNew = await replay({ workflowBundle: { code: (await workflowsVariant(`patched('${id}')`, 'true')).code } }, old);
+    expect(old.filter((name) => onlyNew[name] instanceof DeterminismViolationError)).not.toEqual([]);
   });
 });
 
-/**
- * A bundle of a copy of workflows/ in a temp dir with one change to purchase.ts; imports that
- * leave workflows/ point back at the repository, packages resolve from its node_modules.
- */
-async function purchaseVariant(from: string, to: string): Promise<string> {
-  const workflowsDir = path.dirname(WORKFLOWS_PATH);
-  const root = path.dirname(workflowsDir);
-  const tmp = fs.mkdtempSync(path.join(process.env.CMAUTOBUY_TEST_TMP ?? os.tmpdir(), 'reordered-'));
-  const copy = path.join(tmp, 'workflows');
-  fs.mkdirSync(copy);
-  for (const name of fs.readdirSync(workflowsDir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
-    let text = fs.readFileSync(path.join(workflowsDir, name), 'utf8').replace(/from '\.\.\//g, `from '${root}/`);
-    if (name === 'purchase.ts') {
-      expect(text).toContain(from);
-      text = text.split(from).join(to);
-    }
-    fs.writeFileSync(path.join(copy, name), text);
-  }
-  const bundle = await bundleWorkflows({
-    workflowsPath: path.join(copy, 'index.ts'),
-    outFile: path.join(tmp, 'workflow-bundle.js'),
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? []), path.join(root, 'node_modules')] } }),
+/** The patch ids of the markers a history recorded. */
+function patchesOf(name: string): string[] {
+  const h = histories.find((x) => x.workflowId === name);
+  if (!h) throw new Error(`no history ${name}`);
+  return (h.history.events ?? []).flatMap((e) => {
+    const m = e.markerRecordedEventAttributes;
+    const data = m?.markerName === 'core_patch' ? m.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
   });
-  return bundle.code;
 }
 
 /** The `data` of every payload in a history as JSON (base64). */

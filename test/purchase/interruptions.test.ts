@@ -1,3 +1,4 @@
+import type { DeviceView } from '../../domain/devices';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
@@ -15,9 +16,11 @@ describe('purchase on a hostile app (generic ids)', () => {
   afterAll(async () => {
     await rig?.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     rig.resetPhone();
     rig.sim.phone(rig.serial).setFaults({ id_style: 'generic' });
+    // a login or risk page put the phone on 需处理 (docs/api.md §9.1): the next case needs it claiming
+    await rig.resumePhone();
   });
 
   const setOverlays = async (overlays: object[]) => {
@@ -76,6 +79,13 @@ describe('purchase on a hostile app (generic ids)', () => {
     expect(t.evidence.map((e) => e.kind)).toContain('SAFETY_STOP');
     expect(rig.orders()).toHaveLength(0);
     expect(rig.submitTaps()).toHaveLength(0);
+    // only a page a person must clear on the phone stops the phone taking the next task
+    const device = ((await rig.op.get('/api/devices')).body as DeviceView[]).find(
+      (d) => d.device_id === rig.device.deviceId,
+    );
+    expect(device?.attention?.reason_code ?? null).toBe(
+      ['LOGIN_REQUIRED', 'RISK_SMS'].includes(reason) ? reason : null,
+    );
   });
 
   it('an unprofiled dialog over the bottom bar, the goods page still in the dump beneath: UNKNOWN_OVERLAY, 0 taps', async () => {

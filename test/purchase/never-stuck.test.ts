@@ -95,7 +95,8 @@ describe('purchase: never stuck, the safety rules', () => {
 
     const res = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: 'PO-BY-HAND-1' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'WAITING_PAYMENT', order_no: 'PO-BY-HAND-1' });
+    // the PDD order number, beside the 顺运宝 one (order_no), as the workflow writes it
+    expect(res.body).toMatchObject({ status: 'WAITING_PAYMENT', pdd_order_no: 'PO-BY-HAND-1', result: 'applied' });
     const audit = await auditRows(id);
     const repaired = audit.filter((a) => a.action === 'task.repaired');
     expect(repaired).toHaveLength(1);

@@ -22,6 +22,7 @@ interface DevicesTable {
   updated_at: string;
   /** 1/0 as the worker last reported its ADB connection; null before its first report */
   adb_connected: number | null;
+  /** when adb_connected last changed */
   adb_checked_at: string | null;
 }
 

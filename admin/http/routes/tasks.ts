@@ -52,13 +52,17 @@ function idempotencyKey(header: string | string[] | undefined): string | undefin
   return header;
 }
 
-/** A request the workflow did not finish within the deadline: said so, never reported as done. */
-function finished(outcome: ActionOutcome): void {
+/**
+ * A request the workflow did not finish within the deadline: said so, never reported as done.
+ * Otherwise `applied` (this request made the change) or `superseded` (the workflow got there first).
+ */
+function finished(outcome: ActionOutcome): 'applied' | 'superseded' {
   if (outcome === 'pending')
     throw conflict(
       'UPDATE_PENDING',
       'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome',
     );
+  return outcome.result;
 }
 
 /** 采购任务 (docs/api.md): drafts, the all-or-nothing start, reads, and the operator actions. */
@@ -121,7 +125,7 @@ export function taskRoutes(deps: AppDeps): Router {
   for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
     router.post(`/:taskId/${action}`, async (ctx) => {
       const { taskId } = parseParams(ctx, taskParams);
-      finished(
+      const result = finished(
         await actOnTask(
           deps,
           actorOf(ctx),
@@ -132,7 +136,7 @@ export function taskRoutes(deps: AppDeps): Router {
         ),
       );
       markAudited(ctx); // written with the change, by the workflow's admin activity
-      ctx.body = await getPurchaseTask(deps.db, taskId);
+      ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
     });
   }
 
@@ -144,7 +148,7 @@ export function taskRoutes(deps: AppDeps): Router {
         ? { outcome: 'created' as const, orderNo: body.order_no }
         : { outcome: 'not_created' as const };
     // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
-    finished(
+    const result = finished(
       await actOnTask(
         deps,
         actorOf(ctx),
@@ -155,7 +159,7 @@ export function taskRoutes(deps: AppDeps): Router {
       ),
     );
     markAudited(ctx);
-    ctx.body = await getPurchaseTask(deps.db, taskId);
+    ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
   });
 
   return router;

@@ -12,7 +12,7 @@ import TaskActions from '../components/tasks/TaskActions';
 import '../components/tasks/tasks.css';
 import { temporalWorkflowUrl } from '../components/tasks/temporal';
 import Timeline from '../components/tasks/Timeline';
-import { isTerminal, modeZh, optionsText } from '../components/tasks/types';
+import { isTerminal, modeZh, optionsText, statusZh } from '../components/tasks/types';
 import { errorText } from '../errors';
 import { formatYuan } from '../lib/money';
 import { createPoll } from '../lib/poll';
@@ -41,6 +41,8 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   const [loadError, setLoadError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
   const [actionError, setActionError] = createSignal<string | null>(null);
+  /** the workflow got there first: the operator's answer changed nothing (it is audited as such) */
+  const [superseded, setSuperseded] = createSignal<string | null>(null);
 
   const load = async (): Promise<void> => {
     try {
@@ -55,8 +57,14 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   const act = async (action: Exclude<TaskAction, 'edit'>, orderNo?: string): Promise<void> => {
     setBusy(true);
     setActionError(null);
+    setSuperseded(null);
     try {
-      setTask(await ACTION_CALL[action](props.taskId, orderNo ?? ''));
+      const answer = (await ACTION_CALL[action](props.taskId, orderNo ?? '')) as TaskView & { result?: string };
+      setTask(answer);
+      if (answer.result === 'superseded')
+        setSuperseded(
+          `工作流已先一步核对到订单，任务现为「${statusZh(answer.status)}」：你的录入未被采用，已记入审计日志`,
+        );
     } catch (err) {
       // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced).
       setActionError(errorText(err));
@@ -155,6 +163,11 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   </button>
                   <span class="muted">以相同商品、规格、数量和最高总价新建一份真实下单草稿</span>
                 </div>
+              </Show>
+              <Show when={superseded()}>
+                <p class="notice" role="status" data-testid="action-superseded">
+                  {superseded()}
+                </p>
               </Show>
               <TaskActions
                 status={t().status}

@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflows, WORKFLOWS_PATH } from '../../admin/temporal/workflow-bundle';
+
+/**
+ * A bundle of a copy of workflows/ in a temp dir with text replaced in its files (`from` must
+ * occur); imports that leave workflows/ point back at the repository, packages resolve from its
+ * node_modules. How the tests show a patch taken out either way breaks replay, and how a history of
+ * a patch's old branch is recorded.
+ */
+export async function workflowsVariant(from: string, to: string): Promise<{ code: string; codePath: string }> {
+  const workflowsDir = path.dirname(WORKFLOWS_PATH);
+  const root = path.dirname(workflowsDir);
+  const tmp = fs.mkdtempSync(path.join(process.env.CMAUTOBUY_TEST_TMP ?? os.tmpdir(), 'variant-'));
+  const copy = path.join(tmp, 'workflows');
+  fs.mkdirSync(copy);
+  let found = false;
+  for (const name of fs.readdirSync(workflowsDir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+    let text = fs.readFileSync(path.join(workflowsDir, name), 'utf8').replace(/from '\.\.\//g, `from '${root}/`);
+    if (text.includes(from)) {
+      found = true;
+      text = text.split(from).join(to);
+    }
+    fs.writeFileSync(path.join(copy, name), text);
+  }
+  if (!found) throw new Error(`no workflow file contains ${from}`);
+  const bundle = await bundleWorkflows({
+    workflowsPath: path.join(copy, 'index.ts'),
+    outFile: path.join(tmp, 'workflow-bundle.js'),
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? []), path.join(root, 'node_modules')] },
+    }),
+  });
+  return { code: bundle.code, codePath: bundle.codePath };
+}

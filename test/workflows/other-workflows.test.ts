@@ -1,0 +1,132 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
+import { sharedTemporal } from '../harness';
+import { allocateNamespace } from '../namespaces';
+import { workflowsVariant } from '../histories/variant';
+import { CLAIM, DEVICE_QUEUE, fakePurchaseRig, keep, stateOf } from './fake-purchase';
+
+/**
+ * The workflows besides the purchase, with fake activities, each kept as a history for the
+ * replay test (./fake-purchase.ts `keep`): every exported workflow type has one.
+ */
+describe('system check, SYB sync and device check', () => {
+  let connection: NativeConnection;
+  let client: Client;
+  const taskQueue = `wf-other-${process.pid}`;
+  const asked: string[] = [];
+  let workers: Worker[] = [];
+  let running: Promise<void>[] = [];
+
+  beforeAll(async () => {
+    const { address, workflowBundlePath } = sharedTemporal();
+    const namespace = allocateNamespace();
+    connection = await NativeConnection.connect({ address });
+    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    workers = [
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue,
+        workflowBundle: { codePath: workflowBundlePath },
+        activities: {
+          async recordSystemCheck({ workflowId }: { workflowId: string }) {
+            asked.push('recordSystemCheck');
+            return { workflow_id: workflowId, db: 'ok' as const, tables: 1, checked_at: '2026-01-01T00:00:00Z' };
+          },
+          async syncSybOrders() {
+            asked.push('syncSybOrders');
+            return { pages: 1, lines: 2, new_lines: 2, from_day: '2026-01-01', to_day: '2026-01-02' };
+          },
+        },
+      }),
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue: DEVICES_TASK_QUEUE,
+        activities: { claimDevice: async () => CLAIM },
+      }),
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue: DEVICE_QUEUE,
+        activities: {
+          async deviceHealth() {
+            asked.push('deviceHealth');
+            const counters = { adbRoundTrips: 1, dumps: 1, taps: 0, wallMs: 1 };
+            return {
+              device_id: CLAIM.device_id,
+              serial: 'stub',
+              model: 'stub',
+              app_version: '8.17.0',
+              app_supported: true,
+              screen: null,
+              counters,
+            };
+          },
+          async releaseDevice() {
+            asked.push('releaseDevice');
+            return { released: true };
+          },
+        },
+      }),
+    ];
+    running = workers.map((w) => w.run());
+  });
+  afterAll(async () => {
+    for (const w of workers) w.shutdown();
+    await Promise.allSettled(running);
+    await client?.connection.close();
+    await connection?.close();
+  });
+
+  it('systemCheck records its round trip', async () => {
+    const handle = await client.workflow.start('systemCheck', {
+      workflowId: `sc-${process.pid}`,
+      taskQueue,
+      args: [{ holdSeconds: 0 }],
+    });
+    expect(await handle.result()).toMatchObject({ db: 'ok' });
+    await keep('system-check', handle);
+  });
+
+  it('sybSync answers the activity counts', async () => {
+    const handle = await client.workflow.start('sybSync', { workflowId: `syb-${process.pid}`, taskQueue, args: [] });
+    expect(await handle.result()).toMatchObject({ pages: 1 });
+    await keep('syb-sync', handle);
+  });
+
+  it('deviceCheck claims a phone, reads it and releases it', async () => {
+    const handle = await client.workflow.start('deviceCheck', {
+      workflowId: `dc-${process.pid}`,
+      taskQueue,
+      args: [{}],
+    });
+    expect(await handle.result()).toMatchObject({ device_id: CLAIM.device_id });
+    expect(asked).toContain('releaseDevice');
+    await keep('device-check', handle);
+  });
+});
+
+/**
+ * The old branch of `cashier-needs-matched-order`, run on the code from before it (the patch
+ * taken out the old way): the cashier without a matched order went on to 待付款. Kept as a
+ * history, it is what the production code must still replay that way.
+ */
+describe('the code from before cashier-needs-matched-order', () => {
+  let bundlePath = '';
+  const { rig, setUp, tearDown, start } = fakePurchaseRig('old-cashier', { bundlePath: () => bundlePath });
+  beforeAll(async () => {
+    bundlePath = (await workflowsVariant("!seen.orderNo && patched('cashier-needs-matched-order')", 'false')).codePath;
+    await setUp();
+  });
+  afterAll(tearDown);
+
+  it('went on to 待付款 from a cashier with no order number', async () => {
+    rig.script.observation = { outcome: 'pending_payment', orderNo: null, orderedAtRaw: null };
+    const handle = await start();
+    await stateOf(handle, 'WAITING_PAYMENT');
+    expect(rig.calls.activities).not.toContain('readPendingOrders');
+    await keep('purchase-cashier-old-branch', handle);
+  });
+});
