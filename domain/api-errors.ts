@@ -8,13 +8,13 @@
 export const API_ERROR_CODES = {
   // Request shape (admin/http)
   BAD_REQUEST: '请求内容有误',
-  INVALID_JSON: '请求内容不是有效的 JSON',
+  INVALID_JSON: '请求内容格式有误，请刷新页面后重试',
   VALIDATION_FAILED: '输入内容不符合要求',
   NOT_FOUND: '要找的内容不存在',
   INVALID_CURSOR: '分页参数已失效，请刷新页面',
   INTERNAL: '服务内部错误，请稍后重试',
   UNSUPPORTED_MEDIA_TYPE: '上传的内容格式不对',
-  BODY_TOO_LARGE: '请求内容超过 1 MB',
+  BODY_TOO_LARGE: '请求内容过大（超过 1 MB）',
   BAD_PATH: '地址编码无效',
   HOST_NOT_ALLOWED: '不接受通过此主机名访问，请使用管理员配置的地址',
 
@@ -30,7 +30,7 @@ export const API_ERROR_CODES = {
   DEVICE_REVOKED: '这台设备的凭据已吊销，不能再修改；如需继续使用请重新发放',
 
   // Temporal
-  TEMPORAL_UNAVAILABLE: 'Temporal 未连接，任务暂时无法启动',
+  TEMPORAL_UNAVAILABLE: '工作流服务未连接，任务暂时无法开始，请稍后重试',
 
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',
@@ -44,17 +44,17 @@ export const API_ERROR_CODES = {
   MISSING_COLUMNS: '导入文件缺少必需的列',
 
   // Catalog: products, PDD goods, mappings
-  PDD_URL_NO_GOODS_ID: '链接里找不到 goods_id，请粘贴完整的拼多多商品链接',
+  PDD_URL_NO_GOODS_ID: '链接里找不到商品编号，请粘贴完整的拼多多商品链接',
   PDD_URL_AMBIGUOUS: '粘贴的内容里有多个拼多多商品，请只粘贴一个商品的链接',
   SHOPEE_PRODUCT_NOT_FOUND: '找不到这个虾皮商品，请先导入',
   SHOPEE_SKU_NOT_FOUND: '找不到这个虾皮 SKU',
-  SHOPEE_SKU_EXISTS: '这个商品规格ID 已经存在，请直接修改它',
+  SHOPEE_SKU_EXISTS: '这个虾皮规格编号已经存在，请直接修改它',
   PDD_PRODUCT_NOT_FOUND: '找不到这个拼多多商品（可能已删除），请重新粘贴链接',
   PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
   PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',
   PDD_OPTION_UNKNOWN: '拼多多商品没有这个规格组合，请从列表里选择',
   // Collect failures; they reach the operator as a PDD goods' collect_code.
-  COLLECT_GOODS_MISMATCH: '采集到的商品与请求的 PDD 商品不一致，已保留原数据',
+  COLLECT_GOODS_MISMATCH: '采集到的商品与要采集的拼多多商品不一致，已保留原数据',
   COLLECT_NO_SKUS: '采集到 0 个规格，已记为采集失败',
 
   // Purchase tasks (admin/purchase)
@@ -62,12 +62,12 @@ export const API_ERROR_CODES = {
   STATE_CHANGED: '任务状态已变化，请刷新',
   ACTION_NOT_ALLOWED: '当前状态不允许此操作',
   UPDATE_PENDING: '操作已交给工作流，但未在时限内完成；请稍后刷新查看结果，重复同一操作不会执行两次',
-  INVALID_IDEMPOTENCY_KEY: 'Idempotency-Key 请求头格式不对',
+  INVALID_IDEMPOTENCY_KEY: '请求的防重复编号格式不对，请刷新页面后重试',
   DUPLICATE_TASKS: '同一个任务被勾选了两次，请刷新后重试',
   START_REFUSED: '没有任何任务被开始，请处理列出的任务后重试',
   VERSION_CONFLICT: '任务已被修改，请刷新后重试',
   NOT_DRAFT: '只有草稿可以开始采购',
-  QUANTITY_OVER_LIMIT: '数量超过安全上限',
+  QUANTITY_OVER_LIMIT: '数量超过单次采购数量上限（设置 → 单次采购数量上限）',
   OPTION_DIMENSION_UNKNOWN: '商品没有这个规格名，请按采集结果选择',
   OPTION_DIMENSION_MISSING: '缺少规格：每个规格都要选一个值',
   OPTION_VALUE_UNKNOWN: '商品没有这个规格值，请按采集结果选择',
@@ -100,16 +100,16 @@ export const API_ERROR_CODES = {
   SYB_LOGIN_REFUSED: '顺运宝拒绝登录：请检查用户名和密码',
   SYB_UNAVAILABLE: '顺运宝暂时无法访问，稍后会自动重试',
   SYB_SESSION_LOST: '顺运宝登录已失效且重新登录未成功，稍后会自动重试',
-  SYB_BAD_ANSWER: '顺运宝返回了无法识别的内容，请联系工程师',
+  SYB_BAD_ANSWER: '顺运宝返回了无法识别的内容，请联系技术人员',
   SYB_ORDER_NOT_FOUND: '没有这条订单明细，请先同步顺运宝',
-  SHOPEE_SKU_OTHER_GOODS: '该 Shopee 规格不属于这条订单的商品',
+  SHOPEE_SKU_OTHER_GOODS: '这个虾皮规格不属于这条订单的商品',
 
   // Purchase drafts from order lines (POST /api/tasks/from-orders, per line)
-  SKU_UNKNOWN: '未匹配蝦皮规格：请先为这条明细设置蝦皮 SKU',
+  SKU_UNKNOWN: '未匹配虾皮规格：请先为这条明细设置虾皮规格',
   NO_PDD_LINK: '商品还没有关联拼多多链接',
-  NO_MAPPING: '这个蝦皮规格在当前拼多多商品下还没有规格映射',
+  NO_MAPPING: '这个虾皮规格在当前拼多多商品下还没有规格映射',
   OPTION_UNAVAILABLE: '映射的拼多多规格已不可选（缺货或已下架），请重新采集或重新映射',
-  PRICE_UNKNOWN: '映射的拼多多规格没有采集到价格，请重新采集',
+  PRICE_UNKNOWN: '这个拼多多规格上次采集没有读到价格，请重新采集',
   OVER_MAX_QUANTITY: '数量超过单次采购数量上限（设置 → 单次采购数量上限）',
   ALREADY_DRAFTED: '这条订单明细已有进行中的采购任务',
 
@@ -134,4 +134,21 @@ export type ApiErrorCode = keyof typeof API_ERROR_CODES;
 
 export function isApiErrorCode(code: string): code is ApiErrorCode {
   return Object.prototype.hasOwnProperty.call(API_ERROR_CODES, code);
+}
+
+/** A server message written for the operator: Chinese of its own, not only Chinese names inside English. */
+const HAN = /[\u4e00-\u9fff]/u;
+/** names a message quotes (「商品ID」) and the workbook's column names say nothing by themselves */
+const QUOTED = /「[^」]*」/gu;
+const ENGLISH_PHRASE = /[A-Za-z]{2,}[\s,:;]+[A-Za-z]{2,}/u;
+
+/**
+ * Whether the operator is shown a server's `message` as it is (true) or the code's row above
+ * (false). An English developer message that happens to carry a Chinese name (a column, a
+ * product title) is not operator text: it has an English phrase and no Chinese outside quotes
+ * of its own. The UI (ui/src/errors.ts) and test/ui/api-wording.test.ts use this same rule.
+ */
+export function isOperatorText(message: string): boolean {
+  const own = message.replace(QUOTED, '');
+  return HAN.test(own) && !ENGLISH_PHRASE.test(own);
 }

@@ -8,7 +8,7 @@
 export const AUTHORIZATION_STATUS_ZH = {
   ACTIVE: '有效，待领取',
   CLAIMED: '手机已领取',
-  FENCED: '已建立提交围栏',
+  FENCED: '已获准提交一次',
   CONSUMED: '已用掉',
   EXPIRED: '已过期',
   ABANDONED: '已作废',
@@ -17,7 +17,7 @@ type AuthorizationStatusName = keyof typeof AUTHORIZATION_STATUS_ZH;
 
 /** Timeline steps that are records of the submission rather than task states. */
 export const TIMELINE_STEP_ZH = {
-  FENCED: '已建立提交围栏，允许点击一次「提交订单」',
+  FENCED: '已获准点击一次「提交订单」',
 } as const satisfies Record<string, string>;
 
 export function authorizationStatusZh(status: string): string | null {

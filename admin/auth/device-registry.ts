@@ -6,6 +6,7 @@ import { nowUtc, parseUtcTimestamp, toUtcTimestamp } from '../../domain/time';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
+import { PHONE_FAULT_CODES, phoneFaultZh } from '../../domain/device-faults';
 import { noteAppVersionSeen } from '../devices/app-versions';
 import { attentionByDevice } from '../devices/attention';
 import type { TemporalGateway } from '../temporal/gateway';
@@ -142,7 +143,8 @@ async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastEr
   const rows = await db
     .selectFrom('purchase_attempts as a')
     .select(['a.device_id', 'a.task_id', 'a.failure_code', 'a.failure_detail', 'a.started_at', 'a.finished_at'])
-    .where('a.failure_code', 'is not', null)
+    // only the phone's own faults (domain/device-faults.ts): a price gate is no phone's error
+    .where('a.failure_code', 'in', [...PHONE_FAULT_CODES])
     .where((eb) =>
       eb(
         'a.started_at',
@@ -151,7 +153,7 @@ async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastEr
           .selectFrom('purchase_attempts as b')
           .select((b) => b.fn.max('b.started_at').as('newest'))
           .whereRef('b.device_id', '=', 'a.device_id')
-          .where('b.failure_code', 'is not', null),
+          .where('b.failure_code', 'in', [...PHONE_FAULT_CODES]),
       ),
     )
     .execute();
@@ -160,7 +162,7 @@ async function lastErrorsByDevice(db: AdminDb): Promise<Map<string, DeviceLastEr
     const code = r.failure_code ?? '';
     out.set(r.device_id, {
       code,
-      reason_zh: reasonInfo(code).zh,
+      reason_zh: phoneFaultZh(code) ?? reasonInfo(code).zh,
       detail: r.failure_detail,
       task_id: r.task_id,
       at: r.finished_at ?? r.started_at,

@@ -45,7 +45,7 @@ function parseImportRows(rows: SheetRow[]): ParsedImport {
   if (missing.length > 0) {
     throw badRequest(
       CatalogErrors.MISSING_COLUMNS,
-      `the header row (row ${header.number}) lacks required columns: ${missing.join(', ')}`,
+      `表头（第 ${header.number} 行）缺少必需的列：${missing.join('、')}；请上传虾皮后台导出的商品表`,
       {
         columns: missing,
       },

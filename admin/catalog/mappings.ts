@@ -1,3 +1,4 @@
+import { foldForSearch } from '../../domain/catalog-search';
 import { optionWarnings, type MappingBoard, type MappingSaved } from '../../domain/catalog-views';
 import type { CollectedSku } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
@@ -96,7 +97,11 @@ export async function mappingBoard(db: AdminDb, goodsId: string): Promise<Mappin
   };
 }
 
-/** Exact text only: a PDD row whose option values include the SKU's colour and size verbatim. */
+/**
+ * 文字一致: a PDD row whose option values include the SKU's colour and size as text, compared the
+ * way search compares (domain/catalog-search.ts: 紅色 and 红色 are the same text); never a guess
+ * at meaning.
+ */
 function suggest(
   color: string | null,
   size: string | null,
@@ -105,8 +110,8 @@ function suggest(
   if (!color || !size) return [];
   return rows
     .filter((r) => {
-      const values = Object.values(r.options).map((v) => v.trim());
-      return values.includes(color.trim()) && values.includes(size.trim());
+      const values = Object.values(r.options).map((v) => foldForSearch(v.trim()));
+      return values.includes(foldForSearch(color.trim())) && values.includes(foldForSearch(size.trim()));
     })
     .map((r) => r.option_key);
 }

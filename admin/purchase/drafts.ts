@@ -7,13 +7,18 @@ import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { CatalogErrors } from '../catalog/errors';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors';
+import type { DraftWarning } from '../../domain/purchase/views';
 import { checkPurchaseOptions } from './options';
+import { readIntSetting } from './settings';
+import { draftWarnings } from './warnings';
 
 export interface DraftCreated {
   task_id: string;
   version: number;
   status: 'DRAFT';
+  /** 草稿提示 of the draft as saved (the task view carries them too) */
+  warnings: DraftWarning[];
 }
 
 export interface DraftSource {
@@ -37,8 +42,9 @@ export async function createPurchaseDraft(
   if (!parsed.ok)
     throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
   const goodsId = parsed.goodsId;
+  await checkQuantity(db, input.quantity);
   await checkPurchaseOptions(db, goodsId, input.pdd_options);
-  return writeTransaction(db, async (trx) => {
+  const created = await writeTransaction(db, async (trx) => {
     const now = nowUtc();
     const taskId = await nextTaskId(trx, now);
     const product = await trx
@@ -86,6 +92,33 @@ export async function createPurchaseDraft(
     });
     return { task_id: taskId, version: 1, status: 'DRAFT' as const };
   });
+  return {
+    ...created,
+    warnings: await draftWarnings(db, {
+      pdd_goods_id: goodsId,
+      pdd_options: input.pdd_options,
+      quantity: input.quantity,
+      max_total_price_cent: input.max_total_price_cent,
+      syb_id: source.orderLine?.sybId ?? null,
+    }),
+  };
+}
+
+/**
+ * Over `safety.max_quantity` a draft is refused when saved, with both numbers; the start checks
+ * it again (admin/purchase/start.ts), since the limit may be lowered after the save.
+ */
+async function checkQuantity(db: AdminDb, quantity: number): Promise<void> {
+  let max: number;
+  try {
+    max = await readIntSetting(db, 'safety.max_quantity');
+  } catch (err) {
+    // a limit broken by hand refuses the start (SETTING_INVALID), not the saving of a draft
+    if (err instanceof HttpError && err.code === 'SETTING_INVALID') return;
+    throw err;
+  }
+  if (quantity > max)
+    throw badRequest('QUANTITY_OVER_LIMIT', `数量 ${quantity} 超过上限 ${max}`, { quantity, max_quantity: max });
 }
 
 /**
@@ -98,7 +131,7 @@ export async function editPurchaseDraft(
   actor: AuditActor,
   taskId: string,
   input: EditPurchaseDraft,
-): Promise<DraftCreated> {
+): Promise<Omit<DraftCreated, 'warnings'>> {
   const current = await db
     .selectFrom('tasks')
     .select(['pdd_goods_id', 'pdd_options'])
@@ -106,6 +139,7 @@ export async function editPurchaseDraft(
     .where('task_type', '=', 'purchase')
     .executeTakeFirst();
   if (!current) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
+  if (input.quantity !== undefined) await checkQuantity(db, input.quantity);
   let goodsId = current.pdd_goods_id ?? '';
   if (input.pdd_goods_url !== undefined) {
     const parsed = parsePddGoodsId(input.pdd_goods_url);

@@ -13,6 +13,7 @@ import type { AdminDatabase } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import { containsText } from '../db/like';
+import { draftWarnings } from './warnings';
 
 export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<TaskView> {
   const task = await db
@@ -60,6 +61,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
       actor: await cancelledBy(db, taskId),
     });
   }
+  const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
   return {
     task_id: task.task_id,
     type: 'purchase',
@@ -72,7 +74,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     shop_name: task.shop_name,
     pdd_goods_id: task.pdd_goods_id,
     pdd_goods_url: task.pdd_goods_url,
-    pdd_options: JSON.parse(task.pdd_options ?? '{}') as Record<string, string>,
+    pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
     reason_code: task.reason_code,
@@ -117,6 +119,17 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         }
       : null,
     evidence,
+    warnings:
+      status === 'DRAFT'
+        ? await draftWarnings(db, {
+            pdd_goods_id: task.pdd_goods_id,
+            pdd_options: pddOptions,
+            quantity: task.quantity ?? 0,
+            max_total_price_cent: task.max_total_price_cent ?? 0,
+            syb_id: task.syb_id,
+          })
+        : [],
+    duration_seconds: durationSeconds(task),
     removed_at: task.removed_at,
     created_at: task.created_at,
     updated_at: task.updated_at,
@@ -230,7 +243,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       version: t.version,
       order_no: t.order_no,
       pdd_order_no: t.pdd_order_no,
-      duration_seconds: durationSeconds(t.started_at ?? t.created_at, t.finished_at),
+      duration_seconds: durationSeconds(t),
       removed_at: t.removed_at,
       updated_at: t.updated_at,
     })),
@@ -255,7 +268,26 @@ async function countTasks(db: AdminDb, status: string | undefined): Promise<numb
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-function durationSeconds(from: string, to: string | null): number | null {
+/**
+ * States the phone has stopped in, waiting for a person (not terminal, so no finished_at): the
+ * task's last change is when it stopped, and nothing but the operator's action changes it next.
+ */
+const STOPPED: ReadonlySet<string> = new Set<PurchaseStatus>([
+  'NEEDS_MANUAL',
+  'WAITING_PAYMENT',
+  'RECONCILIATION_REQUIRED',
+]);
+
+/** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
+function durationSeconds(t: {
+  status: string;
+  started_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+  updated_at: string;
+}): number | null {
+  const from = t.started_at ?? t.created_at;
+  const to = t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
   if (!to) return null;
   return Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
 }

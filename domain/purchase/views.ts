@@ -20,6 +20,15 @@ export interface TimelineEntry {
   actor: string | null;
 }
 
+/**
+ * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant. Exactly
+ * these two codes; the message is the operator's Chinese with the numbers.
+ */
+export interface DraftWarning {
+  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER';
+  message: string;
+}
+
 export interface TaskView {
   task_id: string;
   type: 'purchase';
@@ -71,6 +80,10 @@ export interface TaskView {
     abandoned_at: string | null;
   } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
+  /** 草稿提示: worked out at every read from the collected price and the order line */
+  warnings: DraftWarning[];
+  /** from start (or creation) to the end; null while the task has not finished */
+  duration_seconds: number | null;
   /** when an operator hid the finished task from the list; null while shown */
   removed_at: string | null;
   /**

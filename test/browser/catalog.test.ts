@@ -174,7 +174,7 @@ test('a link without goods_id is refused in Chinese and nothing is linked', asyn
   await page.getByTestId('pdd-url').fill('https://mobile.yangkeduo.com/goods.html?id=1');
   await page.getByTestId('pdd-url-save').click();
   await page.getByTestId('detail-error').waitFor();
-  expect(await page.getByTestId('detail-error').textContent()).toContain('链接里找不到 goods_id');
+  expect(await page.getByTestId('detail-error').textContent()).toContain('链接里找不到商品编号');
   expect(await page.getByTestId('pdd-goods-id').count()).toBe(0);
   expect(
     ((await api.get(`/api/shopee/products/${A}`)).body as { pdd_goods_id: string | null }).pdd_goods_id,
@@ -348,9 +348,29 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
   expect(await rows.nth(2).getByTestId('pdd-goods-sku-stock').textContent()).toBe('缺货');
   expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).toContain('未知');
   expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).not.toContain('¥0');
+  // the first row's price was read (实测), the others carried over (推断): the note explains them
+  expect(await page.getByTestId('price-note').textContent()).toContain('只有标「实测」的行是读到的价格');
   // C was linked and "collected" outside the UI: no collect run yet.
   expect(await page.getByTestId('pdd-goods-collects').textContent()).toContain('还没有采集过');
   await page.screenshot({ path: path.join(shotsDir, 'pdd-goods.png'), fullPage: true });
+
+  // a collect where no row's price was read on its own: every row 推断, nothing to tell apart, no note
+  await admin.db
+    .updateTable('pdd_products')
+    .set({
+      skus_json: JSON.stringify({ ...data, skus: data.skus.map((s) => ({ ...s, price_observed_at: {} })) }),
+    })
+    .where('goods_id', '=', C_PDD)
+    .execute();
+  await page.reload();
+  await waitForRows('pdd-goods-sku', 'data-available', ['1', '1', '0', '1']);
+  expect(await rows.nth(0).getByTestId('pdd-goods-sku-price').textContent()).toContain('推断');
+  expect(await page.getByTestId('price-note').count()).toBe(0);
+  await admin.db
+    .updateTable('pdd_products')
+    .set({ skus_json: JSON.stringify(data) })
+    .where('goods_id', '=', C_PDD)
+    .execute();
 
   // A's goods has the run started from the UI earlier, still waiting for a phone.
   await page.goto(`${admin.url}/#/pdd/${A_PDD}`);
@@ -360,6 +380,17 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
 });
 
 test('the mapping dialog marks 缺货 and 价格未知, and mapping to such an option says so', async () => {
+  // a SKU written in traditional characters (紅色), as Shopee Taiwan writes it
+  expect(
+    (
+      await api.post(`/api/shopee/products/${C}/skus`, {
+        sku_id: '32000000033',
+        color: '紅色',
+        size: 'M',
+        advice: null,
+      })
+    ).status,
+  ).toBe(201);
   await openProduct(C);
   await page.getByTestId('mapping-open').click();
   const dialog = page.getByTestId('mapping-dialog');
@@ -374,6 +405,12 @@ test('the mapping dialog marks 缺货 and 价格未知, and mapping to such an o
   await dialog.getByTestId('mapping-warning').waitFor();
   expect(await dialog.getByTestId('mapping-warning').textContent()).toContain('价格未知');
   await red.getByText('已映射').waitFor();
+  // 文字一致 does not care about 简繁: 紅色 / M is the same text as the PDD row 红色 / M
+  await dialog.locator('[data-testid="mapping-shopee-row"][data-sku-id="32000000033"]').click();
+  await dialog.locator('[data-testid="mapping-pdd-row"][data-suggested="1"]').waitFor();
+  expect(await dialog.locator('[data-testid="mapping-pdd-row"][data-suggested="1"]').count()).toBe(1);
+  expect(await red.getAttribute('data-suggested')).toBe('1');
+  expect(await red.getByTestId('mapping-choose').textContent()).toBe('选这个（文字一致）');
   await dialog.getByTestId('mapping-close').click();
   await dialog.waitFor({ state: 'detached' });
 });
@@ -411,6 +448,10 @@ test("the task page's 工作流 link opens the Temporal UI this admin was starte
 
   await page.goto(`${admin.url}/#/tasks/${task_id}`);
   const link = page.locator('[data-testid="workflow-link"][href]');
+  // the workflow id is for engineers: it sits folded under 技术详情
+  await link.waitFor({ state: 'attached' });
+  expect(await link.isVisible()).toBe(false);
+  await page.getByTestId('workflow-detail').getByText('技术详情').click();
   await link.waitFor();
   const href = (await link.getAttribute('href')) ?? '';
   const uiUrl = sharedTemporal().uiUrl;
@@ -427,4 +468,50 @@ test("the task page's 工作流 link opens the Temporal UI this admin was starte
   } finally {
     await temporalPage.close();
   }
+});
+
+test('a collect’s 已开始采集 notice goes once the goods is 已采集; 删除 a PDD goods asks in the page and says what goes with it', async () => {
+  // A's earlier collect never found a phone; it is ended and started again from the product page
+  await (await admin.temporal.client()).workflow.getHandle(`collect/${A_PDD}`).terminate('no phone in this test');
+  await admin.db.updateTable('pdd_products').set({ collect_status: 'failed' }).where('goods_id', '=', A_PDD).execute();
+  await openProduct(A);
+  await page.getByTestId('collect-start').click();
+  await page.getByTestId('detail-message').getByText('已开始采集，等待手机领取').waitFor();
+  await page.getByTestId('collect-live').waitFor();
+  // what the collect activity stores when the phone is done
+  await admin.db
+    .updateTable('pdd_products')
+    .set({
+      collect_status: 'collected',
+      collected_at: '2026-08-07T09:00:00Z',
+      skus_json: JSON.stringify(skusJson(A_PDD, [{ color: '黑色', size: 'M', price_cent: 5990 }])),
+    })
+    .where('goods_id', '=', A_PDD)
+    .execute();
+  await page.locator('[data-testid="pdd-status"][data-status="collected"]').waitFor();
+  await page.getByTestId('detail-message').waitFor({ state: 'detached' });
+
+  // 删除 on 拼多多商品: the page's own confirmation, never the browser's
+  const nativeDialogs: string[] = [];
+  page.on('dialog', (d) => {
+    nativeDialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByTestId('nav-pdd').click();
+  const row = page.locator(`[data-testid="pdd-row"][data-goods-id="${A_PDD}"]`);
+  await row.getByTestId('pdd-delete').click();
+  const confirm = page.getByTestId('pdd-delete-dialog');
+  await confirm.waitFor();
+  const text = (await confirm.textContent()) ?? '';
+  expect(text).toContain('关联');
+  expect(text).toContain('采集到的规格、价格会一起移除');
+  // 返回 deletes nothing
+  await page.getByTestId('pdd-delete-dialog-back').click();
+  await confirm.waitFor({ state: 'detached' });
+  expect(await row.count()).toBe(1);
+  await row.getByTestId('pdd-delete').click();
+  await page.getByTestId('pdd-delete-dialog-confirm').click();
+  await row.waitFor({ state: 'detached' });
+  expect(nativeDialogs).toEqual([]);
+  expect(((await api.get(`/api/shopee/products/${A}`)).body as { state: string }).state).toBe('unlinked');
 });

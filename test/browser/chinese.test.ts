@@ -138,6 +138,20 @@ function latinWords(text: string): string[] {
     .filter((w) => /^[A-Za-z][A-Za-z_-]*$/.test(w) && !ALLOWED.has(w) && !DATA_IDS.has(w));
 }
 
+/**
+ * Engineers' words: a UUID, an UPPER_SNAKE code, 围栏. On the task pages and 设备 they may only
+ * sit inside a folded 技术详情 (a closed <details> is not rendered, so innerText leaves it out).
+ */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/iu;
+const CODE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/u;
+function jargon(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => UUID.test(line) || CODE.test(line) || line.includes('围栏'))
+    .map((line) => line.trim().slice(0, 120));
+}
+const JARGON_FREE = new Set(['采购任务', '任务详情（需人工处理）', '任务详情（试运行通过）', '证据截图', '设备']);
+
 const found = new Map<string, Set<string>>();
 
 async function walk(name: string, hash: string, ready: string): Promise<void> {
@@ -145,7 +159,12 @@ async function walk(name: string, hash: string, ready: string): Promise<void> {
   await page.getByTestId(ready).first().waitFor({ timeout: 30_000 });
   // Lists and details load after the frame: wait until nothing says 正在加载.
   await waitInPage<boolean>(page, `!document.body.innerText.includes('正在加载')`, (v) => v, 30_000);
-  const words = latinWords(await page.evaluate<string>(VISIBLE_TEXT));
+  note(name, await page.evaluate<string>(VISIBLE_TEXT));
+}
+
+function note(name: string, text: string): void {
+  const words = latinWords(text);
+  if (JARGON_FREE.has(name)) words.push(...jargon(text).map((line) => `「${line}」`));
   for (const w of words) found.set(w, (found.get(w) ?? new Set()).add(name));
 }
 
@@ -166,19 +185,61 @@ test('logs in', async () => {
   await page.getByTestId('page-products').waitFor();
 });
 
-test('no page shows a Latin-only word that is not an identifier', async () => {
+test('设备「最近错误」 blames the phone for its own faults only, in Chinese', async () => {
+  const deviceRow = page.locator(`[data-testid="device-row"][data-device-id="${demo.deviceId}"]`);
+  await page.goto(`${admin.url}/#/devices`);
+  await deviceRow.waitFor();
+  // the Gate 1 stop is the task's price, not the phone's fault
+  expect(await deviceRow.getByTestId('device-last-error').count()).toBe(0);
+  // a lost ADB connection is (written as the purchase activity records a device failure)
+  await admin.db
+    .updateTable('purchase_attempts')
+    .set({ failure_code: 'ADB_DISCONNECTED', failure_detail: 'device sim-walk not found' })
+    .where('task_id', '=', task.stopped!)
+    .execute();
+  await page.reload();
+  await deviceRow.getByTestId('device-last-error').waitFor();
+  const text = await deviceRow.getByTestId('device-last-error').textContent();
+  expect(text).toContain('手机与电脑的连接断开了');
+  expect(text).not.toMatch(/ADB|未知原因/u);
+});
+
+test('the execution log names the permitted submission without 围栏 or its id (both under 技术详情)', async () => {
+  // the record the purchase writes when the fence is passed (a dry run never gets there)
+  const attempt = await admin.db
+    .selectFrom('purchase_attempts')
+    .select(['id', 'timeline_json'])
+    .where('task_id', '=', task.passed!)
+    .executeTakeFirstOrThrow();
+  const entries = JSON.parse(attempt.timeline_json) as unknown[];
+  const id = 'a7b20a0b-5c1d-4e2f-9a3b-0c4d5e6f7a8b';
+  entries.push({ at: '2026-08-07T08:00:00Z', status: 'FENCED', reason: null, detail: `submission ${id}`, actor: null });
+  await admin.db
+    .updateTable('purchase_attempts')
+    .set({ timeline_json: JSON.stringify(entries) })
+    .where('id', '=', attempt.id)
+    .execute();
+  await page.goto(`${admin.url}/#/tasks/${task.passed!}`);
+  const fenced = page.locator('[data-testid="timeline-entry"][data-status="FENCED"]');
+  await fenced.waitFor();
+  expect(await fenced.innerText()).toContain('已获准点击一次「提交订单」');
+  expect(await fenced.innerText()).not.toContain(id);
+  await fenced.getByText('技术详情').click();
+  expect(await fenced.innerText()).toContain(id);
+});
+
+test('no page shows a Latin-only word that is not an identifier, nor jargon outside 技术详情', async () => {
   await walk('商品', '/products', 'product-row');
   await walk('商品详情', `/products/${coat.productId}`, 'product-title');
-  await walk('PDD 商品', '/pdd', 'page-pdd');
-  await walk('PDD 商品详情', `/pdd/${coat.pddGoodsId}`, 'page-pdd-goods');
+  await walk('拼多多商品', '/pdd', 'page-pdd');
+  await walk('拼多多商品详情', `/pdd/${coat.pddGoodsId}`, 'page-pdd-goods');
   await walk('订单', '/orders', 'order-row');
   await walk('采购任务', '/tasks', 'task-row');
   await walk('任务详情（需人工处理）', `/tasks/${task.stopped!}`, 'task-reason');
   await walk('任务详情（试运行通过）', `/tasks/${task.passed!}`, 'evidence-thumb');
   await page.getByTestId('evidence-thumb').first().click();
   await page.getByTestId('evidence-dialog').waitFor();
-  for (const w of latinWords(await page.evaluate<string>(VISIBLE_TEXT)))
-    found.set(w, (found.get(w) ?? new Set()).add('证据截图'));
+  note('证据截图', await page.evaluate<string>(VISIBLE_TEXT));
   await walk('新建采购任务', '/tasks/new', 'task-form');
   await walk('设备', '/devices', 'device-row');
   await walk('设置', '/settings', 'settings-form');
@@ -186,12 +247,21 @@ test('no page shows a Latin-only word that is not an identifier', async () => {
   expect(report).toEqual([]);
 });
 
-test('the Gate 1 stop reads as a Chinese sentence with the amounts', async () => {
+test('the Gate 1 stop reads as a Chinese sentence with the amounts; 用时 is the time up to the stop', async () => {
   await page.goto(`${admin.url}/#/tasks/${task.stopped!}`);
   await page.getByTestId('task-reason').waitFor();
   expect(await page.getByTestId('task-reason-detail').textContent()).toBe(
     '单价 ¥12.88 × 1 = ¥12.88，超过最高总价 ¥5.00',
   );
+  // 需人工处理 is not finished, but the phone has stopped: 用时 counts to the stop, never 进行中
+  const seconds = ((await api.get(`/api/tasks/${task.stopped!}`)).body as TaskView).duration_seconds;
+  expect(typeof seconds).toBe('number');
+  expect(await page.getByTestId('task-duration').textContent()).toMatch(/^\d+(秒|分\d+秒)$/u);
+  await page.goto(`${admin.url}/#/tasks`);
+  const row = page.locator(`[data-testid="task-row"][data-task-id="${task.stopped!}"]`);
+  await row.waitFor();
+  expect(await row.getByTestId('task-duration').textContent()).not.toBe('进行中');
+  expect(await row.getByTestId('task-duration').textContent()).toMatch(/秒/u);
 });
 
 test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes with it', async () => {
@@ -217,6 +287,35 @@ test('on a 1366×768 screen the evidence dialog keeps 关闭 in view and closes 
     `(() => { const e = document.elementFromPoint(${box!.x + box!.width / 2}, ${box!.y + box!.height / 2}); return e && e.closest('[data-testid="evidence-close"]') ? 'close' : (e ? e.outerHTML.slice(0, 80) : null); })()`,
   );
   expect(hit).toBe('close');
+
+  // 查看原图: the screenshot at its own pixels, scrolled, zoomable; Escape leaves the dialog open
+  await page.getByTestId('evidence-full-open').click();
+  const full = page.getByTestId('evidence-full');
+  await waitInPage<boolean>(
+    page,
+    `(() => { const i = document.querySelector('[data-testid="evidence-full"]'); return !!i && i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width === i.naturalWidth; })()`,
+    (v) => v,
+  );
+  const natural = await page.evaluate<{ w: number; h: number }>(
+    `(() => { const i = document.querySelector('[data-testid="evidence-full"]'); return { w: i.naturalWidth, h: i.naturalHeight }; })()`,
+  );
+  expect(await page.getByTestId('evidence-zoom').textContent()).toBe('100%');
+  expect((await full.boundingBox())!.width).toBe(natural.w);
+  // taller than the window: the stage scrolls instead of shrinking it
+  if (natural.h > 768)
+    expect(
+      await page.evaluate<boolean>(
+        `(() => { const s = document.querySelector('[data-testid="evidence-viewer-stage"]'); return s.scrollHeight > s.clientHeight; })()`,
+      ),
+    ).toBe(true);
+  await page.getByTestId('evidence-zoom-in').click();
+  expect(await page.getByTestId('evidence-zoom').textContent()).toBe('125%');
+  expect((await full.boundingBox())!.width).toBe(Math.round(natural.w * 1.25));
+  await page.getByTestId('evidence-zoom-fit').click();
+  expect((await full.boundingBox())!.height).toBeLessThanOrEqual(768);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('evidence-viewer').waitFor({ state: 'detached' });
+  await dialog.waitFor();
   await close.click({ trial: false });
   await dialog.waitFor({ state: 'detached' });
 });

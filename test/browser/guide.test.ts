@@ -254,6 +254,23 @@ test('7 开始采购 → 试运行通过: the phone reaches the final panel, tap
   await page.getByTestId('gates').scrollIntoViewIfNeeded();
   await page.evaluate(`document.querySelector('[data-testid="gates"]').scrollIntoView({ block: 'start' })`);
   await shot('08-dry-run-gates.png');
+
+  // 查看原图: a screenshot at the phone's own pixels, to read what the phone read
+  await page.getByTestId('evidence-thumb').first().click();
+  await page.getByTestId('evidence-dialog').waitFor();
+  await page.getByTestId('evidence-full-open').click();
+  await page.getByTestId('evidence-viewer').waitFor();
+  await waitInPage<boolean>(
+    page,
+    `(() => { const i = document.querySelector('[data-testid="evidence-full"]'); return !!i && i.complete && i.getBoundingClientRect().width === i.naturalWidth; })()`,
+    (v) => v,
+  );
+  expect(await page.getByTestId('evidence-zoom').textContent()).toBe('100%');
+  await shot('08-dry-run-full.png');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('evidence-viewer').waitFor({ state: 'detached' });
+  await page.getByTestId('evidence-close').click();
+  await page.getByTestId('evidence-dialog').waitFor({ state: 'detached' });
 });
 
 test('8a 发布拼多多版本: the dry run made 8.17.0 releasable; nothing had released it', async () => {
@@ -284,8 +301,12 @@ test('8 真实下单 → 待付款: exactly one unpaid order on the phone, its n
 });
 
 test('9 标记已付款 (after paying on the phone) → 已完成', async () => {
+  const orderNo = (await page.getByTestId('task-pdd-order-no').textContent()) ?? '';
+  expect(orderNo).not.toBe('');
   await page.getByTestId('action-mark-paid').click();
   await page.getByTestId('confirm-dialog').waitFor();
+  // the confirmation names the PDD order to have paid
+  expect(await page.getByTestId('confirm-dialog').textContent()).toContain(`拼多多订单号 ${orderNo}`);
   await shot('12-mark-paid.png');
   await page.getByTestId('confirm-dialog-confirm').click();
   await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });

@@ -135,3 +135,26 @@ test('the 顺运宝 account: a bad address is refused in Chinese; the password i
   expect(await page.getByTestId('syb-password').inputValue()).toBe('');
   expect(await page.content()).not.toContain(secret);
 });
+
+test('a login refused for too many failures says how many minutes to wait', async () => {
+  await page.getByTestId('logout').click();
+  await page.getByTestId('login-form').waitFor();
+  // a spray of made-up names from this address (admin/auth/login-throttle.ts): refused until the
+  // oldest failure leaves the quarter-hour window
+  let refused = false;
+  for (let i = 0; i < 30 && !refused; i++) {
+    const res = await fetch(`${admin.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: `nobody${i}`, password: 'not-the-password' }),
+    });
+    refused = res.status === 429;
+  }
+  expect(refused).toBe(true);
+  await page.getByTestId('login-username').fill('nobody');
+  await page.getByTestId('login-password').fill('not-the-password');
+  await page.getByTestId('login-submit').click();
+  const error = page.getByTestId('login-error');
+  await error.waitFor();
+  expect(await error.textContent()).toMatch(/登录已暂时锁定：请 1[45] 分钟后再试/u);
+});

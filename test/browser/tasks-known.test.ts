@@ -150,6 +150,10 @@ test('复制为真实下单 makes a live draft with the same goods, options, qua
   await page.getByTestId('action-copy-live').click();
   ids.live = await createdId();
   expect(ids.live).not.toBe(ids.dry);
+  // the copy lands picked in the list, one 开始采购 away
+  await taskRow(ids.live).getByTestId('task-select').waitFor();
+  expect(await taskRow(ids.live).getByTestId('task-select').isChecked()).toBe(true);
+  expect(await page.getByTestId('selection-count').textContent()).toBe('1');
   expect((await api.get(`/api/tasks/${ids.live}`)).body).toMatchObject({
     status: 'DRAFT',
     execution_mode: 'live',

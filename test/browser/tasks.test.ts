@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { skusJson } from '../catalog/helpers';
 import {
   issueTestDevice,
   loginOperator,
@@ -18,6 +19,9 @@ import {
  */
 
 const GOODS_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=123456789012';
+/** a goods a phone collected (written as the collect stores it): the form buys only these */
+const COLLECTED_ID = '123456789013';
+const COLLECTED_URL = `https://mobile.yangkeduo.com/goods.html?goods_id=${COLLECTED_ID}`;
 
 let admin: TestAdmin;
 let page: Page;
@@ -31,6 +35,25 @@ let rig: BrowserRig;
 beforeAll(async () => {
   rig = await startBrowserRig();
   ({ admin, api, page, shotsDir } = rig);
+  const now = '2026-08-07T08:00:00Z';
+  await admin.db
+    .insertInto('pdd_products')
+    .values({
+      goods_id: COLLECTED_ID,
+      url: COLLECTED_URL,
+      title: '红色外套',
+      collect_status: 'collected',
+      collected_at: now,
+      skus_json: JSON.stringify(
+        skusJson(COLLECTED_ID, [
+          { color: '红色', size: 'XL', price_cent: 3090 },
+          { color: '红色', size: 'L', price_cent: null },
+        ]),
+      ),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 });
 
 afterAll(async () => {
@@ -74,7 +97,7 @@ test('an unauthenticated visit goes to login and, after logging in, to the page 
   expect(await page.getByTestId('current-user').textContent()).toBe('admin');
 });
 
-test('the form refuses a cap with three decimals, shows the server refusal of a bad link next to the field, then saves a dry-run draft', async () => {
+test('the form refuses a cap with three decimals, a bad link, goods never collected and an option without a price, then saves a dry-run draft of collected goods', async () => {
   await page.getByTestId('task-new').click();
   await waitForHash(page, '#/tasks/new');
   // Dry run is the default; live needs an explicit choice and shows a warning.
@@ -102,12 +125,28 @@ test('the form refuses a cap with three decimals, shows the server refusal of a 
   expect(await page.getByTestId('error-pdd_goods_url').textContent()).toContain('商品 ID');
   expect(await hash(page)).toBe('#/tasks/new');
 
+  // goods no phone has collected: refused by the form itself (NOT_COLLECTED)
   await page.getByTestId('field-url').fill(GOODS_URL);
+  await page.locator('[data-testid="task-form"][data-ready="ready"]').waitFor();
+  await page.getByTestId('task-form-submit').click();
+  await page.getByTestId('error-pdd_goods_url').getByText('还没有采集结果').waitFor();
+  expect(await hash(page)).toBe('#/tasks/new');
+
+  // collected goods: options are picked from the collect; a combination without a price is refused
+  await page.getByTestId('field-url').fill(COLLECTED_URL);
+  await page.getByTestId('option-pickers').waitFor();
+  await page.locator('[data-dimension="颜色分类"]').selectOption('红色');
+  await page.locator('[data-dimension="尺码"]').selectOption('L');
+  await page.getByTestId('task-form-submit').click();
+  await page.getByTestId('error-pdd_options').getByText('没有读到价格').waitFor();
+  await page.locator('[data-dimension="尺码"]').selectOption('XL');
   await page.getByTestId('task-form-submit').click();
   await waitForHash(page, /^#\/tasks\?created=/);
   const notice = await page.getByTestId('task-notice').textContent();
   ids.form = /已保存草稿 (\S+)/.exec(notice ?? '')?.[1];
   expect(ids.form).toBeDefined();
+  // saved with a warning (below): the list says so at once
+  expect(notice).toContain('有 1 条草稿提示');
   const r = row(page, ids.form!);
   await r.waitFor();
   expect(await r.getAttribute('data-status')).toBe('DRAFT');
@@ -120,8 +159,16 @@ test('the form refuses a cap with three decimals, shows the server refusal of a 
     max_total_price_cent: 5990,
     quantity: 2,
     execution_mode: 'dry_run',
-    pdd_options: { 颜色: '红色', 尺码: 'XL' },
+    pdd_options: { 颜色分类: '红色', 尺码: 'XL' },
   });
+
+  // the draft page: 草稿提示 for a cap under collected price × quantity (¥30.90 × 2 > ¥59.90)
+  await r.getByTestId('task-link').click();
+  await page.getByTestId('draft-warnings').waitFor();
+  expect(await page.getByTestId('draft-warning').getAttribute('data-code')).toBe('CAP_BELOW_COLLECTED_PRICE');
+  expect(await page.getByTestId('draft-warning').textContent()).toContain('¥30.90 × 数量 2 = ¥61.80');
+  await page.getByTestId('back-to-tasks').click();
+  await row(page, ids.form!).waitFor();
 });
 
 test('selecting drafts shows the count and the exact sum; a 409 lists the refused task and starts nothing', async () => {
@@ -193,6 +240,8 @@ test('starting the draft makes it 待领取 with no phone attached, and the deta
   expect(await page.getByTestId('next-step-text').textContent()).toContain('等待空闲手机领取');
   expect(await page.getByTestId('page-task-detail').getByTestId('task-status').textContent()).toBe('待领取');
   // the Temporal UI this test's admin was started with, never a fixed port
+  // the workflow id is for engineers: folded under 技术详情
+  expect(await page.getByTestId('workflow-link').isVisible()).toBe(false);
   expect(await page.getByTestId('workflow-link').getAttribute('href')).toMatch(
     new RegExp(`^${sharedTemporal().uiUrl ?? '(none)'}/namespaces/${admin.namespace}/workflows/purchase%2F`),
   );
@@ -244,7 +293,9 @@ test('a task whose workflow was terminated by hand: the page says so in Chinese 
 
   await page.goto(`${admin.url}/#/tasks/${task_id}`);
   await page.getByTestId('workflow-closed').waitFor();
-  expect(await page.getByTestId('workflow-closed').textContent()).toContain('工作流已结束（TERMINATED');
+  expect(await page.getByTestId('workflow-closed').getAttribute('data-workflow-status')).toBe('TERMINATED');
+  expect(await page.getByTestId('workflow-closed').locator('p').textContent()).toContain('工作流已结束');
+  expect(await page.getByTestId('workflow-closed').locator('p').textContent()).not.toMatch(/TERMINATED|围栏/);
   expect(await page.getByTestId('action-cancel').count()).toBe(0);
   await page.getByTestId('action-resolve-not-created').click();
   await page.getByTestId('confirm-dialog').waitFor();
@@ -255,6 +306,17 @@ test('a task whose workflow was terminated by hand: the page says so in Chinese 
     .locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="DRAFT"]')
     .waitFor({ timeout: 30_000 });
   expect(((await api.get(`/api/tasks/${task_id}`)).body as { status: string }).status).toBe('DRAFT');
+
+  // back at 草稿, it is started from its own page (开始采购), with the list's confirmation
+  await page.getByTestId('action-start').click();
+  await page.getByTestId('start-dialog').waitFor();
+  expect(await page.getByTestId('start-dry-count').textContent()).toBe('1');
+  await page.getByTestId('start-confirm').click();
+  await page
+    .locator('[data-testid="page-task-detail"] [data-testid="task-status"][data-status="PENDING"]')
+    .waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId('action-start').count()).toBe(0);
+  expect(((await api.get(`/api/tasks/${task_id}`)).body as { status: string }).status).toBe('PENDING');
 });
 
 test('the devices page lists a registered phone as offline; the settings self-check round-trips through Temporal', async () => {

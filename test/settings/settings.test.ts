@@ -117,7 +117,10 @@ describe('settings API', () => {
   });
 
   it('the quantity limit applies to the next start without a restart, both ways', async () => {
+    // saved under a higher limit (a save over the limit is refused: test/tasks/drafts.test.ts), then lowered
+    expect((await op.put('/api/settings', { 'safety.max_quantity': 3 })).status).toBe(200);
     const d = await draft(3);
+    expect((await op.put('/api/settings', { 'safety.max_quantity': 2 })).status).toBe(200);
     const refused = await op.post('/api/tasks/start', { tasks: [d] });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({

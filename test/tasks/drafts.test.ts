@@ -24,6 +24,7 @@ interface Task {
   pdd_order_no: string | null;
   syb_id: string | null;
   removed_at: string | null;
+  warnings: Array<{ code: string; message: string }>;
   timeline: Array<{ status: string; reason: string | null; actor: string | null }>;
 }
 
@@ -77,6 +78,7 @@ describe('purchase drafts from what is known', () => {
             { color: '黑色', size: 'M', price_cent: 1288 },
             { color: '白色', size: 'L', price_cent: 1390 },
             { color: '黑色', size: 'L', price_cent: 1500, available: false },
+            { color: '白色', size: 'S', price_cent: null },
           ]),
         ),
       })
@@ -132,6 +134,108 @@ describe('purchase drafts from what is known', () => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  it('refuses a quantity over the limit with both numbers, on create and on edit, writing nothing', async () => {
+    const before = await taskCount();
+    const over = await draft({ 颜色分类: '黑色', 尺码: 'M' }, { quantity: 11, max_total_price_cent: 20_000 });
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({
+      error: {
+        code: 'QUANTITY_OVER_LIMIT',
+        message: '数量 11 超过上限 10',
+        details: { quantity: 11, max_quantity: 10 },
+      },
+    });
+    expect(await taskCount()).toBe(before);
+
+    const t = await created();
+    const edit = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version, quantity: 12 });
+    expect(edit.status).toBe(400);
+    expect(edit.body).toMatchObject({ error: { code: 'QUANTITY_OVER_LIMIT', message: '数量 12 超过上限 10' } });
+    expect(await task(t.task_id)).toMatchObject({ version: t.version, quantity: 1 });
+    // the limit itself is allowed
+    expect((await draft({ 颜色分类: '黑色', 尺码: 'M' }, { quantity: 10, max_total_price_cent: 20_000 })).status).toBe(
+      201,
+    );
+  });
+
+  it('refuses an option whose collected price is unknown (PRICE_UNKNOWN), on create and on edit', async () => {
+    const before = await taskCount();
+    const res = await draft({ 颜色分类: '白色', 尺码: 'S' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { code: 'PRICE_UNKNOWN' } });
+    expect((res.body as { error: { message: string } }).error.message).toMatch(/「白色 \/ S」.*没有读到价格/u);
+    expect(await taskCount()).toBe(before);
+    const t = await created();
+    const edit = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: t.version,
+      pdd_options: { 颜色分类: '白色', 尺码: 'S' },
+    });
+    expect(edit.status).toBe(400);
+    expect(edit.body).toMatchObject({ error: { code: 'PRICE_UNKNOWN' } });
+    expect((await task(t.task_id)).pdd_options).toEqual({ 颜色分类: '黑色', 尺码: 'M' });
+  });
+
+  it('saves a cap below collected price × quantity with the warning CAP_BELOW_COLLECTED_PRICE, gone once the cap covers it', async () => {
+    const res = await draft({ 颜色分类: '黑色', 尺码: 'M' }, { quantity: 2, max_total_price_cent: 2000 });
+    expect(res.status).toBe(201);
+    const warning = {
+      code: 'CAP_BELOW_COLLECTED_PRICE',
+      message: expect.stringMatching(/最高总价 ¥20\.00 低于采集单价 ¥12\.88 × 数量 2 = ¥25\.76/u) as unknown,
+    };
+    expect((res.body as { warnings: unknown }).warnings).toEqual([warning]);
+    const id = (res.body as { task_id: string }).task_id;
+    expect((await task(id)).warnings).toEqual([warning]);
+    // exactly covered is no warning
+    const edited = await op.request('PATCH', `/api/tasks/${id}`, { version: 1, max_total_price_cent: 2576 });
+    expect(edited.status).toBe(200);
+    expect((edited.body as Task).warnings).toEqual([]);
+    // a cap that covers one piece: a draft of one has no warning
+    expect(((await draft({ 颜色分类: '黑色', 尺码: 'M' })).body as { warnings: unknown }).warnings).toEqual([]);
+  });
+
+  it("warns QUANTITY_DIFFERS_FROM_ORDER when the quantity is not its 顺运宝 order line's", async () => {
+    const now = '2026-08-07T08:00:00Z';
+    await admin.db
+      .insertInto('syb_orders')
+      .values({
+        syb_id: 'SH-W-L1',
+        order_no: 'TW-W001',
+        title: '外套',
+        product_spec: '黑色,M',
+        shopee_goods_id: SHOPEE,
+        shopee_sku_id: '8001',
+        quantity: 3,
+        price_twd_cent: 50_000,
+        image_url: null,
+        syb_data: '{}',
+        created_at: now,
+        first_synced_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const t = await created({ 颜色分类: '黑色', 尺码: 'M' }, { quantity: 3, max_total_price_cent: 9000 });
+    await admin.db
+      .updateTable('tasks')
+      .set({ syb_id: 'SH-W-L1', order_no: 'TW-W001', shopee_goods_id: SHOPEE, shopee_sku_id: '8001' })
+      .where('task_id', '=', t.task_id)
+      .execute();
+    expect((await task(t.task_id)).warnings).toEqual([]);
+    const edited = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version, quantity: 2 });
+    expect(edited.status).toBe(200);
+    expect((edited.body as Task).warnings).toEqual([
+      { code: 'QUANTITY_DIFFERS_FROM_ORDER', message: '数量 2 与顺运宝订单明细的数量 3 不同，请确认' },
+    ]);
+    // both at once, in that order; only the two codes exist
+    const both = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: t.version + 1,
+      max_total_price_cent: 1000,
+    });
+    expect((both.body as Task).warnings.map((w) => w.code)).toEqual([
+      'CAP_BELOW_COLLECTED_PRICE',
+      'QUANTITY_DIFFERS_FROM_ORDER',
+    ]);
   });
 
   it('PATCH edits a draft as a new version; the start for the old version is refused; outside DRAFT it is 409', async () => {

@@ -23,13 +23,14 @@ describe('starting purchases', () => {
 
   it('refuses the whole start when one task is over safety.max_quantity, changing nothing', async () => {
     admin = await startTestAdmin();
+    const op = await loginOperator(admin);
+    const ok = (await op.post('/api/tasks', draft(3))).body as { task_id: string; version: number };
+    const over = (await op.post('/api/tasks', draft(4))).body as { task_id: string; version: number };
+    // the limit lowered after the drafts were saved (a save over it is refused: test/tasks/drafts.test.ts)
     await admin.db
       .insertInto('app_settings')
       .values({ setting_key: 'safety.max_quantity', value_json: '3', updated_at: '2026-01-01T00:00:00Z' })
       .execute();
-    const op = await loginOperator(admin);
-    const ok = (await op.post('/api/tasks', draft(3))).body as { task_id: string; version: number };
-    const over = (await op.post('/api/tasks', draft(4))).body as { task_id: string; version: number };
     const res = await op.post('/api/tasks/start', {
       tasks: [ok, over].map((t) => ({ task_id: t.task_id, version: t.version })),
     });

@@ -10,7 +10,9 @@ import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
  */
 const CODE = String.raw`'([A-Z][A-Z0-9_]*)'`;
 const SENDERS: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|errorBody)\(\s*${CODE}`, 'g'),
+  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|unprocessable|errorBody)\(\s*${CODE}`, 'g'),
+  // the purchase options' refusals (admin/purchase/options.ts)
+  new RegExp(String.raw`\brefuse\(\s*${CODE}`, 'g'),
   // HttpError and its subclass for the device credentials (the CLI prints the same refusal)
   new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}`, 'g'),
   new RegExp(String.raw`\bcode:\s*${CODE}`, 'g'),

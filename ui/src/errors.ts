@@ -1,4 +1,4 @@
-import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
+import { API_ERROR_CODES, isApiErrorCode, isOperatorText } from '../../domain/api-errors';
 import { ApiError } from './api/client';
 
 /**
@@ -10,12 +10,11 @@ const CLIENT_ERROR_CODES = {
   NETWORK_ERROR: '无法连接管理服务，请检查网络或服务是否已启动',
   TIMEOUT: '请求超时，请稍后重试',
   BAD_RESPONSE: '服务返回了无法识别的响应',
+  // the 新建采购任务 form's own refusal: a purchase is made from what a phone collected
+  NOT_COLLECTED: '这个拼多多商品还没有采集结果：请先在商品页关联链接并采集，再新建采购任务',
 } as const satisfies Record<string, string>;
 
 const MESSAGES: Readonly<Record<string, string>> = { ...API_ERROR_CODES, ...CLIENT_ERROR_CODES };
-
-/** Han characters: a server message written for the operator rather than for a developer. */
-const FOR_OPERATOR = /[\u4e00-\u9fff]/;
 
 /** Used only when the server sent neither a known code nor a message. */
 function byStatus(status: number): string {
@@ -38,7 +37,8 @@ export function errorText(err: unknown): string {
     const known = messageForCode(err.code);
     if (known !== undefined) {
       // Some refusals (e.g. ACTION_NOT_ALLOWED) already say in Chinese exactly why; keep that.
-      if (isApiErrorCode(err.code) && FOR_OPERATOR.test(err.message)) return err.message;
+      if (isApiErrorCode(err.code) && isOperatorText(err.message)) return err.message;
+      if (err.code === 'LOGIN_RATE_LIMITED') return lockoutText(err.details) ?? known;
       const names =
         err.code === 'MISSING_COLUMNS'
           ? missingColumns(err.details)
@@ -51,6 +51,16 @@ export function errorText(err: unknown): string {
   }
   if (err instanceof Error && err.message !== '') return err.message;
   return '发生未知错误';
+}
+
+/** 登录被锁定: the wait in whole minutes, rounded up (the admin sends seconds); under a minute in seconds. */
+function lockoutText(details: unknown): string | null {
+  if (typeof details !== 'object' || details === null || !('retry_after_seconds' in details)) return null;
+  const seconds: unknown = details.retry_after_seconds;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return null;
+  return seconds < 60
+    ? `失败次数过多，登录已暂时锁定：请 ${Math.ceil(seconds)} 秒后再试`
+    : `失败次数过多，登录已暂时锁定：请 ${Math.ceil(seconds / 60)} 分钟后再试`;
 }
 
 // The details shapes below are the admin's (admin/http/errors.ts); anything else yields no names.

@@ -17,7 +17,7 @@ export interface NavRoute {
 /** The order here is the order of the navigation bar. */
 export const NAV_ROUTES: readonly NavRoute[] = [
   { path: '/products', label: '商品', key: 'products', page: ProductsPage },
-  { path: '/pdd', label: 'PDD 商品', key: 'pdd', page: PddPage },
+  { path: '/pdd', label: '拼多多商品', key: 'pdd', page: PddPage },
   { path: '/orders', label: '订单', key: 'orders', page: OrdersPage },
   { path: '/tasks', label: '采购任务', key: 'tasks', page: TasksPage },
   { path: '/devices', label: '设备', key: 'devices', page: DevicesPage },

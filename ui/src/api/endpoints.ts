@@ -63,6 +63,8 @@ export interface DraftCreated {
   task_id: string;
   version: number;
   status: string;
+  /** 草稿提示 of the saved draft (domain/purchase/views.ts DraftWarning) */
+  warnings: Array<{ code: string; message: string }>;
 }
 export interface StartItem {
   task_id: string;

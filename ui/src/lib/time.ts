@@ -5,3 +5,20 @@ export function formatTime(utc: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return utc;
   return d.toLocaleString('zh-CN', { hour12: false });
 }
+
+/** States in which a phone is working on the task right now: 用时 is still running. */
+const MOVING: ReadonlySet<string> = new Set(['PENDING', 'CLAIMED', 'ORDERING']);
+
+/**
+ * 用时: from the start to the end, or to the stop a person must act on (the admin sends
+ * `duration_seconds` for both); 进行中 while a phone works on it, — for a draft.
+ */
+export function durationText(t: { status: string; duration_seconds: number | null }): string {
+  if (t.duration_seconds !== null) {
+    const s = t.duration_seconds;
+    if (s < 60) return `${s}秒`;
+    if (s < 3600) return `${Math.floor(s / 60)}分${s % 60}秒`;
+    return `${Math.floor(s / 3600)}小时${Math.floor((s % 3600) / 60)}分`;
+  }
+  return MOVING.has(t.status) ? '进行中' : '—';
+}

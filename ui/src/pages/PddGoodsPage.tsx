@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import type { CollectRunView } from '../../../domain/catalog-views';
 import { getPddProduct, startCollect } from '../api/endpoints';
 import OptionWarnings from '../components/catalog/OptionWarnings';
+import PriceNote from '../components/catalog/PriceNote';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { errorText } from '../errors';
@@ -83,6 +84,9 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                   <span class="list-total">采集于 {formatTime(g().collected_at)}</span>
                 </Show>
               </h3>
+              <p>
+                <PriceNote rows={g().skus} />
+              </p>
               <table class="cat-table" data-testid="pdd-goods-skus">
                 <thead>
                   <tr>

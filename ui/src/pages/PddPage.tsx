@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import type { PddListItem } from '../../../domain/catalog-views';
 import { deletePddProduct, listPddProducts, startCollect } from '../api/endpoints';
 import StateBadge from '../components/catalog/StateBadge';
+import ConfirmDialog from '../components/ConfirmDialog';
 import '../components/catalog/catalog.css';
 import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
@@ -30,6 +31,8 @@ function PddList(): JSX.Element {
   const [items, setItems] = createSignal<PddListItem[]>([]);
   const [cursor, setCursor] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
+  const [deleting, setDeleting] = createSignal<PddListItem | null>(null);
+  const [deleteBusy, setDeleteBusy] = createSignal(false);
 
   const [page, { refetch }] = createResource(
     () => ({ q: q(), state: state() }),
@@ -62,7 +65,7 @@ function PddList(): JSX.Element {
   return (
     <section data-testid="page-pdd">
       <h2>
-        PDD 商品
+        拼多多商品
         <Show when={page.latest}>
           {(p) => (
             <span class="list-total" data-testid="pdd-total">
@@ -154,15 +157,7 @@ function PddList(): JSX.Element {
                   >
                     {p.collect_status === 'pending' ? '采集' : '重新采集'}
                   </button>{' '}
-                  <button
-                    type="button"
-                    class="btn btn-ghost"
-                    data-testid="pdd-delete"
-                    onClick={() => {
-                      if (window.confirm(`删除拼多多商品 ${p.goods_id}？记录和映射会保留，重新粘贴同一链接即可恢复。`))
-                        void act(() => deletePddProduct(p.goods_id));
-                    }}
-                  >
+                  <button type="button" class="btn btn-ghost" data-testid="pdd-delete" onClick={() => setDeleting(p)}>
                     删除
                   </button>
                 </td>
@@ -175,6 +170,26 @@ function PddList(): JSX.Element {
         <button type="button" class="btn" data-testid="pdd-more" onClick={() => void loadMore()}>
           加载更多
         </button>
+      </Show>
+      <Show when={deleting()} keyed>
+        {(p) => (
+          <ConfirmDialog
+            title="删除拼多多商品"
+            message={`删除「${p.title ?? p.goods_id}」？它与虾皮商品的关联和采集到的规格、价格会一起移除，关联的虾皮商品变为「未关联」。重新粘贴同一链接可以恢复。`}
+            confirmLabel="确认删除"
+            danger
+            testid="pdd-delete-dialog"
+            busy={deleteBusy()}
+            onConfirm={() => {
+              setDeleteBusy(true);
+              void act(() => deletePddProduct(p.goods_id)).finally(() => {
+                setDeleteBusy(false);
+                setDeleting(null);
+              });
+            }}
+            onClose={() => setDeleting(null)}
+          />
+        )}
       </Show>
     </section>
   );

@@ -1,4 +1,4 @@
-import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createEffect, createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import type { ShopeeSkuView } from '../../../domain/catalog-views';
 import { addManualSku, fixSku, getShopeeProduct, setPddLink, startCollect, unlinkPdd } from '../api/endpoints';
 import ConfirmDialog from '../components/ConfirmDialog';
@@ -10,6 +10,8 @@ import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
 import { hrefFor, navigate } from '../router';
 import DeviceName from '../components/devices/DeviceName';
+
+const COLLECT_STARTED = '已开始采集，等待手机领取';
 
 const POLL_MS = 2_000;
 
@@ -45,7 +47,20 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
       await setPddLink(props.goodsId, url());
       setUrl('');
     }, '已保存拼多多链接');
-  const collect = (pddId: string): Promise<void> => act(() => startCollect(pddId), '已开始采集，等待手机领取');
+  // The collect's own notice is about a collect on its way: gone once that collect ended, either
+  // way (a re-collect starts from 已采集, so the end counts only after the collect was seen running).
+  let sawCollecting = false;
+  const collect = (pddId: string): Promise<void> => {
+    sawCollecting = false;
+    return act(() => startCollect(pddId), COLLECT_STARTED);
+  };
+  createEffect(() => {
+    const p = product.state === 'ready' ? product() : undefined;
+    const status = p?.pdd?.collect_status;
+    if (message() !== COLLECT_STARTED) return;
+    if (status === 'collecting' && !p?.pdd?.collect_stale) sawCollecting = true;
+    else if (sawCollecting) setMessage(null);
+  });
   const [confirmUnlink, setConfirmUnlink] = createSignal(false);
   const [unlinking, setUnlinking] = createSignal(false);
   const unlink = async (): Promise<void> => {

@@ -11,7 +11,8 @@ import OptionRows, { type OptionRow } from '../components/tasks/OptionRows';
 import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';
 import { serverFieldErrors, type FieldErrors } from '../components/tasks/validation';
-import { errorText } from '../errors';
+import { API_ERROR_CODES } from '../../../domain/api-errors';
+import { errorText, messageForCode } from '../errors';
 import { hrefFor, navigate } from '../router';
 
 interface Props {
@@ -105,10 +106,16 @@ export default function TaskCreatePage(props: Props): JSX.Element {
     if (url().trim() === '') errs.pdd_goods_url = '请粘贴拼多多商品链接';
     const options: Record<string, string> = {};
     const dims = pickers();
+    // A purchase is made from collected goods only: its options and price are known, not typed.
+    if (goodsId() !== null && !collected.loading && !dims) errs.pdd_goods_url = messageForCode('NOT_COLLECTED');
     if (dims) {
       const missing = dims.dimensions.filter((d) => (picks()[d.name] ?? '') === '').map((d) => d.name);
       if (missing.length > 0) errs.pdd_options = `请选择${missing.join('、')}`;
       for (const d of dims.dimensions) if (picks()[d.name]) options[d.name] = picks()[d.name]!;
+      const sku = dims.skus.find((s) => dims.dimensions.every((d) => s.options[d.key] === picks()[d.name]));
+      // (stock is the server's to judge, with the option's name: admin/purchase/options.ts)
+      if (missing.length === 0 && sku?.available && sku.price_cent === null)
+        errs.pdd_options = API_ERROR_CODES.PRICE_UNKNOWN;
     } else {
       for (const r of rows()) {
         const name = r.name.trim();
@@ -160,7 +167,8 @@ export default function TaskCreatePage(props: Props): JSX.Element {
       } else {
         const created = await createTask(v.draft);
         // Back to the list: drafts are started from there, usually several at once.
-        navigate(`/tasks?created=${encodeURIComponent(created.task_id)}`);
+        const warned = created.warnings.length > 0 ? `&warnings=${created.warnings.length}` : '';
+        navigate(`/tasks?created=${encodeURIComponent(created.task_id)}${warned}`);
       }
     } catch (err) {
       const fields = serverFieldErrors(err);
@@ -195,7 +203,7 @@ export default function TaskCreatePage(props: Props): JSX.Element {
           novalidate
         >
           <label class="field">
-            <span class="field-label">PDD 商品链接</span>
+            <span class="field-label">拼多多商品链接</span>
             <input
               class="input"
               placeholder="https://mobile.yangkeduo.com/goods.html?goods_id=…"
@@ -204,6 +212,11 @@ export default function TaskCreatePage(props: Props): JSX.Element {
               onInput={(e) => setUrl(e.currentTarget.value)}
             />
             <FieldError field="pdd_goods_url" message={errors().pdd_goods_url} />
+            <Show when={goodsId() !== null && !collected.loading && !pickers() && !errors().pdd_goods_url}>
+              <span class="muted tk-hint" data-testid="not-collected">
+                {messageForCode('NOT_COLLECTED')}
+              </span>
+            </Show>
           </label>
 
           <Show

@@ -1,4 +1,4 @@
-import { createSignal, Show, type JSX } from 'solid-js';
+import { createSignal, For, Show, type JSX } from 'solid-js';
 import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
 import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
@@ -7,6 +7,8 @@ import { stopDetailZh } from '../components/tasks/details';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
 import RawDetail from '../components/tasks/RawDetail';
 import GatesPanel from '../components/tasks/GatesPanel';
+import StartOne from '../components/tasks/StartOne';
+import { durationText } from '../lib/time';
 import StatusBadge from '../components/StatusBadge';
 import TaskActions from '../components/tasks/TaskActions';
 import '../components/tasks/tasks.css';
@@ -80,7 +82,8 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
     setActionError(null);
     try {
       const created = await copyTaskAsLive(props.taskId);
-      navigate(`/tasks?created=${encodeURIComponent(created.task_id)}`);
+      // the list opens with the copy picked, one 开始采购 away (its own live warning still asks)
+      navigate(`/tasks?created=${encodeURIComponent(created.task_id)}&pick=1`);
     } catch (err) {
       setActionError(errorText(err));
     } finally {
@@ -150,6 +153,25 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   </Show>
                 </div>
               </Show>
+              <Show when={t().warnings.length > 0}>
+                <div class="tk-draft-warnings" role="note" data-testid="draft-warnings">
+                  <strong>草稿提示：</strong>
+                  <ul>
+                    <For each={t().warnings}>
+                      {(w) => (
+                        <li data-testid="draft-warning" data-code={w.code}>
+                          {w.message}
+                        </li>
+                      )}
+                    </For>
+                  </ul>
+                </div>
+              </Show>
+              <Show when={t().status === 'DRAFT'}>
+                <div class="tk-actions">
+                  <StartOne task={t()} onDone={load} />
+                </div>
+              </Show>
               <Show when={t().status === 'DRY_RUN_PASSED'}>
                 <div class="tk-actions">
                   <button
@@ -172,6 +194,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
               <TaskActions
                 status={t().status}
                 workflowClosed={t().workflow_closed ?? null}
+                pddOrderNo={t().pdd_order_no ?? t().submission?.order_no ?? null}
                 busy={busy()}
                 error={actionError()}
                 onAction={act}
@@ -227,19 +250,24 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                     )}
                   </Show>
                 </dd>
+                <dt>用时</dt>
+                <dd data-testid="task-duration">{durationText(t())}</dd>
                 <dt>工作流</dt>
                 <dd>
                   <Show when={t().workflow_id} fallback="—">
                     {(w) => (
-                      <a
-                        href={temporalWorkflowUrl(w())}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        data-testid="workflow-link"
-                        class="tk-mono"
-                      >
-                        {w()}
-                      </a>
+                      <details class="tk-raw-detail" data-testid="workflow-detail">
+                        <summary class="muted">技术详情</summary>
+                        <a
+                          href={temporalWorkflowUrl(w())}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          data-testid="workflow-link"
+                          class="tk-mono"
+                        >
+                          {w()}
+                        </a>
+                      </details>
                     )}
                   </Show>
                 </dd>

@@ -60,7 +60,14 @@ export default function TasksPage(): JSX.Element {
 }
 
 /** Filters live in the hash, so a reload or a trip through login lands on the same view. */
-function routeParams(): { status: string; q: string; created: string; hidden: boolean } {
+function routeParams(): {
+  status: string;
+  q: string;
+  created: string;
+  pick: boolean;
+  warnings: number;
+  hidden: boolean;
+} {
   const full = currentRoute();
   const i = full.indexOf('?');
   const p = new URLSearchParams(i === -1 ? '' : full.slice(i + 1));
@@ -68,6 +75,8 @@ function routeParams(): { status: string; q: string; created: string; hidden: bo
     status: p.get('status') ?? '',
     q: p.get('q') ?? '',
     created: p.get('created') ?? '',
+    pick: p.get('pick') === '1',
+    warnings: Number(p.get('warnings') ?? '0') || 0,
     hidden: p.get('hidden') === '1',
   };
 }
@@ -96,7 +105,14 @@ function TaskList(): JSX.Element {
   const [refusals, setRefusals] = createSignal<StartRefusal[]>([]);
   // The form sends the operator here after saving, so say what was saved.
   const created = routeParams().created;
-  const [notice, setNotice] = createSignal<string | null>(created !== '' ? `已保存草稿 ${created}` : null);
+  const warned = routeParams().warnings;
+  const [notice, setNotice] = createSignal<string | null>(
+    created === ''
+      ? null
+      : `已保存草稿 ${created}${warned > 0 ? ` （有 ${warned} 条草稿提示：请打开任务查看后再开始采购）` : ''}`,
+  );
+  // 复制为真实下单 sends the copy here to be started: it is picked on the first page that shows it.
+  let pickCreated = created !== '' && routeParams().pick;
 
   // Each load is numbered; a response to a superseded filter is dropped, not shown.
   let generation = 0;
@@ -122,9 +138,10 @@ function TaskList(): JSX.Element {
         // A fresh first page is the truth: keep only picks that are still drafts, at their
         // current version, so a start never carries a stale version or a task that moved on.
         if (!append) {
-          const fresh = new Map(
-            page.items.filter((t) => t.status === 'DRAFT' && selected().has(t.task_id)).map((t) => [t.task_id, t]),
-          );
+          const picks = (t: TaskListItem): boolean =>
+            selected().has(t.task_id) || (pickCreated && t.task_id === created);
+          const fresh = new Map(page.items.filter((t) => t.status === 'DRAFT' && picks(t)).map((t) => [t.task_id, t]));
+          if (pickCreated && fresh.has(created)) pickCreated = false;
           setSelected(fresh);
           setToHide(
             new Set(

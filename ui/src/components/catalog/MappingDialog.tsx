@@ -4,6 +4,7 @@ import { clearMapping, getMappingBoard, setMapping } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import { formatYuan } from '../../lib/money';
 import OptionWarnings from './OptionWarnings';
+import PriceNote from './PriceNote';
 
 /**
  * 规格映射: Shopee SKUs on the left, the PDD rows of the product's *current* PDD goods on the
@@ -76,11 +77,8 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
             <>
               <p class="muted">
                 拼多多商品 {b().pdd_goods_id ?? '—'} {b().pdd_title ?? ''}
-                。映射只属于当前的拼多多商品；更换拼多多商品后旧映射不会生效，换回来会恢复。
-                <Show when={b().price_granularity === 'color'}>
-                  {' '}
-                  价格按颜色采样：只有标“实测”的行是读到的价格，其余为推断。
-                </Show>
+                。映射只属于当前的拼多多商品；更换拼多多商品后旧映射不会生效，换回来会恢复。{' '}
+                <PriceNote rows={b().pdd_skus} />
               </p>
               <div class="map-grid">
                 <div>

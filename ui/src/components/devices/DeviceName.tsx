@@ -30,7 +30,7 @@ export default function DeviceName(props: { deviceId: string | null; name?: stri
   );
   const text = (): string => props.name ?? lookup() ?? props.deviceId ?? '—';
   return (
-    <span data-testid="device-name" title={props.deviceId ?? undefined}>
+    <span data-testid="device-name" data-device-id={props.deviceId ?? undefined}>
       {text()}
     </span>
   );

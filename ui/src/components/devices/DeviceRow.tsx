@@ -25,7 +25,11 @@ export default function DeviceRow(props: {
     >
       <td>
         <div data-testid="device-display-name">{d().display_name}</div>
-        <div class="tk-mono muted">{d().device_id}</div>
+        {/* the id is for engineers (logs, the data dir): folded, as everywhere on operator pages */}
+        <details class="tk-raw-detail">
+          <summary class="muted">技术详情</summary>
+          <code class="tk-mono">{d().device_id}</code>
+        </details>
       </td>
       <td>
         <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">

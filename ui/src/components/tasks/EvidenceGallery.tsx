@@ -3,6 +3,7 @@ import { evidenceKindZh } from '../../../../domain/evidence-labels';
 import { evidenceImageUrl } from '../../api/endpoints';
 import { formatTime } from '../../lib/time';
 import Modal from '../Modal';
+import EvidenceViewer from './EvidenceViewer';
 
 interface Evidence {
   id: string;
@@ -12,6 +13,7 @@ interface Evidence {
 
 export default function EvidenceGallery(props: { evidence: readonly Evidence[] }): JSX.Element {
   const [open, setOpen] = createSignal<Evidence | null>(null);
+  const [full, setFull] = createSignal(false);
   return (
     <div class="card tk-section" data-testid="evidence">
       <h2 class="tk-section-title">证据截图</h2>
@@ -42,12 +44,36 @@ export default function EvidenceGallery(props: { evidence: readonly Evidence[] }
             testid="evidence-dialog"
             onClose={() => setOpen(null)}
             footer={
-              <button type="button" class="btn" data-testid="evidence-close" onClick={() => setOpen(null)}>
-                关闭
-              </button>
+              <>
+                <button
+                  type="button"
+                  class="btn btn-primary"
+                  data-testid="evidence-full-open"
+                  onClick={() => setFull(true)}
+                >
+                  查看原图
+                </button>
+                <button type="button" class="btn" data-testid="evidence-close" onClick={() => setOpen(null)}>
+                  关闭
+                </button>
+              </>
             }
           >
-            <img class="tk-evidence-large" src={evidenceImageUrl(ev().id)} alt={`${evidenceKindZh(ev().kind)}截图`} />
+            <img
+              class="tk-evidence-large"
+              src={evidenceImageUrl(ev().id)}
+              alt={`${evidenceKindZh(ev().kind)}截图`}
+              title="查看原图"
+              onClick={() => setFull(true)}
+            />
+            <Show when={full()}>
+              <EvidenceViewer
+                src={evidenceImageUrl(ev().id)}
+                alt={`${evidenceKindZh(ev().kind)}截图（原图）`}
+                title={`${evidenceKindZh(ev().kind)} · ${formatTime(ev().captured_at)} · 原图`}
+                onClose={() => setFull(false)}
+              />
+            </Show>
           </Modal>
         )}
       </Show>

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { ACTION_LABEL, allowedActions, closedWorkflowText, CONFIRM_TEXT, type TaskAction } from './actions';
 import ConfirmDialog from '../ConfirmDialog';
+import RawDetail from './RawDetail';
 import ResolveDialog from './ResolveDialog';
 import type { PurchaseStatus } from './types';
 
@@ -8,6 +9,8 @@ interface Props {
   status: PurchaseStatus;
   /** the Temporal status of a workflow closed while the task is still open; null when it runs */
   workflowClosed: string | null;
+  /** the PDD order to pay, named in the 标记已付款 confirmation */
+  pddOrderNo: string | null;
   busy: boolean;
   error: string | null;
   /** Resolves once the server has answered; the dialog closes either way. */
@@ -30,9 +33,10 @@ export default function TaskActions(props: Props): JSX.Element {
     <div class="tk-actions" data-testid="task-actions">
       <Show when={props.workflowClosed}>
         {(closed) => (
-          <p class="form-error" role="status" data-testid="workflow-closed">
-            {closedWorkflowText(closed())}
-          </p>
+          <div class="form-error" role="status" data-testid="workflow-closed" data-workflow-status={closed()}>
+            <p>{closedWorkflowText()}</p>
+            <RawDetail detail={`workflow ${closed()}`} />
+          </div>
         )}
       </Show>
       <For each={allowedActions(props.status, props.workflowClosed !== null)}>
@@ -60,7 +64,11 @@ export default function TaskActions(props: Props): JSX.Element {
         {(action) => (
           <ConfirmDialog
             title={CONFIRM_TEXT[action].title}
-            message={CONFIRM_TEXT[action].message}
+            message={
+              action === 'mark-paid'
+                ? `拼多多订单号 ${props.pddOrderNo ?? '（未读到）'}：${CONFIRM_TEXT[action].message}`
+                : CONFIRM_TEXT[action].message
+            }
             confirmLabel={`确认${ACTION_LABEL[action]}`}
             danger={CONFIRM_TEXT[action].danger}
             testid="confirm-dialog"

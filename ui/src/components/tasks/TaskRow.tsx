@@ -1,7 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import { hrefFor } from '../../router';
 import { formatYuan } from '../../lib/money';
-import { formatTime } from '../../lib/time';
+import { durationText, formatTime } from '../../lib/time';
 import StatusBadge from '../StatusBadge';
 import { reasonZh } from './reasons';
 import { isTerminal, modeZh, optionsText, type TaskListItem } from './types';
@@ -10,17 +10,6 @@ interface Props {
   task: TaskListItem;
   selected: boolean;
   onToggle: (selected: boolean) => void;
-}
-
-/** 用时: from start to the end; 进行中 while the task is on its way, — for a draft. */
-function durationText(t: Pick<TaskListItem, 'status' | 'duration_seconds'>): string {
-  if (t.duration_seconds !== null) {
-    const s = t.duration_seconds;
-    if (s < 60) return `${s}秒`;
-    if (s < 3600) return `${Math.floor(s / 60)}分${s % 60}秒`;
-    return `${Math.floor(s / 3600)}小时${Math.floor((s % 3600) / 60)}分`;
-  }
-  return t.status === 'DRAFT' || isTerminal(t.status) ? '—' : '进行中';
 }
 
 export default function TaskRow(props: Props): JSX.Element {

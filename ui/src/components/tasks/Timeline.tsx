@@ -3,7 +3,7 @@ import { TIMELINE_STEP_ZH } from '../../../../domain/purchase-labels';
 import { formatTime } from '../../lib/time';
 import { detailZh, submissionIdOf } from './details';
 import RawDetail from './RawDetail';
-import { reasonZh } from './reasons';
+import { isReasonCode, reasonZh } from './reasons';
 import { isTimelineEntry, isPurchaseStatus, statusZh, type TimelineEntry } from './types';
 
 function stepZh(status: string): string {
@@ -13,24 +13,16 @@ function stepZh(status: string): string {
     : '其他记录';
 }
 
-/** The entry's detail in Chinese: the submission's id after the fence, a known phone sentence, or folded. */
+/**
+ * The entry's detail in Chinese (a known phone sentence), or folded under 技术详情: the permitted
+ * submission's id is for engineers matching it with the phone's ledger, not for the operator.
+ */
 function Detail(props: { entry: TimelineEntry }): JSX.Element {
   const submission = (): string | null => (props.entry.status === 'FENCED' ? submissionIdOf(props.entry.detail) : null);
-  const zh = (): string | null => detailZh(props.entry.detail);
+  const zh = (): string | null => (submission() !== null ? null : detailZh(props.entry.detail));
   return (
-    <Show
-      when={submission()}
-      fallback={
-        <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
-          {(text) => <span class="muted">{text()}</span>}
-        </Show>
-      }
-    >
-      {(id) => (
-        <span class="muted">
-          提交编号 <span class="tk-mono">{id()}</span>
-        </span>
-      )}
+    <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
+      {(text) => <span class="muted">{text()}</span>}
     </Show>
   );
 }
@@ -48,7 +40,16 @@ export default function Timeline(props: { entries: readonly unknown[] }): JSX.El
               <li data-testid="timeline-entry" data-status={e.status} data-reason={e.reason ?? ''}>
                 <span class="tk-time">{formatTime(e.at)}</span>
                 <strong>{stepZh(e.status)}</strong>
-                <Show when={e.reason}>{(r) => <span>{reasonZh(r())}</span>}</Show>
+                <Show when={e.reason}>
+                  {(r) => (
+                    <>
+                      <span>{reasonZh(r())}</span>
+                      <Show when={!isReasonCode(r())}>
+                        <RawDetail detail={`reason ${r()}`} />
+                      </Show>
+                    </>
+                  )}
+                </Show>
                 <Detail entry={e} />
                 <Show when={e.actor}>{(a) => <span class="muted">操作人 {a()}</span>}</Show>
               </li>

@@ -33,8 +33,8 @@ export function allowedActions(status: PurchaseStatus, workflowClosed = false): 
 }
 
 /** What the page says about a closed workflow, next to the repair buttons. */
-export function closedWorkflowText(workflowStatus: string): string {
-  return `任务的工作流已结束（${workflowStatus}，多为手工终止或超时），任务不会再自动推进。请先在拼多多核对订单再录入结果：到达提交围栏的任务只能录入「已创建（填订单号）」或「未创建」（任务失败，不会再次下单）；未到提交围栏的任务选「未创建」会回到草稿。`;
+export function closedWorkflowText(): string {
+  return '任务的工作流已结束（多为手工终止或超时），任务不会再自动推进。请先在拼多多核对订单再录入结果：已获准点击「提交订单」的任务只能录入「已创建（填订单号）」或「未创建」（任务失败，不会再次下单）；还没到提交一步的任务选「未创建」会回到草稿。';
 }
 
 export const ACTION_LABEL: Readonly<Record<TaskAction, string>> = {
@@ -52,7 +52,7 @@ export const CONFIRM_TEXT: Readonly<
 > = {
   cancel: { title: '取消任务', message: '取消后任务不再执行。已经点击提交的任务，服务端会拒绝取消。', danger: true },
   reset: { title: '重置为草稿', message: '任务回到草稿，旧的授权作废；需要再次勾选并开始采购。', danger: false },
-  'mark-paid': { title: '标记已付款', message: '请确认已在拼多多手机应用里完成付款。', danger: false },
+  'mark-paid': { title: '标记已付款', message: '请确认已在拼多多手机应用里为这个订单完成付款。', danger: false },
   'resolve-not-created': {
     title: '核对结果：未创建',
     message: '确认在拼多多「待付款」和全部订单中都没有这次提交创建的订单？任务将标记为失败，不会重试。',
