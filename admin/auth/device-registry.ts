@@ -6,9 +6,9 @@ import { nowUtc, parseUtcTimestamp, toUtcTimestamp } from '../../domain/time';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
-import { PHONE_FAULT_CODES, phoneFaultZh } from '../../domain/device-faults';
 import { noteAppVersionSeen } from '../devices/app-versions';
 import { attentionByDevice } from '../devices/attention';
+import { PHONE_FAULT_CODES, phoneFaultZh } from '../../domain/device-faults';
 import type { TemporalGateway } from '../temporal/gateway';
 
 /**
