@@ -3,6 +3,7 @@ import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { parseEnv } from './config/env';
 import { runCli } from './auth/cli-commands';
+import { runDbCli } from './backup/cli';
 import { openMigratedAdminDb } from './db/database';
 
 async function readStdin(): Promise<string> {
@@ -22,19 +23,20 @@ async function readStdin(): Promise<string> {
 }
 
 /**
- * `npm run cli -- …`: user and device administration on the admin DB (CMAUTOBUY_DATA_DIR).
+ * `npm run cli -- …`: user and device administration on the admin DB (CMAUTOBUY_DATA_DIR), and its
+ * backup and restore (admin/backup/cli.ts).
  * Safe beside a running admin: the DB is in WAL mode with a busy timeout, and every write is a
  * short BEGIN IMMEDIATE transaction.
  */
 async function main(): Promise<number> {
   const env = parseEnv();
+  const argv = process.argv.slice(2);
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  // before the database is opened: a restore needs it closed by every process, this one too
+  if (argv[0] === 'db') return runDbCli(argv, env.CMAUTOBUY_DATA_DIR, io);
   const db = await openMigratedAdminDb(dataPaths(env.CMAUTOBUY_DATA_DIR).adminDb);
   try {
-    return await runCli(db, process.argv.slice(2), {
-      readStdin,
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    });
+    return await runCli(db, argv, { readStdin, ...io });
   } finally {
     await db.destroy();
   }

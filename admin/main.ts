@@ -3,12 +3,17 @@ import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { temporalConnection, temporalTarget } from '../temporal/connection';
+import { installPayloadKeys } from '../temporal/codec';
+import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { flushTracing, installTracing } from '../temporal/tracing';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
+import { scheduleBackups } from './backup/schedule';
+import { loadWorkflowBundle, MissingWorkflowBundle } from './temporal/workflow-bundle';
 import { startAdmin } from './server';
 
 /** `npm run admin`: the admin process alone (npm start runs it as a child). */
@@ -28,7 +33,19 @@ async function main(): Promise<void> {
       : undefined,
   });
   const temporal = temporalConnection(env);
+  // before any client or worker: every payload this process writes to Temporal is encrypted
+  installPayloadKeys(
+    resolvePayloadKeys({
+      value: env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      dataDir: paths.root,
+      embedded: temporal.embedded,
+    }),
+  );
+  installTracing({ endpoint: env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: 'cmautobuy-admin' });
   const listen = adminListen(env);
+  // the prebuilt bundle or nothing: a missing one stops the start with what to run
+  const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
+  log.info({ codePath: workflowBundle.codePath, buildId: workflowBundle.buildId }, 'workflow bundle');
   await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({
     dataDir: paths.root,
@@ -44,18 +61,28 @@ async function main(): Promise<void> {
     },
     temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
-    workflowBundlePath: process.env.CMAUTOBUY_WORKFLOW_BUNDLE,
+    workflowBundlePath: workflowBundle.codePath,
   });
   log.info({ url: admin.url, temporal: temporal.address }, 'admin listening');
   console.log(`ADMIN READY ${admin.url}`);
+  const backups = env.CMAUTOBUY_BACKUP_DIR
+    ? scheduleBackups({
+        dbFile: paths.adminDb,
+        dir: env.CMAUTOBUY_BACKUP_DIR,
+        keep: env.CMAUTOBUY_BACKUP_KEEP,
+        intervalMs: env.CMAUTOBUY_BACKUP_INTERVAL_HOURS * 3_600_000,
+        log,
+      })
+    : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'admin stopping');
+    backups?.stop();
     admin.close().then(
-      () => process.exit(0),
+      () => flushTracing().finally(() => process.exit(0)),
       (err: unknown) => {
         log.error({ err }, 'admin did not stop cleanly');
         process.exit(1);
@@ -67,7 +94,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof MissingWorkflowBundle) console.error(err.message);
   else console.error('admin failed to start:', describeError(err));
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,6 +41,8 @@ export interface AdminOptions {
   security?: SecurityOptions;
   /** the SYB account's env defaults (CMAUTOBUY_SYB_URL, _USERNAME, _PASSWORD) */
   syb?: SybDefaults;
+  /** open connections one client address may hold (default 100; not applied behind a trusted proxy) */
+  maxConnectionsPerAddress?: number;
 }
 
 export interface AdminHandle {
@@ -57,6 +60,41 @@ export interface AdminHandle {
 
 const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
 
+/**
+ * A client that trickles its request cannot hold a connection (docs/security.md "Slow
+ * clients"): the head must arrive within 10 s and the whole request, body included, within 30 s
+ * (the largest upload, 25 MB, needs under 7 Mbit/s), else Node answers 408 and closes. Node
+ * checks every `connectionsCheckingInterval`, so a cut comes within a second of the limit.
+ */
+const HTTP_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
+
+/**
+ * At most `cap` open connections per client address; one more is closed at once, before a
+ * byte of it is read. Behind a trusted proxy every connection is the proxy's, so the cap is
+ * the proxy's job there.
+ */
+function capConnectionsPerAddress(server: net.Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: net.Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
+
 /** Everything the admin process runs, in one place, so `main.ts` and the tests start it the same way. */
 export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   assertAdminListenIsSafe({
@@ -69,12 +107,15 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
   const security = createSecurity(db, paths.evidence, opts.security);
-  const syb = new SybService(db, opts.syb);
+  const syb = new SybService(db, opts.syb, opts.log);
+  // the answer parser's thread starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
+  if (opts.syb?.url) syb.warm();
   await clearStaleSyncFlag(db);
   const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
-    ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback())
-    : http.createServer(app.callback());
+    ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())
+    : http.createServer(HTTP_LIMITS, app.callback());
+  if (!security.trustProxy) capConnectionsPerAddress(server, opts.maxConnectionsPerAddress ?? 100);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -114,6 +155,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       sweep?.stop();
       sybSchedule?.stop();
       await worker?.stop();
+      await syb.close();
       await temporal.close();
       await db.destroy();
     },

@@ -43,8 +43,8 @@ function parseParts(list: string | undefined): Part[] {
 }
 
 const SIZE = quick
-  ? { runs: 1, perPhone: 2, tasks: 100_000, loadSeconds: 10, loadRounds: 1, importRuns: 1 }
-  : { runs: 5, perPhone: 3, tasks: 1_000_000, loadSeconds: 30, loadRounds: 3, importRuns: 5 };
+  ? { runs: 1, perPhone: 2, tasks: 100_000, loadSeconds: 10, loadRounds: 1, importRuns: 1, bigImportRuns: 1 }
+  : { runs: 5, perPhone: 3, tasks: 1_000_000, loadSeconds: 30, loadRounds: 3, importRuns: 5, bigImportRuns: 3 };
 const PHONES = [1, 2, 4, 8];
 /** collect on the realistic profile costs about a minute per goods: one per pricing kind */
 const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
@@ -88,13 +88,14 @@ async function main(): Promise<void> {
     });
     const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
     const imports = await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say });
+    const bigImports = await benchBigImport(temporal!, root);
 
     const json = {
       orchestration: orchestration.json,
       tasks_list: tasksListJson(tasks),
       load: loadJson(load),
       device: { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours },
-      import: importJson(imports),
+      import: importJson(imports, bigImports),
     };
     if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
 
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
       load: loadFigures,
       device,
       imports,
+      bigImports,
       ratio,
       json,
     });
@@ -150,11 +152,18 @@ function loadJson(load: Awaited<ReturnType<typeof benchLoad>>) {
   };
 }
 
-function importJson(imports: Awaited<ReturnType<typeof benchImport>>) {
+function importJson(imports: Awaited<ReturnType<typeof benchImport>>, big: Awaited<ReturnType<typeof benchImport>>) {
   return {
     ratio_vs_exceljs: round(spread(imports.runs.map((r) => r.ratio)).median),
     peak_rss_mib: Math.round(imports.peakRssMib),
+    rows_100k_ratio_vs_exceljs: round(spread(big.runs.map((r) => r.ratio)).median),
+    rows_100k_peak_rss_mib: Math.round(big.peakRssMib),
   };
+}
+
+/** A 100,000-row export on an admin of its own, so its peak RSS is this import's alone. */
+function benchBigImport(temporal: BenchTemporal, root: string) {
+  return benchImport({ temporal, root, rows: 100_000, runs: SIZE.bigImportRuns, say });
 }
 
 /** The parts `--only` names, each part's figures printed as the JSON keys they fill. */
@@ -194,6 +203,7 @@ async function partial(root: string, temporal: BenchTemporal | undefined): Promi
   if (runs('import'))
     json.import = importJson(
       await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say }),
+      await benchBigImport(temporal!, root),
     );
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   console.log(JSON.stringify(json, null, 2));
@@ -245,7 +255,7 @@ function goalRows(d: Doc): string[] {
   const j = d.json as {
     tasks_list: { p99_ms: { first: number; deep: number } };
     load: { p99_ms: number; errors: number };
-    import: { ratio_vs_exceljs: number };
+    import: { ratio_vs_exceljs: number; rows_100k_ratio_vs_exceljs: number; rows_100k_peak_rss_mib: number };
   };
   const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
   return [
@@ -254,6 +264,7 @@ function goalRows(d: Doc): string[] {
     `| task list p99 ≤ 5 ms, first and deep page, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.first} / ${j.tasks_list.p99_ms.deep} ms | ${yes(j.tasks_list.p99_ms.first <= 5 && j.tasks_list.p99_ms.deep <= 5)} |`,
     `| \`GET /api/tasks\` p99 ≤ 20 ms at 200 req/s, 0 errors | ${j.load.p99_ms} ms, ${j.load.errors} errors | ${yes(j.load.p99_ms <= 20 && j.load.errors === 0)} |`,
     `| import ≤ 1.3× bare exceljs | ${j.import.ratio_vs_exceljs}× | ${yes(j.import.ratio_vs_exceljs <= 1.3)} |`,
+    `| 100,000-row import ≤ 1.3× bare exceljs, peak RSS ≤ 300 MiB | ${j.import.rows_100k_ratio_vs_exceljs}×, ${j.import.rows_100k_peak_rss_mib} MiB | ${yes(j.import.rows_100k_ratio_vs_exceljs <= 1.3 && j.import.rows_100k_peak_rss_mib <= 300)} |`,
     `| ≤ 9 dumps to the final panel | ${d.device.purchaseDumps} | ${yes(d.device.purchaseDumps <= 9)} |`,
   ];
 }
@@ -274,6 +285,7 @@ function renderDoc(d: {
   };
   device: Awaited<ReturnType<typeof benchDevice>>;
   imports: Awaited<ReturnType<typeof benchImport>>;
+  bigImports: Awaited<ReturnType<typeof benchImport>>;
   ratio: ReturnType<typeof spread>;
   json: unknown;
 }): string {
@@ -393,6 +405,12 @@ bytes with the import's reader options.
 | bare exceljs streaming read | ${showSpread(spread(im.runs.map((r) => r.bareMs)), 0)} ms |
 | ratio | ${ms(d.ratio)} (goal ≤ 1.3) |
 | admin process peak RSS (VmHWM) | ${im.peakRssMib.toFixed(0)} MiB (${im.idleRssMib.toFixed(0)} MiB before the first import) |
+| 100,000 rows (${d.bigImports.kib.toFixed(0)} KiB): API / bare exceljs | ${showSpread(spread(d.bigImports.runs.map((r) => r.apiMs)), 0)} / ${showSpread(spread(d.bigImports.runs.map((r) => r.bareMs)), 0)} ms, ratio ${showSpread(spread(d.bigImports.runs.map((r) => r.ratio)), 2)} |
+| 100,000 rows: admin peak RSS (its own admin process) | ${d.bigImports.peakRssMib.toFixed(0)} MiB (${d.bigImports.idleRssMib.toFixed(0)} MiB idle) |
+
+The import reads the zip itself (\`admin/catalog/zip.ts\`, \`admin/catalog/xlsx-xml.ts\`): the
+central directory, zlib with a byte budget per part, one \`<row>\` at a time; exceljs is only the
+floor it is compared with.
 
 ### Goals
 

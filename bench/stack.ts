@@ -10,6 +10,7 @@ import { startChild, stopChild, type RunningChild } from '../scripts/supervise/c
 import { provisionSimDevices } from '../scripts/supervise/sim-devices';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { OperatorClient } from '../test/harness';
+import { temporalDataConverter } from '../temporal/codec';
 
 /**
  * The whole system as separate processes, the way a deployment with many phone hosts runs it:
@@ -61,6 +62,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
     CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
     CMAUTOBUY_LOG_LEVEL: 'warn',
+    // the run's payload key (test/harness.ts made it): a secret, so handed to each child by name
+    CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
   };
   const children: RunningChild[] = [];
   const closeAll = async () => {
@@ -182,6 +185,7 @@ export function startAdminProcess(opts: {
       CMAUTOBUY_ADMIN_PORT: '0',
       CMAUTOBUY_ADMIN_PASSWORD: opts.adminPassword,
       CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
+      CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
     },
     readyLine: /ADMIN READY (\S+)/,
     logFile: path.join(opts.logs, 'admin.out'),
@@ -304,7 +308,7 @@ export async function workflowTimes(
   db.close();
   const connection = await Connection.connect({ address: temporal.address });
   try {
-    const client = new Client({ connection, namespace: temporal.namespace });
+    const client = new Client({ dataConverter: temporalDataConverter(), connection, namespace: temporal.namespace });
     const ms = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined) =>
       t
         ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6

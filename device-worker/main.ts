@@ -2,7 +2,10 @@ import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
+import { installPayloadKeys } from '../temporal/codec';
+import { PAYLOAD_KEYS_VAR, resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
+import { flushTracing, installTracing } from '../temporal/tracing';
 import { parseDeviceWorkerArgs } from './args';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
@@ -33,6 +36,15 @@ async function main(): Promise<void> {
   // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
   installProcessGuard(log, { unhandledRejection: 'exit' });
   installTemporalRuntime(log, { metrics: config.temporalMetrics });
+  // the same ring as the admin's: this worker reads and writes the purchases' payloads
+  installPayloadKeys(
+    resolvePayloadKeys({
+      value: process.env[PAYLOAD_KEYS_VAR],
+      dataDir: config.dataDir,
+      embedded: config.temporal.embedded,
+    }),
+  );
+  installTracing({ endpoint: process.env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: `cmautobuy-device-${config.deviceId}` });
   await checkTemporalAtStartup({ temporal: config.temporal, log, checkRetention: false });
 
   const token = readDeviceToken({ env: config.tokenEnv, file: config.tokenFile, dataDir: config.dataDir });
@@ -60,7 +72,7 @@ async function main(): Promise<void> {
     handle.stop().then(
       () => {
         lock.release();
-        process.exit(0);
+        void flushTracing().finally(() => process.exit(0));
       },
       () => process.exit(1),
     );

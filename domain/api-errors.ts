@@ -35,7 +35,7 @@ export const API_ERROR_CODES = {
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',
   MISSING_FILE: '请选择要导入的文件',
-  IMPORT_TOO_MANY_ROWS: '表格超过 50,000 行，请拆分后导入',
+  IMPORT_TOO_MANY_ROWS: '表格超过 200,000 行，请拆分后导入',
   IMPORT_CELL_TOO_LONG: '有单元格超过 2,000 个字符，请检查文件',
   IMPORT_UNPACKED_TOO_LARGE: '工作簿解压后过大，请检查文件',
   FILE_TOO_LARGE: '文件太大',
@@ -119,6 +119,9 @@ export const API_ERROR_CODES = {
   // Phones that need a person and the release gate per PDD app version (admin/devices)
   NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
   UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
+  // Temporal codec server (POST /api/codec/decode|encode, for the Temporal Web UI and CLI)
+  CODEC_NAMESPACE_MISMATCH: '解码服务只服务本系统的 Temporal 命名空间',
+  CODEC_FAILED: '无法解密或加密 Temporal 数据：密钥不匹配或数据已损坏',
 
   // Operator actions on a running purchase (admin/purchase/actions.ts)
   IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
@@ -128,6 +131,17 @@ export const API_ERROR_CODES = {
   HOST_NOT_FOUND: '找不到这台主机，请刷新主机列表',
   PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',
   PHONE_NOT_APPROVED: '这台手机还没有被批准',
+  // Hostile input (docs/security.md)
+  IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
+
+  // 顺运宝 hardening (admin/syb): unusable lines, spec checks, where the password may go
+  INVALID_LINE: '顺运宝的这条明细数据异常（见「数据异常」说明），不能采购',
+  SPEC_MISMATCH: '所选虾皮规格与订单规格不一致，请确认后再保存',
+  SYB_URL_REFUSED:
+    '顺运宝地址不可用：须为 https:// 地址（本机模拟器可用 http://），不含用户名密码，且不能指向内网或云元数据地址',
+  SYB_ADDRESS_REFUSED: '顺运宝地址指向了不允许的网络地址，已停止同步：请在设置中检查顺运宝地址',
+  SYB_PARTIAL: '部分顺运宝货运单的明细未能读取，下次同步会重试；其余订单已同步',
+  CONTROL_CHARACTER: '输入内容含有控制字符，请删除后再保存',
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

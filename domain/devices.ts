@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceWorkerHints } from './device-worker-command';
 import type { PhoneHealth, PhoneState } from './phone-health';
+import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
 export const DEVICE_NAME_MAX_LENGTH = 100;
@@ -14,8 +15,7 @@ export const deviceDisplayNameSchema = z
   .trim()
   .min(1, 'display_name must not be empty')
   .max(DEVICE_NAME_MAX_LENGTH, `display_name must be at most ${DEVICE_NAME_MAX_LENGTH} characters`)
-  // eslint-disable-next-line no-control-regex
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'display_name must not contain control characters');
+  .refine((s) => !hasUnsafeNameChars(s), `display_name ${UNSAFE_NAME_MESSAGE}`);
 
 /**
  * Where `online` came from: the phone's own queue pollers as Temporal reports them, or — when

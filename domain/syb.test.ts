@@ -1,4 +1,4 @@
-import { specMatchKey, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
+import { specMatchKey, specsAgree, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
 
 describe('SYB prices: TWD 元 string → cents, half-up, never through a float', () => {
   it.each([
@@ -44,5 +44,33 @@ describe('spec keys for auto-matching', () => {
     expect(specMatchKey('2m')).toBe(specMatchKey(' 2m '));
     expect(specMatchKey(null)).toBeNull();
     expect(specMatchKey('  ')).toBeNull();
+  });
+});
+
+describe('SYB times that do not exist', () => {
+  it.each(['2026-12-01 00:60:00', '2026-02-30 10:00:00', '2026-12-01 24:00:00', '2026-13-01 10:00:00'])(
+    '%j → null (the line is stored as 数据异常, never rolled over to another time)',
+    (local) => {
+      expect(taipeiLocalToUtc(local)).toBeNull();
+    },
+  );
+});
+
+describe('specsAgree: 规格 read the same after 繁简, width and spacing', () => {
+  it.each([
+    ['黑色,M', '黑色,M'],
+    ['黑色, M', '黑色,M'],
+    ['黑色，M', '黑色,M'],
+    ['綠色,M', '绿色,M'],
+    ['ＸＬ', 'XL'],
+  ])('%j agrees with %j', (a, b) => {
+    expect(specsAgree(a, b)).toBe(true);
+  });
+  it.each([
+    ['綠色,M', '白色,L'],
+    ['黑色,M【建議40-50公斤】', '黑色,M'],
+    [null, '黑色,M'],
+  ])('%j differs from %j', (a, b) => {
+    expect(specsAgree(a, b)).toBe(false);
   });
 });

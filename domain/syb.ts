@@ -1,5 +1,11 @@
+import type { ConverterFunction, ConverterOptions } from 'opencc-js/t2cn' with { 'resolution-mode': 'require' };
 import { parseShopeeSpec } from './shopee-spec';
 import { API_ERROR_CODES } from './api-errors';
+
+// opencc-js ships ES modules with a CommonJS build; see domain/catalog-search.ts.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const opencc = require('opencc-js/t2cn') as { Converter(options: ConverterOptions): ConverterFunction };
+const toSimplified = opencc.Converter({ from: 'tw', to: 'cn' });
 
 /**
  * 顺运宝 order lines (docs/syb-protocol.md): the rules that are not wire protocol — the TWD
@@ -23,6 +29,20 @@ export function twdYuanToCent(text: string): number | null {
   return Number.isSafeInteger(result) ? result : null;
 }
 
+/** C0, DEL and C1 control characters (NUL, CR, LF, ESC…): refused in settings, masked in shown SYB data. */
+const isControl = (code: number) => code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+
+export function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isControl(text.charCodeAt(i))) return true;
+  return false;
+}
+
+export function maskControlCharacters(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += isControl(text.charCodeAt(i)) ? '?' : text[i];
+  return out;
+}
+
 /** Taipei has no daylight saving time: local time is UTC + 8 h all year. */
 const TAIPEI_OFFSET_MS = 8 * 3600_000;
 
@@ -37,6 +57,8 @@ export function taipeiLocalToUtc(local: string): string | null {
   if (!m) return null;
   const ms = Date.parse(`${m[1]}T${m[2]}Z`);
   if (Number.isNaN(ms)) return null;
+  // Date.parse rolls some impossible times over (02-30 → 03-02): only a round trip is a real time.
+  if (new Date(ms).toISOString().slice(0, 19) !== `${m[1]}T${m[2]}`) return null;
   return `${new Date(ms - TAIPEI_OFFSET_MS).toISOString().slice(0, 19)}Z`;
 }
 
@@ -53,11 +75,37 @@ export function specMatchKey(spec: string | null): string | null {
     : JSON.stringify(['raw', spec.trim()]);
 }
 
-/** Derived, never stored: 已匹配 / SKU 未收录 / 待匹配. */
-export const MATCH_STATES = ['matched', 'sku_unknown', 'unmatched'] as const;
+/**
+ * A spec text as an operator reads it: traditional → simplified Chinese, full-width → half-width
+ * (NFKC), no spaces, one comma for every list separator, lower case. Two specs that read the
+ * same are the same; anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
+ */
+function normalizeSpecText(spec: string | null): string {
+  if (spec === null) return '';
+  return toSimplified(spec.normalize('NFKC'))
+    .replace(/\s+/g, '')
+    .replace(/[，、;；/|]/g, ',')
+    .toLowerCase();
+}
+
+/** Whether a Shopee SKU's spec reads as the order line's 规格 (either side parsed or as text). */
+export function specsAgree(lineSpec: string | null, skuSpec: string | null): boolean {
+  if (normalizeSpecText(lineSpec) === normalizeSpecText(skuSpec)) return true;
+  const a = specMatchKey(lineSpec);
+  return a !== null && a === specMatchKey(skuSpec);
+}
+
+/**
+ * Derived, never stored: 数据异常 (SYB sent a line the adapter cannot use), 可采购 (the SKU is
+ * mapped to an available, priced PDD combination), 已匹配 (a SKU, but no purchase can be made
+ * from it yet), SKU 未收录, 待匹配.
+ */
+export const MATCH_STATES = ['invalid', 'ready', 'matched', 'sku_unknown', 'unmatched'] as const;
 export type MatchState = (typeof MATCH_STATES)[number];
 
 export const MATCH_STATE_ZH: Record<MatchState, string> = {
+  invalid: '数据异常',
+  ready: '可采购',
   matched: '已匹配',
   sku_unknown: 'SKU 未收录',
   unmatched: '待匹配',
@@ -102,6 +150,7 @@ export const DRAFT_REFUSALS = pick(API_ERROR_CODES, [
   'OPTION_UNAVAILABLE',
   'PRICE_UNKNOWN',
   'OVER_MAX_QUANTITY',
+  'INVALID_LINE',
 ] as const);
 export type DraftRefusal = keyof typeof DRAFT_REFUSALS;
 
@@ -136,6 +185,34 @@ export interface OrderLineView {
   image_url: string | null;
   created_at: string;
   match_state: MatchState;
+  /** why SYB's line cannot be used (Chinese), when `match_state` is `invalid` */
+  data_problem: string | null;
+  /** the Shopee product is imported (else 「去商品页添加规格」 leads to the import) */
+  shopee_product_known: boolean;
+  /** the spec text of `shopee_sku_id`, shown beside it */
+  shopee_sku_spec: string | null;
+  /** the SKU's spec does not read as the line's 规格 (set by hand after 规格不一致 was confirmed) */
+  spec_mismatch: boolean;
   task_id: string | null;
   task_status: string | null;
 }
+
+/**
+ * Hard limits on what one sync takes from SYB (docs/syb-protocol.md, "Limits"): beyond them a
+ * field, a line, a page or an answer is refused and logged with its shipment id, so a hostile
+ * or broken answer costs bounded time and space.
+ */
+export const SYB_LIMITS = {
+  /** `pages` is SYB's claim; the walk also ends at the first page that lists nothing new */
+  pagesPerSync: 200,
+  linesPerShipment: 1000,
+  /** bytes of one answer body */
+  answerBytes: 32 * 1024 * 1024,
+  idChars: 100,
+  titleChars: 500,
+  specChars: 500,
+  imageUrlChars: 2000,
+  productIdChars: 40,
+  /** shipments named for a retry by the next sync */
+  retryShipments: 500,
+} as const;

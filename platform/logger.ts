@@ -2,13 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { REDACTED, redactSecrets } from './redact';
 
 export type { Logger };
 
 /**
  * Every process logs the same way: pretty when a person watches a terminal, JSON lines
  * otherwise, and always JSON to `<data>/logs/<name>.log`. Secrets are redacted by key
- * so a careless `log.info({ headers })` cannot leak a token or a cookie.
+ * so a careless `log.info({ headers })` cannot leak a token or a cookie, and then by pattern
+ * on the written line (platform/redact.ts) wherever else one hides.
  */
 export const REDACT_PATHS = [
   'password',
@@ -27,6 +29,10 @@ export const REDACT_PATHS = [
   '*.csrf_token',
   'apiKey',
   '*.apiKey',
+  'taskToken',
+  '*.taskToken',
+  'base64TaskToken',
+  '*.base64TaskToken',
 ];
 
 export interface LoggerOptions {
@@ -54,7 +60,8 @@ export function createLogger(opts: LoggerOptions): Logger {
     {
       name: opts.name,
       level: opts.level ?? 'info',
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      hooks: { streamWrite: redactSecrets },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     pino.multistream(streams),

@@ -2,6 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { parseEnv } from '../admin/config/env';
 import { ensureWorkflowBundle, readWorkflowBundle } from '../admin/temporal/workflow-bundle';
+import { installPayloadKeys, temporalDataConverter } from '../temporal/codec';
+import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { temporalConnection, temporalConnectOptions } from '../temporal/connection';
 
 /**
@@ -20,7 +22,11 @@ export interface ReplayReport {
 export async function replayOpenWorkflows(client: Client, bundleCode: string): Promise<ReplayReport> {
   const open = client.workflow.list({ query: 'ExecutionStatus="Running"' }).intoHistories();
   const report: ReplayReport = { replayed: 0, failed: [] };
-  for await (const result of Worker.runReplayHistories({ workflowBundle: { code: bundleCode } }, open)) {
+  for await (const result of Worker.runReplayHistories(
+    // the histories' payloads are encrypted (temporal/codec): replayed with the admin's converter
+    { workflowBundle: { code: bundleCode }, dataConverter: temporalDataConverter() },
+    open,
+  )) {
     report.replayed++;
     if (result.error) report.failed.push({ workflowId: result.workflowId, error: describe(result.error) });
   }
@@ -36,12 +42,20 @@ async function main(argv: string[]): Promise<number> {
     console.error('usage: npm run replay -- --live');
     return 2;
   }
-  const temporal = temporalConnection(parseEnv());
+  const env = parseEnv();
+  const temporal = temporalConnection(env);
+  installPayloadKeys(
+    resolvePayloadKeys({
+      value: env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      dataDir: env.CMAUTOBUY_DATA_DIR,
+      embedded: temporal.embedded,
+    }),
+  );
   const bundlePath = process.env.CMAUTOBUY_WORKFLOW_BUNDLE;
   const bundle = bundlePath ? readWorkflowBundle(bundlePath) : await ensureWorkflowBundle({ info: () => {} });
   const connection = await Connection.connect(temporalConnectOptions(temporal));
   try {
-    const client = new Client({ connection, namespace: temporal.namespace });
+    const client = new Client({ connection, namespace: temporal.namespace, dataConverter: temporalDataConverter() });
     const report = await replayOpenWorkflows(client, bundle.code);
     for (const f of report.failed) console.log(`NOT REPLAYABLE ${f.workflowId} ${f.error}`);
     console.log(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseEnv } from '../admin/config/env';
 import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
+import { ensurePayloadKeyFile } from '../temporal/codec/keys';
 import { temporalTarget } from '../temporal/connection';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
@@ -30,9 +31,16 @@ async function main(): Promise<void> {
   // Read once and kept out of every child's environment but the admin's (the Temporal CLI is
   // spawned with the supervisor's own environment).
   delete process.env.CMAUTOBUY_ADMIN_PASSWORD;
+  delete process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS;
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   tightenTree(paths.root);
   const target = temporalTarget(env);
+  // The payload keys go to the admin and the device workers only. The embedded default makes
+  // its key on first start (data/keys/, docs/security.md); against a cluster they must be given.
+  const payloadKeys =
+    env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS ?? (target.embedded ? ensurePayloadKeyFile(paths.root) : undefined);
+  const keyEnv = payloadKeys ? { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: payloadKeys } : {};
+  const adminBase = `${env.CMAUTOBUY_ADMIN_TLS_CERT ? 'https' : 'http'}://${env.CMAUTOBUY_ADMIN_HOST}:${env.CMAUTOBUY_ADMIN_PORT}`;
   const children: SupervisedChild[] = [];
   const restartLog = path.join(paths.logs, 'supervisor.log');
   const onRestart = (event: RestartEvent) => {
@@ -72,6 +80,8 @@ async function main(): Promise<void> {
         uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
         logFile: path.join(paths.logs, 'temporal.log'),
         retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
+        // the Web UI decodes every payload through the admin (an operator's session, docs/operations.md)
+        uiCodecEndpoint: `${adminBase}/api/codec`,
         say,
       });
     } else {
@@ -119,6 +129,7 @@ async function main(): Promise<void> {
       args: ts('admin/main.ts'),
       env: {
         ...childEnv,
+        ...keyEnv,
         ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
         ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
         // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
@@ -157,7 +168,7 @@ async function main(): Promise<void> {
           adminUrl,
           ...metricsFlags,
         ]),
-        env: { ...childEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
+        env: { ...childEnv, ...keyEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
         readyLine: /DEVICE WORKER READY/,
         logFile: path.join(paths.logs, `device-${device.deviceId}.out`),
       });

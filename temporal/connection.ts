@@ -29,6 +29,10 @@ export const temporalEnvShape = {
   CMAUTOBUY_TEMPORAL_API_KEY: z.string().min(1).optional(),
   /** how long a closed workflow's history stays visible (embedded server: set; a cluster: checked) */
   CMAUTOBUY_TEMPORAL_RETENTION_DAYS: z.coerce.number().int().min(1).default(DEFAULT_RETENTION_DAYS),
+  /** the payload encryption keys, `id1:base64key,id2:base64key` (temporal/codec/keys.ts); checked there */
+  CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: z.string().optional(),
+  /** OTLP/HTTP endpoint for traces (temporal/tracing.ts); unset = no traces */
+  CMAUTOBUY_OTEL_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
 };
 
 export type TemporalEnv = z.infer<z.ZodObject<typeof temporalEnvShape>>;

@@ -21,6 +21,8 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** retention of every namespace it creates (CMAUTOBUY_TEMPORAL_RETENTION_DAYS); default 30 */
   retentionDays?: number;
+  /** the codec server the Web UI decodes payloads with (the admin's `/api/codec`) */
+  uiCodecEndpoint?: string;
 }
 
 export interface DevServer {
@@ -53,6 +55,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     'warn',
     ...searchAttributeArgs(),
     ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1']),
+    ...(opts.uiPort !== null && opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
   ];
   let out: number | 'ignore' = 'ignore';
   if (opts.logFile) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { dataDirEnvShape, parseConfig } from '../platform/config';
+import { dataDirEnvShape, parseConfig, port } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { temporalEnvShape } from './connection';
@@ -8,10 +8,14 @@ import { startDevServer } from './dev-server';
 
 /** `npm run temporal`: the embedded dev server alone, on the data dir's SQLite file. */
 async function main(): Promise<void> {
-  const env = parseConfig(z.object({ ...dataDirEnvShape, ...temporalEnvShape }), process.env, {
-    what: 'environment',
-    hint: 'Fix or unset these variables (see docs/api.md).',
-  });
+  const env = parseConfig(
+    z.object({ ...dataDirEnvShape, ...temporalEnvShape, CMAUTOBUY_ADMIN_PORT: port.default(8080) }),
+    process.env,
+    {
+      what: 'environment',
+      hint: 'Fix or unset these variables (see docs/api.md).',
+    },
+  );
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const server = await startDevServer({
     dbFile: paths.temporalDb,
@@ -19,6 +23,7 @@ async function main(): Promise<void> {
     port: env.CMAUTOBUY_TEMPORAL_PORT,
     uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
     retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
+    uiCodecEndpoint: `http://127.0.0.1:${env.CMAUTOBUY_ADMIN_PORT}/api/codec`,
     logFile: path.join(paths.logs, 'temporal.log'),
     say: (l) => console.log(l),
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureWorkflowBundle } from '../admin/temporal/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/binaries';
+import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR } from '../temporal/codec/keys';
 import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
 import { TEST_NAMESPACE_POOL } from './namespaces';
 
@@ -20,6 +21,9 @@ export default async function globalSetup(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-test-'));
   globalThis.__cmautobuyTmp = tmp;
   process.env.CMAUTOBUY_TEST_TMP = tmp;
+  // A fresh payload key per run, for every client and worker of every test file (test/harness.ts)
+  // and every process a test spawns: each test exercises the encryption codec.
+  process.env[PAYLOAD_KEYS_VAR] = newPayloadKeyEntry();
   if (process.env.CMAUTOBUY_TEST_NO_TEMPORAL === '1') return;
 
   const say = (line: string) => process.stderr.write(`[test setup] ${line}\n`);

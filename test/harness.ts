@@ -5,10 +5,16 @@ import { issueDeviceCredential } from '../admin/auth/device-credentials';
 import { INITIAL_ADMIN_USERNAME } from '../admin/auth/users';
 import type { Logger } from '../platform/logger';
 import { startAdmin, type AdminHandle, type AdminOptions } from '../admin/server';
+import { installPayloadKeys } from '../temporal/codec';
+import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR, parsePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { allocateNamespace } from './namespaces';
 
 installTemporalRuntime(testLogger('temporal-sdk'));
+// the run's key (test/global-setup.ts): every client and worker a test makes encrypts its payloads
+// (a script that imports the harness, such as the bench, makes its own and hands it to its children)
+process.env[PAYLOAD_KEYS_VAR] ??= newPayloadKeyEntry();
+installPayloadKeys(parsePayloadKeys(process.env[PAYLOAD_KEYS_VAR]));
 
 /** Quiet unless CMAUTOBUY_TEST_LOG is set (e.g. `CMAUTOBUY_TEST_LOG=debug npx jest …`). */
 export function testLogger(name = 'test'): Logger {

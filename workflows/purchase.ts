@@ -619,6 +619,7 @@ class PurchaseRun {
       readings: this.state.gates,
       confirmedOptions: reading.options,
       goods: { title: reading.title, shopName: reading.shopName },
+      interstitials: prepared.interstitialsClosed ?? [],
       status: verdict.pass ? 'RUNNING' : 'STOPPED',
     });
     if (!verdict.pass) return { ok: false, reason: verdict.reason, detail: verdict.detail };

@@ -10,7 +10,8 @@ import {
   releaseGateAtFence,
   stopReason,
 } from '../../admin/devices/purchase-hooks';
-import type { FinalPanelReading } from '../../domain/contracts/device-activities';
+import type { ClosedInterstitial, FinalPanelReading } from '../../domain/contracts/device-activities';
+import { INTERSTITIAL_CLOSED } from '../../domain/purchase-labels';
 import { searchTextOf } from '../../domain/catalog-search';
 import { sameOptions } from '../../domain/option-key';
 import { allGates, type GateReadings } from '../../domain/purchase/gates';
@@ -192,8 +193,12 @@ export function purchaseActivities(db: AdminDb) {
       goods?: { title: string | null; shopName: string | null };
       failure?: { code: string; detail: string; artifactRef?: string | null };
       status?: 'RUNNING' | 'STOPPED' | 'PASSED';
+      /** interstitials the phone closed before the final panel: one timeline entry each */
+      interstitials?: ClosedInterstitial[];
     }): Promise<void> {
       const r = input.readings ?? {};
+      if (input.interstitials && input.interstitials.length > 0)
+        await recordInterstitials(db, input.attemptId, input.interstitials);
       await db
         .updateTable('purchase_attempts')
         .set({
@@ -440,6 +445,36 @@ interface TimelineEntry {
   reason: string | null;
   detail: string | null;
   actor: string | null;
+}
+
+/**
+ * One INTERSTITIAL_CLOSED timeline entry per popup the phone closed, so the operator sees every tap
+ * that was not part of the purchase itself. Written once per attempt: a retried activity adds none.
+ */
+async function recordInterstitials(db: AdminDb, attemptId: string, closed: ClosedInterstitial[]): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const attempt = await trx
+      .selectFrom('purchase_attempts')
+      .select('timeline_json')
+      .where('id', '=', attemptId)
+      .executeTakeFirst();
+    if (!attempt) return;
+    const timeline = JSON.parse(attempt.timeline_json) as TimelineEntry[];
+    if (timeline.some((e) => e.status === INTERSTITIAL_CLOSED)) return;
+    const entries = closed.map((c) => ({
+      at: c.at,
+      status: INTERSTITIAL_CLOSED,
+      reason: null,
+      detail: `interstitial ${c.name}`,
+      actor: null,
+    }));
+    const merged = [...timeline, ...entries].sort((a, b) => a.at.localeCompare(b.at));
+    await trx
+      .updateTable('purchase_attempts')
+      .set({ timeline_json: JSON.stringify(merged) })
+      .where('id', '=', attemptId)
+      .execute();
+  });
 }
 
 async function appendTimeline(trx: AdminDb, authorizationId: string, entry: TimelineEntry): Promise<void> {

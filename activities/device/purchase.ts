@@ -140,10 +140,14 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           await evidence('SAFETY_STOP');
           throw err;
         }
-        const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial').map((e) => e.details);
+        const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial');
         if (closed.length > 0)
-          ctx.log.info({ taskId: target.taskId, interstitials: closed }, 'interstitials closed before the fence');
-        return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot() };
+          ctx.log.info(
+            { taskId: target.taskId, interstitials: closed.map((e) => e.details) },
+            'interstitials closed before the fence',
+          );
+        const interstitialsClosed = closed.map((e) => ({ name: String(e.details?.name ?? 'unknown'), at: e.at }));
+        return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot(), interstitialsClosed };
       });
     },
 

@@ -3,7 +3,15 @@
  * body parser runs. Everything under /api is protected unless listed here, so a router added
  * later is protected without doing anything.
  */
-export type Zone = 'public' | 'login' | 'device' | 'host' | 'operator';
+export type Zone = 'public' | 'login' | 'device' | 'host' | 'operator' | 'codec';
+
+/**
+ * The Temporal codec-server endpoints (admin/http/routes/codec.ts): an operator's session, but
+ * no CSRF token, because the Temporal Web UI and CLI speak the codec protocol and know no
+ * token. They change nothing, the session cookie is SameSite=Strict, and only the Web UI's
+ * origin may read an answer (admin/http/codec-cors.ts).
+ */
+export const CODEC_PATHS = ['/api/codec/decode', '/api/codec/encode'];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -21,5 +29,6 @@ export function zoneOf(method: string, rawPath: string): Zone {
   if (p === '/api/device' || p.startsWith('/api/device/')) return 'device';
   if (p === '/api/host' || p.startsWith('/api/host/')) return 'host';
   if ((p === '/api/session' || p === '/api/session/') && m === 'POST') return 'login';
+  if (m === 'POST' && CODEC_PATHS.includes(p.replace(/\/$/, ''))) return 'codec';
   return 'operator';
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuditEntry } from '../audit/audit';
 import type { AdminDb } from '../db/database';
@@ -11,18 +12,37 @@ import { CatalogErrors } from './errors';
  */
 export type AuditHook = (trx: AdminDb, entry: AuditEntry) => Promise<void>;
 
-/** Keyset cursors are opaque to clients: base64url of the last key. */
+/**
+ * The key list cursors are signed with. Per process: a cursor is a moment's bookmark, and one
+ * from before a restart is refused like any other the API did not issue (the list starts over).
+ */
+const CURSOR_KEY = crypto.randomBytes(32);
+const CURSOR_MAX_CHARS = 1024;
+
+const cursorSignature = (payload: string) =>
+  crypto.createHmac('sha256', CURSOR_KEY).update(payload).digest().subarray(0, 16);
+
+/**
+ * Keyset cursors are opaque to clients: base64url of the last key, then an HMAC of it, so a
+ * list only ever resumes from a key it handed out itself (docs/security.md "Hostile input").
+ */
 export function encodeCursor(key: string): string {
-  return Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
+  return `${payload}.${cursorSignature(payload).toString('base64url')}`;
 }
 
 export function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined || cursor === '') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 'k' in parsed && typeof parsed.k === 'string') return parsed.k;
-  } catch {
-    // fall through
+  const dot = cursor.indexOf('.');
+  if (cursor.length <= CURSOR_MAX_CHARS && dot > 0) {
+    const payload = cursor.slice(0, dot);
+    const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const expected = cursorSignature(payload);
+    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) {
+      const parsed: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (typeof parsed === 'object' && parsed !== null && 'k' in parsed && typeof parsed.k === 'string')
+        return parsed.k;
+    }
   }
   throw badRequest(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
 }

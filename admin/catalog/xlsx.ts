@@ -1,8 +1,9 @@
-import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { StringDecoder } from 'node:string_decoder';
+import { BadCell, ElementSplitter, XmlTooLarge, detached, parseRow, richText, type XmlCell } from './xlsx-xml';
+import { ZipEntryTooLarge, ZipUnreadable, centralDirectory, entryText, inflateEntry, type ZipEntry } from './zip';
 
-/** A cell as exceljs hands it over; anything else is reduced to its text. */
-export type CellValue = ExcelJS.CellValue;
+/** A cell as the reader hands it over: text, number, boolean or empty. */
+export type CellValue = XmlCell | undefined;
 
 export interface SheetRow {
   /** the row number as Excel shows it (header = 1) */
@@ -16,20 +17,27 @@ export class WorkbookUnreadable extends Error {
 }
 
 /**
- * Bounds on the work one import may cause. The Shopee export of the whole shop is ~11k rows,
- * a title at most a few hundred characters, the unpacked workbook a few tens of MB; each
- * bound leaves room above that and keeps one upload from taking the admin's memory.
+ * Bounds on the work one import may cause (docs/security.md "Imports"). The Shopee export of
+ * the whole shop is ~11k rows, a title at most a few hundred characters, the unpacked workbook
+ * a few tens of MB; each bound leaves room above that, and together they keep the admin's
+ * memory for one upload within the budget docs/security.md states.
  */
 export const WORKBOOK_LIMITS = {
   /** rows of the first worksheet, header included */
-  maxRows: 50_000,
+  maxRows: 200_000,
   /** characters of one cell's text */
   maxCellChars: 2_000,
-  /** the sum of the uncompressed sizes the zip declares (shared strings included) */
+  /** bytes the zip may unpack to: the sizes it declares, and what it really inflates to */
   maxUnpackedBytes: 200 * 1024 * 1024,
+  /** entries of the shared-strings table */
+  maxSharedStrings: 1_000_000,
+  /** characters of all shared strings together */
+  maxSharedStringChars: 16 * 1024 * 1024,
+  /** characters of one row (or one shared string) as XML */
+  maxElementChars: 4 * 1024 * 1024,
 } as const;
 
-export type WorkbookLimit = 'rows' | 'cell' | 'unpacked';
+export type WorkbookLimit = 'rows' | 'cell' | 'unpacked' | 'strings';
 
 export class WorkbookTooLarge extends Error {
   override readonly name = 'WorkbookTooLarge';
@@ -42,105 +50,140 @@ export class WorkbookTooLarge extends Error {
   }
 }
 
-/**
- * The total uncompressed size the zip's central directory declares, read before anything is
- * inflated; undefined when the directory cannot be found (exceljs then reports the file as
- * unreadable). A file that lies about its sizes still meets the row and cell bounds below.
- */
-function declaredUnpackedBytes(bytes: Buffer): number | undefined {
-  const EOCD = 0x06054b50;
-  const CEN = 0x02014b50;
-  const from = Math.max(0, bytes.length - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= from; i--) {
-    if (bytes.readUInt32LE(i) === EOCD) {
-      eocd = i;
-      break;
+/** Small parts (workbook.xml and its relationships) are read whole, within this. */
+const SMALL_PART_BYTES = 4 * 1024 * 1024;
+
+/** Where the parts are: the first worksheet (the workbook's first <sheet>), the shared strings. */
+async function locateParts(bytes: Buffer, byName: Map<string, ZipEntry>) {
+  const worksheets = [...byName.keys()]
+    .filter((n) => /^xl\/worksheets\/[^/]+\.xml$/.test(n))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const book = byName.get('xl/workbook.xml');
+  const relsEntry = byName.get('xl/_rels/workbook.xml.rels');
+  const rels = new Map<string, { type: string; target: string }>();
+  if (relsEntry) {
+    const xml = await entryText(bytes, relsEntry, SMALL_PART_BYTES);
+    for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
+      const id = /\sId="([^"]*)"/.exec(m[0])?.[1];
+      const target = /\sTarget="([^"]*)"/.exec(m[0])?.[1];
+      const type = /\sType="([^"]*)"/.exec(m[0])?.[1] ?? '';
+      if (id && target) rels.set(id, { type, target: target.startsWith('/') ? target.slice(1) : `xl/${target}` });
     }
   }
-  if (eocd < 0) return undefined;
-  const entries = bytes.readUInt16LE(eocd + 10);
-  let offset = bytes.readUInt32LE(eocd + 16);
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== CEN) return undefined;
-    const size = bytes.readUInt32LE(offset + 24);
-    // 0xffffffff: the real size is in a zip64 extra field; count it as over any sane bound
-    total += size === 0xffffffff ? Number.MAX_SAFE_INTEGER / 2 : size;
-    offset += 46 + bytes.readUInt16LE(offset + 28) + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
+  let sheets = worksheets.length;
+  let first = worksheets[0];
+  if (book) {
+    const xml = await entryText(bytes, book, SMALL_PART_BYTES);
+    const declared = [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)].map((m) => m[0]);
+    sheets = declared.length;
+    const rid = declared[0] === undefined ? undefined : /\s(?:\w+:)?id="([^"]*)"/.exec(declared[0])?.[1];
+    const target = rid === undefined ? undefined : rels.get(rid)?.target;
+    if (target !== undefined && byName.has(target)) first = target;
   }
-  return total;
+  const stringsTarget = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'))?.target;
+  const strings = byName.get(stringsTarget ?? 'xl/sharedStrings.xml');
+  return { sheets, first: first === undefined ? undefined : byName.get(first), strings };
+}
+
+/** Tracks what the zip has really inflated to, across parts. */
+class Budget {
+  used = 0;
+  remaining() {
+    return WORKBOOK_LIMITS.maxUnpackedBytes - this.used;
+  }
+  async *inflate(bytes: Buffer, entry: ZipEntry): AsyncGenerator<string> {
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of inflateEntry(bytes, entry, this.remaining())) {
+      this.used += chunk.length;
+      yield decoder.write(chunk);
+    }
+    yield decoder.end();
+  }
+}
+
+async function readSharedStrings(bytes: Buffer, entry: ZipEntry | undefined, budget: Budget): Promise<string[]> {
+  const strings: string[] = [];
+  if (!entry) return strings;
+  let chars = 0;
+  const splitter = new ElementSplitter('si', WORKBOOK_LIMITS.maxElementChars);
+  const add = (xml: string) => {
+    const text = detached(richText(xml));
+    chars += text.length;
+    if (strings.length >= WORKBOOK_LIMITS.maxSharedStrings || chars > WORKBOOK_LIMITS.maxSharedStringChars)
+      throw new WorkbookTooLarge(
+        'strings',
+        `the shared-strings table holds more than ${WORKBOOK_LIMITS.maxSharedStrings} strings or ${WORKBOOK_LIMITS.maxSharedStringChars} characters`,
+      );
+    strings.push(text);
+  };
+  for await (const text of budget.inflate(bytes, entry)) splitter.push(text, add);
+  return strings;
 }
 
 /**
- * Streams the first worksheet of an xlsx (bytes already size-limited by the caller) and
- * returns its non-empty rows. Other worksheets are read past, not kept. Anything exceljs
- * cannot open is a WorkbookUnreadable, never a crash.
+ * Streams the first worksheet of an xlsx (bytes already size-limited by the caller) and hands
+ * each row to `onRow` as it is read; nothing of the sheet is kept here. Parts are found through
+ * the zip's central directory, so the shared strings are read first wherever they sit and
+ * nothing is ever spooled to disk; other worksheets are never inflated. Anything that is not a
+ * readable workbook is a WorkbookUnreadable, anything past a bound a WorkbookTooLarge.
  */
-export async function readFirstSheet(bytes: Buffer): Promise<{ sheets: number; rows: SheetRow[] }> {
+export async function readFirstSheet(
+  bytes: Buffer,
+  onRow: (row: SheetRow) => void,
+): Promise<{ sheets: number; rows: number }> {
   if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50)
     throw new WorkbookUnreadable('not an xlsx file (no zip signature)');
-  const unpacked = declaredUnpackedBytes(bytes);
-  if (unpacked !== undefined && unpacked > WORKBOOK_LIMITS.maxUnpackedBytes) {
-    throw new WorkbookTooLarge(
-      'unpacked',
-      `the workbook unpacks to more than ${WORKBOOK_LIMITS.maxUnpackedBytes / 1024 / 1024} MB`,
-    );
-  }
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'emit',
-  });
-  const rows: SheetRow[] = [];
-  let sheets = 0;
   try {
-    for await (const sheet of reader) {
-      sheets++;
-      for await (const row of sheet) {
-        if (sheets !== 1) continue;
-        const values = Array.isArray(row.values) ? (row.values as CellValue[]) : [];
-        if (rows.length >= WORKBOOK_LIMITS.maxRows) {
+    const entries = centralDirectory(bytes);
+    const declared = entries.reduce((sum, e) => sum + e.size, 0);
+    if (declared > WORKBOOK_LIMITS.maxUnpackedBytes) throw new ZipEntryTooLarge('declared sizes over the bound');
+    const byName = new Map(entries.map((e) => [e.name.replace(/^\//, ''), e]));
+    const budget = new Budget();
+    const parts = await locateParts(bytes, byName);
+    if (!parts.first) return { sheets: parts.sheets, rows: 0 };
+    const strings = await readSharedStrings(bytes, parts.strings, budget);
+    let rows = 0;
+    let previous = 0;
+    const splitter = new ElementSplitter('row', WORKBOOK_LIMITS.maxElementChars);
+    const each = (xml: string) => {
+      const row = parseRow(xml, previous, strings);
+      previous = row.number;
+      if (++rows > WORKBOOK_LIMITS.maxRows)
+        throw new WorkbookTooLarge(
+          'rows',
+          `the first worksheet has more than ${WORKBOOK_LIMITS.maxRows} rows`,
+          row.number,
+        );
+      for (const v of row.values) {
+        if (typeof v === 'string' && v.length > WORKBOOK_LIMITS.maxCellChars)
           throw new WorkbookTooLarge(
-            'rows',
-            `the first worksheet has more than ${WORKBOOK_LIMITS.maxRows} rows`,
+            'cell',
+            `row ${row.number} has a cell longer than ${WORKBOOK_LIMITS.maxCellChars} characters`,
             row.number,
           );
-        }
-        for (const v of values) {
-          if (cellText(v).length > WORKBOOK_LIMITS.maxCellChars) {
-            throw new WorkbookTooLarge(
-              'cell',
-              `row ${row.number} has a cell longer than ${WORKBOOK_LIMITS.maxCellChars} characters`,
-              row.number,
-            );
-          }
-        }
-        rows.push({ number: row.number, values });
       }
-    }
+      onRow(row);
+    };
+    for await (const text of budget.inflate(bytes, parts.first)) splitter.push(text, each);
+    return { sheets: parts.sheets, rows };
   } catch (err) {
     if (err instanceof WorkbookTooLarge) throw err;
-    throw new WorkbookUnreadable(`cannot read the workbook: ${(err as Error).message}`);
+    if (err instanceof ZipEntryTooLarge)
+      throw new WorkbookTooLarge(
+        'unpacked',
+        `the workbook unpacks to more than ${WORKBOOK_LIMITS.maxUnpackedBytes / 1024 / 1024} MB, or to more than its zip headers declare`,
+      );
+    if (err instanceof XmlTooLarge) throw new WorkbookTooLarge('cell', `a row or shared string: ${err.message}`);
+    if (err instanceof ZipUnreadable || err instanceof BadCell)
+      throw new WorkbookUnreadable(`cannot read the workbook: ${err.message}`);
+    throw err;
   }
-  return { sheets, rows };
 }
 
 /** Text of a cell the way Excel displays plain content; '' for empty. */
 export function cellText(value: CellValue | undefined): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if ('richText' in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join('');
-  if ('text' in value && typeof value.text === 'string') return value.text;
-  if ('result' in value) {
-    const r = value.result;
-    return r === undefined || r === null || typeof r === 'object' ? '' : String(r);
-  }
-  return '';
+  return typeof value === 'string' ? value : String(value);
 }
 
 /**

@@ -38,6 +38,10 @@ const envSchema = z.object({
     ),
   // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
   CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  // Online backups of admin.db (admin/backup/schedule.ts); unset dir = none. Outside the data dir.
+  CMAUTOBUY_BACKUP_DIR: z.string().min(1).optional(),
+  CMAUTOBUY_BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  CMAUTOBUY_BACKUP_INTERVAL_HOURS: z.coerce.number().positive().default(24),
   ...metricsHostEnvShape,
   ...logLevelEnvShape,
 });

@@ -7,6 +7,10 @@ export const EVIDENCE_LIMITS = {
   maxEnvelopeBytes: 64 * 1024,
   /** after a rejection, at most this much more is read (and dropped) so the client sees the answer */
   maxDiscardBytes: 1024 * 1024,
+  /** all ancillary chunks (text, colour profile, …) together, as stored; a screenshot has a few bytes of them */
+  maxAncillaryBytes: 64 * 1024,
+  /** what one compressed ancillary chunk (zTXt, iCCP, compressed iTXt) may inflate to */
+  maxAncillaryInflatedBytes: 256 * 1024,
 } as const;
 
 /** What a screenshot shows; anything else is refused rather than stored under a vague label. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
 
@@ -66,8 +67,45 @@ function inflatedSize(h: PngHeader): number {
   return (Math.ceil((h.width * bitsPerPixel) / 8) + 1) * h.height;
 }
 
+/**
+ * Where a compressed ancillary chunk's zlib stream starts, or -1 when the chunk holds none:
+ * zTXt and iCCP are `name NUL method data`, iTXt `keyword NUL flag method lang NUL
+ * translated NUL text` with the text compressed only when flag is 1.
+ */
+function compressedStart(type: string, data: Buffer): number {
+  const nul = data.indexOf(0);
+  if (nul < 0) return -1;
+  if (type === 'zTXt' || type === 'iCCP') return nul + 2;
+  if (type !== 'iTXt' || data[nul + 1] !== 1) return -1;
+  const lang = data.indexOf(0, nul + 3);
+  const translated = lang < 0 ? -1 : data.indexOf(0, lang + 1);
+  return translated < 0 ? -1 : translated + 1;
+}
+
+/**
+ * Ancillary chunks are stored and served as the device sent them, so they are bounded here:
+ * a few KiB in all, and none that inflates past EVIDENCE_LIMITS.maxAncillaryInflatedBytes (a
+ * 200 MB zTXt/iCCP/iTXt would be a bomb for whatever opens the screenshot later). pngjs reads
+ * past them without inflating, so this is the only place they are looked at.
+ */
+function checkAncillary(type: string, data: Buffer, seen: { bytes: number }): void {
+  seen.bytes += data.length;
+  if (seen.bytes > EVIDENCE_LIMITS.maxAncillaryBytes)
+    throw invalid(`the PNG carries more than ${EVIDENCE_LIMITS.maxAncillaryBytes} bytes of ancillary chunks`);
+  const start = compressedStart(type, data);
+  if (start < 0) return;
+  try {
+    zlib.inflateSync(data.subarray(start), { maxOutputLength: EVIDENCE_LIMITS.maxAncillaryInflatedBytes });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', `the PNG's ${type} chunk inflates past its bound`);
+    throw invalid(`the PNG's ${type} chunk is not valid zlib data`);
+  }
+}
+
 function concatenatedIdat(file: Buffer): Buffer {
   const parts: Buffer[] = [];
+  const ancillary = { bytes: 0 };
   let offset = PNG_SIGNATURE.length;
   let sawEnd = false;
   while (offset < file.length) {
@@ -77,6 +115,9 @@ function concatenatedIdat(file: Buffer): Buffer {
     const end = offset + 12 + length;
     if (end > file.length) throw invalid(`the PNG is truncated inside its ${type} chunk`);
     if (type === 'IDAT') parts.push(file.subarray(offset + 8, offset + 8 + length));
+    // bit 5 of the first type byte (lower case) marks an ancillary chunk
+    else if ((file[offset + 4]! & 0x20) !== 0)
+      checkAncillary(type, file.subarray(offset + 8, offset + 8 + length), ancillary);
     offset = end;
     if (type === 'IEND') {
       sawEnd = true;

@@ -2,12 +2,13 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { BROWSER_SECURITY_HEADERS, checkHost } from '../../platform/http-guard';
 import { auditFallback } from '../audit/fallback';
+import { codecCors } from './codec-cors';
 import { identityGate } from '../auth/gate';
 import type { AppDeps } from './deps';
 import { errorMiddleware, HttpError } from './errors';
 import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
-import { staticUi } from './static-ui';
+import { isApiPath, staticUi } from './static-ui';
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   // Identity before any body is read, so every /api route is protected by default
   // (admin/auth/zones.ts); the audit fallback sits inside it, around every router.
+  app.use(codecCors(deps.temporal.settings.uiUrl));
   app.use(
     identityGate({
       db: deps.db,
@@ -56,7 +58,7 @@ export function createApp(deps: AppDeps): Koa {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/api/')) throw new HttpError(404, 'NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+    if (isApiPath(ctx.path)) throw new HttpError(404, 'NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
     await next();
   });
   app.use(staticUi(deps.uiDist));

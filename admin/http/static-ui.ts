@@ -15,6 +15,16 @@ const TYPES: Record<string, string> = {
 };
 
 /**
+ * Whether a path is the API's, as the router and the identity gate (admin/auth/zones.ts) see
+ * it: case-insensitive, repeated slashes collapsed. `/API/DEVICE/x` is an API miss (a JSON
+ * 404), never the UI shell.
+ */
+export function isApiPath(rawPath: string): boolean {
+  const p = rawPath.replace(/\/{2,}/g, '/').toLowerCase();
+  return p === '/api' || p.startsWith('/api/');
+}
+
+/**
  * Serves the built UI (ui/dist) and falls back to index.html for client routes. Only that
  * folder is ever served: the evidence store and the data dir are not reachable from here.
  */
@@ -22,7 +32,7 @@ export function staticUi(distDir: string): Middleware {
   const root = path.resolve(distDir);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path === '/healthz') return next();
+    if (isApiPath(ctx.path) || ctx.path === '/healthz') return next();
     let decoded: string;
     try {
       decoded = decodeURIComponent(ctx.path);

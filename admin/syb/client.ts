@@ -1,11 +1,15 @@
-import { z } from 'zod';
-import { taipeiLocalToUtc, twdYuanToCent } from '../../domain/syb';
+import { SYB_LIMITS } from '../../domain/syb';
+import { AnswerParser, type AnswerKinds, type Projected, type Scalar } from './answer-parser';
+import { readShipment, type ReadShipment } from './lines';
+import { checkSybAddress, SybAddressRefused } from './address';
 
 /**
  * The only code that knows the 顺运宝 wire protocol (docs/syb-protocol.md): login, the cookie
  * jar, the day-filtered list and the per-shipment detail. It never sends the JWT, takes prices
- * from the detail call only, and drops the recipient's name, phone and address while parsing,
- * so nothing downstream can store, log or pass them on.
+ * from the detail call only, and keeps only the fields it knows (an allow-list: the recipient's
+ * name, phone and address and anything else SYB adds are dropped while parsing, in a worker
+ * thread — answer-parser.ts), so nothing downstream can store, log or pass them on. Every answer
+ * is read up to `SYB_LIMITS.answerBytes` only.
  */
 
 export interface SybAccount {
@@ -15,7 +19,12 @@ export interface SybAccount {
 }
 
 export type SybErrorCode =
-  'SYB_NOT_CONFIGURED' | 'SYB_LOGIN_REFUSED' | 'SYB_UNAVAILABLE' | 'SYB_SESSION_LOST' | 'SYB_BAD_ANSWER';
+  | 'SYB_NOT_CONFIGURED'
+  | 'SYB_LOGIN_REFUSED'
+  | 'SYB_UNAVAILABLE'
+  | 'SYB_SESSION_LOST'
+  | 'SYB_BAD_ANSWER'
+  | 'SYB_ADDRESS_REFUSED';
 
 export class SybError extends Error {
   override readonly name = 'SybError';
@@ -27,7 +36,9 @@ export class SybError extends Error {
   }
   /** a missing or wrong account does not heal by retrying; everything else may */
   get retryable(): boolean {
-    return this.code !== 'SYB_LOGIN_REFUSED' && this.code !== 'SYB_NOT_CONFIGURED';
+    return (
+      this.code !== 'SYB_LOGIN_REFUSED' && this.code !== 'SYB_NOT_CONFIGURED' && this.code !== 'SYB_ADDRESS_REFUSED'
+    );
   }
 }
 
@@ -38,66 +49,14 @@ export interface SybSession {
   expiresAt: Date;
 }
 
-/** One order line as the admin keeps it: no recipient data, price in TWD cents. */
-export interface SybLine {
-  syb_id: string;
-  order_no: string;
-  shopee_goods_id: string;
-  title: string;
-  product_spec: string | null;
-  quantity: number;
-  price_twd_cent: number | null;
-  image_url: string | null;
-  /** UTC, from the shipment's Taipei `created` */
-  created_at: string;
-  syb_data: Record<string, unknown>;
-}
+export type { SybLine } from './lines';
 
 const SESSION_MAX_MS = 24 * 3600_000;
 const CALL_TIMEOUT_MS = 20_000;
 const EXPIRED_SESSION_CODE = 401;
 const WRONG_ACCOUNT_CODE = 1001;
-
-const envelope = z
-  .object({ code: z.number().int(), msg: z.string().nullable().optional(), data: z.unknown() })
-  .passthrough();
-const loginData = z.object({ token: z.string().min(1) }).passthrough();
-const listData = z.object({
-  pages: z.number().int().nonnegative(),
-  list: z.array(z.object({ id: z.string().min(1) }).passthrough()),
-});
-const detailLine = z
-  .object({
-    id: z.string().min(1),
-    productId: z.string().min(1),
-    title: z.string(),
-    spec: z.string().nullable(),
-    quantity: z.number().int().positive(),
-    price: z.string(),
-    imageUrl: z.string().nullable().optional(),
-  })
-  .passthrough();
-const detailData = z
-  .object({
-    id: z.string().min(1),
-    code: z.string().min(1),
-    created: z.string(),
-    details: z.array(detailLine),
-  })
-  .passthrough();
-
-/** Keys that carry the customer's personal data, at any depth of an answer we keep. */
-const PERSONAL = /receiv|recipient|consignee|phone|mobile|^tel|address|addr$|idcard/i;
-
-function withoutPersonalData(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutPersonalData);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([k]) => !PERSONAL.test(k))
-      .map(([k, v]) => [k, withoutPersonalData(v)]),
-  );
-}
+/** A login answer is a token and a few fields. */
+const LOGIN_ANSWER_BYTES = 64 * 1024;
 
 /** The `exp` of a JWT, read without trusting or verifying it: it only shortens the cache. */
 function jwtExpiry(token: string): Date | null {
@@ -118,68 +77,75 @@ export class SybClient {
     /** the cached session (in memory, owned by the caller); replaced on every login */
     private session: SybSession | undefined,
     private readonly onLogin: (session: SybSession) => void = () => {},
-  ) {}
-
-  /** Shipment ids of one list page, and how many pages there are. Amounts are ignored (mixed units). */
-  async listPage(fromDay: string, toDay: string, pageNum: number): Promise<{ shipmentIds: string[]; pages: number }> {
-    const data = listData.safeParse(
-      await this.authed('/am/stock/list', { createdStart: fromDay, createdEnd: toDay, pageNum: String(pageNum) }),
-    );
-    if (!data.success)
-      throw new SybError(
-        'SYB_BAD_ANSWER',
-        `the SYB list answer has an unexpected shape (${data.error.issues[0]?.path.join('.') ?? '?'})`,
-      );
-    return { shipmentIds: data.data.list.map((s) => s.id), pages: data.data.pages };
+    /** shared by the clients of one admin, so its worker thread starts once; else owned and closed */
+    shared?: AnswerParser,
+  ) {
+    this.parser = shared ?? new AnswerParser();
+    this.ownsParser = shared === undefined;
   }
 
-  /** The shipment's lines, one per `details[]` item, without the recipient. */
-  async shipmentLines(shipmentId: string): Promise<SybLine[]> {
-    const parsed = detailData.safeParse(await this.authed('/am/stock/detail/listByStock', { stockId: shipmentId }));
-    if (!parsed.success)
-      throw new SybError(
-        'SYB_BAD_ANSWER',
-        `the SYB detail of ${shipmentId} has an unexpected shape (${parsed.error.issues[0]?.path.join('.') ?? '?'})`,
-      );
-    const shipment = parsed.data;
-    const createdAt = taipeiLocalToUtc(shipment.created);
-    if (!createdAt)
-      throw new SybError(
-        'SYB_BAD_ANSWER',
-        `shipment ${shipmentId} has created "${shipment.created}", not "YYYY-MM-DD HH:MM:SS"`,
-      );
-    const { details, ...outer } = shipment;
-    const kept = withoutPersonalData(outer) as Record<string, unknown>;
-    return details.map((d) => ({
-      syb_id: d.id,
-      order_no: shipment.code,
-      shopee_goods_id: d.productId,
-      title: d.title,
-      product_spec: d.spec,
-      quantity: d.quantity,
-      price_twd_cent: twdYuanToCent(d.price),
-      image_url: d.imageUrl ?? null,
-      created_at: createdAt,
-      syb_data: { schema_version: 1, shipment: kept, detail: withoutPersonalData(d) as Record<string, unknown> },
-    }));
+  private readonly parser: AnswerParser;
+  private readonly ownsParser: boolean;
+  private addressChecked = false;
+
+  /** Shipment ids of one list page, and how many pages SYB claims. Amounts are ignored (mixed units). */
+  async listPage(
+    fromDay: string,
+    toDay: string,
+    pageNum: number,
+  ): Promise<{ shipmentIds: string[]; pages: number; refused: number }> {
+    const data = await this.authed('list', '/am/stock/list', {
+      createdStart: fromDay,
+      createdEnd: toDay,
+      pageNum: String(pageNum),
+    });
+    const pages = data?.pages;
+    if (!data || typeof pages !== 'number' || !Number.isSafeInteger(pages) || pages < 0)
+      throw new SybError('SYB_BAD_ANSWER', 'the SYB list answer has an unexpected shape (pages, list)');
+    const ids = data.ids.filter(usableId);
+    return { shipmentIds: ids, pages, refused: data.total - ids.length };
   }
 
-  private async authed(path: string, query: Record<string, string>): Promise<unknown> {
+  /**
+   * The shipment's lines, one per `details[]` item (every one kept; those the adapter cannot use
+   * carry `data_problem`). Throws only when the call itself failed: no answer, no JSON, no
+   * `details` array — then nothing of the shipment is known.
+   */
+  async shipmentLines(shipmentId: string, fallbackCreatedAt: string): Promise<ReadShipment> {
+    const data = await this.authed('detail', '/am/stock/detail/listByStock', { stockId: shipmentId });
+    if (!data || data.details === null)
+      throw new SybError('SYB_BAD_ANSWER', `the SYB detail of ${shipmentId} has no details list`);
+    return readShipment(shipmentId, data, fallbackCreatedAt);
+  }
+
+  /** Ends the answer parser's worker thread, when this client started it. */
+  async close(): Promise<void> {
+    if (this.ownsParser) await this.parser.close();
+  }
+
+  private async authed<K extends 'list' | 'detail'>(
+    kind: K,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<AnswerKinds[K]['data']> {
     if (!this.session || this.session.expiresAt.getTime() <= Date.now()) await this.login();
-    const first = await this.call('GET', path, query);
-    if (first.code !== EXPIRED_SESSION_CODE) return this.dataOf(first, path);
+    const first = await this.call(kind, path, query);
+    if (first.code !== EXPIRED_SESSION_CODE) return this.dataOf<AnswerKinds[K]['data']>(first, path);
     // The service ended the session before our cached expiry: log in again, once.
     await this.login();
-    const second = await this.call('GET', path, query);
+    const second = await this.call(kind, path, query);
     if (second.code === EXPIRED_SESSION_CODE)
       throw new SybError('SYB_SESSION_LOST', 'SYB refused a fresh session; check the SYB URL and account');
-    return this.dataOf(second, path);
+    return this.dataOf<AnswerKinds[K]['data']>(second, path);
   }
 
-  private dataOf(answer: z.infer<typeof envelope>, path: string): unknown {
+  private dataOf<T>(answer: Projected<unknown>, path: string): T {
     if (answer.code !== 0)
-      throw new SybError('SYB_BAD_ANSWER', `SYB answered code ${answer.code} to ${path}: ${answer.msg ?? ''}`);
-    return answer.data;
+      throw new SybError(
+        'SYB_BAD_ANSWER',
+        `SYB answered code ${shortText(answer.code)} to ${path}: ${shortText(answer.msg)}`,
+      );
+    return (answer.data ?? null) as T;
   }
 
   private async login(): Promise<void> {
@@ -190,30 +156,47 @@ export class SybClient {
       {},
       JSON.stringify({ username: this.account.username, password: this.account.password }),
     );
-    const answer = await this.answer(res, '/api/auth/login');
+    const answer = await this.answer(res, 'login', '/api/auth/login', LOGIN_ANSWER_BYTES);
     if (answer.code === WRONG_ACCOUNT_CODE)
       throw new SybError('SYB_LOGIN_REFUSED', 'SYB refused the user name or password; fix them on 设置 → 顺运宝');
-    const data = loginData.safeParse(this.dataOf(answer, '/api/auth/login'));
-    if (!data.success) throw new SybError('SYB_BAD_ANSWER', 'the SYB login answer carries no token');
+    const token = this.dataOf<AnswerKinds['login']['data']>(answer, '/api/auth/login')?.token;
+    if (typeof token !== 'string' || token === '')
+      throw new SybError('SYB_BAD_ANSWER', 'the SYB login answer carries no token');
     const cookies = res.headers
       .getSetCookie()
+      .slice(0, 20)
       .map((line) => line.split(';')[0]?.trim() ?? '')
       .map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1) }))
-      .filter((c) => c.name !== '' && c.value !== '');
+      .filter((c) => c.name !== '' && c.value !== '' && c.value.length <= 4096);
     if (cookies.length === 0) throw new SybError('SYB_BAD_ANSWER', 'the SYB login set no session cookie');
     const cap = Date.now() + SESSION_MAX_MS;
-    const exp = jwtExpiry(data.data.token)?.getTime() ?? cap;
+    const exp = jwtExpiry(token)?.getTime() ?? cap;
     this.session = { cookies, expiresAt: new Date(Math.min(exp, cap)) };
     this.onLogin(this.session);
   }
 
-  private async call(method: string, path: string, query: Record<string, string>): Promise<z.infer<typeof envelope>> {
-    return this.answer(await this.fetch(method, path, query), path);
+  private async call<K extends 'list' | 'detail'>(
+    kind: K,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<AnswerKinds[K]> {
+    return this.answer(await this.fetch('GET', path, query), kind, path, SYB_LIMITS.answerBytes);
   }
 
   private async fetch(method: string, path: string, query: Record<string, string>, body?: string): Promise<Response> {
     const url = new URL(path, this.account.url.endsWith('/') ? this.account.url : `${this.account.url}/`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    // Where the password goes: checked before the first call of this client (one sync), so a name
+    // that now resolves to a private or metadata address is refused even after the settings took it.
+    if (!this.addressChecked) {
+      try {
+        await checkSybAddress(url.href);
+      } catch (err) {
+        if (err instanceof SybAddressRefused) throw new SybError('SYB_ADDRESS_REFUSED', err.message);
+        throw err;
+      }
+      this.addressChecked = true;
+    }
     // Cookies only: the login's JWT is never sent back.
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -234,18 +217,63 @@ export class SybClient {
     }
   }
 
-  private async answer(res: Response, path: string): Promise<z.infer<typeof envelope>> {
-    if (res.status >= 500 || res.status === 429)
+  private async answer<K extends keyof AnswerKinds>(
+    res: Response,
+    kind: K,
+    path: string,
+    maxBytes: number,
+  ): Promise<AnswerKinds[K]> {
+    if (res.status >= 500 || res.status === 429) {
+      await res.body?.cancel().catch(() => undefined);
       throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
-    let json: unknown;
+    }
+    const bytes = await readBounded(res, maxBytes, path);
+    let projected: AnswerKinds[K];
     try {
-      json = await res.json();
+      projected = await this.parser.parse(kind, bytes);
     } catch {
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no JSON`);
     }
-    const parsed = envelope.safeParse(json);
-    if (!parsed.success)
+    if (!projected.shape || typeof projected.code !== 'number')
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no {code, data}`);
-    return parsed.data;
+    return projected;
   }
+}
+
+function usableId(id: Scalar): id is string {
+  return typeof id === 'string' && id !== '' && id.length <= SYB_LIMITS.idChars && /^[\x21-\x7e]+$/.test(id);
+}
+
+function shortText(v: Scalar): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 200) : '';
+}
+
+/** The body, refused past `maxBytes` without reading the rest (a declared length is believed only when it says "too big"). */
+async function readBounded(res: Response, maxBytes: number, path: string): Promise<Uint8Array> {
+  const tooBig = () =>
+    new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with more than ${Math.round(maxBytes / 1048576)} MB; refused`);
+  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooBig();
+  }
+  if (!res.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooBig();
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof SybError) throw err;
+    throw new SybError('SYB_UNAVAILABLE', `SYB's answer to ${path} broke off (${(err as Error).message})`);
+  }
+  return Buffer.concat(chunks, size);
 }

@@ -1,5 +1,6 @@
 import type { ExecutionMode } from '../../domain/purchase/status';
 import { DRAFT_REFUSALS, LIVE_LINE_TASK_STATES, type DraftRefusal } from '../../domain/syb';
+import { cutText } from '../../domain/text';
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
 import { HttpError } from '../http/errors';
@@ -8,10 +9,16 @@ import { knownPurchase, UnknownPurchase, type KnownPurchase } from '../purchase/
 import type { OptionsRefusal } from '../purchase/options';
 import { readIntSetting } from '../purchase/settings';
 
+/** The page of the operator UI that fixes a refusal (an app path such as `/products/123`). */
+interface RefusalLink {
+  href: string;
+  label: string;
+}
+
 export interface DraftResult {
   syb_id: string;
   task_id: string | null;
-  error: { code: DraftRefusal; message: string } | null;
+  error: { code: DraftRefusal; message: string; link: RefusalLink | null } | null;
 }
 
 const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>([
@@ -22,8 +29,39 @@ const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>([
 ]);
 
 class Refused extends Error {
-  constructor(readonly code: DraftRefusal) {
-    super(DRAFT_REFUSALS[code]);
+  constructor(
+    readonly code: DraftRefusal,
+    readonly link: RefusalLink | null = null,
+    message: string = DRAFT_REFUSALS[code],
+  ) {
+    super(message);
+  }
+}
+
+const productPage = (goodsId: string) => `/products/${encodeURIComponent(goodsId)}`;
+
+/** Where each refusal is fixed: the product (SKUs, PDD link, mapping board), its PDD goods (collect), or the import. */
+async function linkFor(db: AdminDb, code: DraftRefusal, goodsId: string): Promise<RefusalLink | null> {
+  const product = await db
+    .selectFrom('shopee_products')
+    .select(['goods_id', 'pdd_goods_id'])
+    .where('goods_id', '=', goodsId)
+    .executeTakeFirst();
+  if (!product) return { href: '/products', label: '去导入虾皮商品' };
+  switch (code) {
+    case 'SKU_UNKNOWN':
+      return { href: productPage(goodsId), label: '去商品页添加规格' };
+    case 'NO_PDD_LINK':
+      return { href: productPage(goodsId), label: '去商品页关联拼多多链接' };
+    case 'NO_MAPPING':
+      return { href: productPage(goodsId), label: '去商品页映射规格' };
+    case 'OPTION_UNAVAILABLE':
+    case 'PRICE_UNKNOWN':
+      return product.pdd_goods_id
+        ? { href: `/pdd/${encodeURIComponent(product.pdd_goods_id)}`, label: '去拼多多商品页重新采集' }
+        : { href: productPage(goodsId), label: '去商品页映射规格' };
+    default:
+      return null;
   }
 }
 
@@ -46,7 +84,7 @@ export async function draftsFromOrderLines(
       results.push({ syb_id: sybId, task_id: taskId, error: null });
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
-      results.push({ syb_id: sybId, task_id: null, error: { code: err.code, message: err.message } });
+      results.push({ syb_id: sybId, task_id: null, error: { code: err.code, message: err.message, link: err.link } });
     }
   }
   return results;
@@ -54,26 +92,37 @@ export async function draftsFromOrderLines(
 
 async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: ExecutionMode): Promise<string> {
   const line = await db.selectFrom('syb_orders').selectAll().where('syb_id', '=', sybId).executeTakeFirst();
-  if (!line) throw new Refused('SYB_ORDER_NOT_FOUND');
-  if (await liveTask(db, sybId)) throw new Refused('ALREADY_DRAFTED');
+  if (!line) throw new Refused('SYB_ORDER_NOT_FOUND', { href: '/orders', label: '去订单页同步顺运宝' });
+  // A line SYB sent in a shape the adapter cannot use is never bought, whatever else is set on it.
+  if (line.data_problem !== null)
+    throw new Refused('INVALID_LINE', null, `${DRAFT_REFUSALS.INVALID_LINE}：${line.data_problem}`);
+  const live = await liveTask(db, sybId);
+  if (live) throw new Refused('ALREADY_DRAFTED', { href: `/tasks/${encodeURIComponent(live)}`, label: '查看采购任务' });
+  const refuse = async (code: DraftRefusal) => new Refused(code, await linkFor(db, code, line.shopee_goods_id));
   const skuId = line.shopee_sku_id;
-  if (skuId === null) throw new Refused('SKU_UNKNOWN');
+  if (skuId === null) throw new Refused('SKU_UNKNOWN', await linkFor(db, 'SKU_UNKNOWN', line.shopee_goods_id));
   const sku = await db
     .selectFrom('shopee_skus')
     .select('sku_id')
     .where('sku_id', '=', skuId)
     .where('goods_id', '=', line.shopee_goods_id)
     .executeTakeFirst();
-  if (!sku) throw new Refused('SKU_UNKNOWN');
+  if (!sku) throw new Refused('SKU_UNKNOWN', await linkFor(db, 'SKU_UNKNOWN', line.shopee_goods_id));
 
   let known: KnownPurchase;
   try {
     known = await knownPurchase(db, skuId, line.quantity);
   } catch (err) {
-    if (err instanceof UnknownPurchase) throw new Refused(err.code);
+    if (err instanceof UnknownPurchase) throw await refuse(err.code);
     throw err;
   }
-  if (line.quantity > (await readIntSetting(db, 'safety.max_quantity'))) throw new Refused('OVER_MAX_QUANTITY');
+  const maxQuantity = await readIntSetting(db, 'safety.max_quantity');
+  if (line.quantity > maxQuantity)
+    throw new Refused(
+      'OVER_MAX_QUANTITY',
+      { href: '/settings', label: '去设置调整数量上限' },
+      `数量 ${line.quantity} 超过上限 ${maxQuantity}（设置 → 单次采购数量上限）`,
+    );
   try {
     const draft = await createPurchaseDraft(
       db,
@@ -85,7 +134,7 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
         quantity: known.quantity,
         max_total_price_cent: known.max_total_price_cent,
         execution_mode: mode,
-        ...(line.title ? { title: line.title.slice(0, 200) } : {}),
+        ...(line.title ? { title: cutText(line.title, 200) } : {}),
       },
       {
         source: 'syb',
@@ -97,21 +146,21 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
   } catch (err) {
     // Another request drafted the same line between our check and the insert.
     if (isLiveLineConflict(err)) throw new Refused('ALREADY_DRAFTED');
-    if (err instanceof HttpError && err.code === 'PDD_URL_NO_GOODS_ID') throw new Refused('NO_PDD_LINK');
+    if (err instanceof HttpError && err.code === 'PDD_URL_NO_GOODS_ID') throw await refuse('NO_PDD_LINK');
     // the one options check (admin/purchase/options.ts) found the mapped options not offered
-    if (err instanceof HttpError && OPTION_REFUSALS.has(err.code)) throw new Refused('OPTION_UNAVAILABLE');
+    if (err instanceof HttpError && OPTION_REFUSALS.has(err.code)) throw await refuse('OPTION_UNAVAILABLE');
     throw err;
   }
 }
 
-async function liveTask(db: AdminDb, sybId: string): Promise<boolean> {
+async function liveTask(db: AdminDb, sybId: string): Promise<string | null> {
   const row = await db
     .selectFrom('tasks')
     .select('task_id')
     .where('syb_id', '=', sybId)
     .where('status', 'in', [...LIVE_LINE_TASK_STATES])
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.task_id ?? null;
 }
 
 function isLiveLineConflict(err: unknown): boolean {

@@ -1,11 +1,12 @@
 import { sql, type SqlBool } from 'kysely';
-import { LIVE_LINE_TASK_STATES, type MatchState, type OrderLineView } from '../../domain/syb';
+import { LIVE_LINE_TASK_STATES, specsAgree, type MatchState, type OrderLineView } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { containsText } from '../db/like';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { knownPurchase, UnknownPurchase } from '../purchase/known';
 
 export interface OrderListQuery {
   q?: string | undefined;
@@ -28,22 +29,52 @@ const lineTask = sql<string | null>`(select t.task_id from tasks t where t.syb_i
   order by (t.status in (${sql.join(LIVE_LINE_TASK_STATES.map((s) => sql.lit(s)))})) desc, t.created_at desc, t.task_id desc limit 1)`;
 
 const hasLocalSku = sql<SqlBool>`exists (select 1 from shopee_skus k where k.goods_id = o.shopee_goods_id)`;
+const productKnown = sql<SqlBool>`exists (select 1 from shopee_products p where p.goods_id = o.shopee_goods_id)`;
 
-/** The derived matching state as SQL (domain/syb.ts matchState, the same rule). */
+/**
+ * The part of the derived matching state SQL can decide. `ready` and `matched` differ by whether a
+ * purchase can be made from the SKU (`knownPurchase`), which only the code knows: both select
+ * lines with a SKU here, and the list keeps the ones in the asked state.
+ */
 function matchIs(state: MatchState) {
   switch (state) {
+    case 'invalid':
+      return sql<SqlBool>`o.data_problem is not null`;
+    case 'ready':
     case 'matched':
-      return sql<SqlBool>`o.shopee_sku_id is not null`;
+      return sql<SqlBool>`(o.data_problem is null and o.shopee_sku_id is not null)`;
     case 'sku_unknown':
-      return sql<SqlBool>`(o.shopee_sku_id is null and not ${hasLocalSku})`;
+      return sql<SqlBool>`(o.data_problem is null and o.shopee_sku_id is null and not ${hasLocalSku})`;
     case 'unmatched':
-      return sql<SqlBool>`(o.shopee_sku_id is null and ${hasLocalSku})`;
+      return sql<SqlBool>`(o.data_problem is null and o.shopee_sku_id is null and ${hasLocalSku})`;
   }
 }
 
-/** Taipei day → the first UTC instant of it. */
-const dayStartUtc = (day: string, plusDays = 0) =>
-  `${new Date(Date.parse(`${day}T00:00:00Z`) - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+/** Whether a draft could be made from the SKU now: mapped under the current PDD goods to an available, priced combination. */
+async function purchasable(db: AdminDb, skuId: string, quantity: number): Promise<boolean> {
+  try {
+    await knownPurchase(db, skuId, Math.max(quantity, 1));
+    return true;
+  } catch (err) {
+    if (err instanceof UnknownPurchase) return false;
+    throw err;
+  }
+}
+
+/**
+ * Taipei day → the first UTC instant of it. A day that is not on the calendar (2026-13-45,
+ * 2026-02-30) is the client's mistake, a 400 — never a RangeError from toISOString.
+ */
+function dayStartUtc(day: string, plusDays = 0): string {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day)
+    throw badRequest('VALIDATION_FAILED', `invalid input: ${JSON.stringify(day)} is not a calendar day (YYYY-MM-DD)`);
+  return `${new Date(ms - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+}
+
+/** Rows read per round while a `ready`/`matched` filter drops lines; a page reads at most this × MAX_ROUNDS. */
+const ROUND_ROWS = 200;
+const MAX_ROUNDS = 10;
 
 /** 订单 list: keyset on (created_at desc, syb_id desc), newest shipments first. */
 export async function listOrderLines(
@@ -52,6 +83,9 @@ export async function listOrderLines(
 ): Promise<{ items: OrderLineView[]; next_cursor: string | null }> {
   let qb = db
     .selectFrom('syb_orders as o')
+    .leftJoin('shopee_skus as k', (j) =>
+      j.onRef('k.sku_id', '=', 'o.shopee_sku_id').onRef('k.goods_id', '=', 'o.shopee_goods_id'),
+    )
     .select([
       'o.syb_id',
       'o.order_no',
@@ -63,8 +97,11 @@ export async function listOrderLines(
       'o.price_twd_cent',
       'o.image_url',
       'o.created_at',
+      'o.data_problem',
+      'k.spec_raw as shopee_sku_spec',
+      'k.sku_id as local_sku_id',
     ])
-    .select([lineTask.as('task_id'), hasLocalSku.as('has_local_sku')]);
+    .select([lineTask.as('task_id'), hasLocalSku.as('has_local_sku'), productKnown.as('product_known')]);
   const q = query.q?.trim();
   if (q) {
     qb = qb.where((eb) =>
@@ -84,21 +121,60 @@ export async function listOrderLines(
   if (query.date_from) qb = qb.where('o.created_at', '>=', dayStartUtc(query.date_from));
   if (query.date_to) qb = qb.where('o.created_at', '<', dayStartUtc(query.date_to, 1));
   const key = decodeCursor(query.cursor);
-  if (key !== undefined) {
-    const [createdAt, sybId] = parseKey(key);
-    qb = qb.where((eb) =>
-      eb.or([
-        eb('o.created_at', '<', createdAt),
-        eb.and([eb('o.created_at', '=', createdAt), eb('o.syb_id', '<', sybId)]),
-      ]),
-    );
+  let after = key === undefined ? undefined : parseKey(key);
+  // Only `ready` and `matched` are decided after the query; any other list is one query.
+  const keepOnly = query.match === 'ready' || query.match === 'matched' ? query.match : undefined;
+  const wanted = query.limit + 1;
+  const kept: OrderLineView[] = [];
+  let scannedTo: [string, string] | undefined;
+  let exhausted = false;
+  for (let round = 0; round < (keepOnly ? MAX_ROUNDS : 1) && kept.length < wanted; round++) {
+    const from = after;
+    const batch = keepOnly ? ROUND_ROWS : wanted;
+    const rows = await (
+      from === undefined
+        ? qb
+        : qb.where((eb) =>
+            eb.or([
+              eb('o.created_at', '<', from[0]),
+              eb.and([eb('o.created_at', '=', from[0]), eb('o.syb_id', '<', from[1])]),
+            ]),
+          )
+    )
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.syb_id', 'desc')
+      .limit(batch)
+      .execute();
+    for (const { has_local_sku, local_sku_id, product_known, ...r } of rows) {
+      if (kept.length >= wanted) break;
+      scannedTo = [r.created_at, r.syb_id];
+      const state: MatchState =
+        r.data_problem !== null
+          ? 'invalid'
+          : r.shopee_sku_id !== null
+            ? local_sku_id !== null && (await purchasable(db, r.shopee_sku_id, r.quantity))
+              ? 'ready'
+              : 'matched'
+            : Number(has_local_sku) === 1
+              ? 'unmatched'
+              : 'sku_unknown';
+      if (keepOnly && state !== keepOnly) continue;
+      kept.push({
+        ...r,
+        match_state: state,
+        shopee_product_known: Number(product_known) === 1,
+        spec_mismatch:
+          r.shopee_sku_id !== null && local_sku_id !== null && !specsAgree(r.product_spec, r.shopee_sku_spec),
+        task_status: null,
+      });
+    }
+    if (rows.length < batch) {
+      exhausted = true;
+      break;
+    }
+    after = scannedTo;
   }
-  const rows = await qb
-    .orderBy('o.created_at', 'desc')
-    .orderBy('o.syb_id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
+  const page = kept.slice(0, query.limit);
   const taskIds = page.map((r) => r.task_id).filter((id): id is string => id !== null);
   const statuses = new Map(
     taskIds.length === 0
@@ -107,16 +183,12 @@ export async function listOrderLines(
           (t) => [t.task_id, t.status],
         ),
   );
+  for (const item of page) item.task_status = item.task_id ? (statuses.get(item.task_id) ?? null) : null;
   const last = page[page.length - 1];
-  return {
-    items: page.map(({ has_local_sku, ...r }) => ({
-      ...r,
-      match_state: r.shopee_sku_id !== null ? 'matched' : Number(has_local_sku) === 1 ? 'unmatched' : 'sku_unknown',
-      task_status: r.task_id ? (statuses.get(r.task_id) ?? null) : null,
-    })),
-    next_cursor:
-      rows.length > query.limit && last ? encodeCursor(JSON.stringify([last.created_at, last.syb_id])) : null,
-  };
+  // More may follow when a line was left over, or when a filtered read stopped before the end.
+  const more = kept.length > query.limit || (keepOnly !== undefined && !exhausted && kept.length <= query.limit);
+  const cursorKey = kept.length > query.limit && last ? [last.created_at, last.syb_id] : more ? scannedTo : undefined;
+  return { items: page, next_cursor: cursorKey ? encodeCursor(JSON.stringify(cursorKey)) : null };
 }
 
 function parseKey(key: string): [string, string] {
@@ -127,25 +199,28 @@ function parseKey(key: string): [string, string] {
 
 /**
  * Sets or clears a line's Shopee SKU by hand. The SKU must exist locally and belong to the
- * line's goods: a SKU of another product would buy the wrong thing.
+ * line's goods: a SKU of another product would buy the wrong thing. A SKU whose spec does not
+ * read as the line's 规格 (domain/syb.ts specsAgree) is refused with SPEC_MISMATCH unless the
+ * operator confirmed it; the line then shows 规格不一致.
  */
 export async function setOrderLineSku(
   db: AdminDb,
   sybId: string,
   skuId: string | null,
   audit: AuditHook,
+  confirmMismatch = false,
 ): Promise<OrderLineView> {
   await writeTransaction(db, async (trx) => {
     const line = await trx
       .selectFrom('syb_orders')
-      .select(['syb_id', 'shopee_goods_id', 'shopee_sku_id'])
+      .select(['syb_id', 'shopee_goods_id', 'shopee_sku_id', 'product_spec'])
       .where('syb_id', '=', sybId)
       .executeTakeFirst();
     if (!line) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}; sync SYB first`);
     if (skuId !== null) {
       const sku = await trx
         .selectFrom('shopee_skus')
-        .select(['sku_id', 'goods_id'])
+        .select(['sku_id', 'goods_id', 'spec_raw'])
         .where('sku_id', '=', skuId)
         .executeTakeFirst();
       if (!sku) throw badRequest('SHOPEE_SKU_NOT_FOUND', `no local Shopee SKU ${skuId}; add it on the product first`);
@@ -153,6 +228,13 @@ export async function setOrderLineSku(
         throw badRequest(
           'SHOPEE_SKU_OTHER_GOODS',
           `Shopee SKU ${skuId} belongs to goods ${sku.goods_id}, not to this line's goods ${line.shopee_goods_id}`,
+        );
+      }
+      if (!confirmMismatch && !specsAgree(line.product_spec, sku.spec_raw)) {
+        throw conflict(
+          'SPEC_MISMATCH',
+          `Shopee SKU ${skuId} has the spec "${sku.spec_raw ?? ''}", the order line "${line.product_spec ?? ''}"; send confirm_mismatch: true to set it anyway`,
+          { line_spec: line.product_spec, sku_spec: sku.spec_raw },
         );
       }
     }
@@ -164,7 +246,7 @@ export async function setOrderLineSku(
     await audit(trx, {
       action: ORDER_LINE_SKU_SET,
       target: { kind: 'syb_order', id: sybId },
-      details: { shopee_sku_id: skuId, previous: line.shopee_sku_id },
+      details: { shopee_sku_id: skuId, previous: line.shopee_sku_id, confirm_mismatch: confirmMismatch },
     });
   });
   const item = (await listOrderLines(db, { syb_id: sybId, limit: 1 })).items[0];

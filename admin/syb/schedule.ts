@@ -3,6 +3,8 @@ import {
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   WorkflowExecutionAlreadyStartedError,
+  type ScheduleDescription,
+  type ScheduleHandle,
 } from '@temporalio/client';
 import { SYB_SYNC_MANUAL_WORKFLOW_ID, SYB_SYNC_SCHEDULE_ID } from '../../domain/syb';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
@@ -13,10 +15,39 @@ import type { SybService } from './account';
 
 const PAUSED_NOTE = 'paused: no SYB account (set it on 设置 → 顺运宝)';
 
+/** What the code says the Schedule is; an existing one that differs is updated to it at start. */
+const EVERY_MS = 10 * 60_000;
+const SPEC = { intervals: [{ every: EVERY_MS }] };
+const ACTION = {
+  type: 'startWorkflow' as const,
+  workflowType: 'sybSync',
+  taskQueue: ADMIN_TASK_QUEUE,
+  workflowId: SYB_SYNC_SCHEDULE_ID,
+  args: [],
+};
+const POLICIES = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: EVERY_MS };
+
+/** True when the Schedule on the server runs what SPEC, ACTION and POLICIES say. */
+function matchesCode(d: ScheduleDescription): boolean {
+  const intervals = d.spec.intervals ?? [];
+  const action = d.action.type === 'startWorkflow' ? d.action : undefined;
+  return (
+    intervals.length === 1 &&
+    Number(intervals[0]?.every) === EVERY_MS &&
+    !Number(intervals[0]?.offset ?? 0) &&
+    (d.spec.calendars ?? []).length === 0 &&
+    action?.workflowType === ACTION.workflowType &&
+    action.taskQueue === ACTION.taskQueue &&
+    d.policies.overlap === POLICIES.overlap &&
+    Number(d.policies.catchupWindow) === POLICIES.catchupWindow
+  );
+}
+
 /**
  * The Schedule `syb-sync`: every 10 minutes, overlap SKIP (a slow sync is never doubled),
  * paused while no SYB account is set. Created under a fixed id, so it exists exactly once
- * however often the admin starts; an existing one only has its paused state brought in line.
+ * however often the admin starts; an existing one converges to this code's spec, action and
+ * policies (a deploy that changes them takes effect), and its paused state to the account.
  */
 export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybService): Promise<void> {
   const client = await temporal.client();
@@ -24,15 +55,9 @@ export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybServi
   try {
     await client.schedule.create({
       scheduleId: SYB_SYNC_SCHEDULE_ID,
-      spec: { intervals: [{ every: '10 minutes' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'sybSync',
-        taskQueue: ADMIN_TASK_QUEUE,
-        workflowId: SYB_SYNC_SCHEDULE_ID,
-        args: [],
-      },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
+      spec: SPEC,
+      action: ACTION,
+      policies: POLICIES,
       state: { paused, note: paused ? PAUSED_NOTE : 'running' },
     });
     return;
@@ -41,6 +66,8 @@ export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybServi
   }
   const handle = client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
   const current = await handle.describe();
+  if (!matchesCode(current))
+    await handle.update((prev) => ({ ...prev, spec: SPEC, action: ACTION, policies: POLICIES }));
   if (current.state.paused === paused) return;
   if (paused) await handle.pause(PAUSED_NOTE);
   else await handle.unpause('SYB account set');
@@ -78,15 +105,23 @@ export function keepSybSchedule(
 }
 
 /**
- * 立即同步: joins a sync already running (scheduled or manual) instead of starting a second one.
+ * 立即同步: the Schedule's own trigger (overlap SKIP), so a manual sync is one of the Schedule's
+ * actions — never a second sync beside a running one — and its workflow id is the one the
+ * Schedule gave it. Only before the Schedule exists (Temporal was down at the admin's start) is
+ * a workflow started directly, under one fixed id.
  */
 export async function triggerSybSync(temporal: TemporalGateway, syb: SybService): Promise<{ workflow_id: string }> {
   if ((await syb.account()) === null)
     throw conflict('SYB_NOT_CONFIGURED', 'set the SYB address, user name and password first');
   const client = await temporal.client();
   try {
-    const running = (await client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID).describe()).info.runningActions[0];
+    const handle = client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
+    const before = await handle.describe();
+    const running = before.info.runningActions[0];
     if (running) return { workflow_id: running.workflow.workflowId };
+    await handle.trigger(ScheduleOverlapPolicy.SKIP);
+    const started = await triggeredAction(handle, before.info.numActionsTaken);
+    if (started) return { workflow_id: started };
   } catch (err) {
     if (!(err instanceof ScheduleNotFoundError)) throw err;
   }
@@ -102,4 +137,20 @@ export async function triggerSybSync(temporal: TemporalGateway, syb: SybService)
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflow_id: SYB_SYNC_MANUAL_WORKFLOW_ID };
     throw err;
   }
+}
+
+/**
+ * The workflow the trigger started: the Schedule takes the action asynchronously, so its
+ * description is read until the action count moves (running, or already finished); null when it
+ * does not within a few seconds.
+ */
+async function triggeredAction(handle: ScheduleHandle, takenBefore: number): Promise<string | null> {
+  for (let i = 0; i < 50; i++) {
+    const d = await handle.describe();
+    const running = d.info.runningActions[0];
+    if (running) return running.workflow.workflowId;
+    if (d.info.numActionsTaken > takenBefore) return d.info.recentActions.at(-1)?.action.workflow.workflowId ?? null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
 }

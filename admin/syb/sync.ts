@@ -1,20 +1,36 @@
-import { sql } from 'kysely';
-import { specMatchKey, taipeiDay, type SybSyncCounts, type SybSyncStatus } from '../../domain/syb';
+import { SYB_LIMITS, taipeiDay, type SybSyncCounts, type SybSyncStatus } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
-import { writeTransaction, type AdminDb } from '../db/database';
+import type { AdminDb } from '../db/database';
 import type { SybService } from './account';
-import { SybError, type SybLine } from './client';
-import { ORDER_LINE_SKU_SET } from './orders';
+import { SybError } from './client';
+import { matchLinesLeftOpen, upsertLines } from './store';
 import { recordSybSync } from '../metrics/metrics';
 
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
+/** Lines per write transaction: the admin answers other requests between two of them. */
+const WRITE_BATCH = 50;
+/** Detail calls that may fail in one sync before it counts as an outage (cursor kept). */
+const MAX_FAILED_SHIPMENTS = 20;
+
+interface FailedShipment {
+  id: string;
+  error: string;
+}
+
+/** `last_error` of a sync that stored what it could and still moved the cursor (domain/api-errors.ts). */
+const PARTIAL = { code: 'SYB_PARTIAL' } as const;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * One sync (docs/syb-protocol.md): from the Taipei day of `last_synced_at` to
- * today, every page, every shipment's detail, every line upserted. `last_synced_at` moves to
- * this sync's start only when all of it succeeded; otherwise `last_error` says why and the
- * next sync covers the same days again (the upsert makes that harmless).
+ * One sync (docs/syb-protocol.md): from the Taipei day of `last_synced_at` to today, every page
+ * until SYB lists nothing new (at most `SYB_LIMITS.pagesPerSync`), every shipment's detail, and
+ * the shipments an earlier sync could not read. Each line is upserted — a line the adapter cannot
+ * use as well, with its `data_problem`, so no line can stop intake. A shipment whose detail call
+ * fails is named in `last_error` and in `retry_json` and fetched again next time, without holding
+ * back the rest: `last_synced_at` still moves to this sync's start. It stays where it was when a
+ * list page fails, the page limit is reached, or many detail calls fail (an outage).
  */
 export async function syncSybOrders(
   syb: SybService,
@@ -32,7 +48,7 @@ export async function syncSybOrders(
     const startedAt = nowUtc();
     const state = await db
       .selectFrom('syb_sync_state')
-      .select('last_synced_at')
+      .select(['last_synced_at', 'retry_json'])
       .where('id', '=', 1)
       .executeTakeFirstOrThrow();
     const fromDay = taipeiDay(
@@ -42,33 +58,117 @@ export async function syncSybOrders(
     await setState(db, { running: 1, started_at: startedAt, finished_at: null, progress_pages: 0, progress_lines: 0 });
 
     const counts: SybSyncCounts = { pages: 0, lines: 0, new_lines: 0, from_day: fromDay, to_day: toDay };
+    const failed: FailedShipment[] = [];
+    const truncated: string[] = [];
+    const seen = new Set<string>();
+    const client = syb.client(account);
+    let pageLimitHit = false;
+    const readOne = async (shipmentId: string): Promise<void> => {
+      seen.add(shipmentId);
+      let read;
+      try {
+        read = await client.shipmentLines(shipmentId, startedAt);
+      } catch (err) {
+        if (!(err instanceof SybError) || !perShipment(err)) throw err;
+        failed.push({ id: shipmentId, error: `${err.code}: ${err.message}`.slice(0, 300) });
+        syb.log.warn(
+          { shipment_id: shipmentId, code: err.code, err: err.message },
+          'SYB shipment not read; retried by the next sync',
+        );
+        if (failed.length > MAX_FAILED_SHIPMENTS) throw err;
+        return;
+      }
+      for (const refusal of read.refusals.slice(0, 50))
+        syb.log.warn({ shipment_id: shipmentId, refusal }, 'SYB data refused');
+      if (read.refusals.length > 50)
+        syb.log.warn({ shipment_id: shipmentId, more: read.refusals.length - 50 }, 'SYB data refused (more)');
+      if (read.linesOverLimit > 0) truncated.push(shipmentId);
+      for (let i = 0; i < read.lines.length; i += WRITE_BATCH) {
+        counts.new_lines += await upsertLines(db, read.lines.slice(i, i + WRITE_BATCH));
+        await yieldToEventLoop();
+      }
+      counts.lines += read.lines.length;
+      await setState(db, { progress_lines: counts.lines });
+    };
     try {
-      const client = syb.client(account);
       for (let page = 1, pages = 1; page <= pages; page++) {
+        if (page > SYB_LIMITS.pagesPerSync) {
+          pageLimitHit = true;
+          syb.log.warn({ pages, limit: SYB_LIMITS.pagesPerSync }, 'SYB list claims more pages than one sync reads');
+          break;
+        }
         const listed = await client.listPage(fromDay, toDay, page);
         pages = listed.pages;
-        for (const shipmentId of listed.shipmentIds) {
-          const lines = await client.shipmentLines(shipmentId);
-          counts.new_lines += await upsertLines(db, lines);
-          counts.lines += lines.length;
-          await setState(db, { progress_lines: counts.lines });
-        }
+        if (listed.refused > 0) syb.log.warn({ page, refused: listed.refused }, 'SYB list entries without a usable id');
+        const fresh = [...new Set(listed.shipmentIds)].filter((id) => !seen.has(id));
+        for (const shipmentId of fresh) await readOne(shipmentId);
         counts.pages = page;
         await setState(db, { progress_pages: counts.pages });
         heartbeat({ pages: counts.pages, lines: counts.lines });
+        // A page with nothing new ends the walk, whatever `pages` claims (an empty or repeated page).
+        if (fresh.length === 0) break;
       }
+      for (const retry of parseRetries(state.retry_json)) if (!seen.has(retry.id)) await readOne(retry.id);
+      heartbeat({ pages: counts.pages, lines: counts.lines });
       await matchLinesLeftOpen(db);
     } catch (err) {
       const message =
         err instanceof SybError ? `${err.code}: ${err.message}` : `SYNC_FAILED: ${(err as Error).message}`;
-      await setState(db, { running: 0, finished_at: nowUtc(), last_error: message });
+      await setState(db, {
+        running: 0,
+        finished_at: nowUtc(),
+        last_error: message,
+        retry_json: retryJson(failed, state.retry_json),
+      });
       recordSybSync({ lines: counts.lines, ok: false });
       throw err;
+    } finally {
+      await client.close();
     }
-    await setState(db, { running: 0, finished_at: nowUtc(), last_synced_at: startedAt, last_error: null });
-    recordSybSync({ lines: counts.lines, ok: true });
+    const problems = [
+      ...(failed.length > 0
+        ? [
+            `the detail of ${failed.length} shipment(s) could not be read, the next sync tries again: ${failed.map((f) => `${f.id} (${f.error})`).join('; ')}`,
+          ]
+        : []),
+      ...(truncated.length > 0
+        ? [
+            `${truncated.length} shipment(s) list more than ${SYB_LIMITS.linesPerShipment} lines, only the first are stored: ${truncated.join(', ')}`,
+          ]
+        : []),
+      ...(pageLimitHit
+        ? [`SYB lists more than ${SYB_LIMITS.pagesPerSync} pages; the rest is read by the next sync`]
+        : []),
+    ];
+    await setState(db, {
+      running: 0,
+      finished_at: nowUtc(),
+      ...(pageLimitHit ? {} : { last_synced_at: startedAt }),
+      last_error: problems.length > 0 ? `${PARTIAL.code}: ${problems.join(' | ')}`.slice(0, 2000) : null,
+      retry_json: JSON.stringify(failed.slice(0, SYB_LIMITS.retryShipments)),
+    });
+    recordSybSync({ lines: counts.lines, ok: problems.length === 0 });
     return counts;
   });
+}
+
+/** Failures of one shipment's detail; a wrong account, address or a lost session stop the sync. */
+function perShipment(err: SybError): boolean {
+  return err.code === 'SYB_BAD_ANSWER' || err.code === 'SYB_UNAVAILABLE';
+}
+
+function parseRetries(json: string): FailedShipment[] {
+  const v: unknown = JSON.parse(json);
+  if (!Array.isArray(v)) return [];
+  return v
+    .filter((r): r is FailedShipment => typeof (r as FailedShipment)?.id === 'string')
+    .slice(0, SYB_LIMITS.retryShipments);
+}
+
+/** A failed sync keeps the earlier retries and adds this one's failures. */
+function retryJson(failed: FailedShipment[], previous: string): string {
+  const all = [...failed, ...parseRetries(previous).filter((p) => !failed.some((f) => f.id === p.id))];
+  return JSON.stringify(all.slice(0, SYB_LIMITS.retryShipments));
 }
 
 export async function sybSyncStatus(db: AdminDb): Promise<SybSyncStatus> {
@@ -102,6 +202,7 @@ type StateChange = Partial<{
   last_error: string | null;
   progress_pages: number;
   progress_lines: number;
+  retry_json: string;
 }>;
 
 async function setState(db: AdminDb, change: StateChange): Promise<void> {
@@ -110,104 +211,4 @@ async function setState(db: AdminDb, change: StateChange): Promise<void> {
     .set({ ...change, updated_at: nowUtc() })
     .where('id', '=', 1)
     .execute();
-}
-
-/**
- * Upserts the lines of one shipment in one transaction; returns how many were new. The update
- * never writes `shopee_sku_id` (the matching result is ours, SYB does not have it) and leaves a
- * row untouched when SYB sent the same data again. A new line gets a Shopee SKU only when its
- * spec matches exactly one local SKU of its goods.
- */
-async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number> {
-  return writeTransaction(db, async (trx) => {
-    let created = 0;
-    const now = nowUtc();
-    for (const line of lines) {
-      const exists = await trx
-        .selectFrom('syb_orders')
-        .select('syb_id')
-        .where('syb_id', '=', line.syb_id)
-        .executeTakeFirst();
-      const data = JSON.stringify(line.syb_data);
-      const changing = {
-        order_no: line.order_no,
-        title: line.title,
-        product_spec: line.product_spec,
-        shopee_goods_id: line.shopee_goods_id,
-        quantity: line.quantity,
-        price_twd_cent: line.price_twd_cent,
-        image_url: line.image_url,
-        syb_data: data,
-        created_at: line.created_at,
-        updated_at: now,
-      };
-      if (exists) {
-        await trx
-          .updateTable('syb_orders')
-          .set(changing)
-          .where('syb_id', '=', line.syb_id)
-          .where(sql<boolean>`syb_data is not ${data}`)
-          .execute();
-        continue;
-      }
-      created += 1;
-      await trx
-        .insertInto('syb_orders')
-        .values({ syb_id: line.syb_id, ...changing, shopee_sku_id: await autoMatch(trx, line), first_synced_at: now })
-        .execute();
-    }
-    return created;
-  });
-}
-
-/**
- * Lines that came in before their product's SKUs were imported get the same automatic match a
- * new line gets, on every later sync — except lines whose SKU an operator has set or cleared:
- * that choice (kept in the audit log, the one record of it) is never overwritten. Inside one
- * write transaction, so an operator's edit lands either before (and is respected) or after.
- */
-async function matchLinesLeftOpen(db: AdminDb): Promise<void> {
-  await writeTransaction(db, async (trx) => {
-    const open = await trx
-      .selectFrom('syb_orders as o')
-      .select(['o.syb_id', 'o.shopee_goods_id', 'o.product_spec'])
-      .where('o.shopee_sku_id', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('audit_log as a')
-              .select('a.id')
-              .where('a.action', '=', ORDER_LINE_SKU_SET)
-              .where('a.target_kind', '=', 'syb_order')
-              .whereRef('a.target_id', '=', 'o.syb_id'),
-          ),
-        ),
-      )
-      .execute();
-    for (const line of open) {
-      const skuId = await autoMatch(trx, line);
-      if (skuId === null) continue;
-      await trx
-        .updateTable('syb_orders')
-        .set({ shopee_sku_id: skuId, updated_at: nowUtc() })
-        .where('syb_id', '=', line.syb_id)
-        .where('shopee_sku_id', 'is', null)
-        .execute();
-    }
-  });
-}
-
-async function autoMatch(
-  trx: AdminDb,
-  line: Pick<SybLine, 'shopee_goods_id' | 'product_spec'>,
-): Promise<string | null> {
-  const key = specMatchKey(line.product_spec);
-  if (key === null) return null;
-  const skus = await trx
-    .selectFrom('shopee_skus')
-    .select(['sku_id', 'spec_raw'])
-    .where('goods_id', '=', line.shopee_goods_id)
-    .execute();
-  const same = skus.filter((s) => specMatchKey(s.spec_raw) === key);
-  return same.length === 1 && same[0] ? same[0].sku_id : null;
 }

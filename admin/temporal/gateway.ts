@@ -1,7 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { Logger } from '../../platform/logger';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
+import { tracingClientInterceptors } from '../../temporal/tracing';
 import { HttpError } from '../http/errors';
 
 export type TemporalSettings = TemporalConnectionSettings & {
@@ -31,7 +33,13 @@ export class TemporalGateway {
           connectTimeout: 2_000,
         });
         this.connection = connection;
-        return new Client({ connection, namespace: this.settings.namespace });
+        return new Client({
+          connection,
+          namespace: this.settings.namespace,
+          dataConverter: temporalDataConverter(),
+          // an operator's start carries the trace into the purchase (temporal/tracing.ts)
+          interceptors: tracingClientInterceptors(),
+        });
       })();
       this.connecting.catch((err: Error) => {
         this.log.warn({ err: err.message, address: this.settings.address }, 'Temporal not reachable');

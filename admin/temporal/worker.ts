@@ -5,16 +5,18 @@ import type { AdminDb } from '../db/database';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { SybService } from '../syb/account';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions } from '../../temporal/connection';
+import { tracingWorkerInterceptors } from '../../temporal/tracing';
 import type { TemporalSettings } from './gateway';
-import { ensureWorkflowBundle, readWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
+import { loadWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
 export interface AdminWorkerOptions {
   temporal: TemporalSettings;
   db: AdminDb;
   syb: SybService;
   log: Logger;
-  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js, built first if stale */
+  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js — never built here */
   workflowBundlePath?: string;
 }
 
@@ -39,15 +41,10 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
   const loop = (async () => {
     let bundle: WorkflowBundleFile;
     try {
-      bundle = opts.workflowBundlePath
-        ? readWorkflowBundle(opts.workflowBundlePath)
-        : await ensureWorkflowBundle(opts.log);
+      bundle = loadWorkflowBundle(opts.workflowBundlePath);
     } catch (err) {
-      // Broken workflow code does not heal by retrying: say so once, keep the HTTP side up.
-      opts.log.error(
-        { err: (err as Error).message },
-        'no workflow bundle: the admin worker does not run; fix the workflow code and run `npm run build`',
-      );
+      // admin/main.ts checks this before it starts; here (an embedding caller) say so once and keep HTTP up
+      opts.log.error({ err: (err as Error).message }, 'no workflow bundle: the admin worker does not run');
       return;
     }
     while (!stopping) {
@@ -60,6 +57,8 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           taskQueue: ADMIN_TASK_QUEUE,
           activities: createAdminActivities(opts.db, opts.syb),
           workflowBundle: { code: bundle.code },
+          dataConverter: temporalDataConverter(),
+          interceptors: tracingWorkerInterceptors(),
           // identification only (Web UI, logs): versioning rules would strand the open purchases
           buildId: bundle.buildId,
           useVersioning: false,

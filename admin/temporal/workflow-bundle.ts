@@ -40,6 +40,24 @@ export function buildIdOf(code: string | Buffer): string {
   return createHash('sha256').update(code).digest('hex').slice(0, 12);
 }
 
+export class MissingWorkflowBundle extends Error {
+  override readonly name = 'MissingWorkflowBundle';
+}
+
+/**
+ * What the admin worker runs: the prebuilt bundle, never one made at runtime (a production host
+ * may not even have webpack's inputs, and a bundle built on the fly would run code nobody
+ * replayed). Missing, it says what to run.
+ */
+export function loadWorkflowBundle(codePath = WORKFLOW_BUNDLE_FILE): WorkflowBundleFile {
+  if (!fs.existsSync(codePath))
+    throw new MissingWorkflowBundle(
+      `no workflow bundle at ${codePath}: run \`npm run build\` (or \`npm run bundle:workflows\`) before starting the admin, ` +
+        'or point CMAUTOBUY_WORKFLOW_BUNDLE at a prebuilt one (docs/versioning.md)',
+    );
+  return readWorkflowBundle(codePath);
+}
+
 /** The bundle file and its build id, as a worker or the replay test loads it. */
 export function readWorkflowBundle(codePath = WORKFLOW_BUNDLE_FILE): WorkflowBundleFile {
   const code = fs.readFileSync(codePath, 'utf8');
@@ -79,8 +97,8 @@ export function workflowBundleStaleness(codePath = WORKFLOW_BUNDLE_FILE): string
 }
 
 /**
- * The production bundle, built first when it is missing or older than its sources — a
- * convenience for development; `npm start`, `npm run build` and `npm test` build it beforehand.
+ * The production bundle, built first when it is missing or older than its sources — for the
+ * test set-up and scripts only; the admin loads a prebuilt one (loadWorkflowBundle).
  */
 export async function ensureWorkflowBundle(log: BundleLog): Promise<WorkflowBundleFile> {
   const stale = workflowBundleStaleness();

@@ -3,6 +3,7 @@
  * success and failure are read from the text; each parser accepts exactly the documented form
  * and returns null for anything else rather than guessing.
  */
+import { cutText } from '../../domain/text';
 
 const DUMP_TRAILER = /UI hier\w+ dumped to: \S*\s*$/;
 
@@ -16,7 +17,7 @@ export function splitUiDump(out: string): UiDumpOutput {
   const err = /ERROR:[^\n]*/.exec(out);
   return {
     kind: 'error',
-    message: err ? err[0].trim() : out.replace(DUMP_TRAILER, '').trim().slice(0, 200) || 'empty dump',
+    message: err ? err[0].trim() : cutText(out.replace(DUMP_TRAILER, '').trim(), 200) || 'empty dump',
   };
 }
 

@@ -2,6 +2,7 @@ import { Client, Connection, QueryNotRegisteredError, WorkflowNotFoundError } fr
 import { HOLDS_CLAIM_QUERY } from '../../domain/contracts/device-activities';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import type { DeviceLedger } from '../ledger/ledger';
 
@@ -106,7 +107,12 @@ export class OrphanClaimChecks {
         ...temporalConnectOptions(this.opts.temporal),
         connectTimeout: 5_000,
       });
-      this.client = new Client({ connection, namespace: this.opts.temporal.namespace, identity: this.opts.identity });
+      this.client = new Client({
+        connection,
+        namespace: this.opts.temporal.namespace,
+        identity: this.opts.identity,
+        dataConverter: temporalDataConverter(),
+      });
     }
     return this.client;
   }

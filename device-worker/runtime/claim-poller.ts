@@ -1,6 +1,8 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { describeError } from '../../platform/errors';
+import { temporalDataConverter } from '../../temporal/codec';
+import { tracingWorkerInterceptors } from '../../temporal/tracing';
 import type { Logger } from '../../platform/logger';
 import type { DeviceLedger } from '../ledger/ledger';
 
@@ -73,6 +75,8 @@ export class ClaimPoller {
       taskQueue: DEVICES_TASK_QUEUE,
       identity: this.opts.identity,
       activities: this.opts.claimActivities,
+      dataConverter: temporalDataConverter(),
+      interceptors: tracingWorkerInterceptors(),
       // one claim at a time: a phone is handed to one workflow
       maxConcurrentActivityTaskExecutions: 1,
       shutdownGraceTime: '10 seconds',

@@ -1,6 +1,8 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { temporalDataConverter } from '../../temporal/codec';
+import { tracingWorkerInterceptors } from '../../temporal/tracing';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { DriverGate } from './driver-gate';
 
@@ -58,6 +60,8 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
           taskQueue: opts.taskQueue,
           identity: opts.identity,
           activities,
+          dataConverter: temporalDataConverter(),
+          interceptors: tracingWorkerInterceptors(),
           // one phone, one screen: activities on it never overlap
           maxConcurrentActivityTaskExecutions: 1,
           // a heartbeat (one per dump) reaches the server at least this often, and the server's

@@ -128,6 +128,14 @@ export interface PreparedPurchase {
   reading: FinalPanelReading;
   evidenceIds: string[];
   counters: DeviceCounters;
+  /** the interstitials closed on the way, in order, for the task's timeline (absent from older workers) */
+  interstitialsClosed?: ClosedInterstitial[];
+}
+
+/** One interstitial the phone closed before the fence: its profile name and when. */
+export interface ClosedInterstitial {
+  name: string;
+  at: string;
 }
 
 type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePddGoodsId } from '../pdd-url';
+import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from '../text';
 import { EXECUTION_MODES } from './status';
 
 const cent = z.number().int().positive();
@@ -18,7 +19,11 @@ const draftFields = {
   quantity: z.number().int().positive(),
   max_total_price_cent: cent,
   execution_mode: z.enum(EXECUTION_MODES),
-  title: z.string().trim().max(200),
+  title: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((s) => !hasUnsafeNameChars(s), `title ${UNSAFE_NAME_MESSAGE}`),
 };
 
 /** `POST /api/tasks` (docs/api.md). `execution_mode` is dry_run unless live is given explicitly. */

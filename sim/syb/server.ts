@@ -75,6 +75,8 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
   const credentials = { username: opts.username ?? 'syb-demo', password: opts.password ?? 'syb-demo-password' };
   const jwtKey = crypto.randomBytes(32);
   let shipments = new Map<string, Shipment>((opts.shipments ?? defaultShipments()).map((s) => [s.id, s]));
+  // Hostile upstream: served exactly as given (SYB-style raw data), kept apart from the checked set.
+  let raw = new Map<string, RawShipment>();
   let faults: Faults = {};
   let requests: RequestRecord[] = [];
   const sessions = new Map<string, Session>();
@@ -136,18 +138,20 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
       throw new Reply(faults.fail_status ?? 500, serviceError(faults.fail_status ?? 500, '系统繁忙，请稍后再试'));
     }
     const pageSize = faults.page_size ?? DEFAULT_PAGE_SIZE;
-    const matching = [...shipments.values()]
+    const all: Array<Shipment | RawShipment> = [...shipments.values(), ...raw.values()];
+    const matching = all
       .filter((s) => s.created.slice(0, 10) >= start && s.created.slice(0, 10) <= end)
       .sort((a, b) => (a.created === b.created ? (a.id < b.id ? -1 : 1) : a.created < b.created ? -1 : 1));
     const rows = matching.slice((pageNum - 1) * pageSize, pageNum * pageSize).map((s) => {
-      const totalCent = s.details.reduce((sum, d) => sum + yuanToCentsLoose(d.price) * d.quantity, 0);
+      const details: unknown[] = Array.isArray(s.details) ? s.details : [];
+      const totalCent = details.reduce<number>((sum, d) => sum + lineCentsLoose(d), 0);
       return {
         id: s.id,
         code: s.code,
         orderCode: s.orderCode ?? null,
         created: s.created,
-        receiverName: s.receiver.name,
-        itemCount: s.details.length,
+        receiverName: (s.receiver as { name?: unknown } | undefined)?.name ?? null,
+        itemCount: details.length,
         // Mixed units, as the real list: the total in 分 (integer), the declared value in 元 (text).
         totalAmount: totalCent,
         declaredValue: (totalCent / 100).toFixed(2),
@@ -157,7 +161,11 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
   };
 
   const detail = (query: URLSearchParams) => {
-    const s = shipments.get(query.get('stockId') ?? '');
+    const id = query.get('stockId') ?? '';
+    const r = raw.get(id);
+    // Raw: every field as given, nothing added or checked.
+    if (r) return ok(r);
+    const s = shipments.get(id);
     if (!s) throw new Reply(200, serviceError(404, '货运单不存在'));
     return ok({
       id: s.id,
@@ -181,6 +189,16 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
         for (const s of body.data.shipments) shipments.set(s.id, s);
         return [200, { shipments: shipments.size }];
       }
+      case 'PUT /control/raw-shipments': {
+        const body = rawBodySchema.safeParse(await readJson(req, RAW_BODY_MAX));
+        if (!body.success)
+          return [400, { error: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }];
+        for (const s of body.data.shipments) raw.set(s.id, s);
+        return [200, { raw_shipments: raw.size }];
+      }
+      case 'DELETE /control/raw-shipments':
+        raw = new Map();
+        return [200, { raw_shipments: 0 }];
       case 'PUT /control/faults': {
         const body = faultsSchema.safeParse(await readJson(req));
         if (!body.success)
@@ -275,12 +293,18 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
   };
 }
 
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
+/** Raw shipments: anything in their fields, but an `id` and a `created` text so the list can page them. */
+const rawShipmentSchema = z.looseObject({ id: z.string().min(1), created: z.string() });
+type RawShipment = z.infer<typeof rawShipmentSchema> & { details?: unknown; receiver?: unknown };
+const rawBodySchema = z.object({ shipments: z.array(rawShipmentSchema) }).strict();
+const RAW_BODY_MAX = 64 * 1024 * 1024;
+
+async function readJson(req: http.IncomingMessage, max = 10_000_000): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > 10_000_000) throw new Reply(413, { error: 'body too large' });
+    if (size > max) throw new Reply(413, { error: 'body too large' });
     chunks.push(c as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -292,8 +316,11 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-/** The list's own total only (never what the admin stores): cents of a 元 string, truncated. */
-function yuanToCentsLoose(price: string): number {
+/** The list's own total only (never what the admin stores): cents of a 元 string, truncated; 0 for raw junk. */
+function lineCentsLoose(line: unknown): number {
+  const { price, quantity } = (line ?? {}) as { price?: unknown; quantity?: unknown };
+  if (typeof price !== 'string' || typeof quantity !== 'number') return 0;
   const [whole = '0', frac = ''] = price.split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2));
+  const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2));
+  return Number.isFinite(cents * quantity) ? cents * quantity : 0;
 }

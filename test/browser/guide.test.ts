@@ -217,7 +217,7 @@ test('4 映射: 黑色,M maps to the PDD option with the same text, at its colle
   });
 });
 
-test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M is 已匹配', async () => {
+test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M (mapped) is 可采购', async () => {
   await page.getByTestId('nav-orders').click();
   await page.getByTestId('page-orders').waitFor();
   await page.getByTestId('sync-start').click();
@@ -225,7 +225,7 @@ test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M is �
   await page.locator('[data-testid="sync-panel"][data-running="0"]').waitFor({ timeout: 60_000 });
   expect(await page.getByTestId('sync-error').count()).toBe(0);
   expect(await page.getByTestId('sync-last').textContent()).toContain('条明细');
-  expect(await orderRow(COAT_BLACK_M).getByTestId('order-match').textContent()).toBe('已匹配');
+  expect(await orderRow(COAT_BLACK_M).getByTestId('order-match').textContent()).toBe('可采购');
   await shot('05-orders-sync.png');
 });
 

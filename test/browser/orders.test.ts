@@ -14,7 +14,7 @@ import { API_ERROR_CODES } from '../../domain/api-errors';
  * 订单 in a real browser, on the demo data a fresh `npm start` has: the SYB simulator's default
  * orders, the demo Shopee export (`npm run demo:shopee-export`) imported on 商品, the coat linked
  * to the phone simulator's goods, collected by a real device worker and mapped; then 立即同步 →
- * lines 已匹配 → 生成采购草稿 (试运行) → 开始采购 → 试运行通过 (ui/dist must be built: `npm test`
+ * lines 已匹配 / 可采购 → 生成采购草稿 (试运行) → 开始采购 → 试运行通过 (ui/dist must be built: `npm test`
  * does it; by hand `npx vite build --config ui/vite.config.ts`). The tests share one page, in order.
  */
 
@@ -125,9 +125,11 @@ test('立即同步 brings the demo orders in; each line matches its imported SKU
   expect(await page.getByTestId('sync-last').textContent()).toContain('5 条明细');
   expect(await page.getByTestId('sync-error').count()).toBe(0);
 
+  // Only the mapped black M can be bought (可采购); the others have their SKU but no mapping yet.
   for (const id of Object.values(line)) {
-    expect(await orderRow(id).getAttribute('data-match')).toBe('matched');
-    expect(await orderRow(id).getByTestId('order-match').textContent()).toBe('已匹配');
+    const ready = id === line.coatBlackM;
+    expect(await orderRow(id).getAttribute('data-match')).toBe(ready ? 'ready' : 'matched');
+    expect(await orderRow(id).getByTestId('order-match').textContent()).toBe(ready ? '可采购' : '已匹配');
   }
   const black = orderRow(line.coatBlackM);
   expect(await black.getByTestId('order-no').textContent()).toBe(shipments[0]!.code);

@@ -12,6 +12,7 @@ import type { DeviceWorkerHandle } from '../../device-worker/worker';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { deviceWorker, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /** The device claim (workflows/device-claim.ts) on the real Temporal server, driven by `deviceCheck`. */
 describe('device claim', () => {
@@ -56,7 +57,11 @@ describe('device claim', () => {
     ({ address } = sharedTemporal());
     namespace = allocateNamespace();
     sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['sim-k1', 'sim-k2'] });
-    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address }),
+      namespace,
+    });
     wfWorker = await startWorkflowWorker(address, namespace, sharedTemporal().workflowBundlePath, {});
     await startA();
   });

@@ -6,6 +6,7 @@ import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir } from '../harness';
 import { diffCollect, onSale } from './catalog-expect';
 import { deviceWorker, fakeCatalog, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The collect workflow end to end on the real Temporal server: device worker + real adbkit +
@@ -33,7 +34,11 @@ describe('collect on the phone simulator', () => {
     const { address, workflowBundlePath } = sharedTemporal();
     namespace = allocateNamespace();
     sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: ['sim-c1', 'sim-c2'] });
-    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address }),
+      namespace,
+    });
     wfWorker = await startWorkflowWorker(address, namespace, workflowBundlePath, fake.activities);
     dev = await deviceWorker({
       deviceId: 'dev-c1',

@@ -3,6 +3,7 @@ import type { CatalogCollectActivities } from '../../activities/admin/catalog-co
 import type { SkusJson } from '../../domain/collect';
 import { startDeviceWorker, type DeviceWorkerHandle, type DeviceWorkerOptions } from '../../device-worker/worker';
 import { testLogger } from '../harness';
+import { temporalDataConverter } from '../../temporal/codec';
 
 export interface CollectRecord {
   collecting: { pddGoodsId: string; deviceId: string }[];
@@ -39,6 +40,7 @@ export async function startWorkflowWorker(
 ): Promise<{ stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
+    dataConverter: temporalDataConverter(),
     connection,
     namespace,
     taskQueue: 'admin',

@@ -6,6 +6,7 @@ import { DriverGate } from '../../device-worker/runtime/driver-gate';
 import { dataPaths } from '../../platform/data-dir';
 import { sharedTemporal, tempDataDir } from '../harness';
 import { allocateNamespace } from '../namespaces';
+import { temporalDataConverter } from '../../temporal/codec';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ACTIVITY_QUEUE = 2; // temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY
@@ -69,7 +70,11 @@ describe('one device worker per device id on a host', () => {
 
   beforeAll(async () => {
     namespace = allocateNamespace();
-    client = new Client({ connection: await Connection.connect({ address: sharedTemporal().address }), namespace });
+    client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address: sharedTemporal().address }),
+      namespace,
+    });
   });
   afterAll(async () => {
     for (const run of started)

@@ -4,6 +4,7 @@ import { freePort, startDevServer, type DevServer } from '../../temporal/dev-ser
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 import type { systemCheck } from '../../workflows/system-check';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The durability promise: a workflow in flight survives the Temporal server going away, because
@@ -29,7 +30,7 @@ describe('Temporal dev server restart mid-workflow', () => {
     admin = await startTestAdmin({ temporal: { address: server.address, namespace: 'cmautobuy' } });
 
     const connection = await Connection.connect({ address: server.address });
-    const client = new Client({ connection, namespace: 'cmautobuy' });
+    const client = new Client({ dataConverter: temporalDataConverter(), connection, namespace: 'cmautobuy' });
     const handle = await client.workflow.start<typeof systemCheck>('systemCheck', {
       workflowId: 'system-check/restart-test',
       taskQueue: ADMIN_TASK_QUEUE,
@@ -48,6 +49,7 @@ describe('Temporal dev server restart mid-workflow', () => {
     server = await start();
 
     const again = new Client({
+      dataConverter: temporalDataConverter(),
       connection: await Connection.connect({ address: server.address }),
       namespace: 'cmautobuy',
     });

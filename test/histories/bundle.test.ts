@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIdOf, WORKFLOW_BUNDLE_FILE, workflowBundleStaleness } from '../../admin/temporal/workflow-bundle';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  buildIdOf,
+  loadWorkflowBundle,
+  MissingWorkflowBundle,
+  WORKFLOW_BUNDLE_FILE,
+  workflowBundleStaleness,
+} from '../../admin/temporal/workflow-bundle';
 import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 
 /**
@@ -37,5 +45,29 @@ describe('the admin worker runs dist/workflow-bundle.js under its build id', () 
     fs.writeFileSync(old, '');
     fs.utimesSync(old, new Date(0), new Date(0));
     expect(workflowBundleStaleness(old)).toMatch(/^(workflows|domain)\/.+ is newer than the bundle$|^package-lock\.json is newer than the bundle$/);
+  });
+
+  it('the admin never bundles: a missing bundle stops its start with what to run', async () => {
+    const missing = path.join(tempDataDir('bundle'), 'none.js');
+    expect(() => loadWorkflowBundle(missing)).toThrow(MissingWorkflowBundle);
+    expect(() => loadWorkflowBundle(missing)).toThrow(/npm run build/);
+    const root = path.resolve(__dirname, '../..');
+    const run = promisify(execFile);
+    const dataDir = tempDataDir('bundle-admin');
+    const failed = await run(process.execPath, ['--import', 'tsx', path.join(root, 'admin/main.ts')], {
+      env: {
+        ...process.env,
+        CMAUTOBUY_DATA_DIR: dataDir,
+        CMAUTOBUY_ADMIN_PORT: '0',
+        CMAUTOBUY_WORKFLOW_BUNDLE: missing,
+        CMAUTOBUY_TEMPORAL_ADDRESS: '127.0.0.1:9',
+      },
+    }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain(`no workflow bundle at ${missing}: run \`npm run build\``);
+    expect(fs.existsSync(missing)).toBe(false);
   });
 });

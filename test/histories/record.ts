@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { nowUtc } from '../../domain/time';
+import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import globalSetup from '../global-setup';
 import globalTeardown from '../global-teardown';
 import { upload } from '../catalog/helpers';
@@ -279,7 +280,8 @@ async function settled(rig: PurchaseRig, taskId: string): Promise<WorkflowHandle
 }
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
-  const history = await handle.fetchHistory();
+  // decrypted: the recorded history must replay under any later run's key
+  const history = await decryptHistoryPayloads(await handle.fetchHistory());
   const file = path.join(DIR, `${name}.json`);
   fs.writeFileSync(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
   console.log(`[record] ${path.relative(process.cwd(), file)}: ${history.events?.length ?? 0} events`);

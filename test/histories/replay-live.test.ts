@@ -5,6 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { workflowsVariant } from './variant';
+import { temporalDataConverter } from '../../temporal/codec';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -39,8 +40,8 @@ describe('npm run replay -- --live', () => {
     const { address, workflowBundlePath } = sharedTemporal();
     namespace = allocateNamespace();
     connection = await NativeConnection.connect({ address });
-    client = new Client({ connection: await Connection.connect({ address }), namespace });
-    worker = await Worker.create({
+    client = new Client({ dataConverter: temporalDataConverter(), connection: await Connection.connect({ address }), namespace });
+    worker = await Worker.create({ dataConverter: temporalDataConverter(),
       connection,
       namespace,
       taskQueue,

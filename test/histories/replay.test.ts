@@ -5,6 +5,7 @@ import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { ensureWorkflowBundle, readWorkflowBundle, WORKFLOWS_PATH, type WorkflowBundleFile } from '../../admin/temporal/workflow-bundle';
 import '../harness';
+import { temporalDataConverter } from '../../temporal/codec';
 import { workflowsVariant } from './variant';
 
 /**
@@ -151,7 +152,7 @@ async function replay(options: ReplayWorkerOptions, names: string[]): Promise<Re
   const chosen = histories.filter((h) => names.includes(h.workflowId));
   expect(chosen.map((h) => h.workflowId).sort()).toEqual([...names].sort());
   const out: Record<string, Error | null> = {};
-  for await (const result of Worker.runReplayHistories(options, chosen)) out[result.workflowId] = result.error ?? null;
+  for await (const result of Worker.runReplayHistories({ ...options, dataConverter: temporalDataConverter() }, chosen)) out[result.workflowId] = result.error ?? null;
   return out;
 }
 

@@ -13,6 +13,7 @@ import type { DeviceClaim, FinalPanelReading, PurchaseTarget } from '../../domai
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { expectInvariants, poll, sleep } from './crash-helpers';
 import { BLACK_M, FAST_TIMING, startPurchaseRig, type PurchaseRig } from './setup';
+import { temporalDataConverter } from '../../temporal/codec';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -33,6 +34,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
   beforeAll(async () => {
     rig = await startPurchaseRig();
     client = new Client({
+      dataConverter: temporalDataConverter(),
       connection: await Connection.connect({ address: sharedTemporal().address }),
       namespace: rig.admin.namespace,
     });

@@ -4,6 +4,7 @@ import { freePort, startDevServer, type DevServer } from '../../temporal/dev-ser
 import { tempDataDir } from '../harness';
 import { expectInvariants, poll, SETTLED, submissionRows } from './crash-helpers';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The purchase's invariants (docs/engineering.md) when the Temporal server goes away mid-purchase and comes back on
@@ -44,7 +45,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const t = await rig.task(taskId);
     const connection = await Connection.connect({ address: server!.address });
     try {
-      const d = await new Client({ connection, namespace: NAMESPACE }).workflow
+      const d = await new Client({ dataConverter: temporalDataConverter(), connection, namespace: NAMESPACE }).workflow
         .getHandle(t.workflow_id as string)
         .describe();
       return d.status.name;
@@ -58,7 +59,11 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     const t = await rig.task(taskId);
     const connection = await Connection.connect({ address: server!.address });
     try {
-      const history = await new Client({ connection, namespace: NAMESPACE }).workflow
+      const history = await new Client({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace: NAMESPACE,
+      }).workflow
         .getHandle(t.workflow_id as string)
         .fetchHistory();
       const events = history.events ?? [];

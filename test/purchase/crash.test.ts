@@ -6,6 +6,7 @@ import { freePort } from '../../temporal/dev-server';
 import { TEST_ADMIN_PASSWORD } from '../harness';
 import { expectInvariants, poll, SETTLED, sleep, submissionRows } from './crash-helpers';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
+import { temporalDataConverter } from '../../temporal/codec';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -216,9 +217,11 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
     let seen: 'fence_unanswered' | 'fence_answered' | null = null;
     const connection = await Connection.connect({ address: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS as string });
     try {
-      const handle = new Client({ connection, namespace: rig.admin.namespace }).workflow.getHandle(
-        (await rig.task(id)).workflow_id as string,
-      );
+      const handle = new Client({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace: rig.admin.namespace,
+      }).workflow.getHandle((await rig.task(id)).workflow_id as string);
       const deadline = Date.now() + 20_000;
       while (!seen && Date.now() < deadline) {
         process.kill(pid, 'SIGSTOP');

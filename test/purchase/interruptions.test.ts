@@ -44,6 +44,13 @@ describe('purchase on a hostile app (generic ids)', () => {
     const t = await rig.waitFor(id, DONE);
     expect(t.status).toBe('DRY_RUN_PASSED');
     expect(overlayTaps().map((x) => x.overlay_action)).toEqual(['dismiss', 'dismiss', 'dismiss']);
+    // each close is on the operator's timeline, in the order the phone closed them
+    const closed = t.timeline.filter((e) => e.status === 'INTERSTITIAL_CLOSED');
+    expect(closed.map((e) => e.detail)).toEqual([
+      'interstitial limited_deal_mask',
+      'interstitial update_prompt',
+      'interstitial notification_prompt',
+    ]);
     expect(rig.submitTaps()).toHaveLength(0);
     expect(rig.orders()).toHaveLength(0);
   });

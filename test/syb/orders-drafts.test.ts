@@ -125,7 +125,28 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     expect(by(7)).toMatchObject({ shopee_sku_id: null, match_state: 'unmatched' }); // two SKUs share the spec
     expect(by(8)).toMatchObject({ shopee_sku_id: null, match_state: 'sku_unknown' });
     expect(by(10)).toMatchObject({ shopee_sku_id: null, match_state: 'unmatched' }); // advice differs
-    expect(by(1)).toMatchObject({ order_no: 'TW-T-0001', match_state: 'matched', quantity: 2 });
+    // 可采购 only when the SKU is mapped to an available, priced PDD combination; a SKU alone is 已匹配.
+    expect(by(1)).toMatchObject({
+      order_no: 'TW-T-0001',
+      match_state: 'ready',
+      quantity: 2,
+      shopee_sku_spec: '黑色,M',
+    });
+    expect(by(2)).toMatchObject({ shopee_sku_id: '5002', match_state: 'matched', shopee_sku_spec: '白色,L' }); // not mapped
+    expect(by(3)).toMatchObject({ match_state: 'matched' }); // price unknown
+    expect(by(4)).toMatchObject({ match_state: 'matched' }); // sold out
+    expect((await list('&match=ready')).map((l) => l.syb_id).sort()).toEqual([id(1), id(5)].sort());
+    expect((await list('&match=matched')).map((l) => l.syb_id).sort()).toEqual([id(2), id(3), id(4), id(9)].sort());
+    // the same with pages of one line: the filter keeps paging right
+    const readyPaged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await op.get(`/api/syb/orders?match=ready&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const body = res.body as { items: Line[]; next_cursor: string | null };
+      readyPaged.push(...body.items.map((i) => i.syb_id));
+      cursor = body.next_cursor;
+    } while (cursor);
+    expect(readyPaged.sort()).toEqual([id(1), id(5)].sort());
     expect((await list('&match=sku_unknown')).map((l) => l.syb_id)).toEqual([id(8)]);
     expect((await list('&match=unmatched')).map((l) => l.syb_id).sort()).toEqual([id(10), id(6), id(7)].sort());
   });
@@ -153,9 +174,19 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     });
     expect((await op.put(`/api/syb/orders/nope/sku`, { shopee_sku_id: null })).status).toBe(404);
     expect((await line(6)).shopee_sku_id).toBeNull();
-    const ok = await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '5002' });
+    // 白色,L for a 綠色,M line: 409 SPEC_MISMATCH, nothing written, until the operator confirms.
+    const mismatch = await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '5002' });
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body).toMatchObject({ error: { code: 'SPEC_MISMATCH' } });
+    expect((await line(6)).shopee_sku_id).toBeNull();
+    const ok = await op.put(`/api/syb/orders/${id(6)}/sku`, { shopee_sku_id: '5002', confirm_mismatch: true });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ syb_id: id(6), shopee_sku_id: '5002', match_state: 'matched' });
+    expect(ok.body).toMatchObject({
+      syb_id: id(6),
+      shopee_sku_id: '5002',
+      match_state: 'matched',
+      spec_mismatch: true,
+    });
     expect(
       await admin.db.selectFrom('audit_log').select('target_id').where('action', '=', 'syb_order.sku.set').execute(),
     ).toEqual([{ target_id: id(6) }]);
@@ -189,6 +220,20 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
       'no-such-line': 'SYB_ORDER_NOT_FOUND',
     });
     for (const r of results.filter((x) => x.error)) expect(r.error!.message).toMatch(/[\u4e00-\u9fff]/u);
+    // each refusal links to the page that fixes it, and one with numbers names them
+    const links = Object.fromEntries(
+      results.map((r) => [r.syb_id, (r.error as { link?: { href: string } } | null)?.link?.href]),
+    );
+    expect(links).toMatchObject({
+      [id(2)]: `/products/${G1}`, // mapping board
+      [id(3)]: '/pdd/880001', // re-collect the price
+      [id(4)]: '/pdd/880001',
+      [id(5)]: '/settings',
+      [id(7)]: `/products/${G2}`,
+      [id(8)]: '/products', // never imported: the import
+      [id(9)]: `/products/${G4}`,
+    });
+    expect(results.find((r) => r.syb_id === id(5))!.error!.message).toContain('数量 11 超过上限 10');
     const tasksAfter = await admin.db.selectFrom('tasks').select('task_id').execute();
     expect(tasksAfter.length).toBe(tasksBefore.length + 1);
 
@@ -212,7 +257,15 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
 
     const again = await draft([id(1)], 'live');
     expect(again).toEqual([
-      { syb_id: id(1), task_id: null, error: { code: 'ALREADY_DRAFTED', message: expect.any(String) } },
+      {
+        syb_id: id(1),
+        task_id: null,
+        error: {
+          code: 'ALREADY_DRAFTED',
+          message: expect.any(String),
+          link: { href: `/tasks/${taskId}`, label: expect.any(String) },
+        },
+      },
     ]);
     expect((await admin.db.selectFrom('tasks').select('task_id').execute()).length).toBe(tasksAfter.length);
   });
@@ -226,7 +279,10 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
   });
 
   it('after switching the product to another PDD goods, drafts use only the new goods and its mappings', async () => {
-    await op.put(`/api/syb/orders/${id(10)}/sku`, { shopee_sku_id: '5001' });
+    // 黑色,M for 黑色,M【建議40-50公斤】: the advice differs, so only with the operator's confirmation.
+    expect((await op.put(`/api/syb/orders/${id(10)}/sku`, { shopee_sku_id: '5001' })).status).toBe(409);
+    const confirmed = await op.put(`/api/syb/orders/${id(10)}/sku`, { shopee_sku_id: '5001', confirm_mismatch: true });
+    expect(confirmed.body).toMatchObject({ spec_mismatch: true });
     expect(
       (
         await op.put(`/api/shopee/products/${G1}/pdd-link`, {

@@ -64,7 +64,11 @@ describe('SYB sync: lines left unmatched get their automatic match on a later sy
       ),
     );
     expect(res.status).toBe(200);
-    expect((await op.put(`/api/syb/orders/${id(2)}/sku`, { shopee_sku_id: '8102' })).status).toBe(200);
+    // 白色,L for a 黑色,M line: refused unless the operator confirms the mismatch.
+    expect((await op.put(`/api/syb/orders/${id(2)}/sku`, { shopee_sku_id: '8102' })).status).toBe(409);
+    expect(
+      (await op.put(`/api/syb/orders/${id(2)}/sku`, { shopee_sku_id: '8102', confirm_mismatch: true })).status,
+    ).toBe(200);
     // Importing alone matches nothing: matching happens on sync.
     expect(await sku(1)).toEqual({ shopee_sku_id: null, match_state: 'unmatched' });
 

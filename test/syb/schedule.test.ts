@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
 import { SYB_SYNC_SCHEDULE_ID } from '../../domain/syb';
+import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import { loginOperator, sharedTemporal, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
 import { RECIPIENT, shipment, startSim, taipeiAt } from './helpers';
 
@@ -60,6 +61,8 @@ describe('SYB sync on Temporal', () => {
     const started = await op.post('/api/syb/sync');
     expect(started.status).toBe(202);
     const workflowId = (started.body as { workflow_id: string }).workflow_id;
+    // started by the Schedule's trigger: one of its actions, under the id the Schedule gave it
+    expect(workflowId.startsWith(`${SYB_SYNC_SCHEDULE_ID}-`)).toBe(true);
     const client = await admin!.temporal.client();
     const handle = client.workflow.getHandle(workflowId);
     expect(await handle.result()).toMatchObject({ lines: 1, new_lines: 1 });
@@ -67,16 +70,40 @@ describe('SYB sync on Temporal', () => {
     expect(status.body).toMatchObject({ running: false, last_error: null, progress: { pages: 1, lines: 1 } });
     expect((status.body as { last_synced_at: string | null }).last_synced_at).not.toBeNull();
     // Payload bytes as text, whichever form the decoded history gives them (bytes or base64).
-    const history = JSON.stringify((await handle.fetchHistory()).events ?? [], (k, v: unknown) => {
-      if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-      if (k === 'data' && typeof v === 'string') return Buffer.from(v, 'base64').toString('utf8');
-      return v;
-    });
+    // decrypted first (temporal/codec): what the codec endpoint would show an operator
+    const history = JSON.stringify(
+      (await decryptHistoryPayloads(await handle.fetchHistory())).events ?? [],
+      (k, v: unknown) => {
+        if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
+        if (k === 'data' && typeof v === 'string') return Buffer.from(v, 'base64').toString('utf8');
+        return v;
+      },
+    );
     expect(history).toContain('new_lines'); // the payloads are readable here, so the checks below mean something
     for (const value of Object.values(RECIPIENT)) expect(history).not.toContain(value);
     expect(history).not.toContain('33300000001'); // no order data either: counts only
     expect(history).not.toContain((await sim.control.credentials()).password);
     expect((await sim.control.requests()).every((r) => !r.authorization)).toBe(true);
+  });
+
+  it('at start an existing Schedule whose spec differs from the code is brought back to it', async () => {
+    const client = await admin!.temporal.client();
+    const handle = client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
+    // what an older release (or a hand edit in the Web UI) left behind
+    await handle.update((prev) => ({ ...prev, spec: { intervals: [{ every: '1 hour' }] } }));
+    expect((await handle.describe()).spec.intervals).toMatchObject([{ every: 3_600_000 }]);
+    const { dataDir, namespace } = admin!;
+    await admin!.close();
+    const creds = await sim.control.credentials();
+    admin = await startTestAdmin({
+      dataDir,
+      temporal: { address: sharedTemporal().address, namespace },
+      syb: { password: creds.password },
+    });
+    await admin.sybScheduleReady;
+    const again = (await admin.temporal.client()).schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
+    expect((await again.describe()).spec.intervals).toMatchObject([{ every: 600_000 }]);
+    expect((await again.describe()).state.paused).toBe(false);
   });
 
   it('after an admin restart the Schedule still exists exactly once', async () => {

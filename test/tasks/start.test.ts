@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort, startDevServer, type DevServer } from '../../temporal/dev-server';
 import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
+import { temporalDataConverter } from '../../temporal/codec';
 
 const draft = (quantity: number) => ({
   type: 'purchase',
@@ -84,6 +85,7 @@ describe('starting purchases', () => {
     }
     expect(startedAt).not.toBeNull();
     const client = new Client({
+      dataConverter: temporalDataConverter(),
       connection: await Connection.connect({ address: server.address }),
       namespace: 'cmautobuy',
     });

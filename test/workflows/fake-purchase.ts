@@ -11,6 +11,8 @@ import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { stateQuery } from '../../workflows/purchase-messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
+import { temporalDataConverter } from '../../temporal/codec';
+import { decryptHistoryPayloads } from '../../temporal/codec/history';
 
 /**
  * The purchase workflow with fake activities (the samples' mutex/expense style): the real bundle
@@ -174,12 +176,17 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
     } else {
       rig.namespace = allocateNamespace();
       connection = await NativeConnection.connect({ address });
-      rig.client = new Client({ connection: await Connection.connect({ address }), namespace: rig.namespace });
+      rig.client = new Client({
+        dataConverter: temporalDataConverter(),
+        connection: await Connection.connect({ address }),
+        namespace: rig.namespace,
+      });
     }
     owned = !env;
     const ns = rig.namespace;
     workers = [
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace: ns,
         taskQueue: rig.taskQueue,
@@ -187,6 +194,7 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
         activities: adminActivities,
       }),
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace: ns,
         taskQueue: DEVICES_TASK_QUEUE,
@@ -197,7 +205,13 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
           },
         },
       }),
-      await Worker.create({ connection, namespace: ns, taskQueue: DEVICE_QUEUE, activities: phoneActivities }),
+      await Worker.create({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace: ns,
+        taskQueue: DEVICE_QUEUE,
+        activities: phoneActivities,
+      }),
     ];
     running = workers.map((w) =>
       w.run().catch((err: unknown) => {
@@ -217,6 +231,7 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
   /** A second phone host for `queue` with the same fake activities (a phone that comes back). */
   async function phoneOn(queue: string): Promise<{ worker: Worker; stopped: Promise<void> }> {
     const worker = await Worker.create({
+      dataConverter: temporalDataConverter(),
       connection,
       namespace: rig.namespace,
       taskQueue: queue,
@@ -300,7 +315,8 @@ export async function keep(name: string, handle: WorkflowHandle): Promise<void> 
     quiet = idle ? quiet + 1 : 0;
     await new Promise((r) => setTimeout(r, 200));
   }
-  const history = await handle.fetchHistory();
+  // decrypted: a recorded history must replay under any later run's key (temporal/codec/history.ts)
+  const history = await decryptHistoryPayloads(await handle.fetchHistory());
   const file = path.join(__dirname, '..', 'histories', `${name}.json`);
   fs.writeFileSync(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
 }

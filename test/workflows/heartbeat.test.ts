@@ -8,6 +8,7 @@ import type { purchase } from '../../workflows/purchase';
 import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase-messages';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal } from '../harness';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The purchase workflow (production bundle) against stubbed activities: what each timeout of a
@@ -21,7 +22,11 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
   beforeAll(async () => {
     const { address } = sharedTemporal();
     const namespace = allocateNamespace();
-    env.client = new Client({ connection: await Connection.connect({ address }), namespace });
+    env.client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address }),
+      namespace,
+    });
     env.nativeConnection = await NativeConnection.connect({ address });
     ns = namespace;
   });
@@ -149,6 +154,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     const bundle = { codePath: sharedTemporal().workflowBundlePath };
     const workers = async () => {
       const adminW = await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection: env.nativeConnection,
         namespace: ns,
         taskQueue: 'admin',
@@ -156,6 +162,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
         activities: admin,
       });
       const claimW = await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection: env.nativeConnection,
         namespace: ns,
         taskQueue: 'devices',
@@ -163,6 +170,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       });
       // heartbeats reach the server as often as the device worker sends them (device-worker/runtime/reconnect.ts)
       const phoneW = await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection: env.nativeConnection,
         namespace: ns,
         taskQueue: queue,

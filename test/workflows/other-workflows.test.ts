@@ -5,6 +5,7 @@ import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { workflowsVariant } from '../histories/variant';
 import { CLAIM, DEVICE_QUEUE, fakePurchaseRig, keep, stateOf } from './fake-purchase';
+import { temporalDataConverter } from '../../temporal/codec';
 
 /**
  * The workflows besides the purchase, with fake activities, each kept as a history for the
@@ -22,9 +23,14 @@ describe('system check, SYB sync and device check', () => {
     const { address, workflowBundlePath } = sharedTemporal();
     const namespace = allocateNamespace();
     connection = await NativeConnection.connect({ address });
-    client = new Client({ connection: await Connection.connect({ address }), namespace });
+    client = new Client({
+      dataConverter: temporalDataConverter(),
+      connection: await Connection.connect({ address }),
+      namespace,
+    });
     workers = [
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace,
         taskQueue,
@@ -41,12 +47,14 @@ describe('system check, SYB sync and device check', () => {
         },
       }),
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace,
         taskQueue: DEVICES_TASK_QUEUE,
         activities: { claimDevice: async () => CLAIM },
       }),
       await Worker.create({
+        dataConverter: temporalDataConverter(),
         connection,
         namespace,
         taskQueue: DEVICE_QUEUE,

@@ -15,6 +15,8 @@ interface SybOrdersTable {
   created_at: string;
   first_synced_at: string;
   updated_at: string;
+  /** 0045: why the adapter cannot use this line (Chinese, shown as 数据异常); null for a usable line */
+  data_problem: string | null;
 }
 
 interface SybSessionTable {
@@ -34,6 +36,8 @@ interface SybSyncStateTable {
   progress_pages: number;
   progress_lines: number;
   updated_at: string;
+  /** 0045: `[{"id", "error"}]` of shipments whose detail call failed, fetched again by the next sync */
+  retry_json: string;
 }
 
 /** Columns 0030 adds to `tasks`: the order line a purchase draft came from. */

@@ -16,6 +16,7 @@ import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
 import { appVersionRoutes } from './app-versions';
 import { hostRoutes } from './hosts';
+import { codecRoutes } from './codec';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -39,5 +40,6 @@ export function allRouters(deps: AppDeps): Router[] {
     metricsRoutes(deps),
     appVersionRoutes(deps),
     hostRoutes(deps),
+    codecRoutes(deps),
   ];
 }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { PRODUCT_STATES } from '../../../domain/catalog';
+import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from '../../../domain/text';
 import { operatorOf } from '../../auth/principal';
 import { readImport, writeImport } from '../../catalog/import';
 import { readMultipartFile } from '../../catalog/multipart';
@@ -20,7 +21,13 @@ import { auditFor } from './catalog-audit';
 const digits = z.string().regex(/^\d{1,30}$/, 'digits only');
 const goodsParams = z.object({ goodsId: digits });
 const skuParams = z.object({ skuId: digits });
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((s) => !hasUnsafeNameChars(s), UNSAFE_NAME_MESSAGE);
 
 const listQuery = z.object({
   q: z.string().max(200).optional(),

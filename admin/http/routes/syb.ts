@@ -4,7 +4,7 @@ import { EXECUTION_MODES } from '../../../domain/purchase/status';
 import { MATCH_STATES } from '../../../domain/syb';
 import { actorOf } from '../../auth/principal';
 import { auditRequest, markAudited } from '../../audit/audit';
-import { sybSettingsInput } from '../../syb/account';
+import { refuseControlCharacters, sybSettingsInput } from '../../syb/account';
 import { draftsFromOrderLines } from '../../syb/drafts';
 import { listOrderLines, setOrderLineSku } from '../../syb/orders';
 import { ensureSybSchedule, triggerSybSync } from '../../syb/schedule';
@@ -26,18 +26,19 @@ const ordersQuery = z.object({
   cursor: z.string().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-const lineParams = z.object({ sybId: z.string().min(1).max(100) });
+const lineParams = z.object({ sybId: z.string().min(1).max(120) });
 const skuBody = z
   .object({
     shopee_sku_id: z
       .string()
       .regex(/^\d{1,30}$/, 'a Shopee SKU id (digits) or null')
       .nullable(),
+    confirm_mismatch: z.boolean().default(false),
   })
   .strict();
 const fromOrdersBody = z
   .object({
-    syb_ids: z.array(z.string().min(1).max(100)).min(1).max(200),
+    syb_ids: z.array(z.string().min(1).max(120)).min(1).max(200),
     execution_mode: z.enum(EXECUTION_MODES).default('dry_run'),
   })
   .strict();
@@ -67,7 +68,7 @@ export function sybRoutes(deps: AppDeps): Router {
   router.put('/api/syb/orders/:sybId/sku', async (ctx) => {
     const { sybId } = parseParams(ctx, lineParams);
     const body = parseBody(ctx, skuBody);
-    ctx.body = await setOrderLineSku(deps.db, sybId, body.shopee_sku_id, auditFor(ctx));
+    ctx.body = await setOrderLineSku(deps.db, sybId, body.shopee_sku_id, auditFor(ctx), body.confirm_mismatch);
   });
 
   router.get('/api/syb/settings', async (ctx) => {
@@ -75,6 +76,7 @@ export function sybRoutes(deps: AppDeps): Router {
   });
 
   router.put('/api/syb/settings', async (ctx) => {
+    refuseControlCharacters((ctx.request as { body?: unknown }).body);
     const body = parseBody(ctx, sybSettingsInput);
     const view = await deps.syb.update(body, auditFor(ctx));
     // Paused without an account, running with one; Temporal down now → the next admin start.

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import { sql } from 'kysely';
+import { WORKBOOK_LIMITS } from '../../../admin/catalog/xlsx';
 import { dataPaths } from '../../../platform/data-dir';
 import {
   getJson,
@@ -10,6 +14,7 @@ import {
   type TestDevice,
 } from '../../harness';
 import { seedAttempt } from '../evidence-client';
+import { productRow, repeated, sharedStrings, workbookParts, worksheet, zip, type ZipPart } from '../hostile-xlsx';
 import { MULTIPART_TYPE, multipartBody, type Part } from '../multipart-body';
 import { realPng } from '../png-fixtures';
 import { rawRequest, requestHead, uploadTemps } from '../raw-http';
@@ -379,4 +384,205 @@ describe('fuzz: every route family, a few hundred hostile requests', () => {
         }),
       );
   }, 300_000);
+});
+
+/**
+ * Hostile workbooks (docs/security.md "Imports"), each built by hand in a few milliseconds and
+ * small on the wire: parts that lie about their size, shared-string tables built to fill the
+ * admin's memory, and sheets placed before their strings (which exceljs spooled to a temp file
+ * it never removed on a refusal). Each must be refused with a 4xx, write nothing, leave no temp
+ * file, and keep the admin's memory within the budget docs/security.md states.
+ */
+function hostileWorkbooks(): Array<{ family: string; name: string; file: Buffer; status: number; code: string }> {
+  const M = 1 << 20;
+  const strings = (unit: string, times: number) => sharedStrings(repeated(unit, times));
+  const book = (...parts: ZipPart[]) => zip([...workbookParts(), ...parts]);
+  const lie = (part: ZipPart, declared: number): ZipPart => ({ ...part, declared });
+  const tooMany = WORKBOOK_LIMITS.maxSharedStrings + 1;
+  return [
+    {
+      family: 'lying zip sizes',
+      name: 'shared strings declare 100 bytes, inflate to ~5 GB',
+      file: book(worksheet(productRow(4)), lie(strings(`<si><t>${'a'.repeat(1000)}</t></si>`, 5_000_000), 100)),
+      status: 413,
+      code: 'IMPORT_UNPACKED_TOO_LARGE',
+    },
+    {
+      family: 'lying zip sizes',
+      name: 'worksheet declares 1 KB, inflates to ~1 GB of rows',
+      file: book(lie(worksheet(repeated(productRow(4), 10_000_000)), 1024), sharedStrings(['t'])),
+      status: 413,
+      code: 'IMPORT_UNPACKED_TOO_LARGE',
+    },
+    {
+      family: 'lying zip sizes',
+      name: 'declares 150 MB (under the bound), inflates to ~2 GB',
+      file: book(
+        worksheet(productRow(4)),
+        lie(strings(`<si><t>b</t><rPh><t>${'b'.repeat(4000)}</t></rPh></si>`, 500_000), 150 * M),
+      ),
+      status: 413,
+      code: 'IMPORT_UNPACKED_TOO_LARGE',
+    },
+    {
+      family: 'lying zip sizes',
+      name: 'parts declare 4 GB in all',
+      file: book(lie(worksheet(productRow(4)), 0xfffffffe), sharedStrings(['t'])),
+      status: 413,
+      code: 'IMPORT_UNPACKED_TOO_LARGE',
+    },
+    {
+      family: 'shared-string bombs',
+      name: `${tooMany} one-letter strings`,
+      file: book(worksheet(productRow(4)), strings('<si><t>a</t></si>', tooMany)),
+      status: 413,
+      code: 'IMPORT_TOO_MANY_STRINGS',
+    },
+    {
+      family: 'shared-string bombs',
+      name: '20 strings of a million characters',
+      file: book(worksheet(productRow(4)), strings(`<si><t>${'漢'.repeat(M)}</t></si>`, 20)),
+      status: 413,
+      code: 'IMPORT_TOO_MANY_STRINGS',
+    },
+    {
+      family: 'shared-string bombs',
+      name: 'phonetic runs padding strings past the element bound',
+      file: book(
+        worksheet(productRow(4)),
+        strings(`<si><t>a</t>${`<rPh sb="0" eb="1"><t>${'x'.repeat(1000)}</t></rPh>`.repeat(5000)}</si>`, 20),
+      ),
+      status: 400,
+      code: 'IMPORT_CELL_TOO_LONG',
+    },
+    {
+      family: 'shared-string bombs',
+      name: 'a string left open',
+      file: book(worksheet(productRow(4)), strings(`<si><t>${'c'.repeat(1000)}`, 20_000)),
+      status: 400,
+      code: 'IMPORT_CELL_TOO_LONG',
+    },
+    {
+      family: 'spool-then-refuse',
+      name: 'sheet before its strings, one row over the cap',
+      file: book(worksheet(repeated(productRow(4), WORKBOOK_LIMITS.maxRows)), sharedStrings(['t'])),
+      status: 400,
+      code: 'IMPORT_TOO_MANY_ROWS',
+    },
+    {
+      family: 'spool-then-refuse',
+      name: 'sheet before its strings, a long cell far down',
+      file: book(
+        worksheet(
+          `${productRow(4).repeat(50_000)}<row><c t="inlineStr"><is><t>${'d'.repeat(WORKBOOK_LIMITS.maxCellChars + 1)}</t></is></c></row>`,
+        ),
+        sharedStrings(['t']),
+      ),
+      status: 400,
+      code: 'IMPORT_CELL_TOO_LONG',
+    },
+    {
+      family: 'spool-then-refuse',
+      name: 'sheet before its strings, a row that never ends',
+      file: book(worksheet(repeated('<row><c t="inlineStr"><is><t>e</t></is></c>', 2_000_000)), sharedStrings(['t'])),
+      status: 400,
+      code: 'IMPORT_CELL_TOO_LONG',
+    },
+    {
+      family: 'spool-then-refuse',
+      name: 'a cell pointing past the shared strings',
+      file: book(worksheet(`${productRow(4)}${productRow(99)}`), sharedStrings(['t'])),
+      status: 400,
+      code: 'INVALID_XLSX',
+    },
+  ];
+}
+
+/** Files os.tmpdir() holds that a workbook library would have spooled (exceljs: `tmp-*`). */
+const spooled = () => new Set(fs.readdirSync(os.tmpdir()).filter((f) => /^tmp-/.test(f)));
+
+describe('fuzz: hostile workbooks and slow clients', () => {
+  let admin: TestAdmin;
+  let op: OperatorClient;
+  beforeAll(async () => {
+    admin = await startTestAdmin({ runWorker: false });
+    op = await loginOperator(admin);
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  const changes = async () =>
+    Number((await sql<{ n: number }>`select total_changes() as n`.execute(admin.db)).rows[0]!.n);
+
+  it('refuses every one with its 4xx, writes nothing, spools nothing and stays within its memory budget', async () => {
+    const cases = hostileWorkbooks();
+    for (const c of cases)
+      expect({ name: c.name, small: c.file.length < 25 * 1024 * 1024 }).toEqual({ name: c.name, small: true });
+    const tmpBefore = spooled();
+    const idle = process.memoryUsage().rss;
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const problems: string[] = [];
+    try {
+      for (const c of cases) {
+        const before = await changes();
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(c.file)]), 'shopee.xlsx');
+        const res = await op.post('/api/shopee/imports', form);
+        const code = (res.body as { error?: { code?: string } }).error?.code;
+        if (res.status !== c.status || code !== c.code)
+          problems.push(`${c.family}: ${c.name} → ${res.status} ${code ?? ''}, expected ${c.status} ${c.code}`);
+        if ((await changes()) !== before) problems.push(`${c.family}: ${c.name} wrote rows`);
+        const left = [...spooled()].filter((f) => !tmpBefore.has(f));
+        if (left.length > 0) problems.push(`${c.family}: ${c.name} left ${left.join(', ')} in ${os.tmpdir()}`);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    if (process.env.CMAUTOBUY_FUZZ_REPORT)
+      console.log(
+        JSON.stringify({ workbooks: cases.length, peak_rss_above_idle_mib: Math.round((peak - idle) / 1048576) }),
+      );
+    expect(problems).toEqual([]);
+    expect(await admin.db.selectFrom('shopee_products').select('goods_id').execute()).toEqual([]);
+    // generous: the budget is 300 MiB above idle for the admin alone; this process is the admin
+    expect(Math.round((peak - idle) / 1024 / 1024)).toBeLessThanOrEqual(300);
+    expect((await getJson(`${admin.url}/healthz`)).status).toBe(200);
+  }, 300_000);
+
+  it('cuts clients that trickle their head or body, and keeps answering everyone else meanwhile', async () => {
+    const url = new URL(admin.url);
+    // 15 slow logins, as the probe sent them: 1 byte every 5 s, some in the head, some in the body
+    const head = (body: number) =>
+      requestHead('POST', '/api/session', admin.url, { 'Content-Type': 'application/json', 'Content-Length': body });
+    const slow = Array.from({ length: 15 }, (_, i) => {
+      const body = `${'{"username":"admin","password":"'.padEnd(38, 'x')}"}`;
+      const text = `${head(body.length).replaceAll('\n', '\r\n')}${body}`;
+      return new Promise<{ status: number; cut: boolean }>((resolve) => {
+        const socket = net.connect(Number(url.port), url.hostname);
+        const got: Buffer[] = [];
+        // even: the head trickles (cut by the 10 s head timeout); odd: the head whole, then the body trickles (30 s)
+        let sent = i % 2 === 0 ? 0 : text.length - body.length;
+        if (sent > 0) socket.write(text.slice(0, sent));
+        const drip = setInterval(() => {
+          if (sent < text.length && !socket.destroyed) socket.write(text[sent++]!);
+        }, 5000);
+        socket.on('data', (c: Buffer) => got.push(c));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(drip);
+          const m = /^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(got).toString('latin1'));
+          resolve({ status: m ? Number(m[1]) : 0, cut: sent < text.length });
+        });
+      });
+    });
+    // meanwhile the admin answers
+    for (let i = 0; i < 3; i++) expect((await getJson(`${admin.url}/healthz`)).status).toBe(200);
+    const results = await Promise.all(slow);
+    // every one was cut before it finished sending, with a 408 or a plain close — never a 5xx
+    expect(results.filter((r) => !r.cut)).toEqual([]);
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    expect((await getJson(`${admin.url}/healthz`)).status).toBe(200);
+  }, 120_000);
 });

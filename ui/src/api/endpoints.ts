@@ -251,3 +251,15 @@ export const approveDevice = (deviceId: string): Promise<unknown> =>
   http.post(`/api/devices/${id(deviceId)}/approve`, {});
 export const rejectDevice = (deviceId: string): Promise<unknown> =>
   http.post(`/api/devices/${id(deviceId)}/reject`, {});
+// 订单: 规格不一致 confirmed, and where a refused draft is fixed
+
+/** The operator saw 规格不一致 and keeps this SKU for the line anyway. */
+export const setOrderLineSkuConfirmed = (sybId: string, skuId: string): Promise<OrderLine> =>
+  http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId, confirm_mismatch: true });
+/** `error.link` of a from-orders refusal: the page (app path) that fixes it. */
+export interface RefusalLink {
+  href: string;
+  label: string;
+}
+export const refusalLink = (r: OrderDraftResult): RefusalLink | null =>
+  (r.error as { link?: RefusalLink | null } | null)?.link ?? null;

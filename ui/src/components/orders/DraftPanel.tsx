@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { OrderDraftResult } from '../../api/endpoints';
+import { refusalLink, type OrderDraftResult } from '../../api/endpoints';
 import { messageForCode } from '../../errors';
 import { hrefFor } from '../../router';
 import ModeRadio from '../tasks/ModeRadio';
@@ -63,6 +63,11 @@ interface ResultProps {
   onClose: () => void;
 }
 
+/** The server's own Chinese when it carries the line's numbers or problem (数量 11 超过上限 10), else the code's text. */
+function refusalText(error: { code: string; message: string }): string {
+  return /[\u4e00-\u9fff]/u.test(error.message) ? error.message : (messageForCode(error.code) ?? error.message);
+}
+
 /** What became of each line of the last batch: its draft, or the refusal in words. */
 export function DraftResults(props: ResultProps): JSX.Element {
   const made = (): number => props.results.filter((r) => r.task_id !== null).length;
@@ -89,9 +94,21 @@ export function DraftResults(props: ResultProps): JSX.Element {
               <Show
                 when={r.task_id}
                 fallback={
-                  <span class="or-refused" data-testid="draft-result-refusal">
-                    未生成，{r.error ? (messageForCode(r.error.code) ?? r.error.message) : '原因未知'}
-                  </span>
+                  <>
+                    <span class="or-refused" data-testid="draft-result-refusal">
+                      未生成，{r.error ? refusalText(r.error) : '原因未知'}
+                    </span>
+                    <Show when={refusalLink(r)}>
+                      {(link) => (
+                        <>
+                          {' '}
+                          <a href={hrefFor(link().href)} data-testid="draft-result-link">
+                            {link().label}
+                          </a>
+                        </>
+                      )}
+                    </Show>
+                  </>
                 }
               >
                 {(taskId) => (

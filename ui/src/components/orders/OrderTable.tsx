@@ -70,6 +70,23 @@ export default function OrderTable(props: Props): JSX.Element {
                 </td>
                 <td>
                   <MatchBadge state={line.match_state} />
+                  <Show when={line.spec_mismatch}>
+                    {' '}
+                    <span
+                      class="or-mismatch"
+                      data-testid="order-spec-mismatch"
+                      title="所选虾皮规格与订单规格不一致（已确认）"
+                    >
+                      规格不一致
+                    </span>
+                  </Show>
+                  <Show when={line.data_problem}>
+                    {(p) => (
+                      <span class="or-problem" data-testid="order-data-problem">
+                        {p()}
+                      </span>
+                    )}
+                  </Show>
                 </td>
                 <td>
                   <SkuCell line={line} onChanged={props.onLineChanged} />

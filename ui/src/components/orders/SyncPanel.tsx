@@ -110,7 +110,8 @@ export default function SyncPanel(props: Props): JSX.Element {
       <Show when={!busy() && status()?.last_error}>
         {(e) => (
           <p class="or-sync-error" role="alert" data-testid="sync-error" title={e()}>
-            上次同步失败：{syncErrorText(e())}
+            {e().startsWith('SYB_PARTIAL:') ? '上次同步部分完成：' : '上次同步失败：'}
+            {syncErrorText(e())}
           </p>
         )}
       </Show>

@@ -1,3 +1,4 @@
+import { interstitialZh } from '../../../../domain/purchase-labels';
 import type { TaskView } from '../../../../domain/purchase/views';
 import { formatYuan } from '../../lib/money';
 
@@ -34,6 +35,8 @@ type Rule = [RegExp, (m: RegExpExecArray) => string];
 
 /** Patterns are tried in order, on the detail with its trailing "(read …)" / "(…)" kept. */
 const RULES: readonly Rule[] = [
+  // activities/admin/purchase.ts: a popup the phone closed before the final panel
+  [/^interstitial (\w+)$/, (m) => interstitialZh(m[1]!)],
   // domain/purchase/gates.ts, prefixed "Gate n: " by the phone flow
   [
     /^(?:Gate 1: )?(\d+) × (\d+) = (\d+) > cap (\d+)/,

@@ -1,0 +1,177 @@
+import { Worker } from 'node:worker_threads';
+import { SYB_LIMITS } from '../../domain/syb';
+
+/**
+ * Parses 顺运宝 answers off the admin's event loop. A hostile answer (a 100,000-line shipment,
+ * megabytes of extra fields) costs a JSON.parse of many milliseconds; run on the main thread it
+ * would stall every request of the admin, /healthz included. A worker thread parses the text and
+ * sends back only the **known** fields (docs/syb-protocol.md), strings cut to one character over
+ * their limit (so an over-long value is still seen as one) and at most one line more than
+ * `linesPerShipment`: the copy back is bounded whatever the answer held, and unknown fields —
+ * the recipient's data among them — never leave the worker.
+ *
+ * The worker is plain JavaScript evaluated from this string, so it runs the same under tsx,
+ * ts-jest and a compiled build.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const L = workerData;
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+function scalar(v, max) {
+  if (typeof v === 'string') return v.length > max ? v.slice(0, max + 1) : v;
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return v;
+  return { unsupported: Array.isArray(v) ? 'array' : typeof v };
+}
+function line(d) {
+  if (!isObj(d)) return { unsupported: Array.isArray(d) ? 'array' : d === null ? 'null' : typeof d };
+  return {
+    id: scalar(d.id, L.idChars),
+    productId: scalar(d.productId, L.productIdChars),
+    title: scalar(d.title, L.titleChars),
+    spec: scalar(d.spec, L.specChars),
+    quantity: scalar(d.quantity, 40),
+    price: scalar(d.price, 40),
+    imageUrl: scalar(d.imageUrl, L.imageUrlChars),
+  };
+}
+function envelope(root, data) {
+  if (!isObj(root)) return { shape: false };
+  return { shape: true, code: scalar(root.code, 40), msg: scalar(root.msg, 200), data };
+}
+const project = {
+  login: (root) => envelope(root, isObj(root) && isObj(root.data) ? { token: scalar(root.data.token, 8192) } : null),
+  list: (root) => {
+    const d = isObj(root) ? root.data : undefined;
+    if (!isObj(d) || !Array.isArray(d.list)) return envelope(root, null);
+    return envelope(root, {
+      pages: scalar(d.pages, 40),
+      total: d.list.length,
+      ids: d.list.slice(0, L.listIds).map((s) => (isObj(s) ? scalar(s.id, L.idChars) : null)),
+    });
+  },
+  detail: (root) => {
+    const d = isObj(root) ? root.data : undefined;
+    if (!isObj(d)) return envelope(root, null);
+    const details = Array.isArray(d.details) ? d.details : null;
+    return envelope(root, {
+      id: scalar(d.id, L.idChars),
+      code: scalar(d.code, L.idChars),
+      orderCode: scalar(d.orderCode, L.idChars),
+      created: scalar(d.created, 40),
+      lineCount: details ? details.length : null,
+      details: details ? details.slice(0, L.linesPerShipment).map(line) : null,
+    });
+  },
+};
+parentPort.on('message', ({ id, kind, bytes }) => {
+  let result;
+  try {
+    result = { ok: true, value: project[kind](JSON.parse(Buffer.from(bytes).toString('utf8'))) };
+  } catch (err) {
+    result = { ok: false, error: String(err && err.message ? err.message : err).slice(0, 200) };
+  }
+  parentPort.postMessage({ id, result });
+});
+`;
+
+export type Scalar = string | number | boolean | null | undefined | { unsupported: string };
+
+export interface Projected<T> {
+  /** false: the answer is JSON but not an object */
+  shape: boolean;
+  code?: Scalar;
+  msg?: Scalar;
+  data?: T | null;
+}
+
+export interface ProjectedLine {
+  unsupported?: string;
+  id?: Scalar;
+  productId?: Scalar;
+  title?: Scalar;
+  spec?: Scalar;
+  quantity?: Scalar;
+  price?: Scalar;
+  imageUrl?: Scalar;
+}
+
+export interface ProjectedDetail {
+  id: Scalar;
+  code: Scalar;
+  orderCode: Scalar;
+  created: Scalar;
+  /** how many lines SYB sent; null when `details` is not an array */
+  lineCount: number | null;
+  details: ProjectedLine[] | null;
+}
+
+interface ProjectedList {
+  pages: Scalar;
+  total: number;
+  ids: Scalar[];
+}
+
+export interface AnswerKinds {
+  login: Projected<{ token: Scalar }>;
+  list: Projected<ProjectedList>;
+  detail: Projected<ProjectedDetail>;
+}
+
+type Result = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * One worker thread, started on first use or by `warm()`. Starting a thread costs the main
+ * thread a noticeable pause on a loaded machine, so the admin warms it at start rather than in
+ * the middle of a sync.
+ */
+export class AnswerParser {
+  private worker: Worker | undefined;
+  private next = 0;
+  private readonly pending = new Map<number, (r: Result) => void>();
+
+  async parse<K extends keyof AnswerKinds>(kind: K, bytes: Uint8Array): Promise<AnswerKinds[K]> {
+    const worker = this.start();
+    const id = ++this.next;
+    const result = await new Promise<Result>((resolve) => {
+      this.pending.set(id, resolve);
+      const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      worker.postMessage({ id, kind, bytes: copy }, [copy as ArrayBuffer]);
+    });
+    if (!result.ok) throw new SyntaxError(result.error);
+    return result.value as AnswerKinds[K];
+  }
+
+  warm(): void {
+    this.start();
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { ...SYB_LIMITS, listIds: 1000 },
+      // a hostile answer must not take the admin's memory with it
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    worker.unref();
+    worker.on('message', (m: { id: number; result: Result }) => {
+      this.pending.get(m.id)?.(m.result);
+      this.pending.delete(m.id);
+    });
+    const failAll = (message: string) => {
+      for (const resolve of this.pending.values()) resolve({ ok: false, error: message });
+      this.pending.clear();
+      if (this.worker === worker) this.worker = undefined;
+    };
+    worker.on('error', (err) => failAll(err.message));
+    worker.on('exit', (code) => failAll(`answer parser stopped (${code})`));
+    this.worker = worker;
+    return worker;
+  }
+}

@@ -1,0 +1,24 @@
+import type { DataConverter } from '@temporalio/common';
+import { EncryptionCodec } from './encryption-codec';
+import type { PayloadKeyRing } from './keys';
+
+/**
+ * The one data converter of every Temporal client and worker of this process (admin, device
+ * workers, tests, bench): installed once at start, like the SDK runtime (temporal/runtime.ts).
+ * A process that forgot to install keys fails at its first client instead of writing payloads
+ * in clear.
+ */
+let installed: { ring: PayloadKeyRing; codec: EncryptionCodec } | undefined;
+
+export function installPayloadKeys(ring: PayloadKeyRing): void {
+  installed = { ring, codec: new EncryptionCodec(ring) };
+}
+
+export function payloadCodec(): EncryptionCodec {
+  if (!installed) throw new Error('no Temporal payload keys installed (installPayloadKeys at process start)');
+  return installed.codec;
+}
+
+export function temporalDataConverter(): DataConverter {
+  return { payloadCodecs: [payloadCodec()] };
+}
