@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     metricsTarget,
     syncMs: ms('CMAUTOBUY_HOST_SYNC_MS', 5_000),
     healthMs: ms('CMAUTOBUY_HOST_HEALTH_MS', 60_000),
+    // the payload keys the workers share with the admin: a secret, passed on explicitly
+    workerEnv: { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS },
   });
   await host.start();
   console.log(`PHONE HOST READY ${config.hostId} metrics=${metricsTarget}`);
