@@ -14,6 +14,7 @@
  * | activities/device| domain/, platform/, device-worker/                                        |
  * | admin/           | domain/, platform/, temporal/, migrations/, activities/admin/, workflows/ |
  * | device-worker/   | domain/, platform/, temporal/, activities/device/ (worker entry only)     |
+ * | phone-host/      | domain/, platform/, temporal/, device-worker/adb/, scripts/supervise/children |
  * | sim/             | domain/ (types only), platform/                                           |
  * | ui/src/          | domain/                                                                   |
  * | migrations/      | nothing of ours                                                           |
@@ -24,7 +25,7 @@
  */
 
 const OURS =
-  '^(domain|platform|temporal|workflows|activities|admin|device-worker|sim|ui|migrations|scripts|bench|test)/';
+  '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host|sim|ui|migrations|scripts|bench|test)/';
 const TESTS = ['\\.test\\.ts$', '^test/', '^bench/', '^scripts/'];
 
 /** `from` may import only `allowed` of ours (a regex each, anchored at the repository root). */
@@ -117,6 +118,12 @@ module.exports = {
       from: { path: '^device-worker/pdd/', pathNot: TESTS },
       to: { path: '^activities/' },
     },
+    only(
+      'phone-host',
+      '^phone-host/',
+      ['^domain/', '^platform/', '^temporal/', '^device-worker/adb/', '^scripts/supervise/children\\.ts$'],
+      'A phone host watches ADB and supervises one device worker process per phone; it never loads admin/ or activities.',
+    ),
     only(
       'sim',
       '^sim/',

@@ -128,6 +128,10 @@ export const API_ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: '这个 Idempotency-Key 已用于另一个不同的请求；新的请求请换一个新的 Key',
   OPERATOR_WRITE_FAILED: '操作未能写入，任务状态没有变化；请稍后重试',
 
+  // Phone hosts (admin/hosts, docs/phone-hosts.md)
+  HOST_NOT_FOUND: '找不到这台主机，请刷新主机列表',
+  PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',
+  PHONE_NOT_APPROVED: '这台手机还没有被批准',
   // Hostile input (docs/security.md)
   IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { DeviceWorkerHints } from './device-worker-command';
+import type { PhoneHealth, PhoneState } from './phone-health';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
@@ -51,6 +53,13 @@ export interface DeviceView {
   model: string | null;
   last_seen_at: string | null;
   created_at: string;
+  /** phone hosts (docs/phone-hosts.md); a phone issued by hand is `active` with no host */
+  state?: PhoneState;
+  host_id?: string | null;
+  health?: PhoneHealth | null;
+  claim_block?: { reason_code: string; message: string } | null;
+  /** registered with the admin lately, yet no worker polls its Temporal queue (wrong address or namespace) */
+  temporal_missing?: boolean;
 }
 
 /** `POST /api/devices`: the token exists only in this answer. */
@@ -58,6 +67,8 @@ export interface IssuedDeviceView {
   device_id: string;
   display_name: string;
   token: string;
+  /** what the 完整命令 needs besides the token (domain/device-worker-command.ts) */
+  worker_hints?: DeviceWorkerHints;
 }
 
 /**
@@ -104,6 +115,8 @@ export interface DeviceAttention {
 export interface DeviceClaimability {
   claimable: boolean;
   attention: DeviceAttention | null;
+  /** the phone host's reading stops it (docs/phone-hosts.md "Health"); clears by itself */
+  blocked?: { reason_code: string; message: string };
 }
 
 /** `GET /api/app-versions`: the release gate of one PDD app version. */

@@ -17,6 +17,7 @@ import * as m0036 from './0036_task_list_counts_and_search';
 import * as m0040 from './0040_device_attention';
 import * as m0041 from './0041_app_versions';
 import * as m0045 from './0045_syb_invalid_lines';
+import * as m0065 from './0065_phone_hosts';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0040_device_attention': m0040,
   '0041_app_versions': m0041,
   '0045_syb_invalid_lines': m0045,
+  '0065_phone_hosts': m0065,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say('stopping …');
+    for (const child of children) child.standDown();
     for (const child of [...children].reverse()) await child.stop();
     await temporal?.stop();
     say('stopped');

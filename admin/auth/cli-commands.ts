@@ -7,6 +7,7 @@ import {
   listDeviceCredentials,
   revokeDeviceCredential,
 } from './device-credentials';
+import { issueHostCredential, listHostCredentials, revokeHostCredential } from './host-credentials';
 import { addUser, changePassword, listUsers, UserError } from './users';
 import { ZodError } from 'zod';
 
@@ -25,6 +26,9 @@ const CLI_USAGE = [
   '  device issue <name>    prints device_id=… and token=… (the token only this once)',
   '  device list',
   '  device revoke <id>',
+  '  host issue <name>      prints host_id=… and token=… (the token only this once)',
+  '  host list',
+  '  host revoke <id>       revokes the host and every phone it reported',
 ].join('\n');
 
 function cliActor(): AuditActor {
@@ -86,6 +90,7 @@ export async function runCli(db: AdminDb, argv: string[], io: CliIo): Promise<nu
       io.out(outcome === 'revoked' ? `device ${arg} revoked` : `device ${arg} was already revoked`);
       return 0;
     }
+    if (area === 'host') return await hostCommand(db, verb, arg, io, usage);
     return usage();
   } catch (err) {
     if (err instanceof UserError || err instanceof DeviceCredentialError) {
@@ -98,4 +103,33 @@ export async function runCli(db: AdminDb, argv: string[], io: CliIo): Promise<nu
     }
     throw err;
   }
+}
+
+/** `host issue|list|revoke` (docs/phone-hosts.md). */
+async function hostCommand(
+  db: AdminDb,
+  verb: string | undefined,
+  arg: string | undefined,
+  io: CliIo,
+  usage: () => number,
+): Promise<number> {
+  if (verb === 'issue' && arg !== undefined) {
+    const issued = await issueHostCredential(db, cliActor(), arg);
+    io.out(`host_id=${issued.hostId}`);
+    io.out(`token=${issued.token}`);
+    return 0;
+  }
+  if (verb === 'list' && arg === undefined) {
+    for (const h of await listHostCredentials(db))
+      io.out(
+        `${h.host_id}\t${h.status}\t${h.display_name}\tcreated_at=${h.created_at}${h.revoked_at ? `\trevoked_at=${h.revoked_at}` : ''}`,
+      );
+    return 0;
+  }
+  if (verb === 'revoke' && arg !== undefined) {
+    const outcome = await revokeHostCredential(db, cliActor(), arg);
+    io.out(outcome === 'revoked' ? `host ${arg} revoked, with its phones` : `host ${arg} was already revoked`);
+    return 0;
+  }
+  return usage();
 }

@@ -3,7 +3,8 @@ import type { Logger } from '../../platform/logger';
 import { HttpError } from '../http/errors';
 import { CredentialStoreUnavailable, type DeviceAuthenticator } from './device-credentials';
 import { touchDevice } from './device-registry';
-import { setDevice, setOperator } from './principal';
+import { HostAuthenticator } from './host-credentials';
+import { setDevice, setHost, setOperator } from './principal';
 import { csrfMatches, SESSION_COOKIE, type SessionStore } from './sessions';
 import { isMutating, zoneOf } from './zones';
 import type { AdminDb } from '../db/database';
@@ -38,10 +39,26 @@ function hasBearer(ctx: Context): boolean {
  *   opens an operator route).
  */
 export function identityGate(deps: GateDeps): Middleware {
+  const hostAuth = new HostAuthenticator(deps.db);
   return async (ctx, next) => {
     const zone = zoneOf(ctx.method, ctx.path);
     if (zone !== 'public') ctx.set('Cache-Control', 'no-store');
     if (zone === 'public' || zone === 'login') return next();
+
+    // `/api/host/*`: a phone host's Bearer token (docs/phone-hosts.md), never a session or a device token
+    if (zone === 'host') {
+      if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);
+      let result;
+      try {
+        result = await hostAuth.authenticate(ctx.get('authorization') || undefined);
+      } catch (err) {
+        if (!(err instanceof CredentialStoreUnavailable)) throw err;
+        return emptyAnswer(ctx, 503);
+      }
+      if (!result.ok) return emptyAnswer(ctx, 401);
+      setHost(ctx, { hostId: result.hostId });
+      return next();
+    }
 
     if (zone === 'device') {
       if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);

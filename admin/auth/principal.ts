@@ -19,6 +19,19 @@ export interface DevicePrincipal {
 // WeakMaps rather than ctx.state: nothing but the gate can set them, and they are typed.
 const operators = new WeakMap<Context, Operator>();
 const devices = new WeakMap<Context, DevicePrincipal>();
+const hosts = new WeakMap<Context, { hostId: string }>();
+
+export function setHost(ctx: Context, host: { hostId: string }): void {
+  hosts.set(ctx, host);
+}
+
+/** The phone host of this request (`/api/host/…`); same fail-closed rule as `operatorOf`. */
+export function hostOf(ctx: Context): { hostId: string } {
+  const host = hosts.get(ctx);
+  if (!host || operators.has(ctx) || devices.has(ctx))
+    throw new HttpError(401, 'UNAUTHENTICATED', 'host credentials required');
+  return host;
+}
 
 export function setOperator(ctx: Context, operator: Operator): void {
   operators.set(ctx, operator);
@@ -34,7 +47,7 @@ export function setDevice(ctx: Context, device: DevicePrincipal): void {
  */
 export function operatorOf(ctx: Context): Operator {
   const operator = operators.get(ctx);
-  if (!operator || devices.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
+  if (!operator || devices.has(ctx) || hosts.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
   return operator;
 }
 

@@ -3,7 +3,7 @@
  * body parser runs. Everything under /api is protected unless listed here, so a router added
  * later is protected without doing anything.
  */
-export type Zone = 'public' | 'login' | 'device' | 'operator' | 'codec';
+export type Zone = 'public' | 'login' | 'device' | 'host' | 'operator' | 'codec';
 
 /**
  * The Temporal codec-server endpoints (admin/http/routes/codec.ts): an operator's session, but
@@ -27,6 +27,7 @@ export function zoneOf(method: string, rawPath: string): Zone {
   // Outside /api only reads are public (the UI shell, /healthz); a stray write route is not.
   if (!api) return m === 'GET' || m === 'HEAD' ? 'public' : 'operator';
   if (p === '/api/device' || p.startsWith('/api/device/')) return 'device';
+  if (p === '/api/host' || p.startsWith('/api/host/')) return 'host';
   if ((p === '/api/session' || p === '/api/session/') && m === 'POST') return 'login';
   if (m === 'POST' && CODEC_PATHS.includes(p.replace(/\/$/, ''))) return 'codec';
   return 'operator';

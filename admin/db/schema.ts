@@ -3,6 +3,7 @@ import type { AuthTables } from './tables/auth';
 import type { CatalogTables } from './tables/catalog';
 import type { DeviceTables } from './tables/devices';
 import type { EvidenceTables } from './tables/evidence';
+import type { HostTables } from './tables/hosts';
 import type { PurchaseTables } from './tables/purchase';
 import type { SettingsTables } from './tables/settings';
 import type { SybTables } from './tables/syb';
@@ -19,7 +20,8 @@ export type AdminDatabase = SettingsTables &
   AuditTables &
   CatalogTables &
   PurchaseTables &
-  SybTables;
+  SybTables &
+  HostTables;
 
 export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'app_settings',
@@ -44,4 +46,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'syb_sync_state',
   'device_attention',
   'app_versions',
+  'phone_hosts',
+  'host_phones',
+  'device_health',
 ];

@@ -3,6 +3,8 @@ import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../http/errors';
+import { hostClaimRefusal } from '../hosts/phones';
+import { HEALTH_REFUSALS } from '../../domain/phone-health';
 
 /**
  * Phones that need a person (docs/api.md §12.1): a phone with an attention row takes no
@@ -112,5 +114,11 @@ export async function reportDeviceStatus(
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
   const attention = row ?? null;
-  return { claimable: attention === null && status.adb_connected, attention };
+  // the phone host's side: waiting for approval, low battery, locked screen (admin/hosts/phones.ts)
+  const blocked = await hostClaimRefusal(db, deviceId);
+  return {
+    claimable: attention === null && blocked === null && status.adb_connected,
+    attention,
+    ...(blocked ? { blocked: { reason_code: blocked, message: HEALTH_REFUSALS[blocked] } } : {}),
+  };
 }

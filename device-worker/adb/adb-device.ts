@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import Adb, { type Device } from '@devicefarmer/adbkit';
 import { describeError } from '../../platform/errors';
 import { DeviceError } from '../errors';
+import { describeAdbError, NO_ADB_SERVER_START } from './client-options';
 import {
   amStartError,
   isInjectEventsDenied,
@@ -71,7 +72,8 @@ export class AdbDevice {
       );
     }
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
-    this.client = Adb.createClient({ host: target.host, port: target.port });
+    // never `adb start-server` on a refused connection: it reports ADB_DISCONNECTED instead
+    this.client = Adb.createClient({ host: target.host, port: target.port, ...NO_ADB_SERVER_START });
     this.lockKey = `${target.host}:${target.port}/${target.serial}`;
   }
 
@@ -112,7 +114,7 @@ export class AdbDevice {
         last = mine[0] ? `state ${mine[0].type}` : 'not listed';
       } catch (err) {
         if (err instanceof DeviceError && err.code === 'ADB_SERIAL_INVALID') throw err;
-        last = describeError(err);
+        last = describeAdbError(err, describeError(err));
       }
       if (Date.now() >= deadline) {
         this.online = false;
@@ -213,8 +215,8 @@ export class AdbDevice {
       if (err.code === 'ADB_TIMEOUT') this.online = false;
       return err;
     }
-    const message = describeError(err);
-    if (/not found|offline|ECONNREFUSED|ECONNRESET|EPIPE|closed|no devices/i.test(message)) {
+    const message = describeAdbError(err, describeError(err));
+    if (/not found|offline|ECONNREFUSED|connection refused|ECONNRESET|EPIPE|closed|no devices/i.test(message)) {
       this.online = false;
       return new DeviceError('ADB_DISCONNECTED', `phone ${this.serial}: ${label} failed: ${message}`);
     }

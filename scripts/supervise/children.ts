@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { bindFailure } from './port-holder';
 
 export interface ChildSpec {
   name: string;
@@ -74,6 +75,10 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.pipe(log, { end: false });
+  // the last lines, so a child that cannot bind its port is reported with the port and its holder
+  const tail: string[] = [];
+  const keep = (line: string) => void (tail.push(line) > 40 && tail.shift());
+  if (child.stderr) readline.createInterface({ input: child.stderr }).on('line', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   exited.then(
     () => log.end(),
@@ -98,6 +103,7 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
         return;
       }
       log.write(`${line}\n`);
+      keep(line);
       const m = ready ? null : spec.readyLine.exec(line);
       if (m) {
         ready = true;
@@ -107,7 +113,16 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      if (!ready) reject(new Error(`${spec.name} exited (${signal ?? code}) before it was ready; see ${spec.logFile}`));
+      if (!ready)
+        // stderr may still be flushing: give its last lines a moment to arrive
+        setTimeout(() => {
+          const bind = bindFailure(spec.name, tail);
+          reject(
+            new Error(
+              `${bind ? `${bind}; ` : ''}${spec.name} exited (${signal ?? code}) before it was ready; see ${spec.logFile}`,
+            ),
+          );
+        }, 100);
     });
   });
   return { name: spec.name, process: child, readyMatch, exited };
@@ -129,6 +144,9 @@ export interface RestartPolicy {
   /** a child that stayed up this long starts again from `initialDelayMs` */
   stableAfterMs: number;
 }
+
+/** How long an exit waits for a shutdown to show before it counts as a crash. */
+const EXIT_GRACE_MS = 300;
 
 const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000 };
 
@@ -181,9 +199,18 @@ export class SupervisedChild {
     return this.current.process.pid;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * The supervisor is shutting down: an exit from now on is not restarted or reported. Ctrl-C
+   * reaches every child of the terminal's process group at once, before `stop()` gets to it.
+   */
+  standDown(): void {
     this.stopping = true;
-    await stopChild(this.current);
+  }
+
+  /** `graceMs`: how long SIGTERM may take before SIGKILL (a device worker drains its claim). */
+  async stop(graceMs?: number): Promise<void> {
+    this.stopping = true;
+    await stopChild(this.current, graceMs);
     await this.loop;
   }
 
@@ -192,6 +219,8 @@ export class SupervisedChild {
     for (;;) {
       const startedAt = Date.now();
       await this.current.exited;
+      // a child that got the terminal's SIGINT may exit before the supervisor's own handler ran
+      if (!this.stopping) await new Promise((r) => setTimeout(r, EXIT_GRACE_MS));
       if (this.stopping) return;
       if (Date.now() - startedAt >= this.policy.stableAfterMs) delay = this.policy.initialDelayMs;
       const proc = this.current.process;

@@ -73,7 +73,7 @@ test('issuing a device in the UI shows its token once, with the command for the 
   expect(token).toMatch(/^[0-9a-f]{64}$/);
   const command = (await page.getByTestId('device-issued-command').innerText()).trim();
   expect(command).toBe(
-    `CMAUTOBUY_DEVICE_TOKEN=${token} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`,
+    `CMAUTOBUY_DEVICE_TOKEN=${token} CMAUTOBUY_TEMPORAL_ADDRESS=<Temporal 地址:7233> CMAUTOBUY_TEMPORAL_NAMESPACE=${rig.admin.namespace} CMAUTOBUY_ADMIN_PUBLIC_URL=${rig.admin.url} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`,
   );
   await page.getByTestId('device-issued').getByText('令牌只显示这一次').waitFor();
 

@@ -1,3 +1,4 @@
+import { issueHostCredential } from '../../admin/auth/host-credentials';
 import { allRouters } from '../../admin/http/routes';
 import {
   deviceRequest,
@@ -64,7 +65,8 @@ describe('route table: every /api route needs the right identity', () => {
   });
 
   const isMutating = (m: string) => !['GET', 'HEAD', 'OPTIONS'].includes(m);
-  const isDeviceRoute = (p: string) => p.startsWith('/api/device/');
+  // device and phone-host routes take a Bearer token of their own kind, never a session
+  const isDeviceRoute = (p: string) => p.startsWith('/api/device/') || p.startsWith('/api/host/');
   const guarded = () => routes.filter((r) => !PUBLIC.has(`${r.method} ${r.path}`));
 
   it('finds the routes it is supposed to guard, and nothing outside /api except the public ones', () => {
@@ -139,6 +141,18 @@ describe('route table: every /api route needs the right identity', () => {
   it('refuses a device token on every operator route', async () => {
     for (const r of guarded().filter((x) => !isDeviceRoute(x.path))) {
       const res = await deviceRequest(admin, device, r.method, r.url, isMutating(r.method) ? { body: {} } : {});
+      expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({
+        route: `${r.method} ${r.path}`,
+        status: 401,
+      });
+    }
+  });
+
+  it('refuses a phone-host token on every operator and device route', async () => {
+    const issued = await issueHostCredential(admin.db, { kind: 'system', name: 'test' }, 'route-table host');
+    const host = { authorization: `Bearer ${issued.hostId}.${issued.token}` };
+    for (const r of guarded().filter((x) => !x.path.startsWith('/api/host/'))) {
+      const res = await deviceRequest(admin, host, r.method, r.url, isMutating(r.method) ? { body: {} } : {});
       expect({ route: `${r.method} ${r.path}`, status: res.status }).toEqual({
         route: `${r.method} ${r.path}`,
         status: 401,

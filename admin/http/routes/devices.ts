@@ -11,6 +11,8 @@ import {
 import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
 import { pauseDevice, resumeDevice } from '../../devices/attention';
+import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
+import { deviceWorkerHints, temporalMissingCheck } from '../../hosts/worker-hints';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -29,7 +31,23 @@ export function deviceRoutes(deps: AppDeps): Router {
     operatorOf(ctx);
     // Typed with the view the UI reads, so the registry's shape cannot drift from it.
     const devices: DeviceView[] = await listDevices(deps.db, presence);
-    ctx.body = devices;
+    // phone hosts' fields (docs/phone-hosts.md): state, host, health and the reason it takes no claim
+    const hosts = await hostFieldsByDevice(deps.db);
+    const temporalMissing = await temporalMissingCheck(deps.db);
+    ctx.body = devices.map((d) => {
+      const h = hosts.get(d.device_id);
+      return {
+        ...d,
+        serial: d.serial ?? h?.serial ?? null,
+        model: d.model ?? h?.model ?? null,
+        app_version: h?.app_version ?? d.app_version,
+        state: h?.state ?? 'active',
+        host_id: h?.host_id ?? null,
+        health: h?.health ?? null,
+        claim_block: h?.claim_block ?? null,
+        temporal_missing: temporalMissing(d),
+      } satisfies DeviceView;
+    });
   });
 
   router.post('/', async (ctx) => {
@@ -40,6 +58,7 @@ export function deviceRoutes(deps: AppDeps): Router {
       device_id: issued.deviceId,
       display_name: body.display_name,
       token: issued.token,
+      worker_hints: deviceWorkerHints(deps.temporal.settings),
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
@@ -73,6 +92,21 @@ export function deviceRoutes(deps: AppDeps): Router {
     const { cleared } = await resumeDevice(deps.db, actorOf(ctx), deviceId);
     markAudited(ctx);
     ctx.body = { device_id: deviceId, attention: null, cleared };
+  });
+
+  // phones of phone hosts: 批准 / 拒绝 a phone waiting as 待批准 (docs/phone-hosts.md)
+  router.post('/:deviceId/approve', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    await approveHostPhone(deps.db, actorOf(ctx), deviceId);
+    markAudited(ctx);
+    ctx.body = { device_id: deviceId, state: 'active' };
+  });
+
+  router.post('/:deviceId/reject', async (ctx) => {
+    const { deviceId } = parseParams(ctx, deviceParams);
+    await rejectHostPhone(deps.db, actorOf(ctx), deviceId);
+    markAudited(ctx);
+    ctx.body = { device_id: deviceId, state: 'revoked' };
   });
 
   return router;

@@ -15,6 +15,7 @@ import { sybRoutes } from './syb';
 import { systemRoutes } from './system';
 import { taskRoutes } from './tasks';
 import { appVersionRoutes } from './app-versions';
+import { hostRoutes } from './hosts';
 import { codecRoutes } from './codec';
 
 /**
@@ -38,6 +39,7 @@ export function allRouters(deps: AppDeps): Router[] {
     settingsRoutes(deps),
     metricsRoutes(deps),
     appVersionRoutes(deps),
+    hostRoutes(deps),
     codecRoutes(deps),
   ];
 }

@@ -239,6 +239,18 @@ export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/a
 export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
   http.post(`/api/app-versions/${id(version)}/release`, {});
 
+// Phone hosts (docs/phone-hosts.md)
+export interface IssuedHostView {
+  host_id: string;
+  display_name: string;
+  token: string;
+}
+export const issueHost = (displayName: string): Promise<IssuedHostView> =>
+  http.post('/api/hosts', { display_name: displayName });
+export const approveDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/approve`, {});
+export const rejectDevice = (deviceId: string): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/reject`, {});
 // 订单: 规格不一致 confirmed, and where a refused draft is fixed
 
 /** The operator saw 规格不一致 and keeps this SKU for the line anyway. */

@@ -7,6 +7,7 @@ import { forgetDeviceNames } from '../components/devices/DeviceName';
 import DeviceTable from '../components/devices/DeviceTable';
 import IssueDialog from '../components/devices/IssueDialog';
 import RenameDialog from '../components/devices/RenameDialog';
+import { HostIssueDialog } from '../components/devices/HostPhone';
 import '../components/tasks/tasks.css';
 import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
@@ -20,6 +21,7 @@ export default function DevicesPage(): JSX.Element {
   const [loadedAt, setLoadedAt] = createSignal<string | null>(null);
   const [now, setNow] = createSignal(Date.now());
   const [issuing, setIssuing] = createSignal(false);
+  const [issuingHost, setIssuingHost] = createSignal(false);
   const [renaming, setRenaming] = createSignal<DeviceView | null>(null);
   const [revoking, setRevoking] = createSignal<DeviceView | null>(null);
   const [revokeBusy, setRevokeBusy] = createSignal(false);
@@ -83,6 +85,9 @@ export default function DevicesPage(): JSX.Element {
           <button type="button" class="btn btn-primary" data-testid="device-issue" onClick={() => setIssuing(true)}>
             发放设备凭据
           </button>
+          <button type="button" class="btn" data-testid="host-issue" onClick={() => setIssuingHost(true)}>
+            发放主机凭据
+          </button>
         </div>
       </div>
       <Show when={error()}>
@@ -101,12 +106,16 @@ export default function DevicesPage(): JSX.Element {
             onRevoke={(d) => setRevoking(d)}
             onPause={(d) => void toggle(d, 'pause')}
             onResume={(d) => void toggle(d, 'resume')}
+            onChanged={changed}
           />
         )}
       </Show>
 
       <AppVersions />
 
+      <Show when={issuingHost()}>
+        <HostIssueDialog onClose={() => setIssuingHost(false)} />
+      </Show>
       <Show when={issuing()}>
         <IssueDialog onIssued={changed} onClose={() => setIssuing(false)} />
       </Show>

@@ -3,6 +3,7 @@ import { attentionReasonZh, type DeviceView } from '../../../../domain/devices';
 import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
+import { PendingActions, PhoneHostStatus } from './HostPhone';
 
 export default function DeviceRow(props: {
   device: DeviceView;
@@ -11,6 +12,7 @@ export default function DeviceRow(props: {
   onRevoke: () => void;
   onPause: () => void;
   onResume: () => void;
+  onChanged?: () => void;
 }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
@@ -19,6 +21,7 @@ export default function DeviceRow(props: {
       data-device-id={d().device_id}
       data-online={d().online ? 'true' : 'false'}
       data-attention={d().attention?.reason_code ?? ''}
+      data-state={d().state ?? 'active'}
     >
       <td>
         <div data-testid="device-display-name">{d().display_name}</div>
@@ -44,6 +47,7 @@ export default function DeviceRow(props: {
             </div>
           )}
         </Show>
+        <PhoneHostStatus device={d()} />
         <Show when={d().online_source === 'last_seen'}>
           <div class="tk-reason" data-testid="device-online-fallback">
             Temporal 未连接，按最近联系时间判断
@@ -81,6 +85,9 @@ export default function DeviceRow(props: {
       <td class="tk-time">{formatTime(d().last_seen_at)}</td>
       <td>
         <div class="dv-actions">
+          <Show when={d().state === 'pending'}>
+            <PendingActions device={d()} onChanged={() => props.onChanged?.()} />
+          </Show>
           <Show
             when={d().attention}
             fallback={

@@ -10,6 +10,7 @@ export default function DeviceTable(props: {
   onRevoke: (device: DeviceView) => void;
   onPause: (device: DeviceView) => void;
   onResume: (device: DeviceView) => void;
+  onChanged?: () => void;
 }): JSX.Element {
   return (
     <div class="tk-table-wrap">
@@ -36,6 +37,7 @@ export default function DeviceTable(props: {
                 onRevoke={() => props.onRevoke(d)}
                 onPause={() => props.onPause(d)}
                 onResume={() => props.onResume(d)}
+                onChanged={() => props.onChanged?.()}
               />
             )}
           </For>

@@ -1,17 +1,10 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { DEVICE_NAME_MAX_LENGTH, type IssuedDeviceView } from '../../../../domain/devices';
+import { deviceWorkerCommand, temporalIsLoopback } from '../../../../domain/device-worker-command';
 import { issueDevice } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import FieldError from '../FieldError';
 import Modal from '../Modal';
-
-/**
- * What to run on the phone host, as in the README's "Running a device worker on another host";
- * the serial is the one `adb devices` lists there, so it stays a placeholder.
- */
-function deviceWorkerCommand(issued: Pick<IssuedDeviceView, 'device_id' | 'token'>, adminUrl: string): string {
-  return `CMAUTOBUY_DEVICE_TOKEN=${issued.token} npm run device-worker -- --device-id ${issued.device_id} --serial <adb serial> --admin-url ${adminUrl}`;
-}
 
 /**
  * 发放设备凭据: a name in, a device id and token out. The token is shown here once and never
@@ -42,7 +35,10 @@ export default function IssueDialog(props: { onIssued: () => void; onClose: () =
   };
   const command = (): string => {
     const i = issued();
-    return i ? deviceWorkerCommand(i, window.location.origin) : '';
+    if (!i) return '';
+    return i.worker_hints
+      ? deviceWorkerCommand(i, i.worker_hints, window.location.origin)
+      : `CMAUTOBUY_DEVICE_TOKEN=${i.token} npm run device-worker -- --device-id ${i.device_id} --serial <adb serial> --admin-url ${window.location.origin}`;
   };
   const copy = async (): Promise<void> => {
     try {
@@ -133,6 +129,12 @@ export default function IssueDialog(props: { onIssued: () => void; onClose: () =
             <pre class="tk-mono dv-command" data-testid="device-issued-command">
               {command()}
             </pre>
+            <Show when={i().worker_hints && temporalIsLoopback(i().worker_hints!)}>
+              <p class="muted" data-testid="device-issued-temporal-hint">
+                管理端连接的 Temporal 只监听本机（{i().worker_hints!.temporal_address}）：在其他主机上运行时，把
+                &lt;Temporal 地址:7233&gt; 换成那台主机能连到的 Temporal 地址。
+              </p>
+            </Show>
           </div>
         )}
       </Show>

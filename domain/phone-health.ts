@@ -1,0 +1,29 @@
+/**
+ * A phone's health as its host reads it (docs/phone-hosts.md "Health"), and which readings stop
+ * the phone from taking a claim: one table, used by the admin's claim check and by 设备.
+ */
+export interface PhoneHealth {
+  battery_level: number;
+  charging: boolean;
+  screen: 'on' | 'off' | 'locked';
+  free_storage_mb: number;
+  checked_at: string;
+}
+
+/** Below this a phone that is not charging takes no claim: a purchase must not die with the battery. */
+const LOW_BATTERY_PERCENT = 15;
+
+export const HEALTH_REFUSALS = {
+  LOW_BATTERY: `电量低于 ${LOW_BATTERY_PERCENT}% 且未充电，请接上电源`,
+  SCREEN_LOCKED: '手机锁屏或黑屏，请在手机上解锁并保持亮屏',
+  PHONE_PENDING: '这台手机待批准',
+} as const satisfies Record<string, string>;
+export type HealthRefusal = keyof typeof HEALTH_REFUSALS;
+
+export function healthRefusal(h: Pick<PhoneHealth, 'battery_level' | 'charging' | 'screen'>): HealthRefusal | null {
+  if (h.battery_level < LOW_BATTERY_PERCENT && !h.charging) return 'LOW_BATTERY';
+  if (h.screen !== 'on') return 'SCREEN_LOCKED';
+  return null;
+}
+
+export type PhoneState = 'pending' | 'active' | 'revoked';

@@ -1,0 +1,61 @@
+import type { PhoneState } from '../domain/phone-health';
+
+/** A phone as the admin knows it on this host's channel. */
+export interface HostPhone {
+  device_id: string;
+  serial: string;
+  state: PhoneState;
+}
+
+export class HostUnauthorized extends Error {
+  override readonly name = 'HostUnauthorized';
+}
+
+/**
+ * The host's side of `/api/host/…` (docs/phone-hosts.md): every call carries
+ * `Authorization: Bearer <host_id>.<token>`. A 401 (revoked or wrong token) is an error of its
+ * own, so the host stops every phone instead of retrying.
+ */
+export class HostClient {
+  constructor(
+    private readonly adminUrl: string,
+    private readonly hostId: string,
+    private readonly token: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(new URL(path, this.adminUrl), {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${this.hostId}.${this.token}`,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const text = await res.text();
+    if (res.status === 401) throw new HostUnauthorized(`the admin refused host ${this.hostId} (revoked?)`);
+    if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  }
+
+  heartbeat(metricsTarget: string | null, present: string[]): Promise<{ phones: HostPhone[] }> {
+    return this.call('POST', '/api/host/heartbeat', { metrics_target: metricsTarget, present });
+  }
+
+  reportPhone(p: { serial: string; model: string; android_version: string; app_version: string }): Promise<HostPhone> {
+    return this.call('POST', '/api/host/phones', p);
+  }
+
+  async phoneToken(deviceId: string): Promise<string> {
+    return (await this.call<{ token: string }>('POST', `/api/host/phones/${deviceId}/token`)).token;
+  }
+
+  reportHealth(
+    deviceId: string,
+    h: { battery_level: number; charging: boolean; screen: string; free_storage_mb: number; app_version?: string },
+  ): Promise<{ refusal: string | null }> {
+    return this.call('PUT', `/api/host/phones/${deviceId}/health`, h);
+  }
+}

@@ -1,0 +1,242 @@
+import type { Device } from '@devicefarmer/adbkit';
+import type { Logger } from '../platform/logger';
+import { describeAdbError } from '../device-worker/adb/client-options';
+import { describeError } from '../platform/errors';
+import type { SupervisedChild } from '../scripts/supervise/children';
+import { HostClient, HostUnauthorized, type HostPhone } from './host-client';
+import type { HostMetrics } from './metrics';
+import { adbClient, probePhone, readHealth } from './probe';
+import { startPhoneWorker } from './workers';
+
+/** workflows/phone.ts DEVICE_HEARTBEAT_TIMEOUT */
+const WORKER_STOP_GRACE_MS = 30_000;
+
+interface Phone {
+  serial: string;
+  /** on ADB in state `device` now */
+  present: boolean;
+  known: HostPhone | null;
+  worker: SupervisedChild | null;
+  /** a worker start or stop under way */
+  busy: boolean;
+}
+
+export interface PhoneHostOptions {
+  adminUrl: string;
+  hostId: string;
+  token: string;
+  adb: { host: string; port: number };
+  dataDir: string;
+  log: Logger;
+  metrics: HostMetrics;
+  metricsTarget: string | null;
+  /** how often the host asks the admin about its phones (approvals, revocations) */
+  syncMs: number;
+  /** how often each phone's health is read */
+  healthMs: number;
+  /** on top of this process's CMAUTOBUY_* settings, for every worker (tests: their Temporal namespace) */
+  workerEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * One phone host (docs/phone-hosts.md): watches the ADB server, reports every phone that
+ * appears to the admin as a pending phone of this host, and runs the device worker of each
+ * approved phone that is plugged in. A phone that leaves ADB has its worker stopped (it drains
+ * what it holds) and shows 离线; when it comes back its worker starts again with a fresh token —
+ * the approval stays.
+ */
+export class PhoneHost {
+  private readonly phones = new Map<string, Phone>();
+  private readonly client;
+  private readonly admin: HostClient;
+  private tracker: { end(): void } | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private syncing: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly opts: PhoneHostOptions) {
+    this.client = adbClient(opts.adb);
+    this.admin = new HostClient(opts.adminUrl, opts.hostId, opts.token);
+  }
+
+  async start(): Promise<void> {
+    await this.watchAdb();
+    this.timers.push(setInterval(() => void this.sync(), this.opts.syncMs));
+    this.timers.push(setInterval(() => void this.checkHealth(), this.opts.healthMs));
+    await this.sync();
+    void this.checkHealth();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.tracker?.end();
+    await this.syncing?.catch(() => undefined);
+    await Promise.all([...this.phones.values()].map((p) => this.stopWorker(p)));
+  }
+
+  /** What the host sees now, for tests and the log. */
+  snapshot(): Array<{ serial: string; present: boolean; state: string | null; worker_pid: number | null }> {
+    return [...this.phones.values()].map((p) => ({
+      serial: p.serial,
+      present: p.present,
+      state: p.known?.state ?? null,
+      worker_pid: p.worker?.pid ?? null,
+    }));
+  }
+
+  private phone(serial: string): Phone {
+    let p = this.phones.get(serial);
+    if (!p) {
+      p = { serial, present: false, known: null, worker: null, busy: false };
+      this.phones.set(serial, p);
+    }
+    return p;
+  }
+
+  /** `host:track-devices`; a tracker that ends (ADB server restarted) is opened again. */
+  private async watchAdb(): Promise<void> {
+    const seen = (serial: string, type: string) => {
+      const p = this.phone(serial);
+      const present = type === 'device';
+      if (p.present !== present) {
+        p.present = present;
+        this.opts.log.info({ serial, type }, present ? 'phone on ADB' : 'phone left ADB');
+        void this.sync();
+      }
+    };
+    try {
+      for (const d of await this.client.listDevices()) seen(d.id, d.type);
+      const tracker = await this.client.trackDevices();
+      this.tracker = tracker;
+      tracker.on('add', (d: Device) => seen(d.id, d.type));
+      tracker.on('change', (d: Device) => seen(d.id, d.type));
+      tracker.on('remove', (d: Device) => seen(d.id, 'gone'));
+      tracker.on('end', () => this.reopenAdb('tracker ended'));
+      tracker.on('error', (err: Error) => this.reopenAdb(describeError(err)));
+    } catch (err) {
+      this.reopenAdb(describeAdbError(err, describeError(err)));
+    }
+  }
+
+  private reopenAdb(why: string): void {
+    if (this.stopped) return;
+    this.opts.log.warn({ why, adb: this.opts.adb }, 'ADB server not watched; trying again shortly');
+    this.tracker = null;
+    for (const p of this.phones.values()) p.present = false;
+    void this.sync();
+    setTimeout(() => void (this.stopped || this.tracker ? undefined : this.watchAdb()), 2_000).unref();
+  }
+
+  /** One round with the admin; rounds never overlap, and a request during one runs one more after it. */
+  sync(): Promise<void> {
+    if (this.syncing) {
+      this.again = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      do {
+        this.again = false;
+        await this.syncOnce().catch((err: unknown) => this.onAdminError(err));
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async onAdminError(err: unknown): Promise<void> {
+    if (err instanceof HostUnauthorized) {
+      this.opts.log.error({ err: err.message }, 'host credential refused: stopping every phone worker');
+      await Promise.all([...this.phones.values()].map((p) => this.stopWorker(p)));
+      return;
+    }
+    this.opts.log.warn({ err: describeError(err), admin: this.opts.adminUrl }, 'admin round failed; trying again');
+  }
+
+  private async syncOnce(): Promise<void> {
+    if (this.stopped) return;
+    const present = [...this.phones.values()].filter((p) => p.present);
+    for (const p of present) {
+      if (p.known) continue;
+      const info = await probePhone(this.client, p.serial).catch((err: unknown) => {
+        this.opts.log.warn({ serial: p.serial, err: describeError(err) }, 'could not read the phone yet');
+        return null;
+      });
+      if (info) {
+        p.known = await this.admin.reportPhone(info);
+        this.opts.log.info({ serial: p.serial, device_id: p.known.device_id, state: p.known.state }, 'phone reported');
+      }
+    }
+    const { phones } = await this.admin.heartbeat(
+      this.opts.metricsTarget,
+      present.map((p) => p.serial),
+    );
+    for (const k of phones) {
+      const p = this.phones.get(k.serial);
+      if (p) p.known = k;
+    }
+    for (const p of this.phones.values()) {
+      this.opts.metrics.setPresent(p.known?.device_id ?? p.serial, p.present);
+      const run = p.present && p.known?.state === 'active';
+      if (run && !p.worker) await this.startWorker(p);
+      else if (!run && p.worker) await this.stopWorker(p);
+    }
+  }
+
+  private async startWorker(p: Phone): Promise<void> {
+    if (p.busy || !p.known || this.stopped) return;
+    p.busy = true;
+    try {
+      const token = await this.admin.phoneToken(p.known.device_id);
+      const deviceId = p.known.device_id;
+      p.worker = await startPhoneWorker(
+        {
+          adminUrl: this.opts.adminUrl,
+          adb: this.opts.adb,
+          dataDir: this.opts.dataDir,
+          env: this.opts.workerEnv ?? {},
+          onRestart: (event) => {
+            this.opts.metrics.workerRestarts.inc({ device: deviceId });
+            this.opts.log.warn(event, 'device worker restarted');
+          },
+        },
+        { deviceId, serial: p.serial, token },
+      );
+      this.opts.log.info({ serial: p.serial, device_id: deviceId, pid: p.worker.pid }, 'device worker running');
+    } catch (err) {
+      if (err instanceof HostUnauthorized) throw err;
+      this.opts.log.warn(
+        { serial: p.serial, err: describeError(err) },
+        'device worker did not start; next round retries',
+      );
+    } finally {
+      p.busy = false;
+    }
+  }
+
+  private async stopWorker(p: Phone): Promise<void> {
+    const w = p.worker;
+    if (!w) return;
+    p.worker = null;
+    this.opts.log.info({ serial: p.serial }, 'stopping the device worker (phone gone, revoked or host stopping)');
+    // the worker finishes its claim within its own grace time; SIGKILL only after the claim's
+    // heartbeat timeout, when Temporal has given the claim up anyway
+    await w.stop(WORKER_STOP_GRACE_MS);
+  }
+
+  private async checkHealth(): Promise<void> {
+    for (const p of this.phones.values()) {
+      if (!p.present || !p.known || p.known.state === 'revoked' || this.stopped) continue;
+      try {
+        const h = await readHealth(this.client, p.serial);
+        if (!h) continue;
+        this.opts.metrics.setHealth(p.known.device_id, h);
+        await this.admin.reportHealth(p.known.device_id, h);
+      } catch (err) {
+        this.opts.log.warn({ serial: p.serial, err: describeError(err) }, 'health reading failed');
+      }
+    }
+  }
+}

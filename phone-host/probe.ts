@@ -1,0 +1,62 @@
+import Adb from '@devicefarmer/adbkit';
+import { PDD_PACKAGE } from '../domain/pdd-app';
+import { parseVersionName } from '../device-worker/adb/output';
+import { NO_ADB_SERVER_START } from '../device-worker/adb/client-options';
+import { parseAwake, parseBattery, parseDataFreeMb, parseKeyguardShowing, screenState } from './health-output';
+
+type AdbClient = ReturnType<typeof Adb.createClient>;
+
+export function adbClient(adb: { host: string; port: number }): AdbClient {
+  return Adb.createClient({ host: adb.host, port: adb.port, ...NO_ADB_SERVER_START });
+}
+
+async function shell(client: AdbClient, serial: string, command: string, timeoutMs = 10_000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      (async () => (await Adb.util.readAll(await client.getDevice(serial).shell(command))).toString('utf8'))(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`adb shell ${command}: no answer in ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What the admin shows of a new phone before it is approved. */
+export async function probePhone(
+  client: AdbClient,
+  serial: string,
+): Promise<{ serial: string; model: string; android_version: string; app_version: string }> {
+  const model = (await shell(client, serial, 'getprop ro.product.model')).trim() || 'unknown';
+  const android = (await shell(client, serial, 'getprop ro.build.version.release')).trim() || 'unknown';
+  const pdd = parseVersionName(await shell(client, serial, `dumpsys package ${PDD_PACKAGE}`), PDD_PACKAGE);
+  return { serial, model, android_version: android, app_version: pdd ?? 'not-installed' };
+}
+
+export interface HealthReading {
+  battery_level: number;
+  charging: boolean;
+  screen: 'on' | 'off' | 'locked';
+  free_storage_mb: number;
+  app_version?: string;
+}
+
+/** One reading of battery, screen, storage and the PDD version; null when any part cannot be read. */
+export async function readHealth(client: AdbClient, serial: string): Promise<HealthReading | null> {
+  const battery = parseBattery(await shell(client, serial, 'dumpsys battery'));
+  const awake = parseAwake(await shell(client, serial, 'dumpsys power'));
+  const keyguard = parseKeyguardShowing(await shell(client, serial, 'dumpsys window policy'));
+  const free = parseDataFreeMb(await shell(client, serial, 'df /data'));
+  const pdd = parseVersionName(await shell(client, serial, `dumpsys package ${PDD_PACKAGE}`), PDD_PACKAGE);
+  const screen = screenState(awake, keyguard);
+  if (!battery || screen === null || free === null) return null;
+  return {
+    battery_level: battery.level,
+    charging: battery.charging,
+    screen,
+    free_storage_mb: free,
+    ...(pdd ? { app_version: pdd } : {}),
+  };
+}

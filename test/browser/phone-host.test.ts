@@ -1,0 +1,84 @@
+import type { Page } from 'playwright-core';
+import { issueHostCredential } from '../../admin/auth/host-credentials';
+import type { DeviceView } from '../../domain/devices';
+import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { deviceRequest, TEST_ADMIN_PASSWORD } from '../harness';
+
+/**
+ * 设备 with a phone host (ui/dist must be built): a phone its host reported waits as 待批准 with
+ * its model, serial and PDD version; 批准 makes it active; a low battery shows as the reason it
+ * takes no claim; 拒绝 removes a phone; 发放主机凭据 shows the host id and token once.
+ */
+jest.setTimeout(180_000);
+
+let rig: BrowserRig;
+let page: Page;
+let host: { authorization: string };
+
+const row = (p: Page, serial: string) => p.locator(`[data-testid="device-row"]`, { hasText: serial });
+
+beforeAll(async () => {
+  rig = await startBrowserRig();
+  page = rig.page;
+  const issued = await issueHostCredential(rig.admin.db, { kind: 'system', name: 'test' }, '机房-1');
+  host = { authorization: `Bearer ${issued.hostId}.${issued.token}` };
+  for (const serial of ['ui-phone-1', 'ui-phone-2'])
+    expect(
+      (
+        await deviceRequest(rig.admin, host, 'POST', '/api/host/phones', {
+          body: { serial, model: 'Redmi Note 11', android_version: '12', app_version: '8.17.0' },
+        })
+      ).status,
+    ).toBe(200);
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+test('待批准 → 批准, health and the reason a phone takes no claim; 拒绝 removes a phone', async () => {
+  await page.goto(`${rig.admin.url}/#/devices`);
+  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-password').fill(TEST_ADMIN_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await waitInPage<string>(page, 'window.location.hash', (h) => h === '#/devices', 30_000);
+
+  const one = row(page, 'ui-phone-1');
+  await one.getByTestId('device-pending').getByText('待批准').waitFor();
+  await one.getByText('Redmi Note 11 · ui-phone-1').first().waitFor();
+  await one.getByRole('cell', { name: '8.17.0' }).waitFor();
+  await one.getByTestId('device-approve').click();
+  await page.locator('[data-testid="device-row"][data-state="active"]', { hasText: 'ui-phone-1' }).waitFor();
+  const views = (await rig.api.get('/api/devices')).body as DeviceView[];
+  const approved = views.find((d) => d.serial === 'ui-phone-1')!;
+  expect(approved.state).toBe('active');
+
+  // the host's next health reading: 9 %, not charging
+  const health = await deviceRequest(rig.admin, host, 'PUT', `/api/host/phones/${approved.device_id}/health`, {
+    body: { battery_level: 9, charging: false, screen: 'on', free_storage_mb: 20_000 },
+  });
+  expect(health.body).toEqual({ refusal: 'LOW_BATTERY' });
+  await page.reload();
+  await one
+    .getByTestId('device-health')
+    .getByText(/电量 9%/)
+    .waitFor();
+  await one
+    .getByTestId('device-claim-block')
+    .getByText(/电量低于 15%/)
+    .waitFor();
+
+  await row(page, 'ui-phone-2').getByTestId('device-reject').click();
+  await row(page, 'ui-phone-2').waitFor({ state: 'detached' });
+  expect(((await rig.api.get('/api/devices')).body as DeviceView[]).map((d) => d.serial)).toEqual(['ui-phone-1']);
+});
+
+test('发放主机凭据 shows the host id and token once, with the command to run', async () => {
+  await page.getByTestId('host-issue').click();
+  await page.getByTestId('host-issue-name').fill('深圳-机房2');
+  await page.getByTestId('host-issue-submit').click();
+  const text = await page.getByTestId('host-issued-token').innerText();
+  expect(text).toMatch(/^host_id=[0-9a-f-]{36}\ntoken=[0-9a-f]{64}$/);
+  await page.getByTestId('host-issued').getByText('npm run phone-host -- --admin-url').waitFor();
+  const hosts = (await rig.api.get('/api/hosts')).body as Array<{ display_name: string }>;
+  expect(hosts.map((h) => h.display_name)).toEqual(['机房-1', '深圳-机房2']);
+});

@@ -1,0 +1,144 @@
+import { createSignal, Show, type JSX } from 'solid-js';
+import { DEVICE_NAME_MAX_LENGTH, type DeviceView } from '../../../../domain/devices';
+import { approveDevice, issueHost, rejectDevice, type IssuedHostView } from '../../api/endpoints';
+import { errorText } from '../../errors';
+import { formatTime } from '../../lib/time';
+import FieldError from '../FieldError';
+import Modal from '../Modal';
+
+const SCREEN_ZH = { on: '亮屏', off: '黑屏', locked: '锁屏' } as const;
+
+function storageZh(mb: number): string {
+  return mb >= 1024 ? `${(mb / 1024).toFixed(1)} GB` : `${mb} MB`;
+}
+
+/** A phone host's side of one phone (docs/phone-hosts.md): 待批准, its health, why it takes no claim. */
+export function PhoneHostStatus(props: { device: DeviceView }): JSX.Element {
+  const d = (): DeviceView => props.device;
+  return (
+    <>
+      <Show when={d().state === 'pending'}>
+        <div data-testid="device-pending">
+          <span class="tk-badge tk-tone-attention">待批准</span>
+          <div class="tk-reason">主机 {d().host_id?.slice(0, 8)}：确认是本公司的手机后点「批准」</div>
+        </div>
+      </Show>
+      <Show when={d().health}>
+        {(h) => (
+          <div class="tk-reason" data-testid="device-health" title={`检查于 ${formatTime(h().checked_at)}`}>
+            电量 {h().battery_level}%{h().charging ? '·充电中' : ''} · {SCREEN_ZH[h().screen]} · 剩余{' '}
+            {storageZh(h().free_storage_mb)}
+          </div>
+        )}
+      </Show>
+      <Show when={d().temporal_missing}>
+        <div class="tk-reason" data-testid="device-temporal-missing">
+          已注册，未连上 Temporal：检查这台手机设备进程的 CMAUTOBUY_TEMPORAL_ADDRESS 和 CMAUTOBUY_TEMPORAL_NAMESPACE
+        </div>
+      </Show>
+      <Show when={d().state !== 'pending' && d().claim_block}>
+        {(b) => (
+          <div class="tk-reason" data-testid="device-claim-block" data-reason={b().reason_code}>
+            不领取任务：{b().message}
+          </div>
+        )}
+      </Show>
+    </>
+  );
+}
+
+/** 批准 / 拒绝 a phone its host reported. */
+export function PendingActions(props: { device: DeviceView; onChanged: () => void }): JSX.Element {
+  const [error, setError] = createSignal<string | null>(null);
+  const act = async (approve: boolean): Promise<void> => {
+    try {
+      await (approve ? approveDevice : rejectDevice)(props.device.device_id);
+      setError(null);
+      props.onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <>
+      <button type="button" class="btn btn-primary" data-testid="device-approve" onClick={() => void act(true)}>
+        批准
+      </button>
+      <button type="button" class="btn tk-btn-danger" data-testid="device-reject" onClick={() => void act(false)}>
+        拒绝
+      </button>
+      <Show when={error()}>{(m) => <div class="form-error">{m()}</div>}</Show>
+    </>
+  );
+}
+
+/** 发放主机凭据: the host id and token, shown once, with the command to run on the phone machine. */
+export function HostIssueDialog(props: { onClose: () => void }): JSX.Element {
+  const [name, setName] = createSignal('');
+  const [error, setError] = createSignal<string | null>(null);
+  const [issued, setIssued] = createSignal<IssuedHostView | null>(null);
+  const issue = async (): Promise<void> => {
+    if (name().trim() === '') return void setError('请输入主机名称');
+    try {
+      setIssued(await issueHost(name()));
+      setError(null);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal
+      title={issued() ? '主机凭据已发放' : '发放主机凭据'}
+      testid="host-issue-dialog"
+      onClose={() => props.onClose()}
+      footer={
+        <Show
+          when={issued()}
+          fallback={
+            <button type="button" class="btn btn-primary" data-testid="host-issue-submit" onClick={() => void issue()}>
+              发放
+            </button>
+          }
+        >
+          <button type="button" class="btn btn-primary" onClick={() => props.onClose()}>
+            我已保存，关闭
+          </button>
+        </Show>
+      }
+    >
+      <Show
+        when={issued()}
+        fallback={
+          <>
+            <label class="field">
+              <span class="field-label">主机名称</span>
+              <input
+                class="input"
+                data-testid="host-issue-name"
+                maxLength={DEVICE_NAME_MAX_LENGTH}
+                placeholder="例如：深圳-机房1"
+                value={name()}
+                onInput={(e) => setName(e.currentTarget.value)}
+              />
+            </label>
+            <FieldError field="host-issue" message={error()} />
+          </>
+        }
+      >
+        {(i) => (
+          <div data-testid="host-issued">
+            <p class="tk-warn">令牌只显示这一次。把下面两行存成主机上的一个文件（不要放在 data 目录下）：</p>
+            <pre class="tk-mono dv-command" data-testid="host-issued-token">
+              {`host_id=${i().host_id}\ntoken=${i().token}`}
+            </pre>
+            <p class="muted">然后在连接手机的主机上运行：</p>
+            <pre class="tk-mono dv-command">
+              {`npm run phone-host -- --admin-url ${window.location.origin} --token-file <文件路径>`}
+            </pre>
+            <p class="muted">插上的手机会以「待批准」出现在这里。</p>
+          </div>
+        )}
+      </Show>
+    </Modal>
+  );
+}
