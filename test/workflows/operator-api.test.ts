@@ -8,6 +8,7 @@ import { actOnTask } from '../../admin/purchase/actions';
 import { startPurchaseWorkflow } from '../../admin/purchase/workflow-client';
 import { OPERATOR_WAIT_DAYS_DEFAULT } from '../../domain/purchase/workflow-types';
 import { TemporalGateway } from '../../admin/temporal/gateway';
+import { payloadCodec } from '../../temporal/codec';
 import { nowUtc } from '../../domain/time';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { fakePurchaseRig, pendingOrder, stateOf, until } from './fake-purchase';
@@ -171,7 +172,8 @@ describe('operator actions: the answer is what happened', () => {
     expect(await d.staticSummary()).toBe('采购 api-start · 商品 937122477375 · 试运行');
     expect(await d.staticDetails()).toContain('颜色分类=黑色，尺码=M × 2');
     const started = (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
-    const input = await defaultPayloadConverter.fromPayload(started!.input!.payloads![0]!);
+    const [plain] = await payloadCodec().decode([started!.input!.payloads![0]!]);
+    const input = defaultPayloadConverter.fromPayload(plain!);
     expect(input).toMatchObject({ operatorWaitDays: OPERATOR_WAIT_DAYS_DEFAULT });
     await handle.terminate('test over');
   });

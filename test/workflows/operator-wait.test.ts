@@ -1,6 +1,7 @@
 import { SearchAttributeType } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporalDataConverter } from '../../temporal/codec';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { OPERATOR_WAIT_DAYS_DEFAULT } from '../../domain/purchase/workflow-types';
 import { fakePurchaseRig, keep } from './fake-purchase';
@@ -19,7 +20,11 @@ describe('purchase workflow: every wait ends', () => {
   beforeAll(async () => {
     const path = process.env.CMAUTOBUY_TEST_TIME_SKIPPING_SERVER;
     if (!path) throw new Error('globalSetup did not provide the time-skipping server');
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+    // the workers encrypt payloads like every production worker: the test client reads them the same way
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path } },
+      client: { dataConverter: temporalDataConverter() },
+    });
     // the purchase upserts its search attributes: the test server knows none until told
     const keyword = encodeSearchAttributeIndexedValueType(SearchAttributeType.KEYWORD)!;
     await env.connection.operatorService.addSearchAttributes({
