@@ -60,7 +60,10 @@ export const REASONS = {
     next: `在「设备 → 拼多多版本」中先用该版本的手机试运行通过并发布；${RESET}`,
   },
   // the real app's interruptions before the fence: each its own stop (CAPTCHA stays readable for older tasks)
-  LOGIN_REQUIRED: { zh: '拼多多要求登录，已停止', next: `人工在手机上登录拼多多账号后，在「设备」页恢复该手机；${RESET}` },
+  LOGIN_REQUIRED: {
+    zh: '拼多多要求登录，已停止',
+    next: `人工在手机上登录拼多多账号后，在「设备」页恢复该手机；${RESET}`,
+  },
   CAPTCHA_REQUIRED: {
     zh: '出现滑块验证码，已停止（不会绕过）',
     next: `人工在手机上完成滑块验证后，在「设备」页恢复该手机；${RESET}`,
@@ -69,7 +72,10 @@ export const REASONS = {
     zh: '拼多多要求人脸验证（风控），已停止',
     next: `账号本人在手机上完成人脸验证后，在「设备」页恢复该手机；${RESET}`,
   },
-  RISK_SMS: { zh: '拼多多要求短信验证（风控），已停止', next: `人工在手机上完成短信验证后，在「设备」页恢复该手机；${RESET}` },
+  RISK_SMS: {
+    zh: '拼多多要求短信验证（风控），已停止',
+    next: `人工在手机上完成短信验证后，在「设备」页恢复该手机；${RESET}`,
+  },
   NETWORK_ERROR: {
     zh: '拼多多显示网络错误，重新打开商品链接一次后仍失败',
     next: `检查手机网络（Wi-Fi / 移动数据）；${RESET}`,
