@@ -36,7 +36,7 @@ describe('purchase, live and dry run, through the operator API', () => {
       gate3_submit_amount_cent: 3276,
       quantity_read: 2,
     });
-    expect(t.submission).toMatchObject({ status: 'SUBMITTED', order_no: orders[0]?.order_no });
+    expect(t.submission).toMatchObject({ status: 'SUBMITTED', pdd_order_no: orders[0]?.order_no });
     expect(t.evidence.map((e) => e.kind)).toEqual(
       expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']),
     );

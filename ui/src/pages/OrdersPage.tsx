@@ -59,7 +59,7 @@ export default function OrdersPage(): JSX.Element {
   const [draftError, setDraftError] = createSignal<string | null>(null);
   const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
   // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
-  let resultOrderNos = new Map<string, string>();
+  let resultSybOrderNos = new Map<string, string>();
 
   // Each load is numbered; a response to a superseded filter is dropped, not shown.
   let generation = 0;
@@ -122,8 +122,8 @@ export default function OrdersPage(): JSX.Element {
     setDraftError(null);
     try {
       const res = await draftsFromOrderLines(ids, mode());
-      const onScreen = new Map(items().map((l) => [l.syb_id, l.order_no]));
-      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
+      const onScreen = new Map(items().map((l) => [l.syb_id, l.syb_order_no]));
+      resultSybOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
       batch(() => {
         setResults(res.results);
         // Lines that got a draft are done; refused ones stay picked, to fix and try again.
@@ -229,7 +229,11 @@ export default function OrdersPage(): JSX.Element {
 
       <Show when={results()}>
         {(r) => (
-          <DraftResults results={r()} orderNo={(id) => resultOrderNos.get(id) ?? id} onClose={() => setResults(null)} />
+          <DraftResults
+            results={r()}
+            sybOrderNo={(id) => resultSybOrderNos.get(id) ?? id}
+            onClose={() => setResults(null)}
+          />
         )}
       </Show>
 
