@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
-import { reasonInfo } from '../../domain/purchase/reasons';
+import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
@@ -48,9 +48,15 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         .execute()
     : [];
   const status = task.status as PurchaseStatus;
-  const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
   const current = auth !== undefined && task.authorization_id === auth.id;
-  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
+  // a stop after the tap on 提交订单 reads as one: the order may exist
+  const tapped = current && submission !== undefined && submission.abandoned_at === null;
+  const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
+  const timeline = attempt
+    ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]).map((e) =>
+        e.reason ? { ...e, reason: canonicalReason(e.reason) } : e,
+      )
+    : [];
   // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
   if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
     timeline.push({
@@ -77,7 +83,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
-    reason_code: task.reason_code,
+    reason_code: task.reason_code && canonicalReason(task.reason_code),
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
@@ -239,7 +245,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       pdd_options: t.pdd_options ? (JSON.parse(t.pdd_options) as Record<string, string>) : null,
       quantity: t.quantity,
       max_total_price_cent: t.max_total_price_cent,
-      reason_code: t.reason_code,
+      reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
       version: t.version,
       syb_order_no: t.syb_order_no,

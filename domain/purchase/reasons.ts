@@ -98,8 +98,34 @@ export function isReasonCode(code: string): code is ReasonCode {
   return Object.prototype.hasOwnProperty.call(REASONS, code);
 }
 
-export function reasonInfo(code: string): ReasonInfo {
-  return isReasonCode(code)
-    ? REASONS[code]
-    : { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+/**
+ * Older spellings of today's codes. Rows stored before migration 0077 and workflows recorded
+ * before the rename may still carry them; they read as the code they became.
+ */
+const LEGACY_REASONS: Readonly<Record<string, { code: ReasonCode; afterSubmit: boolean }>> = {
+  CAPTCHA: { code: 'CAPTCHA_REQUIRED', afterSubmit: false },
+  CAPTCHA_AFTER_SUBMIT: { code: 'CAPTCHA_REQUIRED', afterSubmit: true },
+};
+
+const legacy = (code: string) =>
+  Object.prototype.hasOwnProperty.call(LEGACY_REASONS, code) ? LEGACY_REASONS[code] : undefined;
+
+/** The code as it is spelled today (an unknown code stays as it is, for engineers to see). */
+export function canonicalReason(code: string): string {
+  return legacy(code)?.code ?? code;
+}
+
+/**
+ * The same check after the tap on 提交订单 says something else: the order may exist, so the
+ * safe next step is to reconcile, never to reset and buy again.
+ */
+const AFTER_SUBMIT: Partial<Record<ReasonCode, ReasonInfo>> = {
+  CAPTCHA_REQUIRED: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
+};
+
+/** The operator's text for a stop; `afterSubmit` when the task's submission was tapped. */
+export function reasonInfo(code: string, afterSubmit = false): ReasonInfo {
+  const today = canonicalReason(code);
+  if (!isReasonCode(today)) return { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+  return (afterSubmit || legacy(code)?.afterSubmit ? AFTER_SUBMIT[today] : undefined) ?? REASONS[today];
 }

@@ -6,9 +6,10 @@ import { migrationProvider } from '../../migrations';
 import { openAdminDb, type AdminDb } from './database';
 
 /**
- * Migrations 0075 and 0076 on a database seeded as the older code left it: the order-number
- * columns get names that say which number they hold, the task search still finds both, and a
- * PDD number the old 「已创建」 settlement wrote into the 顺运宝 column goes back where it belongs.
+ * Migrations 0075-0077 on a database seeded as the older code left it: the order-number columns
+ * get names that say which number they hold, the task search still finds both, a PDD number the
+ * old 「已创建」 settlement wrote into the 顺运宝 column goes back where it belongs, and stored
+ * captcha reasons take the one code.
  */
 const T = '2026-08-07T08:00:00Z';
 
@@ -33,12 +34,42 @@ async function seededAtOldSchema(): Promise<AdminDb> {
   await task('T-BOTH', 'L2', '260807-222', '260807-999'); // misplaced, but a PDD number already there
   await task('T-RIGHT', 'L3', 'TW-0003', '260807-333'); // as it should be
   await task('T-MANUAL', null, 'X-1', null); // no line: nothing says what it should hold
+  await captchaStops(db);
   const done = await migrator.migrateToLatest();
   if (done.error) throw done.error as Error;
   return db;
 }
 
-describe('order numbers named apart (migrations 0075, 0076)', () => {
+/** Two tasks stopped under the older captcha spellings, one before and one after the tap. */
+async function captchaStops(db: AdminDb): Promise<void> {
+  for (const [n, code] of [
+    [1, 'CAPTCHA'],
+    [2, 'CAPTCHA_AFTER_SUBMIT'],
+  ] as const) {
+    const status = n === 1 ? 'NEEDS_MANUAL' : 'RECONCILIATION_REQUIRED';
+    await sql`INSERT INTO tasks (task_id, task_type, status, pdd_goods_url, pdd_goods_id, pdd_options, quantity,
+          max_total_price_cent, execution_mode, reason_code, authorization_id, created_at, updated_at)
+        VALUES (${`T-CAPTCHA-${n}`}, 'purchase', ${status}, 'u', '1', '{}', 1, 1000, 'live', ${code}, ${`A${n}`}, ${T}, ${T})`.execute(
+      db,
+    );
+    await sql`INSERT INTO order_authorizations (id, task_id, task_version, start_key, goods_id, pdd_options, quantity,
+          total_price_cap_cent, execution_mode, status, workflow_id, created_by, created_at, expires_at)
+        VALUES (${`A${n}`}, ${`T-CAPTCHA-${n}`}, 1, ${`k${n}`}, '1', '{}', 1, 1000, 'live', 'CONSUMED', ${`wf${n}`}, 'op', ${T}, '2026-08-07T09:00:00Z')`.execute(
+      db,
+    );
+    const timeline = JSON.stringify([
+      { at: T, status: 'CLAIMED', reason: null, detail: null, actor: null },
+      { at: T, status, reason: code, detail: 'CAPTCHA stays in a detail', actor: null },
+    ]);
+    await sql`INSERT INTO purchase_attempts (id, task_id, authorization_id, device_id, workflow_id, status, failure_code,
+          timeline_json, started_at)
+        VALUES (${`P${n}`}, ${`T-CAPTCHA-${n}`}, ${`A${n}`}, 'd', ${`wf${n}`}, 'STOPPED', ${code}, ${timeline}, ${T})`.execute(
+      db,
+    );
+  }
+}
+
+describe('names migrations (0075-0077)', () => {
   let db: AdminDb;
   beforeAll(async () => {
     db = await seededAtOldSchema();
@@ -65,6 +96,8 @@ describe('order numbers named apart (migrations 0075, 0076)', () => {
       .execute();
     expect(rows).toEqual([
       { task_id: 'T-BOTH', syb_order_no: 'TW-0002', pdd_order_no: '260807-999' },
+      { task_id: 'T-CAPTCHA-1', syb_order_no: null, pdd_order_no: null },
+      { task_id: 'T-CAPTCHA-2', syb_order_no: null, pdd_order_no: null },
       { task_id: 'T-MANUAL', syb_order_no: 'X-1', pdd_order_no: null },
       { task_id: 'T-MISPLACED', syb_order_no: 'TW-0001', pdd_order_no: '260807-111' },
       { task_id: 'T-RIGHT', syb_order_no: 'TW-0003', pdd_order_no: '260807-333' },
@@ -102,5 +135,26 @@ describe('order numbers named apart (migrations 0075, 0076)', () => {
     await db.updateTable('tasks').set({ pdd_order_no: '260807-444' }).where('task_id', '=', 'T-MANUAL').execute();
     expect(await found('260807-444')).toEqual(['T-MANUAL']);
     await sql`INSERT INTO tasks_search (tasks_search) VALUES ('integrity-check')`.execute(db);
+  });
+
+  it('stores one captcha code: task reasons, attempt failures and timeline reasons (0077)', async () => {
+    const tasks = await db
+      .selectFrom('tasks')
+      .select(['task_id', 'reason_code'])
+      .where('task_id', 'like', 'T-CAPTCHA-%')
+      .orderBy('task_id')
+      .execute();
+    expect(tasks.map((t) => t.reason_code)).toEqual(['CAPTCHA_REQUIRED', 'CAPTCHA_REQUIRED']);
+    const attempts = await db
+      .selectFrom('purchase_attempts')
+      .select(['failure_code', 'timeline_json'])
+      .orderBy('id')
+      .execute();
+    for (const a of attempts) {
+      expect(a.failure_code).toBe('CAPTCHA_REQUIRED');
+      const timeline = JSON.parse(a.timeline_json) as Array<{ reason: string | null; detail: string | null }>;
+      expect(timeline.map((e) => e.reason)).toEqual([null, 'CAPTCHA_REQUIRED']);
+      expect(timeline[1]!.detail).toBe('CAPTCHA stays in a detail');
+    }
   });
 });
