@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
+import { COLLECT_RUN_STATUSES } from '../../domain/collect-labels';
 import { migrationProvider } from '../../migrations';
 import { openAdminDb, type AdminDb } from './database';
 
@@ -156,5 +157,14 @@ describe('names migrations (0075-0077)', () => {
       expect(timeline.map((e) => e.reason)).toEqual([null, 'CAPTCHA_REQUIRED']);
       expect(timeline[1]!.detail).toBe('CAPTCHA stays in a detail');
     }
+  });
+
+  it('a collect task takes exactly the collect run states of domain/collect-labels.ts', async () => {
+    const insert = (taskId: string, status: string) =>
+      sql`INSERT INTO tasks (task_id, task_type, status, pdd_goods_url, created_at, updated_at)
+        VALUES (${taskId}, 'collect', ${status}, 'u', ${T}, ${T})`.execute(db);
+    for (const status of COLLECT_RUN_STATUSES) await insert(`C-${status}`, status);
+    for (const other of ['collected', 'pending', 'SUCCEEDED'])
+      await expect(insert(`C-${other}`, other)).rejects.toThrow(/CHECK/);
   });
 });

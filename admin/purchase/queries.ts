@@ -57,14 +57,14 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         e.reason ? { ...e, reason: canonicalReason(e.reason) } : e,
       )
     : [];
-  // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
+  // A task canceled before a phone took it (or after a reset) has no attempt that records it.
   if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
     timeline.push({
       at: task.finished_at ?? task.updated_at,
       status: 'CANCELED',
       reason: task.reason_code,
       detail: null,
-      actor: await cancelledBy(db, taskId),
+      actor: await canceledBy(db, taskId),
     });
   }
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
@@ -97,7 +97,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
     // Readings of an authorization the task no longer holds (reset to DRAFT, then edited or
-    // cancelled) are history, not the task's current gates; the attempt keeps them.
+    // canceled) are history, not the task's current gates; the attempt keeps them.
     gates: {
       gate1_unit_price_cent: current ? (attempt?.gate1_unit_price_cent ?? null) : null,
       gate2_panel_total_cent: current ? (attempt?.gate2_panel_total_cent ?? null) : null,
@@ -143,7 +143,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   };
 }
 
-async function cancelledBy(db: AdminDb, taskId: string): Promise<string | null> {
+async function canceledBy(db: AdminDb, taskId: string): Promise<string | null> {
   const row = await db
     .selectFrom('audit_log')
     .select('actor')
@@ -188,7 +188,8 @@ const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
   let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
   if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
-  if (query.status) filtered = filtered.where('status', '=', query.status);
+  // the route checks the shape only: a status no task has lists nothing
+  if (query.status) filtered = filtered.where('status', '=', query.status as PurchaseStatus);
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);

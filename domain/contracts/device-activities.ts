@@ -138,10 +138,12 @@ export interface ClosedInterstitial {
   at: string;
 }
 
+/** What the screen after the tap was; a `captcha` page is the stop reason CAPTCHA_REQUIRED (workflows/purchase/failures.ts). */
 type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
 
 export interface Observation {
   outcome: ObservedOutcome;
+  /** the PDD order number; wire name kept: recorded workflow histories carry it (docs/api.md "Names") */
   orderNo: string | null;
   orderedAtRaw: string | null;
   /** the matched order's time in UTC; absent from workers older than this field */
