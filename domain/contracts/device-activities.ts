@@ -60,13 +60,19 @@ export interface ClaimDeviceActivities {
   claimDevice(): Promise<DeviceClaim>;
 }
 
+/**
+ * Temporal payloads are camelCase (docs/api.md "Names"), this one too. `DeviceClaim`,
+ * `DeviceCounters` and `DeviceFailureDetails` keep their snake_case wire names: recorded
+ * histories carry them and workflows read them on replay (the claim's `task_queue`). The
+ * workflow only passes this one on as its result.
+ */
 export interface DeviceHealth {
-  device_id: string;
+  deviceId: string;
   serial: string;
   model: string;
-  app_version: string | null;
+  appVersion: string | null;
   /** a page profile exists for this app version */
-  app_supported: boolean;
+  appSupported: boolean;
   screen: { width: number; height: number } | null;
   counters: DeviceCounters;
 }

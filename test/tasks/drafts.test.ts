@@ -417,4 +417,29 @@ describe('purchase drafts from what is known', () => {
       expect(found.items).toEqual([expect.objectContaining({ task_id: t.task_id, ...numbers })]);
     }
   });
+
+  it('resolve takes the PDD number as pdd_order_no, order_no as its alias; none, or two that differ, is 400 and writes nothing', async () => {
+    const t = await created();
+    const resolve = (body: object) => op.post(`/api/tasks/${t.task_id}/resolve`, body);
+    for (const body of [
+      { outcome: 'created' },
+      { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-2' },
+      { outcome: 'created', pdd_order_no: '   ' },
+    ]) {
+      const res = await resolve(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    }
+    // a well-formed body reaches the task, whose state refuses it
+    for (const body of [
+      { outcome: 'created', pdd_order_no: '260807-1' },
+      { outcome: 'created', order_no: '260807-1' },
+      { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-1' },
+    ]) {
+      const res = await resolve(body);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
+    }
+    expect(await task(t.task_id)).toMatchObject({ status: 'DRAFT', pdd_order_no: null, version: t.version });
+  });
 });
