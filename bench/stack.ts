@@ -54,6 +54,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+const inlineWorker = () => process.env.CMAUTOBUY_BENCH_INLINE_WORKER === '1';
 const tsEntry = (entry: string, args: string[] = []) => ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args];
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
@@ -94,13 +95,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     children.push(admin);
     // as `npm start` runs it: the admin's Temporal worker in a process of its own
-    const adminWorker = await startAdminWorkerProcess({
-      dataDir: adminDir,
-      logs,
-      temporal: opts.temporal,
-      workflowBundlePath: opts.workflowBundlePath,
-    });
-    children.push(adminWorker);
+    // (CMAUTOBUY_BENCH_INLINE_WORKER=1: inside the admin process, to compare the two)
+    const adminWorker = inlineWorker()
+      ? admin
+      : await startAdminWorkerProcess({
+          dataDir: adminDir,
+          logs,
+          temporal: opts.temporal,
+          workflowBundlePath: opts.workflowBundlePath,
+        });
+    if (adminWorker !== admin) children.push(adminWorker);
     const adminUrl = admin.readyMatch[1]!;
     const adbPort = sim.readyMatch[1]!;
     const op = await operator(adminUrl, opts.adminPassword);
@@ -185,7 +189,7 @@ export function startAdminProcess(opts: {
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
-      ...tsEntry('admin/main.ts', ['--no-worker']),
+      ...tsEntry('admin/main.ts', inlineWorker() ? [] : ['--no-worker']),
     ],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
