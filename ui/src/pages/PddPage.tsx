@@ -8,7 +8,8 @@ import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
 import { createPoll } from '../lib/poll';
 import { formatTime } from '../lib/time';
-import { currentPath, hrefFor } from '../router';
+import { hrefFor } from '../router';
+import { matchRoute, ROUTES } from '../route-table';
 import PddGoodsPage from './PddGoodsPage';
 
 const POLL_MS = 3_000;
@@ -16,7 +17,7 @@ const PAGE_SIZE = 50;
 
 /** `/pdd` is the list; `/pdd/<pddGoodsId>` one goods with what was collected. */
 export default function PddPage(): JSX.Element {
-  const detailId = (): string | null => /^\/pdd\/(\d+)$/.exec(currentPath())?.[1] ?? null;
+  const detailId = (): string | null => matchRoute(ROUTES.pddGoods)?.pddGoodsId ?? null;
   return (
     <Show when={detailId()} keyed fallback={<PddList />}>
       {(id) => <PddGoodsPage pddGoodsId={id} />}

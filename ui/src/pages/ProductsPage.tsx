@@ -6,14 +6,15 @@ import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { PRODUCT_STATES, STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
-import { currentPath, navigate } from '../router';
+import { navigate } from '../router';
+import { matchRoute, ROUTES } from '../route-table';
 import ProductDetailPage from './ProductDetailPage';
 
 const PAGE_SIZE = 50;
 
 /** `/products` is the list; `/products/<goodsId>` the detail of one product. */
 export default function ProductsPage(): JSX.Element {
-  const detailId = (): string | null => /^\/products\/(\d+)$/.exec(currentPath())?.[1] ?? null;
+  const detailId = (): string | null => matchRoute(ROUTES.product)?.goodsId ?? null;
   return (
     <Show when={detailId()} keyed fallback={<ProductList />}>
       {(id) => <ProductDetailPage goodsId={id} />}
