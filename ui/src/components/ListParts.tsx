@@ -75,6 +75,8 @@ export function LoadMore(props: {
   cursor: string | null;
   loading: boolean;
   onMore: () => void;
+  /** false where the table's own empty row already says 正在加载… */
+  hint?: boolean;
 }): JSX.Element {
   return (
     <div class="tk-more">
@@ -89,7 +91,7 @@ export function LoadMore(props: {
           {props.loading ? '正在加载…' : '加载更多'}
         </button>
       </Show>
-      <Show when={props.loading && props.cursor === null}>
+      <Show when={props.hint !== false && props.loading && props.cursor === null}>
         <span class="muted">正在加载…</span>
       </Show>
     </div>
