@@ -1,11 +1,12 @@
-import { createResource, createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
-import type { ProductListItem } from '../../../domain/catalog-views';
+import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { listShopeeProducts } from '../api/endpoints';
 import ImportPanel from '../components/catalog/ImportPanel';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { PRODUCT_STATES, STATE_LABELS, type ProductState } from '../components/catalog/states';
-import { errorText } from '../errors';
+import ListOrDetail from '../components/ListOrDetail';
+import { LoadError, LoadMore } from '../components/ListParts';
+import { createPagedList } from '../lib/paged-list';
 import { navigate } from '../router';
 import { matchRoute, ROUTES } from '../route-table';
 import ProductDetailPage from './ProductDetailPage';
@@ -14,11 +15,12 @@ const PAGE_SIZE = 50;
 
 /** `/products` is the list; `/products/<goodsId>` the detail of one product. */
 export default function ProductsPage(): JSX.Element {
-  const detailId = (): string | null => matchRoute(ROUTES.product)?.goodsId ?? null;
   return (
-    <Show when={detailId()} keyed fallback={<ProductList />}>
-      {(id) => <ProductDetailPage goodsId={id} />}
-    </Show>
+    <ListOrDetail
+      id={matchRoute(ROUTES.product)?.goodsId ?? null}
+      list={ProductList}
+      detail={(id) => <ProductDetailPage goodsId={id} />}
+    />
   );
 }
 
@@ -26,48 +28,22 @@ function ProductList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<ProductState | ''>('');
   const [parseFailed, setParseFailed] = createSignal(false);
-  const [items, setItems] = createSignal<ProductListItem[]>([]);
-  const [epoch, setEpoch] = createSignal(0);
-
-  const [page] = createResource(
-    () => ({ q: q(), state: state(), pf: parseFailed(), epoch: epoch() }),
-    async (p) => {
-      const res = await listShopeeProducts({ q: p.q, state: p.state, parseFailed: p.pf, limit: PAGE_SIZE });
-      setItems(res.items);
-      return res;
-    },
-  );
-  const [more, setMore] = createSignal<string | null>(null);
-  const next = (): string | null => more() ?? (page.state === 'ready' ? page().next_cursor : null);
-  const loadMore = async (): Promise<void> => {
-    const cursor = next();
-    if (!cursor) return;
-    const res = await listShopeeProducts({
-      q: q(),
-      state: state(),
-      parseFailed: parseFailed(),
-      limit: PAGE_SIZE,
-      cursor,
-    });
-    setItems([...items(), ...res.items]);
-    setMore(res.next_cursor ?? '');
-  };
-  const refresh = (): void => {
-    setMore(null);
-    setEpoch(epoch() + 1);
-  };
+  const list = createPagedList({
+    filters: () => ({ q: q(), state: state(), parseFailed: parseFailed() }),
+    fetch: (f, limit, cursor) => listShopeeProducts({ ...f, limit, cursor }),
+    pageSize: PAGE_SIZE,
+  });
+  const refresh = (): void => void list.reload();
 
   let searchTimer: number | undefined;
   return (
     <section data-testid="page-products">
       <h2>
         商品
-        <Show when={page.latest}>
-          {(p) => (
-            <span class="list-total" data-testid="products-total">
-              共 {p().total} 条
-            </span>
-          )}
+        <Show when={list.total() !== null}>
+          <span class="list-total" data-testid="products-total">
+            共 {list.total()} 条
+          </span>
         </Show>
       </h2>
       <p class="page-summary">虾皮（Shopee 台湾）商品与 SKU，以及它们对应的拼多多商品。</p>
@@ -81,7 +57,6 @@ function ProductList(): JSX.Element {
             const v = e.currentTarget.value;
             window.clearTimeout(searchTimer);
             searchTimer = window.setTimeout(() => {
-              setMore(null);
               setQ(v);
             }, 300);
           }}
@@ -90,7 +65,6 @@ function ProductList(): JSX.Element {
           class="input"
           data-testid="products-state"
           onChange={(e) => {
-            setMore(null);
             setState(e.currentTarget.value as ProductState | '');
           }}
         >
@@ -102,7 +76,6 @@ function ProductList(): JSX.Element {
             type="checkbox"
             data-testid="products-parse-failed"
             onChange={(e) => {
-              setMore(null);
               setParseFailed(e.currentTarget.checked);
             }}
           />{' '}
@@ -110,10 +83,8 @@ function ProductList(): JSX.Element {
         </label>
       </div>
       <Switch>
-        <Match when={page.error as unknown}>
-          <p class="form-error" role="alert" data-testid="products-error">
-            {errorText(page.error)}
-          </p>
+        <Match when={list.loadError()}>
+          <LoadError testid="products-error" message={list.loadError()} />
         </Match>
         <Match when={true}>
           <table class="cat-table" data-testid="products-table">
@@ -129,11 +100,11 @@ function ProductList(): JSX.Element {
             </thead>
             <tbody>
               <For
-                each={items()}
+                each={list.items()}
                 fallback={
                   <tr>
                     <td colSpan={6} class="muted">
-                      {page.loading ? '正在加载…' : '没有商品'}
+                      {list.loading() ? '正在加载…' : '没有商品'}
                     </td>
                   </tr>
                 }
@@ -174,11 +145,13 @@ function ProductList(): JSX.Element {
               </For>
             </tbody>
           </table>
-          <Show when={next()}>
-            <button type="button" class="btn" data-testid="products-more" onClick={() => void loadMore()}>
-              加载更多
-            </button>
-          </Show>
+          <LoadMore
+            testid="products-more"
+            cursor={list.cursor()}
+            loading={list.loading()}
+            hint={false}
+            onMore={() => void list.more()}
+          />
         </Match>
       </Switch>
     </section>
