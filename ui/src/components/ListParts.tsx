@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, Show, type JSX } from 'solid-js';
 import './components.css';
 
 /**
@@ -95,5 +95,39 @@ export function LoadMore(props: {
         <span class="muted">正在加载…</span>
       </Show>
     </div>
+  );
+}
+
+/** A catalog list's table: the column heads, a row per item, and 正在加载… / `empty` when there is none. */
+export function ListTable<T>(props: {
+  testid: string;
+  columns: readonly string[];
+  items: readonly T[];
+  loading: boolean;
+  empty: string;
+  children: (item: T) => JSX.Element;
+}): JSX.Element {
+  return (
+    <table class="cat-table" data-testid={props.testid}>
+      <thead>
+        <tr>
+          <For each={props.columns}>{(c) => <th>{c}</th>}</For>
+        </tr>
+      </thead>
+      <tbody>
+        <For
+          each={props.items}
+          fallback={
+            <tr>
+              <td colSpan={props.columns.length} class="muted">
+                {props.loading ? '正在加载…' : props.empty}
+              </td>
+            </tr>
+          }
+        >
+          {(item) => props.children(item)}
+        </For>
+      </tbody>
+    </table>
   );
 }

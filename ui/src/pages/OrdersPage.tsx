@@ -12,7 +12,7 @@ import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';
 import { ListToolbar, LoadError, LoadMore } from '../components/ListParts';
 import { errorText } from '../errors';
-import { createPagedList } from '../lib/paged-list';
+import { createPagedList, type PagedList } from '../lib/paged-list';
 import { navigate } from '../router';
 import { routeQuery } from '../route-table';
 
@@ -55,15 +55,9 @@ const fetchLines = (f: Filters, limit: number, cursor: string | null): Promise<P
 export default function OrdersPage(): JSX.Element {
   const filters = (): Filters => routeFilters();
   const list = createPagedList({ filters, fetch: fetchLines, pageSize: PAGE_SIZE });
-  const { items, setItems } = list;
   const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set());
-  const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
-  const [drafting, setDrafting] = createSignal(false);
-  const [draftError, setDraftError] = createSignal<string | null>(null);
-  const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
-  // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
-  let resultOrderNos = new Map<string, string>();
   const load = (): Promise<void> => list.reload();
+  const drafts = createOrderDrafts(list, selected, setSelected);
 
   const setFilter = (next: Partial<Filters>): void => {
     const f = { ...filters(), ...next };
@@ -80,29 +74,7 @@ export default function OrdersPage(): JSX.Element {
   };
 
   const replaceLine = (line: OrderLine): void => {
-    setItems((prev) => prev.map((l) => (l.syb_id === line.syb_id ? line : l)));
-  };
-
-  const createDrafts = async (): Promise<void> => {
-    if (drafting()) return;
-    const ids = [...selected()];
-    setDrafting(true);
-    setDraftError(null);
-    try {
-      const res = await draftsFromOrderLines(ids, mode());
-      const onScreen = new Map(items().map((l) => [l.syb_id, l.order_no]));
-      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
-      batch(() => {
-        setResults(res.results);
-        // Lines that got a draft are done; refused ones stay picked, to fix and try again.
-        setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
-      });
-      await load();
-    } catch (err) {
-      setDraftError(errorText(err));
-    } finally {
-      setDrafting(false);
-    }
+    list.setItems((prev) => prev.map((l) => (l.syb_id === line.syb_id ? line : l)));
   };
 
   return (
@@ -131,24 +103,22 @@ export default function OrdersPage(): JSX.Element {
 
       <DraftBar
         count={selected().size}
-        mode={mode()}
-        busy={drafting()}
-        error={draftError()}
-        onMode={setMode}
-        onDraft={() => void createDrafts()}
+        mode={drafts.mode()}
+        busy={drafts.busy()}
+        error={drafts.error()}
+        onMode={drafts.setMode}
+        onDraft={() => void drafts.run()}
         onClear={() => setSelected(new Set<string>())}
       />
 
-      <Show when={results()}>
-        {(r) => (
-          <DraftResults results={r()} orderNo={(id) => resultOrderNos.get(id) ?? id} onClose={() => setResults(null)} />
-        )}
+      <Show when={drafts.results()}>
+        {(r) => <DraftResults results={r()} orderNo={drafts.orderNo} onClose={() => drafts.setResults(null)} />}
       </Show>
 
       <LoadError testid="order-load-error" message={list.loadError()} />
 
       <OrderTable
-        lines={items()}
+        lines={list.items()}
         isSelected={(id) => selected().has(id)}
         onToggle={toggle}
         onLineChanged={replaceLine}
@@ -162,4 +132,40 @@ export default function OrdersPage(): JSX.Element {
       />
     </section>
   );
+}
+
+/** 生成采购草稿 from the picked lines: per-line results; refused lines stay picked to fix and retry. */
+function createOrderDrafts(
+  list: PagedList<OrderLine>,
+  selected: () => ReadonlySet<string>,
+  setSelected: (s: ReadonlySet<string>) => void,
+) {
+  const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
+  // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
+  let resultOrderNos = new Map<string, string>();
+  const run = async (): Promise<void> => {
+    if (busy()) return;
+    const ids = [...selected()];
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await draftsFromOrderLines(ids, mode());
+      const onScreen = new Map(list.items().map((l) => [l.syb_id, l.order_no]));
+      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
+      batch(() => {
+        setResults(res.results);
+        setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
+      });
+      await list.reload();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const orderNo = (id: string): string => resultOrderNos.get(id) ?? id;
+  return { mode, setMode, busy, error, results, setResults, run, orderNo };
 }

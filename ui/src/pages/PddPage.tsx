@@ -1,7 +1,6 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { PddListItem } from '../../../domain/catalog-views';
 import { deletePddProduct, listPddProducts, startCollect } from '../api/endpoints';
-import StateBadge from '../components/catalog/StateBadge';
 import ConfirmDialog from '../components/ConfirmDialog';
 import ListOrDetail from '../components/ListOrDetail';
 import { LoadError, LoadMore } from '../components/ListParts';
@@ -9,9 +8,8 @@ import '../components/catalog/catalog.css';
 import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
 import { createPagedList } from '../lib/paged-list';
-import { formatTime } from '../lib/time';
-import { hrefFor } from '../router';
 import { matchRoute, ROUTES } from '../route-table';
+import PddTable from '../components/catalog/PddTable';
 import PddGoodsPage from './PddGoodsPage';
 
 const POLL_MS = 3_000;
@@ -85,70 +83,12 @@ function PddList(): JSX.Element {
         </select>
       </div>
       <LoadError testid="pdd-error" message={error() ?? list.loadError()} />
-      <table class="cat-table" data-testid="pdd-table">
-        <thead>
-          <tr>
-            <th>商品 ID</th>
-            <th>标题 / 店铺</th>
-            <th>状态</th>
-            <th>规格数</th>
-            <th>关联虾皮商品</th>
-            <th>采集时间</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          <For
-            each={list.items()}
-            fallback={
-              <tr>
-                <td colSpan={7} class="muted">
-                  {list.loading() ? '正在加载…' : '没有拼多多商品'}
-                </td>
-              </tr>
-            }
-          >
-            {(p) => (
-              <tr data-testid="pdd-row" data-goods-id={p.goods_id} data-state={p.state}>
-                <td>
-                  <a href={hrefFor(`/pdd/${p.goods_id}`)} data-testid="pdd-open">
-                    {p.goods_id}
-                  </a>
-                </td>
-                <td>
-                  {p.title ?? <span class="muted">未采集</span>}
-                  <Show when={p.shop_name}>
-                    <span class="muted"> · {p.shop_name}</span>
-                  </Show>
-                </td>
-                <td>
-                  <StateBadge state={p.state} />
-                  <Show when={p.state === 'failed' && p.collect_msg}>
-                    <div class="form-error">{p.collect_msg}</div>
-                  </Show>
-                </td>
-                <td>{p.sku_count ?? '—'}</td>
-                <td>{p.linked_products}</td>
-                <td>{formatTime(p.collected_at)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="btn"
-                    disabled={p.state === 'collecting'}
-                    data-testid="pdd-collect"
-                    onClick={() => void act(() => startCollect(p.goods_id))}
-                  >
-                    {p.collect_status === 'pending' ? '采集' : '重新采集'}
-                  </button>{' '}
-                  <button type="button" class="btn btn-ghost" data-testid="pdd-delete" onClick={() => setDeleting(p)}>
-                    删除
-                  </button>
-                </td>
-              </tr>
-            )}
-          </For>
-        </tbody>
-      </table>
+      <PddTable
+        items={list.items()}
+        loading={list.loading()}
+        onCollect={(p) => void act(() => startCollect(p.goods_id))}
+        onDelete={setDeleting}
+      />
       <LoadMore
         testid="pdd-more"
         cursor={list.cursor()}

@@ -34,8 +34,9 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
     setMessage(null);
     try {
       await fn();
-      setMessage(ok);
+      // said once the page shows the new state, so the message never stands beside the old one
       await refetch();
+      setMessage(ok);
     } catch (err) {
       setError(errorText(err));
     }

@@ -1,14 +1,13 @@
 import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { listShopeeProducts } from '../api/endpoints';
 import ImportPanel from '../components/catalog/ImportPanel';
-import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { PRODUCT_STATES, STATE_LABELS, type ProductState } from '../components/catalog/states';
 import ListOrDetail from '../components/ListOrDetail';
 import { LoadError, LoadMore } from '../components/ListParts';
 import { createPagedList } from '../lib/paged-list';
-import { navigate } from '../router';
 import { matchRoute, ROUTES } from '../route-table';
+import ProductTable from '../components/catalog/ProductTable';
 import ProductDetailPage from './ProductDetailPage';
 
 const PAGE_SIZE = 50;
@@ -87,64 +86,7 @@ function ProductList(): JSX.Element {
           <LoadError testid="products-error" message={list.loadError()} />
         </Match>
         <Match when={true}>
-          <table class="cat-table" data-testid="products-table">
-            <thead>
-              <tr>
-                <th>商品ID</th>
-                <th>名称</th>
-                <th>状态</th>
-                <th>SKU</th>
-                <th>已映射</th>
-                <th>拼多多商品</th>
-              </tr>
-            </thead>
-            <tbody>
-              <For
-                each={list.items()}
-                fallback={
-                  <tr>
-                    <td colSpan={6} class="muted">
-                      {list.loading() ? '正在加载…' : '没有商品'}
-                    </td>
-                  </tr>
-                }
-              >
-                {(p) => (
-                  <tr
-                    class={`clickable ${p.parse_failed_count > 0 ? 'parse-failed' : ''}`}
-                    data-testid="product-row"
-                    data-goods-id={p.goods_id}
-                    data-state={p.state}
-                    data-parse-failed={p.parse_failed_count}
-                    onClick={() => navigate(`/products/${p.goods_id}`)}
-                  >
-                    <td>{p.goods_id}</td>
-                    <td>
-                      {p.title}
-                      <Show when={p.shopee_status}>
-                        <span class="muted"> · {p.shopee_status}</span>
-                      </Show>
-                    </td>
-                    <td>
-                      <StateBadge state={p.state} />
-                    </td>
-                    <td>
-                      {p.sku_count}
-                      <Show when={p.parse_failed_count > 0}>
-                        <span class="badge badge-warn after-text" data-testid="parse-failed-count">
-                          {p.parse_failed_count} 个待补全
-                        </span>
-                      </Show>
-                    </td>
-                    <td>
-                      {p.mapped_count}/{p.sku_count}
-                    </td>
-                    <td>{p.pdd_goods_id ?? '—'}</td>
-                  </tr>
-                )}
-              </For>
-            </tbody>
-          </table>
+          <ProductTable items={list.items()} loading={list.loading()} />
           <LoadMore
             testid="products-more"
             cursor={list.cursor()}

@@ -15,22 +15,7 @@ export default function TaskList(): JSX.Element {
   const { list } = d;
   return (
     <section class="page" data-testid="page-tasks">
-      <div class="tk-head">
-        <div>
-          <h1 class="page-title">
-            采购任务
-            <Show when={list.total() !== null}>
-              <span class="tk-count" data-testid="task-total">
-                共 {list.total()} 条
-              </span>
-            </Show>
-          </h1>
-          <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多手机应用里完成。</p>
-        </div>
-        <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
-          新建采购任务
-        </a>
-      </div>
+      <TaskListHead total={list.total()} />
 
       <StatusTabs value={d.filters().status} onChange={(s) => d.setFilter({ status: s })} />
 
@@ -105,5 +90,27 @@ export default function TaskList(): JSX.Element {
         />
       </Show>
     </section>
+  );
+}
+
+/** 采购任务, how many match, and 新建采购任务. */
+function TaskListHead(props: { total: number | null }): JSX.Element {
+  return (
+    <div class="tk-head">
+      <div>
+        <h1 class="page-title">
+          采购任务
+          <Show when={props.total !== null}>
+            <span class="tk-count" data-testid="task-total">
+              共 {props.total} 条
+            </span>
+          </Show>
+        </h1>
+        <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多手机应用里完成。</p>
+      </div>
+      <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
+        新建采购任务
+      </a>
+    </div>
   );
 }

@@ -117,7 +117,6 @@ export function createTaskList() {
     start: createStart(list.reload, picked, setSelected, setNotice),
   };
 }
-export type TaskListData = ReturnType<typeof createTaskList>;
 
 /** 隐藏所选: all or nothing; a refusal names each task still in progress. */
 function createHide(
