@@ -21,6 +21,7 @@ import * as m0065 from './0065_phone_hosts';
 import * as m0075 from './0075_order_numbers_named_apart';
 import * as m0076 from './0076_pdd_numbers_moved_back';
 import * as m0077 from './0077_one_captcha_code';
+import * as m0100 from './0100_task_exact_search';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0075_order_numbers_named_apart': m0075,
   '0076_pdd_numbers_moved_back': m0076,
   '0077_one_captcha_code': m0077,
+  '0100_task_exact_search': m0100,
 };
 
 export const migrationProvider: MigrationProvider = {
