@@ -63,11 +63,11 @@ describe('system check, SYB sync and device check', () => {
             asked.push('deviceHealth');
             const counters = { adbRoundTrips: 1, dumps: 1, taps: 0, wallMs: 1 };
             return {
-              device_id: CLAIM.device_id,
+              deviceId: CLAIM.device_id,
               serial: 'stub',
               model: 'stub',
-              app_version: '8.17.0',
-              app_supported: true,
+              appVersion: '8.17.0',
+              appSupported: true,
               screen: null,
               counters,
             };
@@ -110,7 +110,7 @@ describe('system check, SYB sync and device check', () => {
       taskQueue,
       args: [{}],
     });
-    expect(await handle.result()).toMatchObject({ device_id: CLAIM.device_id });
+    expect(await handle.result()).toMatchObject({ deviceId: CLAIM.device_id });
     expect(asked).toContain('releaseDevice');
     await keep('device-check', handle);
   });

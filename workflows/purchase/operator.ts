@@ -91,7 +91,7 @@ export function listenToOperator(run: PurchaseRun): void {
       validator: (r) => {
         if (!allowsAction(state.status, 'resolve') || run.resolution)
           throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
-        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
+        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写拼多多订单号');
         run.refuseWhileBusy();
       },
     },
