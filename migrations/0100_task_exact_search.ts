@@ -8,13 +8,11 @@ import { sql, type Kysely } from 'kysely';
  * has `idx_tasks_goods` and the task id is the primary key already.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // `syb_order_no` since 0075 (it was `order_no`): a database that built this index before 0075 ran
-  // has it on the renamed column too, under the same name, so both end with the same schema.
-  await sql`CREATE INDEX idx_tasks_order_no ON tasks(syb_order_no) WHERE syb_order_no IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX idx_tasks_syb_order_no ON tasks(syb_order_no) WHERE syb_order_no IS NOT NULL`.execute(db);
   await sql`CREATE INDEX idx_tasks_pdd_order_no ON tasks(pdd_order_no) WHERE pdd_order_no IS NOT NULL`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX idx_tasks_pdd_order_no`.execute(db);
-  await sql`DROP INDEX idx_tasks_order_no`.execute(db);
+  await sql`DROP INDEX idx_tasks_syb_order_no`.execute(db);
 }

@@ -182,8 +182,12 @@ export interface DevicePurchaseActivities {
     input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string },
   ): Promise<Observation & { evidenceIds: string[]; counters: DeviceCounters }>;
 
-  /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
+  /**
+   * Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps.
+   * Also the ledger's `irreversible_action_at` for the authorization (null without a ledger row;
+   * absent from phone hosts from before): the centre of the reconcile window when the tap time is unknown.
+   */
   readPendingOrders(
     input: DeviceActivityInput & { target: PurchaseTarget },
-  ): Promise<{ orders: PendingOrder[]; counters: DeviceCounters }>;
+  ): Promise<{ orders: PendingOrder[]; counters: DeviceCounters; irreversibleActionAt?: string | null }>;
 }
