@@ -1,4 +1,7 @@
+import type { AttemptStatus, AuthorizationStatus, SubmissionStatus } from '../../../domain/purchase/record-states';
 import type { ExecutionMode } from '../../../domain/purchase/status';
+
+export type { AuthorizationStatus };
 
 /** Columns the purchase part adds to `tasks` (migrations 0020, 0033, 0034); null on collect rows. */
 interface PurchaseTaskColumns {
@@ -20,8 +23,6 @@ interface PurchaseTaskColumns {
   removed_at: string | null;
 }
 
-export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';
-
 interface OrderAuthorizationsTable {
   id: string;
   task_id: string;
@@ -40,8 +41,6 @@ interface OrderAuthorizationsTable {
   expires_at: string;
   closed_at: string | null;
 }
-
-type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
 
 interface PurchaseAttemptsTable {
   id: string;
@@ -64,8 +63,6 @@ interface PurchaseAttemptsTable {
   started_at: string;
   finished_at: string | null;
 }
-
-type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
 
 interface OrderSubmissionsTable {
   id: string;
