@@ -78,6 +78,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
+    priority: task.priority,
     reason_code: task.reason_code,
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,

@@ -192,7 +192,13 @@ export async function startAuthorizedWorkflow(
     mode: auth.execution_mode,
     expiresAt: auth.expires_at,
   };
-  await startPurchaseWorkflow(deps.temporal, auth.workflow_id, input);
+  // fixed once started: only a draft's priority can be changed
+  const task = await deps.db
+    .selectFrom('tasks')
+    .select('priority')
+    .where('task_id', '=', auth.task_id)
+    .executeTakeFirstOrThrow();
+  await startPurchaseWorkflow(deps.temporal, auth.workflow_id, input, task.priority);
   await deps.db
     .updateTable('order_authorizations')
     .set({ workflow_started_at: nowUtc() })

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { AttemptStatus, AuthorizationStatus, SubmissionStatus } from '../../../domain/purchase/record-states';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 
@@ -21,6 +22,8 @@ interface PurchaseTaskColumns {
   created_by: string | null;
   /** hidden from the task list by an operator (0034); only terminal tasks are */
   removed_at: string | null;
+  /** which waiting task a free phone takes first (0080, domain/purchase/priority.ts) */
+  priority: Generated<number>;
 }
 
 interface OrderAuthorizationsTable {
