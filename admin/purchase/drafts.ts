@@ -36,8 +36,8 @@ export interface DraftSource {
 export async function createPurchaseDraft(
   db: AdminDb,
   actor: AuditActor,
-  /** a draft made from an order line or a copy has the default priority unless given one */
-  input: Omit<CreatePurchaseDraft, 'priority'> & { priority?: number },
+  /** without a priority (an order line's draft, or none given) the default one */
+  input: CreatePurchaseDraft,
   source: DraftSource = { source: 'manual' },
 ): Promise<DraftCreated> {
   const parsed = parsePddGoodsId(input.pdd_goods_url);

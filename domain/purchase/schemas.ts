@@ -38,7 +38,8 @@ export const createPurchaseDraftSchema = z
     max_total_price_cent: draftFields.max_total_price_cent,
     execution_mode: draftFields.execution_mode.default('dry_run'),
     title: draftFields.title.optional(),
-    priority: draftFields.priority.default(TASK_PRIORITY.default),
+    // 0 (TASK_PRIORITY.default) when not given: admin/purchase/drafts.ts
+    priority: draftFields.priority.optional(),
   })
   .strict();
 export type CreatePurchaseDraft = z.infer<typeof createPurchaseDraftSchema>;

@@ -1,4 +1,5 @@
 import { LIVE_LINE_TASK_STATES } from '../syb';
+import { AUTHORIZATION_STATES } from './record-states';
 import {
   allowedActions,
   allowsAction,
@@ -88,5 +89,28 @@ describe('what the rest of the product reads from the table', () => {
     expect(isPurchaseStatus('collecting')).toBe(false);
     expect(isPurchaseStatus('hasOwnProperty')).toBe(false);
     expect(phaseOf('collecting')).toBe('ended');
+  });
+});
+
+describe('the authorization moves with its task', () => {
+  it('each state the workflow writes leaves the authorization in a state its own table allows', () => {
+    const moves = column('authorizationBecomes');
+    expect(moves).toMatchObject({
+      CLAIMED: 'CLAIMED',
+      DRAFT: 'EXPIRED',
+      NEEDS_MANUAL: 'ABANDONED',
+      CANCELED: 'ABANDONED',
+      DRY_RUN_PASSED: 'CONSUMED',
+      WAITING_PAYMENT: 'CONSUMED',
+      RECONCILIATION_REQUIRED: 'CONSUMED',
+    });
+    for (const s of PURCHASE_STATUSES) {
+      const to = moves[s];
+      if (to === null) continue;
+      // reachable from some open authorization state
+      expect([s, AUTHORIZATION_STATES.all.some((from) => AUTHORIZATION_STATES.canMove(from, to))]).toEqual([s, true]);
+    }
+    // once the fence let the phone tap, going back to DRAFT (EXPIRED) is impossible
+    expect(AUTHORIZATION_STATES.canMove('FENCED', moves.DRAFT!)).toBe(false);
   });
 });

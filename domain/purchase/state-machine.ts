@@ -1,3 +1,5 @@
+import type { AuthorizationStatus } from './record-states';
+
 /**
  * The purchase task's state machine, in one table: every state, what may follow it, what the
  * operator may ask in it, and how the product shows it. Everything else derives from this table —
@@ -46,6 +48,11 @@ interface StateRow<S extends string> {
   holdsOrderLine: boolean;
   /** the task page shows the stop's reason beside the state */
   showsReason: boolean;
+  /**
+   * what the workflow's move into this state does to the task's authorization, unless that is
+   * closed already (domain/purchase/record-states.ts); null leaves it as it is
+   */
+  authorizationBecomes: AuthorizationStatus | null;
 }
 
 /** Checks that every `next` names a row of the table itself. */
@@ -63,6 +70,7 @@ const MACHINE = machine({
     actions: ['start', 'edit', 'cancel'],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: 'EXPIRED',
   },
   // back to DRAFT: the authorization expired before a phone was free, or an operator reset a stop;
   // NEEDS_MANUAL: the phone that came was refused before any work on it (a revoked device)
@@ -75,6 +83,7 @@ const MACHINE = machine({
     actions: ['cancel'],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: null,
   },
   CLAIMED: {
     zh: '已领取',
@@ -85,6 +94,7 @@ const MACHINE = machine({
     actions: ['cancel'],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: 'CLAIMED',
   },
   // cancel is refused once the fence was requested: the workflow knows that, not the state
   ORDERING: {
@@ -96,6 +106,7 @@ const MACHINE = machine({
     actions: ['cancel'],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: null,
   },
   // stopped before the tap: nothing was submitted, so cancel is safe even after a fence
   NEEDS_MANUAL: {
@@ -107,6 +118,7 @@ const MACHINE = machine({
     actions: ['reset', 'cancel'],
     holdsOrderLine: true,
     showsReason: true,
+    authorizationBecomes: 'ABANDONED',
   },
   WAITING_PAYMENT: {
     zh: '待付款',
@@ -117,6 +129,7 @@ const MACHINE = machine({
     actions: ['mark-paid'],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: 'CONSUMED',
   },
   RECONCILIATION_REQUIRED: {
     zh: '待核对',
@@ -128,6 +141,7 @@ const MACHINE = machine({
     actions: ['resolve'],
     holdsOrderLine: true,
     showsReason: true,
+    authorizationBecomes: 'CONSUMED',
   },
   DRY_RUN_PASSED: {
     zh: '试运行通过',
@@ -138,6 +152,7 @@ const MACHINE = machine({
     actions: [],
     holdsOrderLine: false,
     showsReason: false,
+    authorizationBecomes: 'CONSUMED',
   },
   SUCCEEDED: {
     zh: '已完成',
@@ -148,6 +163,7 @@ const MACHINE = machine({
     actions: [],
     holdsOrderLine: true,
     showsReason: false,
+    authorizationBecomes: null,
   },
   FAILED: {
     zh: '失败',
@@ -158,6 +174,7 @@ const MACHINE = machine({
     actions: [],
     holdsOrderLine: false,
     showsReason: true,
+    authorizationBecomes: null,
   },
   CANCELED: {
     zh: '已取消',
@@ -168,6 +185,7 @@ const MACHINE = machine({
     actions: [],
     holdsOrderLine: false,
     showsReason: true,
+    authorizationBecomes: 'ABANDONED',
   },
 });
 
@@ -206,6 +224,7 @@ const UNKNOWN: Row = {
   actions: [],
   holdsOrderLine: false,
   showsReason: false,
+  authorizationBecomes: null,
 };
 
 /** A status read from storage is a string; one this table does not know allows nothing. */

@@ -81,7 +81,22 @@ describe('claims: priority, then first come first served', () => {
       .select('task_id')
       .where('workflow_id', 'in', [older, younger, urgent, lowest])
       .execute();
-    for (const { task_id } of ids) await rig.waitFor(task_id, ['DRY_RUN_PASSED']);
+    // read from the DB, not over HTTP: the four dry runs keep the machine busy
+    for (;;) {
+      const done = await rig.admin.db
+        .selectFrom('tasks')
+        .select(['task_id', 'status'])
+        .where(
+          'task_id',
+          'in',
+          ids.map((t) => t.task_id),
+        )
+        .execute();
+      // a dry run that stopped instead says why here rather than at the test's timeout
+      expect(done.filter((t) => !['PENDING', 'CLAIMED', 'ORDERING', 'DRY_RUN_PASSED'].includes(t.status))).toEqual([]);
+      if (done.every((t) => t.status === 'DRY_RUN_PASSED')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
 
     // the phone's own ledger: one claim row per workflow, in the order the phone took them
     const ledger = new SQLite(path.join(rig.dataDir, 'device', rig.device.deviceId, 'ledger.db'), { readonly: true });
@@ -95,5 +110,5 @@ describe('claims: priority, then first come first served', () => {
     } finally {
       ledger.close();
     }
-  });
+  }, 600_000);
 });
