@@ -1,7 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
-import { statesWhere } from '../../../domain/purchase/state-machine';
+import { allowsAction, statesWhere } from '../../../domain/purchase/state-machine';
 import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
 import { stopDetailZh } from '../components/tasks/details';
@@ -168,7 +168,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   </ul>
                 </div>
               </Show>
-              <Show when={t().status === 'DRAFT'}>
+              <Show when={allowsAction(t().status, 'start')}>
                 <div class="tk-actions">
                   <StartOne task={t()} onDone={load} />
                 </div>
