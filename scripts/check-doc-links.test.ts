@@ -57,6 +57,8 @@ describe('doc-link check', () => {
           '// docs/architecture.md#not-a-heading',
           '// docs/architecture.md "Hostile input"',
           '// docs/missing.md §1',
+          '/** a title (docs/architecture.md "The',
+          ' * hostile world") wrapped, and docs/architecture.md, "Nowhere" after a comma */',
         ].join('\n'),
         'docs/other.md': '# Other\n## 1 One\nsee §2 of this page and [x](#nowhere)',
       }),
@@ -67,6 +69,8 @@ describe('doc-link check', () => {
       'a.ts:4 docs/architecture.md#not-a-heading',
       'a.ts:5 docs/architecture.md "Hostile input"',
       'a.ts:6 §1',
+      'a.ts:7 docs/architecture.md "The hostile world"',
+      'a.ts:8 docs/architecture.md, "Nowhere"',
       'docs/other.md:3 #nowhere',
       'docs/other.md:3 §2',
     ]);

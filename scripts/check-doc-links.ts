@@ -11,7 +11,7 @@ import path from 'node:path';
  *   numbered list) in the file named just before it on the line (`docs/x.md §4.2`,
  *   `architecture.md §4.2`, `[x.md](x.md) §2`), or at the end of the line before (a comment
  *   wrapped there); with no file named: the doc itself in a doc, docs/architecture.md in code;
- * - `docs/x.md "Title"`: a heading whose text, its number left out, begins with `Title`, or a
+ * - `docs/x.md "Title"` (or `docs/x.md, "Title"`): a heading whose text, its number left out, begins with `Title`, or a
  *   paragraph labelled `**Title**`.
  * This file and its test spell the forms out, so they are not scanned.
  */
@@ -129,8 +129,11 @@ export function checkDocLinks(files: ReadonlyMap<string, string>): BrokenCitatio
         if (parsed && !parsed.anchors.has(anchor!)) report(whole, `${doc} has no heading with anchor #${anchor}`);
       }
 
-      // file.md "Title"
-      for (const m of line.matchAll(/((?:[\w.-]+\/)*[\w.-]+\.md)`?\)? "([^"]+)"/g)) {
+      // file.md "Title", also `file.md, "Title"` and a title a comment wraps onto the next line
+      const next = (lines[i + 1] ?? '').replace(/^\s*(\*|\/\/|#)?\s*/, '');
+      const joined = /\.md`?\)?,? "[^"]*$/.test(line) ? `${line} ${next}` : line;
+      for (const m of joined.matchAll(/((?:[\w.-]+\/)*[\w.-]+\.md)`?\)?,? "([^"]+)"/g)) {
+        if (m.index! >= line.length) continue; // the next line's own, reported there
         const [whole, name, title] = m;
         const { doc, parsed } = target(name!, whole);
         const want = title!.toLowerCase();
