@@ -16,7 +16,7 @@ export interface XNode {
   depth: number;
 }
 
-export async function startTestSim(
+async function startTestSim(
   opts: Partial<PhoneSimOptions> = {},
 ): Promise<{ sim: PhoneSim; client: Client; control: string }> {
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, latency: 'zero', ...opts });
