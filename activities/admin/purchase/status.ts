@@ -98,7 +98,7 @@ export function statusActivities(db: AdminDb) {
                 from,
                 to: input.to,
                 authorization_id: input.authorizationId,
-                ...(input.orderNo ? { order_no: input.orderNo } : {}),
+                ...(input.orderNo ? { pdd_order_no: input.orderNo } : {}),
                 ...(input.requestId ? { request_id: input.requestId } : {}),
               },
             },

@@ -18,6 +18,7 @@ export function submissionActivities(db: AdminDb) {
     async recordSubmissionOutcome(input: {
       submissionId: string;
       status: 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
+      /** the PDD order number (wire name kept: recorded workflow histories carry it) */
       orderNo?: string | null;
       /** when the matched order was placed, UTC */
       orderedAt?: string | null;
@@ -34,7 +35,7 @@ export function submissionActivities(db: AdminDb) {
           .updateTable('order_submissions')
           .set({
             status: input.status,
-            ...(input.orderNo ? { order_no: input.orderNo } : {}),
+            ...(input.orderNo ? { pdd_order_no: input.orderNo } : {}),
             ...(input.orderedAt ? { ordered_at: input.orderedAt } : {}),
             ...(input.status === 'MANUAL_RESOLVED' ? { resolved_at: now } : {}),
           })
