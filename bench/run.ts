@@ -48,6 +48,8 @@ const SIZE = quick
 const PHONES = [1, 2, 4, 8];
 /** collect on the realistic profile costs about a minute per goods: one per pricing kind */
 const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
+/** `--device-no-collect`: the device part measures the purchases only (quicker, for a before/after of the purchase flow) */
+const DEVICE_COLLECT_GOODS = argv.includes('--device-no-collect') ? [] : COLLECT_GOODS;
 
 const say = (line: string) => console.log(`[bench] ${line}`);
 
@@ -86,7 +88,12 @@ async function main(): Promise<void> {
       rounds: SIZE.loadRounds,
       say,
     });
-    const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
+    const device = await benchDevice({
+      latency: 'realistic',
+      collectGoodsIds: DEVICE_COLLECT_GOODS,
+      runs: SIZE.runs,
+      say,
+    });
     const imports = await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say });
     const bigImports = await benchBigImport(temporal!, root);
 
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
       orchestration: orchestration.json,
       tasks_list: tasksListJson(tasks),
       load: loadJson(load),
-      device: { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours },
+      device: device.json,
       import: importJson(imports, bigImports),
     };
     if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
@@ -197,8 +204,13 @@ async function partial(root: string, temporal: BenchTemporal | undefined): Promi
       }),
     );
   if (runs('device')) {
-    const device = await benchDevice({ latency: 'realistic', collectGoodsIds: COLLECT_GOODS, say });
-    json.device = { purchase_dumps: device.purchaseDumps, collect_dumps_over_colours: device.collectDumpsOverColours };
+    const device = await benchDevice({
+      latency: 'realistic',
+      collectGoodsIds: DEVICE_COLLECT_GOODS,
+      runs: SIZE.runs,
+      say,
+    });
+    json.device = device.json;
   }
   if (runs('import'))
     json.import = importJson(

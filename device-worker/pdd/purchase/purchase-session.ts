@@ -33,8 +33,10 @@ export class PurchaseSession extends PddSession {
   /** Read-only navigation by intent (no tap): the orders list, 待付款 tab. */
   async openPendingOrders(): Promise<{ screen: Screen; dump: UiDump }> {
     this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
+    await this.beforeInput();
     activityCheckpoint('open_orders');
     await this.phone.startView(this.pp.pendingOrdersUrl);
+    this.inputs += 1;
     return this.readScreen('the orders list', (s) => s.kind === 'orders');
   }
 
@@ -56,12 +58,22 @@ export class PurchaseSession extends PddSession {
 
   /** One tap on `+`/`-` as the last dump shows it; the selection must not move. 'disabled' = not tapped. */
   async stepQuantity(panel: OpenPanel, which: 'plus' | 'minus'): Promise<PanelState | 'disabled' | 'missing'> {
+    // an evidence picture waiting for its check: the panel is read again (judged, interruptions
+    // handled) before the tap, and the stepper comes from that reading
+    if (this.witnessWaiting()) await this.rereadPanel(panel);
     const stepper = readStepper(this.lastDump(), this.profile, this.pp, which);
     if (!stepper) return 'missing';
     if (!stepper.enabled) return 'disabled';
     this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
     await this.tapAt(stepper.point, `quantity ${which}`);
-    panel.state = await this.waitForPanel(panel, `quantity ${which}`, [...panel.state.selection]);
+    const count = panel.state.view.count;
+    panel.state = await this.waitForPanel(
+      panel,
+      `quantity ${which}`,
+      [...panel.state.selection],
+      undefined,
+      (s) => s.view.count !== count,
+    );
     return panel.state;
   }
 
