@@ -159,7 +159,9 @@ export async function benchDevice(opts: {
   try {
     const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
     let n = 0;
-    const cases = (process.env.BENCH_ONE ? PURCHASES.slice(0, 1) : PURCHASES).flatMap((c, i) => Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c));
+    const cases = PURCHASES.flatMap((c, i) =>
+      Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c),
+    );
     for (const c of cases) {
       const first = c === PURCHASES[0];
       const { prepared, ordered, all, observed } = await livePurchase(sim, serial, ledger, c, ++n);

@@ -377,12 +377,14 @@ export class PddSession {
     what: string,
     changeExpected: boolean,
     judge: (s: Screen) => Judged<T> | undefined,
+    /** identical dumps re-dumped before one is taken as the screen (when no change is required) */
+    staleGraceAtStart = 0,
   ): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
     let expectChange = changeExpected;
     // after a close tap one identical dump may be stale; a second is the app showing it again
-    let staleGrace = 0;
+    let staleGrace = staleGraceAtStart;
     let extra = 0;
     let again = 0;
     for (let n = 1; n <= this.timing.maxDumpsPerWait + extra; n++) {

@@ -92,12 +92,18 @@ export class PurchaseSession extends PddSession {
     await this.tapAt(point, this.pp.text.submitLabel, false);
   }
 
-  /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */
+  /**
+   * Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows.
+   * `afterNavigation`: the screen was just left for another (the submit tap), so a first dump
+   * identical to the phone's last one may be stale — it is dumped again once, and a second
+   * identical one is the screen (an observe retried on the page it already read).
+   */
   async readScreen(
     what: string,
     accept: (s: Screen) => boolean = () => true,
+    afterNavigation = false,
   ): Promise<{ screen: Screen; dump: UiDump }> {
-    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT));
+    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT), afterNavigation ? 1 : 0);
     return { screen, dump: this.lastDump() };
   }
 }
