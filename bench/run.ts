@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../temporal/binaries';
-import { benchDevice } from './device';
+import { benchDevice, deviceGoalRows, deviceSection } from './device';
 import { benchImport } from './import';
 import { benchLoad } from './load';
 import { benchOrchestration } from './orchestration';
@@ -278,6 +278,7 @@ function goalRows(d: Doc): string[] {
     `| import ≤ 1.3× bare exceljs | ${j.import.ratio_vs_exceljs}× | ${yes(j.import.ratio_vs_exceljs <= 1.3)} |`,
     `| 100,000-row import ≤ 1.3× bare exceljs, peak RSS ≤ 300 MiB | ${j.import.rows_100k_ratio_vs_exceljs}×, ${j.import.rows_100k_peak_rss_mib} MiB | ${yes(j.import.rows_100k_ratio_vs_exceljs <= 1.3 && j.import.rows_100k_peak_rss_mib <= 300)} |`,
     `| ≤ 9 dumps to the final panel | ${d.device.purchaseDumps} | ${yes(d.device.purchaseDumps <= 9)} |`,
+    ...deviceGoalRows(d.device),
   ];
 }
 
@@ -389,21 +390,7 @@ one batch.
 | admin event-loop delay during the window, p99 / max | ${showSpread(spread(l.rounds.map((r) => r.eventLoopP99Ms)), 1)} / ${showSpread(spread(l.rounds.map((r) => r.eventLoopMaxMs)), 0)} ms |
 | purchases finished during a load window | ${l.rounds.map((r) => r.finishedDuringLoad).join(', ')} |
 
-### Device economy on the \`realistic\` profile (\`bench/device.ts\`)
-
-One phone on the simulator's \`realistic\` profile (dump 1.2–2.5 s, tap 80–200 ms, am start
-0.6–1.2 s, screenshot 0.3–0.6 s) with the device worker's default pauses; evidence screenshots
-taken as the activity takes them. One run (the counts do not vary between runs; wall time does by
-the profile's random latencies). The floor is the fewest dumps the flow could make (reasoning in
-\`bench/device.ts\`): to the final panel 3 for one piece, 4 otherwise; +3 for submit and observe;
-a collect priced per colour colours + 2, priced per size SKUs + 2.
-
-| flow | dumps | floor | taps | ADB round trips | wall s |
-|---|---|---|---|---|---|
-${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.counters.taps} | ${r.counters.adb_round_trips} | ${(r.counters.wall_ms / 1000).toFixed(1)} |`).join('\n')}
-
-To the final panel: **${dv.purchaseDumps} dumps** at most (goal ≤ 9). A collect priced per colour
-costs colours + ${dv.collectDumpsOverColours} dumps at most.
+${deviceSection(dv)}
 
 ### Import against its floor (\`bench/import.ts\`)
 
