@@ -289,8 +289,9 @@ What stands between each figure and its floor:
   it only by dropping a proof, which is not done. Already cut: Gate 2 at one piece is read from the
   dump that proved the selection and Gate 1 (the same proof; a price change after it is still seen
   by Gate 3's fresh read), and the evidence pictures cost no dump of their own at one piece (the
-  picture between the selection's read-back and Gate 3's read names both Gate 1 and Gate 3). Two
-  pieces or more add one dump: Gate 1's picture is checked before the "+" tap changes the screen.
+  picture between the selection's read-back and Gate 3's read names both Gate 1 and Gate 3). At two
+  pieces or more Gate 1's picture is checked by the first "+"'s read-back, which must show exactly
+  that step.
   The orders list's picture is checked by one dump after the order was read (the last column).
 - **Live wall time.** The floor is the dumps at their mean (12 × 1.85 s ≈ 22 s) plus two \`am start\`
   (≈ 1.8 s), four taps and the swipe (≈ 1 s), the panel's settle (the session waits 1.1 s; a dump of

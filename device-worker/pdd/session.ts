@@ -65,6 +65,11 @@ export interface DumpWitness {
   afterDump(dump: UiDump): void;
   /** true while something waits for a dump of the screen as it is (taken before the next input) */
   waiting(): boolean;
+  /**
+   * The next input's effect is known (`shows`): what waits may be checked by the first dump after
+   * it instead, when that dump shows exactly the effect — no dump of its own before the input.
+   */
+  across(shows: (dump: UiDump) => boolean): void;
 }
 
 /** Remembers the hash of the phone's last dump across sessions, so a stale first dump is seen. */
@@ -469,8 +474,8 @@ export class PddSession {
     this.witness = witness;
   }
 
-  protected witnessWaiting(): boolean {
-    return this.witness?.waiting() ?? false;
+  protected witnessAcross(shows: (dump: UiDump) => boolean): void {
+    this.witness?.across(shows);
   }
 
   /**

@@ -12,6 +12,8 @@ interface Capture {
   /** the session's dump count when the picture was taken */
   afterDump: number;
   names: EvidenceKind[];
+  /** carried across one input: the dump after must show exactly its effect */
+  shows?: (dump: UiDump) => boolean;
 }
 
 export interface CameraOptions {
@@ -29,8 +31,9 @@ export interface CameraOptions {
  * first dump after the capture must show the same screen, still photographable — a cashier, a
  * payment page or an overlay that came up in between is never kept. The dump after is the next
  * one the flow makes anyway wherever it makes one before its next input (the session asks the
- * camera before every input and looks once more while a picture waits); `settle()` looks once for
- * a picture the flow made no dump after. A picture taken between two dumps of one screen names
+ * camera before every input and looks once more while a picture waits), or the first one after an
+ * input whose effect is known exactly (a quantity step: `across`), when it shows just that effect;
+ * `settle()` looks once for a picture the flow made no dump after. A picture taken between two dumps of one screen names
  * every evidence kind proven on that screen: it is the same picture.
  */
 export class EvidenceCamera implements DumpWitness {
@@ -74,7 +77,7 @@ export class EvidenceCamera implements DumpWitness {
     const marks = this.session.marks();
     const now = screenMayBeCaptured(dump, this.session.profile) ? screenOf(dump, this.session) : null;
     for (const c of this.pending) {
-      if (now !== null && now === c.screen) {
+      if (now !== null && now === c.screen && (!c.shows || c.shows(dump))) {
         for (const kind of c.names) this.keep(c, kind);
         this.proven = { capture: c, dumps: marks.dumps, inputs: marks.inputs };
       } else {
@@ -86,7 +89,11 @@ export class EvidenceCamera implements DumpWitness {
   }
 
   waiting(): boolean {
-    return this.pending.some((c) => c.names.length > 0);
+    return this.pending.some((c) => c.names.length > 0 && !c.shows);
+  }
+
+  across(shows: (dump: UiDump) => boolean): void {
+    for (const c of this.pending) c.shows ??= shows;
   }
 
   private async capture(kind: EvidenceKind | null): Promise<Capture | null> {

@@ -8,7 +8,7 @@ import { activityCheckpoint, PddSession, WAIT, type DumpMemory, type OpenPanel, 
 import { parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { readStepper } from './final-panel';
 import type { PurchaseProfile } from './profile';
-import type { Screen } from '../screens';
+import { classify, type Screen } from '../screens';
 
 /**
  * The collect session's vocabulary plus the three actions a purchase adds: one quantity step,
@@ -58,12 +58,23 @@ export class PurchaseSession extends PddSession {
 
   /** One tap on `+`/`-` as the last dump shows it; the selection must not move. 'disabled' = not tapped. */
   async stepQuantity(panel: OpenPanel, which: 'plus' | 'minus'): Promise<PanelState | 'disabled' | 'missing'> {
-    // an evidence picture waiting for its check: the panel is read again (judged, interruptions
-    // handled) before the tap, and the stepper comes from that reading
-    if (this.witnessWaiting()) await this.rereadPanel(panel);
     const stepper = readStepper(this.lastDump(), this.profile, this.pp, which);
     if (!stepper) return 'missing';
     if (!stepper.enabled) return 'disabled';
+    // a picture waiting for its check (Gate 1's) is checked by the read-back below when it shows
+    // exactly this step: the same selection, the count one further — no dump of its own
+    const selection = [...panel.state.selection];
+    const next = String(Number(panel.state.view.count) + (which === 'plus' ? 1 : -1));
+    this.witnessAcross((dump) => {
+      try {
+        const s = classify(dump, this.profile);
+        if (s.kind !== 'sku_panel') return false;
+        const st = readPanelState(s.panel, panel.names, this.profile, selection);
+        return st.view.count === next && st.selection.every((v, d) => v === selection[d]);
+      } catch {
+        return false;
+      }
+    });
     this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
     await this.tapAt(stepper.point, `quantity ${which}`);
     const count = panel.state.view.count;
