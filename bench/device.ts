@@ -248,7 +248,7 @@ export function deviceGoalRows(dv: DeviceFigures): string[] {
 
 /** docs/PERFORMANCE.md's device section: the figures, each beside its floor and what stands between them. */
 export function deviceSection(dv: DeviceFigures): string {
-  const s = (v: number[]) => showSpread(spread(v), 1);
+  const s = (v: number[], digits = 1) => showSpread(spread(v), digits);
   const runs = dv.live.wallS.length;
   return `### Device economy on the \`realistic\` profile (\`bench/device.ts\`)
 
@@ -271,7 +271,7 @@ ${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.count
 | figure (one piece, live) | measured | goal | floor on this simulator |
 |---|---|---|---|
 | open the goods → the observed 待付款 order (\`device.live_wall_s\`) | ${s(dv.live.wallS)} s | ≤ 20 s | about 26 s |
-| dumps, goods opened → order observed (\`device.live_dumps\`) | ${s(dv.live.dumps)} | ≤ 9 | 12 |
+| dumps, goods opened → order observed (\`device.live_dumps\`) | ${s(dv.live.dumps, 0)} | ≤ 9 | 12 |
 | dry run: open the goods → the final panel (\`device.dry_run_wall_s\`) | ${s(dv.live.dryRunWallS)} s | ≤ 13 s | about 16 s |
 | the observe activity through its evidence check | ${s(dv.live.throughEvidenceS)} s | — | live + one dump |
 
