@@ -58,7 +58,7 @@ export const DEFAULT_TIMING: SessionTiming = {
 };
 
 /**
- * Told of every dump and asked before every input (the evidence camera, ./purchase/evidence.ts):
+ * Told of every dump and asked before every input (the evidence camera, ./purchase/camera.ts):
  * what needs the screen as it is now must be settled before an input changes it.
  */
 export interface DumpWitness {
@@ -122,6 +122,7 @@ export class PddSession {
   private readonly revealed = new Set<number>();
   private last: UiDump | null = null;
   private dumps = 0;
+  /** inputs sent, counted before each is sent (one that failed may still have reached the phone) */
   protected inputs = 0;
   private inputsAtLastDump = 0;
   private witness: DumpWitness | null = null;
@@ -150,8 +151,8 @@ export class PddSession {
     this.steps.add('open_goods', { goods_id: goodsId, url });
     activityCheckpoint('open_goods');
     await this.beforeInput();
-    await this.adb.startView(url);
     this.inputs += 1;
+    await this.adb.startView(url);
     try {
       return await this.waitForGoods(goodsId);
     } catch (err) {
@@ -159,8 +160,8 @@ export class PddSession {
       this.steps.add('reopen_goods', { goods_id: goodsId, url, after: 'NETWORK_ERROR' });
       activityCheckpoint('reopen_goods');
       await this.beforeInput();
-      await this.adb.startView(url);
       this.inputs += 1;
+      await this.adb.startView(url);
       return this.waitForGoods(goodsId);
     }
   }
@@ -258,8 +259,8 @@ export class PddSession {
     this.steps.add('reveal_sizes', { from: { x, y: y1 }, to: { x, y: y2 } });
     await this.beforeInput();
     activityCheckpoint('reveal_sizes');
-    await this.adb.swipe(x, y1, x, y2, this.profile.reveal.durationMs);
     this.inputs += 1;
+    await this.adb.swipe(x, y1, x, y2, this.profile.reveal.durationMs);
     this.clock.counters.swipes += 1;
     await sleep(this.timing.swipeSettleMs);
     const expect = panel.names.map((_, d) => (d === 0 ? target : null));
@@ -281,8 +282,8 @@ export class PddSession {
     this.steps.add('back', { expect: expectGoods ? 'goods page' : 'nothing' });
     await this.beforeInput();
     activityCheckpoint('back');
-    await this.adb.keyevent(this.profile.keyBack);
     this.inputs += 1;
+    await this.adb.keyevent(this.profile.keyBack);
     this.clock.counters.keyevents += 1;
     if (!expectGoods) return null;
     await sleep(this.timing.navigationSettleMs);
@@ -363,8 +364,8 @@ export class PddSession {
       activityCheckpoint('a tap');
     }
     const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
-    await this.adb.tap(point.x, point.y, target);
     this.inputs += 1;
+    await this.adb.tap(point.x, point.y, target);
     this.clock.counters.taps += 1;
   }
 

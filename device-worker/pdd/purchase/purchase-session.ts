@@ -35,8 +35,8 @@ export class PurchaseSession extends PddSession {
     this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
     await this.beforeInput();
     activityCheckpoint('open_orders');
-    await this.phone.startView(this.pp.pendingOrdersUrl);
     this.inputs += 1;
+    await this.phone.startView(this.pp.pendingOrdersUrl);
     return this.readScreen('the orders list', (s) => s.kind === 'orders');
   }
 
