@@ -174,6 +174,9 @@ export interface SybSyncStatus {
 /** One line of `GET /api/syb/orders`, defined once for the admin and the 订单 page. */
 export interface OrderLineView {
   syb_id: string;
+  /** the 顺运宝 order number */
+  syb_order_no: string;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string;
   title: string | null;
   product_spec: string | null;

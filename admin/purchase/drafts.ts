@@ -25,7 +25,7 @@ export interface DraftSource {
   source: 'manual' | 'syb';
   sourceRef?: string;
   /** the 顺运宝 order line a draft is made from (admin/syb/drafts.ts) */
-  orderLine?: { sybId: string; orderNo: string; shopeeGoodsId: string; shopeeSkuId: string };
+  orderLine?: { sybId: string; sybOrderNo: string; shopeeGoodsId: string; shopeeSkuId: string };
 }
 
 /**
@@ -68,7 +68,7 @@ export async function createPurchaseDraft(
         source: source.source,
         source_ref: source.sourceRef ?? null,
         syb_id: source.orderLine?.sybId ?? null,
-        order_no: source.orderLine?.orderNo ?? null,
+        syb_order_no: source.orderLine?.sybOrderNo ?? null,
         shopee_goods_id: source.orderLine?.shopeeGoodsId ?? null,
         shopee_sku_id: source.orderLine?.shopeeSkuId ?? null,
         pdd_options: JSON.stringify(input.pdd_options),
@@ -228,10 +228,10 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   if (task.status !== 'DRY_RUN_PASSED') throw conflict('ACTION_NOT_ALLOWED', '只有试运行通过的任务可以复制为真实下单');
   const orderLine =
-    task.syb_id !== null && task.order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
+    task.syb_id !== null && task.syb_order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
       ? {
           sybId: task.syb_id,
-          orderNo: task.order_no,
+          sybOrderNo: task.syb_order_no,
           shopeeGoodsId: task.shopee_goods_id,
           shopeeSkuId: task.shopee_sku_id,
         }

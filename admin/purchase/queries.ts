@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
-import { reasonInfo } from '../../domain/purchase/reasons';
+import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
@@ -48,17 +48,23 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         .execute()
     : [];
   const status = task.status as PurchaseStatus;
-  const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
   const current = auth !== undefined && task.authorization_id === auth.id;
-  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
-  // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
+  // a stop after the tap on 提交订单 reads as one: the order may exist
+  const tapped = current && submission !== undefined && submission.abandoned_at === null;
+  const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
+  const timeline = attempt
+    ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]).map((e) =>
+        e.reason ? { ...e, reason: canonicalReason(e.reason) } : e,
+      )
+    : [];
+  // A task canceled before a phone took it (or after a reset) has no attempt that records it.
   if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
     timeline.push({
       at: task.finished_at ?? task.updated_at,
       status: 'CANCELED',
       reason: task.reason_code,
       detail: null,
-      actor: await cancelledBy(db, taskId),
+      actor: await canceledBy(db, taskId),
     });
   }
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
@@ -77,20 +83,21 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
-    reason_code: task.reason_code,
+    reason_code: task.reason_code && canonicalReason(task.reason_code),
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
     device_name: task.device_name,
     syb_id: task.syb_id,
-    order_no: task.order_no,
+    syb_order_no: task.syb_order_no,
+    order_no: task.syb_order_no,
     pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
     // Readings of an authorization the task no longer holds (reset to DRAFT, then edited or
-    // cancelled) are history, not the task's current gates; the attempt keeps them.
+    // canceled) are history, not the task's current gates; the attempt keeps them.
     gates: {
       gate1_unit_price_cent: current ? (attempt?.gate1_unit_price_cent ?? null) : null,
       gate2_panel_total_cent: current ? (attempt?.gate2_panel_total_cent ?? null) : null,
@@ -114,7 +121,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
           id: submission.id,
           status: submission.status,
           order_submitted_at: submission.order_submitted_at,
-          order_no: submission.order_no,
+          pdd_order_no: submission.pdd_order_no,
           abandoned_at: submission.abandoned_at,
         }
       : null,
@@ -136,7 +143,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   };
 }
 
-async function cancelledBy(db: AdminDb, taskId: string): Promise<string | null> {
+async function canceledBy(db: AdminDb, taskId: string): Promise<string | null> {
   const row = await db
     .selectFrom('audit_log')
     .select('actor')
@@ -165,6 +172,28 @@ const TRIGRAM = 3;
  */
 const MAX_CANDIDATES = 2_000;
 
+/**
+ * A text with the shape of an identifier (an order number, a PDD order number, a goods id, a
+ * task id): one word of letters, digits, `-` or `_`, long enough that it is not a fragment.
+ */
+const IDENTIFIER = /^[A-Za-z0-9_-]{8,64}$/u;
+
+/**
+ * The tasks that carry `text` whole as an identifier, by index seeks (migration 0100), or
+ * undefined when none does or too many do (then the substring search answers).
+ */
+async function exactIdentifierRows(db: AdminDb, text: string): Promise<number[] | undefined> {
+  if (!IDENTIFIER.test(text)) return undefined;
+  const rows = (
+    await sql<{ rowid: number }>`select rowid from tasks where task_id = ${text}
+      union select rowid from tasks where syb_order_no = ${text}
+      union select rowid from tasks where pdd_order_no = ${text}
+      union select rowid from tasks where pdd_goods_id = ${text}
+      limit ${MAX_CANDIDATES + 1}`.execute(db)
+  ).rows;
+  return rows.length === 0 || rows.length > MAX_CANDIDATES ? undefined : rows.map((r) => r.rowid);
+}
+
 /** An FTS5 phrase that stands for `text` literally: inside double quotes only `"` is special. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
 
@@ -176,16 +205,22 @@ const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
  * search or shows hidden tasks, so a page costs its index seek and not a COUNT over every task kept. A search of three
  * or more characters whose text is rare takes its candidates from the trigram index
  * `tasks_search`, then applies the same literal LIKE to each, so it matches exactly what the
- * plain scan matches; a shorter or a common text scans, as before.
+ * plain scan matches; a shorter or a common text scans, as before. A whole identifier that some
+ * task carries exactly (its order number, PDD order number, goods id or task id) answers with
+ * those tasks by index seeks: what the operator pasted names them, and a long digit string's
+ * trigrams are shared by most tasks (docs/PERFORMANCE.md).
  */
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
   let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
   if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
-  if (query.status) filtered = filtered.where('status', '=', query.status);
+  // the route checks the shape only: a status no task has lists nothing
+  if (query.status) filtered = filtered.where('status', '=', query.status as PurchaseStatus);
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);
-    if ([...text].length >= TRIGRAM && [...folded].length >= TRIGRAM) {
+    const exact = await exactIdentifierRows(db, text);
+    if (exact) filtered = filtered.where(sql<SqlBool>`tasks.rowid in (${sql.join(exact)})`);
+    else if ([...text].length >= TRIGRAM && [...folded].length >= TRIGRAM) {
       const match = `${ftsPhrase(text)} OR ${ftsPhrase(folded)}`;
       const candidates = (
         await sql<{
@@ -202,7 +237,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
         containsText(eb, 'title', text),
         containsText(eb, 'search_text', folded),
         containsText(eb, 'pdd_goods_id', text),
-        containsText(eb, 'order_no', text),
+        containsText(eb, 'syb_order_no', text),
         containsText(eb, 'pdd_order_no', text),
       ]),
     );
@@ -238,10 +273,11 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       pdd_options: t.pdd_options ? (JSON.parse(t.pdd_options) as Record<string, string>) : null,
       quantity: t.quantity,
       max_total_price_cent: t.max_total_price_cent,
-      reason_code: t.reason_code,
+      reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
       version: t.version,
-      order_no: t.order_no,
+      syb_order_no: t.syb_order_no,
+      order_no: t.syb_order_no,
       pdd_order_no: t.pdd_order_no,
       duration_seconds: durationSeconds(t),
       removed_at: t.removed_at,

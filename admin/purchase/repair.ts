@@ -44,7 +44,7 @@ export type RepairAnswer =
 /**
  * Where the operator's answer takes a task whose workflow is closed, or null when it does not
  * fit. Reset and cancel settle a stop (需人工处理: nothing was tapped) — a purchase that waited
- * longer than the operator wait closes there (workflows/purchase.ts) — and cancel also a task
+ * longer than the operator wait closes there (workflows/purchase/) — and cancel also a task
  * that never reached its fence.
  */
 function repairedTo(from: PurchaseStatus, answer: RepairAnswer, reachedFence: boolean): PurchaseStatus | null {
@@ -97,7 +97,7 @@ export async function repairClosedTask(
           : `当前状态（${from}）不允许此操作`;
       throw conflict('ACTION_NOT_ALLOWED', why, { status: from });
     }
-    const orderNo =
+    const pddOrderNo =
       answer.action === 'resolve' && answer.resolution.outcome === 'created' ? answer.resolution.orderNo : null;
     const now = nowUtc();
     const r = await trx
@@ -106,7 +106,7 @@ export async function repairClosedTask(
         status: to,
         version: task.version + 1,
         updated_at: now,
-        ...(orderNo ? { pdd_order_no: orderNo } : {}),
+        ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
         ...(isTerminal(to) ? { finished_at: now } : {}),
         ...(to === 'CANCELED' ? { reason_code: 'CANCELED_BY_OPERATOR' } : {}),
         // back in DRAFT: a new start takes a new authorization; the old one is never revived
@@ -127,7 +127,7 @@ export async function repairClosedTask(
     if (submission && answer.action === 'resolve') {
       await trx
         .updateTable('order_submissions')
-        .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(orderNo ? { order_no: orderNo } : {}) })
+        .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}) })
         .where('id', '=', submission.id)
         .execute();
     }
@@ -173,7 +173,7 @@ export async function repairClosedTask(
             : answer.action === 'mark-paid'
               ? 'paid'
               : answer.action,
-        ...(orderNo ? { order_no: orderNo } : {}),
+        ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
         request_id: requestId,
       },
     });

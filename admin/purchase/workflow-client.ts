@@ -4,6 +4,8 @@ import { ExecutionModeAttr, GoodsIdAttr, TaskIdAttr, TaskStatusAttr } from '../.
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { OPERATOR_WAIT_DAYS_DEFAULT, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import type { TemporalGateway } from '../temporal/gateway';
+// type-only: the admin never loads workflow code, the start's arguments are checked against it
+import type { purchase } from '../../workflows/purchase';
 
 /**
  * How many days a purchase parked for its operator waits before its workflow closes and the
@@ -30,7 +32,7 @@ export async function startPurchaseWorkflow(
 ): Promise<void> {
   const client = await temporal.client();
   try {
-    await client.workflow.start('purchase', {
+    await client.workflow.start<typeof purchase>('purchase', {
       workflowId,
       taskQueue: ADMIN_TASK_QUEUE,
       args: [{ ...input, operatorWaitDays: operatorWaitDays() }],

@@ -22,10 +22,10 @@ export interface TimelineEntry {
 
 /**
  * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant. Exactly
- * these two codes; the message is the operator's Chinese with the numbers.
+ * these codes; the message is the operator's Chinese with the numbers.
  */
 export interface DraftWarning {
-  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER';
+  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER' | 'CAP_FROM_INFERRED_PRICE';
   message: string;
 }
 
@@ -52,6 +52,8 @@ export interface TaskView {
   device_name: string | null;
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
+  syb_order_no: string | null;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string | null;
   /** the PDD order number the phone read after submitting (or the operator entered) */
   pdd_order_no: string | null;
@@ -76,7 +78,8 @@ export interface TaskView {
     id: string;
     status: string;
     order_submitted_at: string | null;
-    order_no: string | null;
+    /** the PDD order number the submission led to */
+    pdd_order_no: string | null;
     abandoned_at: string | null;
   } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
@@ -111,6 +114,9 @@ export interface TaskListItem {
   /** the display name of the device that ran (or runs) the task */
   device_name: string | null;
   version: number;
+  /** the 顺运宝 order number */
+  syb_order_no: string | null;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string | null;
   pdd_order_no: string | null;
   /** from start (or creation) to the end; null while the task has not finished */

@@ -141,7 +141,9 @@ describe('npm start (the embedded system)', () => {
 
     // Both simulated phones have a device worker.
     const tree = descendants(proc!.pid!);
-    expect(tree.length).toBeGreaterThanOrEqual(5); // supervisor, temporal, sim, admin, 2 device workers
+    expect(tree.length).toBeGreaterThanOrEqual(6); // supervisor, temporal, sim, admin, admin worker, 2 device workers
+    // the admin's Temporal worker is a process of its own, off the admin's event loop
+    expect(tree.filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts'))).toHaveLength(1);
   });
 
   it('serves metrics from every process where metrics-targets.json says', async () => {
@@ -152,6 +154,7 @@ describe('npm start (the embedded system)', () => {
     }>;
     expect(targets.map((t) => t.labels.job).sort()).toEqual([
       'admin',
+      'admin-worker',
       'device-worker',
       'device-worker',
       'temporal-sdk',
@@ -233,20 +236,24 @@ describe('npm start (the embedded system)', () => {
     expect(login.status).toBe(200);
   }, 180_000);
 
-  it('restarts SIGKILLed device workers, logs each restart, and a purchase still finishes with one order', async () => {
-    const deviceWorkers = () =>
-      descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
-    const before = deviceWorkers();
-    expect(before).toHaveLength(2);
+  it('restarts SIGKILLed device workers and the admin worker, logs each restart, and a purchase still finishes with one order', async () => {
+    const workers = () =>
+      descendants(proc!.pid!).filter(
+        (p) =>
+          (cmdline(p).includes('device-worker/main.ts') || cmdline(p).includes('admin/temporal/worker-main.ts')) &&
+          alive(p) !== null,
+      );
+    const before = workers();
+    expect(before).toHaveLength(3);
     for (const p of before) process.kill(p, 'SIGKILL');
-    // both come back (new processes), each restart logged by the supervisor
+    // all come back (new processes), each restart logged by the supervisor
     for (let i = 0; i < 600; i++) {
-      const now = deviceWorkers();
-      if (now.length === 2 && now.every((p) => !before.includes(p))) break;
+      const now = workers();
+      if (now.length === 3 && now.every((p) => !before.includes(p))) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const after = deviceWorkers();
-    expect(after).toHaveLength(2);
+    const after = workers();
+    expect(after).toHaveLength(3);
     expect(after.some((p) => before.includes(p))).toBe(false);
     const restarts = fs
       .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
@@ -254,6 +261,7 @@ describe('npm start (the embedded system)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { child: string; exit: string });
     expect(restarts.filter((r) => r.child.startsWith('device-') && r.exit === 'SIGKILL')).toHaveLength(2);
+    expect(restarts.filter((r) => r.child === 'admin-worker' && r.exit === 'SIGKILL')).toHaveLength(1);
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);

@@ -71,6 +71,49 @@ describe('purchase admin activities', () => {
     ).toHaveLength(0);
   });
 
+  it('beginOrdering is the attempt, CLAIMED and ORDERING in one: retried after any part, it ends the same; a revoked device moves nothing', async () => {
+    const s = await started();
+    const phone = await issueTestDevice(rig.admin, 'ordering phone');
+    const row = () =>
+      rig.admin.db
+        .selectFrom('purchase_attempts')
+        .select(['id', 'timeline_json'])
+        .where('authorization_id', '=', s.authorizationId)
+        .executeTakeFirstOrThrow();
+    const status = async () =>
+      (
+        await rig.admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_id', '=', s.taskId)
+          .executeTakeFirstOrThrow()
+      ).status;
+    const begun = await acts.beginOrdering({ ...s, deviceId: phone.deviceId });
+    expect(await status()).toBe('ORDERING');
+    const timeline = (JSON.parse((await row()).timeline_json) as { status: string }[]).map((e) => e.status);
+    expect(timeline).toEqual(['CLAIMED', 'ORDERING']);
+    // a retry after a lost answer: the same attempt, no new timeline entries, no illegal move
+    expect(await acts.beginOrdering({ ...s, deviceId: phone.deviceId })).toEqual(begun);
+    expect((await row()).id).toBe(begun.attemptId);
+    expect((JSON.parse((await row()).timeline_json) as unknown[]).length).toBe(2);
+
+    const other = await started();
+    const revoked = await issueTestDevice(rig.admin, 'revoked ordering phone');
+    await revokeDeviceCredential(rig.admin.db, { kind: 'system', name: 'test' }, revoked.deviceId);
+    await expect(acts.beginOrdering({ ...other, deviceId: revoked.deviceId })).rejects.toMatchObject({
+      type: 'DEVICE_REVOKED',
+    });
+    expect(
+      (
+        await rig.admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_id', '=', other.taskId)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('PENDING');
+  });
+
   it('the fence refuses a device revoked after its attempt began: DEVICE_REVOKED, no submission row', async () => {
     const s = await started();
     const phone = await issueTestDevice(rig.admin, 'fence phone');

@@ -5,7 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DeviceClaim, FinalPanelReading } from '../../domain/contracts/device-activities';
 import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import type { purchase } from '../../workflows/purchase';
-import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase-messages';
+import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase/messages';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
@@ -79,6 +79,11 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
         statuses.push({ to: input.to, reasonCode: input.reasonCode ?? null });
       },
       async beginPurchaseAttempt() {
+        return { attemptId: `att-${id}` };
+      },
+      // the attempt, CLAIMED and ORDERING in one (docs/versioning.md, `held-progress-in-one`)
+      async beginOrdering() {
+        for (const to of ['CLAIMED', 'ORDERING']) statuses.push({ to, reasonCode: null });
         return { attemptId: `att-${id}` };
       },
       recordAttemptProgress: record('recordAttemptProgress'),

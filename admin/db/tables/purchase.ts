@@ -12,7 +12,7 @@ interface PurchaseTaskColumns {
   execution_mode: ExecutionMode | null;
   authorization_id: string | null;
   reason_code: string | null;
-  /** the PDD order number the phone read (0033 renamed it from `order_no`) */
+  /** the PDD order number the phone read (0033 renamed it from `order_no`); the 顺运宝 one is `syb_order_no` */
   pdd_order_no: string | null;
   started_at: string | null;
   created_by: string | null;
@@ -78,7 +78,8 @@ interface OrderSubmissionsTable {
   quantity_read: number;
   gate3_submit_amount_cent: number;
   order_submitted_at: string | null;
-  order_no: string | null;
+  /** the PDD order number (0075 renamed it from `order_no`) */
+  pdd_order_no: string | null;
   created_at: string;
   resolved_at: string | null;
   /** fenced but never tapped: the workflow got no answer from the fence and stopped (0021) */

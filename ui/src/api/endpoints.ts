@@ -79,6 +79,8 @@ export interface KnownPurchase {
   quantity: number;
   max_total_price_cent: number;
   title: string | null;
+  /** the collected price is 推测价格, so the pre-filled cap is a guess */
+  price_inferred: boolean;
 }
 
 export const listTasks = (p: ListParams & { status?: string; includeHidden?: boolean }): Promise<Page<TaskListItem>> =>
@@ -104,7 +106,7 @@ export const resetTask = (taskId: string): Promise<TaskView> => http.post(`/api/
 export const markTaskPaid = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/mark-paid`, {});
 export const resolveTask = (
   taskId: string,
-  outcome: { outcome: 'created'; order_no: string } | { outcome: 'not_created' },
+  outcome: { outcome: 'created'; pdd_order_no: string } | { outcome: 'not_created' },
 ): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/resolve`, outcome);
 
 /** Where an evidence screenshot is served (to logged-in operators only, by the session cookie). */
