@@ -1,6 +1,7 @@
 import type { ConverterFunction, ConverterOptions } from 'opencc-js/t2cn' with { 'resolution-mode': 'require' };
 import { parseShopeeSpec } from './shopee-spec';
 import { API_ERROR_CODES } from './api-errors';
+import { statesWhere } from './purchase/state-machine';
 
 // opencc-js ships ES modules with a CommonJS build; see domain/catalog-search.ts.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -113,19 +114,11 @@ export const MATCH_STATE_ZH: Record<MatchState, string> = {
 
 /**
  * Task states in which an order line is still being bought, or was bought: while its task is
- * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line). A
- * cancelled, failed or dry-run-passed task frees the line for a new draft.
+ * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line) and 订单
+ * shows that task for it. A cancelled, failed or dry-run-passed task frees the line for a new
+ * draft. The state machine's `holdsOrderLine` column (domain/purchase/state-machine.ts).
  */
-export const LIVE_LINE_TASK_STATES = [
-  'DRAFT',
-  'PENDING',
-  'CLAIMED',
-  'ORDERING',
-  'NEEDS_MANUAL',
-  'WAITING_PAYMENT',
-  'RECONCILIATION_REQUIRED',
-  'SUCCEEDED',
-] as const;
+export const LIVE_LINE_TASK_STATES = statesWhere('holdsOrderLine');
 
 /** One workflow id per manual trigger kind, so a second click finds the running one. */
 export const SYB_SYNC_SCHEDULE_ID = 'syb-sync';

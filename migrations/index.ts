@@ -21,6 +21,7 @@ import * as m0065 from './0065_phone_hosts';
 import * as m0075 from './0075_order_numbers_named_apart';
 import * as m0076 from './0076_pdd_numbers_moved_back';
 import * as m0077 from './0077_one_captcha_code';
+import * as m0080 from './0080_task_priority';
 import * as m0100 from './0100_task_exact_search';
 
 /**
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0075_order_numbers_named_apart': m0075,
   '0076_pdd_numbers_moved_back': m0076,
   '0077_one_captcha_code': m0077,
+  '0080_task_priority': m0080,
   '0100_task_exact_search': m0100,
 };
 

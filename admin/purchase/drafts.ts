@@ -1,5 +1,6 @@
 import { searchTextOf } from '../../domain/catalog-search';
 import { canonicalPddGoodsUrl, parsePddGoodsId } from '../../domain/pdd-url';
+import { TASK_PRIORITY } from '../../domain/purchase/priority';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../domain/purchase/schemas';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
@@ -35,6 +36,7 @@ export interface DraftSource {
 export async function createPurchaseDraft(
   db: AdminDb,
   actor: AuditActor,
+  /** without a priority (an order line's draft, or none given) the default one */
   input: CreatePurchaseDraft,
   source: DraftSource = { source: 'manual' },
 ): Promise<DraftCreated> {
@@ -75,6 +77,7 @@ export async function createPurchaseDraft(
         quantity: input.quantity,
         max_total_price_cent: input.max_total_price_cent,
         execution_mode: input.execution_mode,
+        priority: input.priority ?? TASK_PRIORITY.default,
         created_by: actor.name,
         created_at: now,
         updated_at: now,
@@ -88,6 +91,7 @@ export async function createPurchaseDraft(
         quantity: input.quantity,
         max_total_price_cent: input.max_total_price_cent,
         execution_mode: input.execution_mode,
+        priority: input.priority ?? TASK_PRIORITY.default,
       },
     });
     return { task_id: taskId, version: 1, status: 'DRAFT' as const };
@@ -196,6 +200,7 @@ export async function editPurchaseDraft(
         ...(input.quantity !== undefined ? { quantity: input.quantity } : {}),
         ...(input.max_total_price_cent !== undefined ? { max_total_price_cent: input.max_total_price_cent } : {}),
         ...(input.execution_mode !== undefined ? { execution_mode: input.execution_mode } : {}),
+        ...(input.priority !== undefined ? { priority: input.priority } : {}),
         updated_at: now,
       })
       .where('task_id', '=', taskId)
@@ -246,6 +251,7 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
       quantity: task.quantity ?? 1,
       max_total_price_cent: task.max_total_price_cent ?? 0,
       execution_mode: 'live',
+      priority: task.priority,
       ...(task.title !== null ? { title: task.title } : {}),
     },
     { source: task.source ?? 'manual', sourceRef: task.source_ref ?? taskId, ...(orderLine ? { orderLine } : {}) },

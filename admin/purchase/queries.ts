@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
 import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
+import { phaseOf, PURCHASE_STATUSES } from '../../domain/purchase/state-machine';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
@@ -83,6 +84,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
+    priority: task.priority,
     reason_code: task.reason_code && canonicalReason(task.reason_code),
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
@@ -308,11 +310,7 @@ async function countTasks(db: AdminDb, status: string | undefined): Promise<numb
  * States the phone has stopped in, waiting for a person (not terminal, so no finished_at): the
  * task's last change is when it stopped, and nothing but the operator's action changes it next.
  */
-const STOPPED: ReadonlySet<string> = new Set<PurchaseStatus>([
-  'NEEDS_MANUAL',
-  'WAITING_PAYMENT',
-  'RECONCILIATION_REQUIRED',
-]);
+const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'person'));
 
 /** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
 function durationSeconds(t: {

@@ -44,6 +44,8 @@ export interface TaskView {
   pdd_options: Record<string, string>;
   quantity: number;
   max_total_price_cent: number;
+  /** which waiting task a free phone takes first: higher first, then the longest waiting (domain/purchase/priority.ts) */
+  priority: number;
   reason_code: string | null;
   reason_zh: string | null;
   reason_next_zh: string | null;

@@ -49,6 +49,7 @@ async function beginAttempt(
       .executeTakeFirst();
     if (existing) return { attemptId: existing.id, ...deviceName };
     const attemptId = randomUUID();
+    const now = nowUtc();
     await trx
       .insertInto('purchase_attempts')
       .values({
@@ -59,14 +60,15 @@ async function beginAttempt(
         workflow_id: input.workflowId,
         status: 'RUNNING',
         step: 'claimed',
-        started_at: nowUtc(),
+        started_at: now,
         timeline_json: '[]',
       })
       .execute();
     await trx
       .insertInto('task_claims')
-      .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() })
-      .onConflict((oc) => oc.doNothing())
+      .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: now })
+      // a task claimed again by the same phone (a new start after a reset) records the new claim's time
+      .onConflict((oc) => oc.columns(['task_id', 'device_id']).doUpdateSet({ claimed_at: now }))
       .execute();
     return { attemptId, ...deviceName };
   });

@@ -1,4 +1,8 @@
+import type { Generated } from 'kysely';
+import type { AttemptStatus, AuthorizationStatus, SubmissionStatus } from '../../../domain/purchase/record-states';
 import type { ExecutionMode } from '../../../domain/purchase/status';
+
+export type { AuthorizationStatus };
 
 /** Columns the purchase part adds to `tasks` (migrations 0020, 0033, 0034); null on collect rows. */
 interface PurchaseTaskColumns {
@@ -18,9 +22,9 @@ interface PurchaseTaskColumns {
   created_by: string | null;
   /** hidden from the task list by an operator (0034); only terminal tasks are */
   removed_at: string | null;
+  /** which waiting task a free phone takes first (0080, domain/purchase/priority.ts) */
+  priority: Generated<number>;
 }
-
-export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';
 
 interface OrderAuthorizationsTable {
   id: string;
@@ -40,8 +44,6 @@ interface OrderAuthorizationsTable {
   expires_at: string;
   closed_at: string | null;
 }
-
-type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
 
 interface PurchaseAttemptsTable {
   id: string;
@@ -64,8 +66,6 @@ interface PurchaseAttemptsTable {
   started_at: string;
   finished_at: string | null;
 }
-
-type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
 
 interface OrderSubmissionsTable {
   id: string;

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
+import { allowsAction, statesWhere } from '../../../domain/purchase/state-machine';
 import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
 import { stopDetailZh } from '../components/tasks/details';
@@ -35,8 +36,8 @@ const ACTION_CALL: Readonly<
   'resolve-not-created': (taskId) => resolveTask(taskId, { outcome: 'not_created' }),
 };
 
-/** Reasons matter most where the operator has to decide something. */
-const SHOW_REASON: ReadonlySet<string> = new Set(['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED', 'FAILED', 'CANCELED']);
+/** Reasons matter most where the operator has to decide something (domain/purchase/state-machine.ts). */
+const SHOW_REASON: ReadonlySet<string> = new Set(statesWhere('showsReason'));
 
 export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   const [task, setTask] = createSignal<TaskView | null>(null);
@@ -167,7 +168,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   </ul>
                 </div>
               </Show>
-              <Show when={t().status === 'DRAFT'}>
+              <Show when={allowsAction(t().status, 'start')}>
                 <div class="tk-actions">
                   <StartOne task={t()} onDone={load} />
                 </div>
