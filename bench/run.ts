@@ -52,6 +52,12 @@ const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
 const DEVICE_COLLECT_GOODS = argv.includes('--device-no-collect') ? [] : COLLECT_GOODS;
 
 const say = (line: string) => console.log(`[bench] ${line}`);
+const deviceOptions = () => ({
+  latency: 'realistic' as const,
+  collectGoodsIds: DEVICE_COLLECT_GOODS,
+  runs: SIZE.runs,
+  say,
+});
 
 async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cmautobuy-bench-'));
@@ -88,12 +94,7 @@ async function main(): Promise<void> {
       rounds: SIZE.loadRounds,
       say,
     });
-    const device = await benchDevice({
-      latency: 'realistic',
-      collectGoodsIds: DEVICE_COLLECT_GOODS,
-      runs: SIZE.runs,
-      say,
-    });
+    const device = await benchDevice(deviceOptions());
     const imports = await benchImport({ temporal: temporal!, root, rows: 11_287, runs: SIZE.importRuns, say });
     const bigImports = await benchBigImport(temporal!, root);
 
@@ -204,12 +205,7 @@ async function partial(root: string, temporal: BenchTemporal | undefined): Promi
       }),
     );
   if (runs('device')) {
-    const device = await benchDevice({
-      latency: 'realistic',
-      collectGoodsIds: DEVICE_COLLECT_GOODS,
-      runs: SIZE.runs,
-      say,
-    });
+    const device = await benchDevice(deviceOptions());
     json.device = device.json;
   }
   if (runs('import'))
