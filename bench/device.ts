@@ -13,14 +13,18 @@ import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
 import { observeAfterTap, submitFinalPanel } from '../device-worker/pdd/purchase/submit';
 import { PddSession } from '../device-worker/pdd/session';
+import { EvidenceCamera } from '../device-worker/pdd/purchase/camera';
+import { percentile, showSpread, spread } from './stats';
 import { StepLog } from '../device-worker/step-log';
-import { defaultCatalog, startPhoneSim, type LatencyProfile } from '../sim/phone';
+import { defaultCatalog, startPhoneSim, type LatencyProfile, type PhoneSim } from '../sim/phone';
 import { PDD_PACKAGE } from '../domain/pdd-app';
 
 /**
  * What a purchase and a collect cost on a phone: dumps, taps, ADB round trips and wall time, on
  * the simulator's `realistic` latency profile (dump 1.2–2.5 s, tap 80–200 ms, …) with the device
  * worker's own settle pauses — beside the fewest screen observations the flow could make.
+ * Evidence is taken as the activities take it (device-worker/pdd/purchase/camera.ts: a dump of
+ * the same screen on both sides of each picture), without the upload.
  *
  * The floor, counted in dumps (a dump is the only way to observe the screen):
  * - to the final panel: the goods page after opening it (goods and the buy control), the panel
@@ -31,6 +35,10 @@ import { PDD_PACKAGE } from '../domain/pdd-app';
  *   Floor: 3 for one piece, 4 otherwise.
  * - submit and observe: one read-only re-check of the final panel before the tap, one look at
  *   the result after it, one at the orders list for the order number: +3.
+ * - what the simulator adds on top on every profile (sim/phone/SCREENS.md): the first dump after
+ *   `am start` and after the submit tap shows the loading screen whatever the wait (+1 at the
+ *   goods, +1 after the submit, +1 at the orders list), and with two dimensions the sizes are
+ *   below the fold until one swipe, whose result is read before a size is tapped (+1).
  * - collect: the goods page, the panel, then one reading per colour (each colour's SKUs are
  *   read from the panel after tapping it) — colours + 2; goods priced per size need a reading
  *   per SKU instead.
@@ -47,6 +55,15 @@ export interface DeviceFigures {
   purchaseDumps: number;
   /** for goods priced per colour: dumps minus colours, the most over those goods */
   collectDumpsOverColours: number;
+  /** the first case (one piece) run `runs` times: live to the observed 待付款 order, and to the final panel */
+  live: { wallS: number[]; dumps: number[]; throughEvidenceS: number[]; dryRunWallS: number[] };
+  json: {
+    purchase_dumps: number;
+    collect_dumps_over_colours: number;
+    live_wall_s: number;
+    live_dumps: number;
+    dry_run_wall_s: number;
+  };
 }
 
 const PURCHASES: Array<{ goodsId: string; options: Record<string, string>; quantity: number }> = [
@@ -55,9 +72,81 @@ const PURCHASES: Array<{ goodsId: string; options: Record<string, string>; quant
   { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
 ];
 
+/** One live purchase on the phone as the three device activities run it, timed to the observed order. */
+async function livePurchase(
+  sim: PhoneSim,
+  serial: string,
+  ledger: SubmissionLedger,
+  c: (typeof PURCHASES)[number],
+  n: number,
+) {
+  sim.phone(serial).reset();
+  const authorizationId = `bench-${n}`;
+  const clock = new CounterClock();
+  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
+  const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
+  const guard = new TapGuard({
+    authorizationId,
+    irreversible: (a) => ledger.irreversible(a),
+    pkg: profile.pkg,
+    submitLabel: PURCHASE_8_17_0.text.submitLabel,
+    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
+  });
+  const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
+  session.setPurchaseProfile(PURCHASE_8_17_0);
+  // evidence as the activities take it, each activity its own camera settled before it returns
+  const camera = () =>
+    new EvidenceCamera(session, {
+      screencap: () => adb.screencap(),
+      keep: async () => undefined,
+      skip: () => undefined,
+      now: () => new Date().toISOString(),
+    });
+  const target = {
+    taskId: 'bench',
+    attemptId: `attempt-${n}`,
+    authorizationId,
+    goodsId: c.goodsId,
+    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`,
+    options: c.options,
+    quantity: c.quantity,
+    capCent: 1_000_000,
+    mode: 'live' as const,
+  };
+  const reading: Partial<FinalPanelReading> = {};
+  const before = camera();
+  await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, {
+    evidence: (k) => before.take(k),
+    preview: () => before.preview(),
+  });
+  await before.settle();
+  session.setWitness(null);
+  const prepared = clock.snapshot();
+
+  const expected = reading as FinalPanelReading;
+  const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, {
+    target,
+    submissionId: `s-${n}`,
+    expected,
+    workflowId: `bench/${n}`,
+  });
+  const after = camera();
+  let ordered: DeviceCounters | null = null;
+  const observed = await observeAfterTap(session, PURCHASE_8_17_0, { target, expected, tappedAt }, async (k) => {
+    // ORDER_LIST is asked for right after the orders list was read: the order is observed
+    if (k === 'ORDER_LIST') ordered = clock.snapshot();
+    await after.take(k);
+  });
+  await after.settle();
+  session.setWitness(null);
+  return { prepared, ordered: ordered as DeviceCounters | null, all: clock.snapshot(), observed };
+}
+
 export async function benchDevice(opts: {
   latency: LatencyProfile;
   collectGoodsIds?: string[];
+  /** how often the first case runs (its medians are the JSON figures); the others run once */
+  runs?: number;
   say: (l: string) => void;
 }): Promise<DeviceFigures> {
   const serial = 'bench-phone';
@@ -66,61 +155,41 @@ export async function benchDevice(opts: {
   const rows: DeviceRow[] = [];
   let purchaseDumps = 0;
   let collectDumpsOverColours = 0;
+  const live: DeviceFigures['live'] = { wallS: [], dumps: [], throughEvidenceS: [], dryRunWallS: [] };
   try {
     const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
     let n = 0;
-    for (const c of PURCHASES) {
-      sim.phone(serial).reset();
-      const authorizationId = `bench-${++n}`;
-      const clock = new CounterClock();
-      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
-      const guard = new TapGuard({
-        authorizationId,
-        irreversible: (a) => ledger.irreversible(a),
-        pkg: profile.pkg,
-        submitLabel: PURCHASE_8_17_0.text.submitLabel,
-        readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-      });
-      const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
-      session.setPurchaseProfile(PURCHASE_8_17_0);
-      // evidence as the activity takes it: one screenshot per kind
-      const evidence = async () => void (await adb.screencap());
-      const target = {
-        taskId: 'bench',
-        attemptId: `attempt-${n}`,
-        authorizationId,
-        goodsId: c.goodsId,
-        goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`,
-        options: c.options,
-        quantity: c.quantity,
-        capCent: 1_000_000,
-        mode: 'live' as const,
-      };
-      const reading: Partial<FinalPanelReading> = {};
-      await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, { evidence });
-      const prepared = clock.snapshot();
+    const cases = PURCHASES.flatMap((c, i) =>
+      Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c),
+    );
+    for (const c of cases) {
+      const first = c === PURCHASES[0];
+      const { prepared, ordered, all, observed } = await livePurchase(sim, serial, ledger, c, ++n);
       const floor = c.quantity > 1 ? 4 : 3;
       const label = `${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims)`;
-      rows.push({ what: `purchase ${label} to the final panel`, counters: prepared, floor });
       purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
-
-      const expected = reading as FinalPanelReading;
-      const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, {
-        target,
-        submissionId: `s-${n}`,
-        expected,
-        workflowId: `bench/${n}`,
-      });
-      const observed = await observeAfterTap(session, PURCHASE_8_17_0, { target, expected, tappedAt }, evidence);
-      const all = clock.snapshot();
-      rows.push({
-        what: `purchase ${label} through submit and observe (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`,
-        counters: all,
-        floor: floor + 3,
-      });
+      const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      if (first) {
+        live.dryRunWallS.push(prepared.wall_ms / 1000);
+        live.throughEvidenceS.push(all.wall_ms / 1000);
+        if (ordered) {
+          live.wallS.push(ordered.wall_ms / 1000);
+          live.dumps.push(ordered.dumps);
+        }
+      }
+      // the table shows every case once: the first case's first run
+      if (!first || live.dryRunWallS.length === 1) {
+        rows.push({ what: `purchase ${label} to the final panel`, counters: prepared, floor });
+        if (ordered)
+          rows.push({ what: `purchase ${label} to the observed 待付款 order`, counters: ordered, floor: floor + 3 });
+        rows.push({
+          what: `purchase ${label} through observe and its evidence check (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`,
+          counters: all,
+          floor: floor + 3,
+        });
+      }
       opts.say(
-        `device: ${label}: ${prepared.dumps} dumps to the final panel (${(prepared.wall_ms / 1000).toFixed(1)} s), ${all.dumps} through observe (${(all.wall_ms / 1000).toFixed(1)} s)`,
+        `device: ${label}: ${prepared.dumps} dumps to the final panel (${s(prepared.wall_ms)}), ${ordered?.dumps ?? '?'} to the observed order (${ordered ? s(ordered.wall_ms) : '?'}), ${all.dumps} through observe (${s(all.wall_ms)})`,
       );
     }
     ledger.close();
@@ -150,5 +219,88 @@ export async function benchDevice(opts: {
     await sim.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { rows, purchaseDumps, collectDumpsOverColours };
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  return {
+    rows,
+    purchaseDumps,
+    collectDumpsOverColours,
+    live,
+    json: {
+      purchase_dumps: purchaseDumps,
+      collect_dumps_over_colours: collectDumpsOverColours,
+      live_wall_s: r1(percentile(live.wallS, 50)),
+      live_dumps: percentile(live.dumps, 50),
+      dry_run_wall_s: r1(percentile(live.dryRunWallS, 50)),
+    },
+  };
+}
+
+/** The device rows of docs/PERFORMANCE.md's goals table. */
+export function deviceGoalRows(dv: DeviceFigures): string[] {
+  const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
+  const j = dv.json;
+  return [
+    `| live purchase to the observed 待付款 ≤ 20 s, realistic profile | ${j.live_wall_s} s | ${yes(j.live_wall_s <= 20)} |`,
+    `| ≤ 9 dumps, goods opened → order observed | ${j.live_dumps} | ${yes(j.live_dumps <= 9)} |`,
+    `| dry run to the final panel ≤ 13 s, realistic profile | ${j.dry_run_wall_s} s | ${yes(j.dry_run_wall_s <= 13)} |`,
+  ];
+}
+
+/** docs/PERFORMANCE.md's device section: the figures, each beside its floor and what stands between them. */
+export function deviceSection(dv: DeviceFigures): string {
+  const s = (v: number[], digits = 1) => showSpread(spread(v), digits);
+  const runs = dv.live.wallS.length;
+  return `### Device economy on the \`realistic\` profile (\`bench/device.ts\`)
+
+One phone on the simulator's \`realistic\` profile (dump 1.2–2.5 s, tap 80–200 ms, am start
+0.6–1.2 s, screenshot 0.3–0.6 s plus the simulator drawing the PNG, a page's settle 0.3–1.5 s) with
+the device worker's default waits (\`DEFAULT_TIMING\` in \`device-worker/pdd/session.ts\`): no pause
+after \`am start\`, an option, a quantity step or the swipe, 1.1 s after the spec-panel entry tap;
+a loading, stale or unchanged dump is looked at again at once, then after ¼, ½ and 1 × 500 ms.
+Evidence is taken as the activities take it: each picture with a dump of the same screen on both
+sides (\`device-worker/pdd/purchase/camera.ts\`), the flow's own next dump being the second
+wherever it makes one. The first case (one piece, live) ran ${runs} time(s): its figures are the
+median with the range in brackets; the table shows its first run and every other case once. The
+floor column is the fewest dumps the flow could make by the reasoning in \`bench/device.ts\`
+(3 / 4 to the final panel, +3 to the order) — without the simulator's loading dumps and the reveal.
+
+| flow | dumps | floor | taps | ADB round trips | wall s |
+|---|---|---|---|---|---|
+${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.counters.taps} | ${r.counters.adb_round_trips} | ${(r.counters.wall_ms / 1000).toFixed(1)} |`).join('\n')}
+
+| figure (one piece, live) | measured | goal | floor on this simulator |
+|---|---|---|---|
+| open the goods → the observed 待付款 order (\`device.live_wall_s\`) | ${s(dv.live.wallS)} s | ≤ 20 s | about 26 s |
+| dumps, goods opened → order observed (\`device.live_dumps\`) | ${s(dv.live.dumps, 0)} | ≤ 9 | 12 |
+| dry run: open the goods → the final panel (\`device.dry_run_wall_s\`) | ${s(dv.live.dryRunWallS)} s | ≤ 13 s | about 16 s |
+| the observe activity through its evidence check | ${s(dv.live.throughEvidenceS)} s | — | live + one dump |
+
+To the final panel: **${dv.purchaseDumps} dumps** at most. A collect priced per colour costs colours +
+${dv.collectDumpsOverColours} dumps at most.
+
+What stands between each figure and its floor:
+
+- **Dumps (12).** Nine are proofs the flow keeps exactly as strict: the goods page, the panel, the
+  read-back of each option, the sizes after the one reveal swipe, Gate 3's fresh read, submitOnce's
+  re-check before its tap, the result, the orders list. The other three are the simulator's
+  loading screen after \`am start\` (goods, orders list) and after the submit tap: it shows for the
+  first dump whatever the wait (\`loading_dumps\`, default 1, sim/phone/SCREENS.md), so no pause saves
+  them — the session dumps at once and that dump is the wait. Goal ≤ 9 is these nine alone; below
+  it only by dropping a proof, which is not done. Already cut: Gate 2 at one piece is read from the
+  dump that proved the selection and Gate 1 (the same proof; a price change after it is still seen
+  by Gate 3's fresh read), and the evidence pictures cost no dump of their own at one piece (the
+  picture between the selection's read-back and Gate 3's read names both Gate 1 and Gate 3). At two
+  pieces or more Gate 1's picture is checked by the first "+"'s read-back, which must show exactly
+  that step.
+  The orders list's picture is checked by one dump after the order was read (the last column).
+- **Live wall time.** The floor is the dumps at their mean (12 × 1.85 s ≈ 22 s) plus two \`am start\`
+  (≈ 1.8 s), four taps and the swipe (≈ 1 s), the panel's settle (the session waits 1.1 s; a dump of
+  the loading marker would cost more than the rest of the 0.3–1.5 s settle) and one screenshot —
+  about 26 s; the ≤ 20 s goal is below what twelve dumps take. Beyond the floor in this run: the
+  machine's load — the simulator draws each screenshot's PNG on the shared cores (2–3.5 s per
+  picture at a load average of 20, against 0.3–0.6 s by the profile) and every ADB round trip
+  waits for a core.
+- **Dry run.** Seven dumps (loading, goods, panel, two options, sizes, Gate 3; ≈ 13 s), \`am start\`,
+  three taps, the swipe, the panel's settle and one screenshot: about 16 s; ≤ 13 s is again below
+  the dumps alone.`;
 }

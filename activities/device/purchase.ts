@@ -2,7 +2,8 @@ import { Context } from '@temporalio/activity';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
 import { profileForVersion } from '../../device-worker/pdd/profile';
-import { screenMayBeCaptured, type EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
+import { EvidenceCamera } from '../../device-worker/pdd/purchase/camera';
+import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
 import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
 import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
@@ -19,7 +20,6 @@ import type {
   PurchaseTarget,
 } from '../../domain/contracts/device-activities';
 import { nowUtc } from '../../domain/time';
-import type { UiDump } from '../../device-worker/pdd/ui-xml';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
 
@@ -31,15 +31,6 @@ export interface PurchaseDeps {
   submissions: SubmissionLedger;
   /** null: the worker runs without an admin (screenshots stay unuploaded) */
   evidence: EvidenceUploader | null;
-}
-
-/** The screen the session last proved; null before its first dump. */
-function lastDumpOf(session: PurchaseSession): UiDump | null {
-  try {
-    return session.lastDump();
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -69,32 +60,34 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
     return { session, pp, guard };
   };
 
-  const evidenceTaker =
-    (target: PurchaseTarget, ids: string[], session: PurchaseSession) => async (kind: EvidenceKind) => {
-      if (!deps.evidence) return;
-      try {
-        if (!screenMayBeCaptured(lastDumpOf(session), session.profile)) {
-          ctx.log.info(
-            { kind, taskId: target.taskId },
-            'no evidence screenshot: the phone shows a payment page, another app or nothing known',
-          );
-          return;
-        }
-        const png = await ctx.adb.screencap();
-        const id = await deps.evidence.upload(png, {
-          taskId: target.taskId,
-          attemptId: target.attemptId,
-          kind,
-          capturedAt: nowUtc(),
-        });
+  /**
+   * Evidence screenshots of one activity: each kept only with a dump of the same screen on both
+   * sides (device-worker/pdd/purchase/camera.ts); `settle` before the activity returns.
+   */
+  const camera = (target: PurchaseTarget, ids: string[], session: PurchaseSession) => {
+    if (!deps.evidence) return null;
+    const uploader = deps.evidence;
+    return new EvidenceCamera(session, {
+      screencap: () => ctx.adb.screencap(),
+      now: nowUtc,
+      async keep(png, kind, capturedAt) {
+        const id = await uploader.upload(png, { taskId: target.taskId, attemptId: target.attemptId, kind, capturedAt });
         if (id) ids.push(id);
-      } catch (err) {
-        ctx.log.warn(
-          { err: (err as Error).message, kind, taskId: target.taskId },
-          'evidence screenshot failed; the purchase goes on',
-        );
-      }
-    };
+      },
+      skip: (kind, why) => ctx.log.info({ kind, taskId: target.taskId, why }, 'no evidence screenshot'),
+    });
+  };
+  /** evidence never stops a purchase before the fence, nor makes anything after it repeat */
+  const safely = (target: PurchaseTarget, what: () => Promise<void> | undefined) => async (): Promise<void> => {
+    try {
+      await what();
+    } catch (err) {
+      ctx.log.warn(
+        { err: (err as Error).message, taskId: target.taskId },
+        'evidence screenshot failed; the purchase goes on',
+      );
+    }
+  };
 
   /** What the fence approved for this authorization, as the ledger kept it with the tap. */
   const approved = (target: PurchaseTarget): { expected: FinalPanelReading | null; tappedAt: string | null } => {
@@ -131,13 +124,20 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           );
         }
         const { session, pp } = open(run, target, false);
-        const evidence = evidenceTaker(target, evidenceIds, session);
+        const cam = camera(target, evidenceIds, session);
+        const evidence = (kind: EvidenceKind) => safely(target, () => cam?.take(kind))();
+        const settle = safely(target, () => cam?.settle());
         let full: FinalPanelReading;
         try {
-          full = await prepareFinalPanel(session, pp, target, reading, { evidence });
+          full = await prepareFinalPanel(session, pp, target, reading, {
+            evidence,
+            preview: safely(target, () => cam?.preview()),
+          });
+          await settle();
         } catch (err) {
           // every stop before the fence keeps the phone's screen where it stopped
           await evidence('SAFETY_STOP');
+          await settle();
           throw err;
         }
         const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial');
@@ -174,12 +174,11 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
         const evidenceIds: string[] = [];
         const { session, pp } = open(run, input.target);
-        const seen = await observeAfterTap(
-          session,
-          pp,
-          { target: input.target, ...approved(input.target) },
-          evidenceTaker(input.target, evidenceIds, session),
+        const cam = camera(input.target, evidenceIds, session);
+        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, (kind) =>
+          safely(input.target, () => cam?.take(kind))(),
         );
+        await safely(input.target, () => cam?.settle())();
         return { ...seen, evidenceIds, counters: run.clock.snapshot() };
       });
     },

@@ -21,27 +21,56 @@ import {
 import { classify, screenError, type GoodsView, type Screen } from './screens';
 import { parseUiDump, reaches, resolveRef, type UiDump, type UiNode } from './ui-xml';
 
+/**
+ * How long the session waits before it looks (docs/PERFORMANCE.md, device section). A dump is the
+ * only proof and the dearest thing a phone does (1.2–2.5 s on a real one), so the session looks as
+ * soon as the screen can show the input's effect and re-looks only at a loading screen, a stale
+ * dump or the screen exactly as before the input — never a pause longer than a page's settle.
+ */
 export interface SessionTiming {
-  /** pause after a navigation (am start, entry, back) before the first dump: a dump is dearer than a wait */
+  /**
+   * pause after an in-app navigation tap (the spec-panel entry, back) before its first dump: the
+   * app shows its loading marker until the new page has settled (0.3–1.5 s), and a dump of the
+   * marker costs more than the rest of the settle. `am start` has none: the app shows the marker
+   * first whatever the wait, so the first dump is the wait.
+   */
   navigationSettleMs: number;
-  /** pause after an option tap before the dump that proves it */
+  /** pause after an option or quantity tap before the dump that proves it (the panel redraws in place) */
   tapSettleMs: number;
   swipeSettleMs: number;
-  /** pause before re-dumping a loading or stale screen */
+  /** the longest pause before re-dumping a loading, stale or unchanged screen (the first re-dump is at once, then ¼, ½, 1×) */
   loadingPollMs: number;
   /** most dumps one wait may take before it gives up */
   maxDumpsPerWait: number;
   waitTimeoutMs: number;
+  /** dumps of the panel exactly as before an option, quantity or swipe input that are re-dumped before the read-back fails */
+  maxUnchangedDumps?: number;
 }
 
 export const DEFAULT_TIMING: SessionTiming = {
-  navigationSettleMs: 1500,
-  tapSettleMs: 250,
-  swipeSettleMs: 600,
-  loadingPollMs: 700,
+  navigationSettleMs: 1100,
+  tapSettleMs: 0,
+  swipeSettleMs: 0,
+  loadingPollMs: 500,
   maxDumpsPerWait: 8,
   waitTimeoutMs: 60_000,
+  maxUnchangedDumps: 2,
 };
+
+/**
+ * Told of every dump and asked before every input (the evidence camera, ./purchase/camera.ts):
+ * what needs the screen as it is now must be settled before an input changes it.
+ */
+export interface DumpWitness {
+  afterDump(dump: UiDump): void;
+  /** true while something waits for a dump of the screen as it is (taken before the next input) */
+  waiting(): boolean;
+  /**
+   * The next input's effect is known (`shows`): what waits may be checked by the first dump after
+   * it instead, when that dump shows exactly the effect — no dump of its own before the input.
+   */
+  across(shows: (dump: UiDump) => boolean): void;
+}
 
 /** Remembers the hash of the phone's last dump across sessions, so a stale first dump is seen. */
 export interface DumpMemory {
@@ -92,6 +121,11 @@ export class PddSession {
   private panelSerial = 0;
   private readonly revealed = new Set<number>();
   private last: UiDump | null = null;
+  private dumps = 0;
+  /** inputs sent, counted before each is sent (one that failed may still have reached the phone) */
+  protected inputs = 0;
+  private inputsAtLastDump = 0;
+  private witness: DumpWitness | null = null;
   private readonly interruptions: Interruptions;
 
   constructor(
@@ -116,16 +150,18 @@ export class PddSession {
     const url = this.profile.goodsUrl(goodsId);
     this.steps.add('open_goods', { goods_id: goodsId, url });
     activityCheckpoint('open_goods');
+    await this.beforeInput();
+    this.inputs += 1;
     await this.adb.startView(url);
-    await sleep(this.timing.navigationSettleMs);
     try {
       return await this.waitForGoods(goodsId);
     } catch (err) {
       if (!this.mayReopen(err)) throw err;
       this.steps.add('reopen_goods', { goods_id: goodsId, url, after: 'NETWORK_ERROR' });
       activityCheckpoint('reopen_goods');
+      await this.beforeInput();
+      this.inputs += 1;
       await this.adb.startView(url);
-      await sleep(this.timing.navigationSettleMs);
       return this.waitForGoods(goodsId);
     }
   }
@@ -187,7 +223,14 @@ export class PddSession {
     });
     await this.tapAt(point, `option ${JSON.stringify(value)}`);
     await sleep(this.timing.tapSettleMs);
-    panel.state = await this.waitForPanel(panel, `${panel.names[dim]} = ${value}`, expect);
+    const before = panel.state.selection[dim];
+    panel.state = await this.waitForPanel(
+      panel,
+      `${panel.names[dim]} = ${value}`,
+      expect,
+      undefined,
+      (s) => s.selection[dim] !== before,
+    );
     return panel.state;
   }
 
@@ -214,12 +257,20 @@ export class PddSession {
     this.revealed.add(panel.serial);
     const { x, y1, y2 } = this.revealLane(st);
     this.steps.add('reveal_sizes', { from: { x, y: y1 }, to: { x, y: y2 } });
+    await this.beforeInput();
     activityCheckpoint('reveal_sizes');
+    this.inputs += 1;
     await this.adb.swipe(x, y1, x, y2, this.profile.reveal.durationMs);
     this.clock.counters.swipes += 1;
     await sleep(this.timing.swipeSettleMs);
     const expect = panel.names.map((_, d) => (d === 0 ? target : null));
-    panel.state = await this.waitForPanel(panel, 'sizes in view', expect, (s) => laterDimensionsVisible(s));
+    panel.state = await this.waitForPanel(
+      panel,
+      'sizes in view',
+      expect,
+      (s) => laterDimensionsVisible(s),
+      (s) => laterDimensionsVisible(s),
+    );
     return panel.state;
   }
 
@@ -229,7 +280,9 @@ export class PddSession {
    */
   async back(expectGoods: boolean): Promise<GoodsView | null> {
     this.steps.add('back', { expect: expectGoods ? 'goods page' : 'nothing' });
+    await this.beforeInput();
     activityCheckpoint('back');
+    this.inputs += 1;
     await this.adb.keyevent(this.profile.keyBack);
     this.clock.counters.keyevents += 1;
     if (!expectGoods) return null;
@@ -255,15 +308,29 @@ export class PddSession {
     throw structure('spec panel: no profiled lane between option columns is clear for the reveal swipe');
   }
 
+  /**
+   * Dumps until the panel shows the input's effect and proves `expect` (and `extra`). `shows`
+   * says whether a reading shows the input's effect at all: a panel exactly as it was before the
+   * input (the app has not redrawn yet) is re-dumped, at most `maxUnchangedDumps` times, and then
+   * judged as it is — the read-back is never relaxed, only looked at again.
+   */
   protected async waitForPanel(
     panel: OpenPanel,
     what: string,
     expect: (string | null)[],
     extra: (s: PanelState) => boolean = () => true,
+    shows: (s: PanelState) => boolean = () => true,
   ): Promise<PanelState> {
+    const before = panel.state;
+    let unchanged = 0;
     return this.waitFor(what, true, (s) => {
       if (s.kind !== 'sku_panel') return undefined;
       const st = readPanelState(s.panel, panel.names, this.profile, panel.state.selection);
+      if (!shows(st) && samePanel(st, before) && unchanged < (this.timing.maxUnchangedDumps ?? 0)) {
+        unchanged += 1;
+        this.steps.add('unchanged_dump', { waiting_for: what });
+        return WAIT;
+      }
       const ok = expect.every((v, d) => st.selection[d] === v) && extra(st);
       if (!ok)
         throw new DeviceError('UNEXPECTED_SCREEN', `expected ${what}; the panel shows ${s.panel.summary}`, {
@@ -291,8 +358,13 @@ export class PddSession {
         'TAP_REFUSED',
         `tap (${point.x},${point.y}) on ${label} refused: something is drawn over it`,
       );
-    if (checkpoint) activityCheckpoint('a tap');
+    if (checkpoint) {
+      // (never for the submit tap: nothing between its ledger row and it)
+      await this.beforeInput();
+      activityCheckpoint('a tap');
+    }
     const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
+    this.inputs += 1;
     await this.adb.tap(point.x, point.y, target);
     this.clock.counters.taps += 1;
   }
@@ -311,13 +383,16 @@ export class PddSession {
     what: string,
     changeExpected: boolean,
     judge: (s: Screen) => Judged<T> | undefined,
+    /** identical dumps re-dumped before one is taken as the screen (when no change is required) */
+    staleGraceAtStart = 0,
   ): Promise<T> {
     const deadline = Date.now() + this.timing.waitTimeoutMs;
     let last = 'nothing';
     let expectChange = changeExpected;
     // after a close tap one identical dump may be stale; a second is the app showing it again
-    let staleGrace = 0;
+    let staleGrace = staleGraceAtStart;
     let extra = 0;
+    let again = 0;
     for (let n = 1; n <= this.timing.maxDumpsPerWait + extra; n++) {
       const got = await this.dump();
       if (got === 'failed') {
@@ -338,6 +413,7 @@ export class PddSession {
             expectChange = false;
             staleGrace = 1;
             extra += 1;
+            again = 0;
             last = `an interstitial`;
             continue;
           }
@@ -348,7 +424,11 @@ export class PddSession {
         }
       }
       if (Date.now() >= deadline) break;
-      await sleep(this.timing.loadingPollMs);
+      // a dump takes long enough for most settles: look again at once, then back off to the cap
+      await sleep(
+        again === 0 ? 0 : Math.min(this.timing.loadingPollMs, (this.timing.loadingPollMs / 4) * 2 ** (again - 1)),
+      );
+      again += 1;
     }
     throw new DeviceError('SCREEN_TIMEOUT', `waited for ${what}: ${last} after ${this.timing.maxDumpsPerWait} dumps`);
   }
@@ -366,8 +446,71 @@ export class PddSession {
     this.memory.set(hash);
     const dump = parseUiDump(out.xml);
     this.last = dump;
+    this.dumps += 1;
+    this.inputsAtLastDump = this.inputs;
+    this.witness?.afterDump(dump);
     return { dump, stale };
   }
+
+  /** Read-only: one dump with no judgement (the evidence camera's look after a capture); null when it failed. */
+  async look(): Promise<UiDump | null> {
+    const got = await this.dump();
+    return got === 'failed' ? null : got.dump;
+  }
+
+  /** The session's last dump as parsed; null before the first. */
+  lastDumpOrNull(): UiDump | null {
+    return this.last;
+  }
+
+  /**
+   * Counts of dumps and inputs so far, and the inputs when the last dump was made: the last dump
+   * is the screen only while no input followed it.
+   */
+  marks(): { dumps: number; inputs: number; inputsAtLastDump: number } {
+    return { dumps: this.dumps, inputs: this.inputs, inputsAtLastDump: this.inputsAtLastDump };
+  }
+
+  setWitness(witness: DumpWitness | null): void {
+    this.witness = witness;
+  }
+
+  protected witnessAcross(shows: (dump: UiDump) => boolean): void {
+    this.witness?.across(shows);
+  }
+
+  /**
+   * Before every input but the submit tap: a witness still waiting for the screen as it is gets
+   * its dump now. A screen that is no longer the one the flow proved takes no input.
+   */
+  protected async beforeInput(): Promise<void> {
+    if (!this.witness?.waiting()) return;
+    const proven = this.last ? kindOf(this.last, this.profile) : null;
+    const now = await this.look();
+    if (!now || kindOf(now, this.profile) !== proven)
+      throw new DeviceError(
+        'UNEXPECTED_SCREEN',
+        `the screen changed from ${proven ?? 'nothing'} before an input; no input on it`,
+      );
+  }
+}
+
+function kindOf(dump: UiDump, profile: PddProfile): string | null {
+  try {
+    return classify(dump, profile).kind;
+  } catch {
+    return null;
+  }
+}
+
+/** The panel exactly as before an input: same selection, count, price and fold. */
+function samePanel(a: PanelState, b: PanelState): boolean {
+  return (
+    a.selection.every((v, d) => v === b.selection[d]) &&
+    a.view.count === b.view.count &&
+    a.view.priceText === b.view.priceText &&
+    laterDimensionsVisible(a) === laterDimensionsVisible(b)
+  );
 }
 
 function sleep(ms: number): Promise<void> {

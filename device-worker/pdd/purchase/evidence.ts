@@ -66,9 +66,8 @@ export function httpEvidenceUploader(opts: {
  * nor another app (the launcher, a payment app, anything whose root is not PDD). No dump, or one
  * that matches no single screen, is not proof: no screenshot.
  *
- * The dump is the session's last one — the screen the flow just proved, with no input since — not
- * a fresh one: an extra dump would change what the flow reads (and what it costs) only to take a
- * picture.
+ * Asked of the session's last dump (the screen the flow just proved, with no input since) before
+ * a picture, and of the first dump after it before the picture is kept (./camera.ts).
  */
 export function screenMayBeCaptured(dump: UiDump | null, profile: PddProfile): boolean {
   if (!dump || dump.root.packageName !== profile.pkg) return false;

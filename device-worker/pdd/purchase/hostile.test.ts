@@ -278,12 +278,12 @@ describe('after the submit tap nothing is tapped again', () => {
   );
 
   it('an interstitial over the final panel after the fence: submitOnce refuses, nothing tapped', async () => {
-    // the final panel's 4th dump is submitOnce's own re-read (3 in prepare: selection, Gate 2, Gate 3)
-    await setOverlays([{ template: 'red_packet', when: 'final_panel', after_dumps: 3 }]);
     const t = target();
     const { result, steps } = await prepare(t);
     expect(code(result)).toBe('REACHED_FINAL_PANEL');
     expect(dismissals(steps)).toHaveLength(0);
+    // due at the final panel's next dump: submitOnce's own re-read, however many dumps prepare made
+    await setOverlays([{ template: 'red_packet', when: 'final_panel' }]);
     const before = taps().length;
     const submit = phone(t, true);
     await expect(

@@ -14,6 +14,8 @@ export type EvidenceKind = 'SKU_PANEL_GATE_1' | 'SUBMIT_PANEL_GATE_3' | 'ORDER_R
 export interface PrepareHooks {
   /** a screenshot of what the phone shows now; failures are the hook's own business */
   evidence(kind: EvidenceKind): Promise<void>;
+  /** a screenshot now, named by a later `evidence` once the next dump has shown the screen unchanged */
+  preview?(): Promise<void>;
 }
 
 /**
@@ -125,8 +127,9 @@ async function prepareOnce(
         `after ${n} "+" the quantity reads ${JSON.stringify(st.view.count)}, not ${n + 1}`,
       );
   }
-  // Gate 2 re-reads the panel: at quantity 1 no "+" produced a fresh dump, so take one.
-  if (target.quantity === 1) await readBack(() => session.rereadPanel(panel), 'the Gate 2 re-read');
+  // Gate 2 reads the panel as the last input left it: the last "+"'s read-back, or at quantity 1
+  // the dump that proved the selection and Gate 1 — the same proof a re-read would give; the
+  // fresh read is Gate 3's, below.
   requireSelection(panel.state, names, values);
   const qty = Number(panel.state.view.count);
   reading.quantityRead = Number.isSafeInteger(qty) ? qty : null;
@@ -152,7 +155,9 @@ async function prepareOnce(
   const g2 = gate2({ panelTotalCent: reading.gate2PanelTotalCent, capCent: target.capCent });
   if (!g2.pass) throw new DeviceError(g2.reason, `Gate 2: ${g2.detail} (read ${JSON.stringify(total.raw)})`);
 
-  // Gate 3 on a fresh read of the same panel, before anything else happens on it.
+  // Gate 3 on a fresh read of the same panel, before anything else happens on it. A picture
+  // taken just before it costs no dump of its own: this read is its check (./evidence.ts).
+  await hooks.preview?.();
   const fin = await readBack(() => session.rereadPanel(panel), 'the final panel');
   const g3 = readFinal(session, pp, fin, names, values, target, reading.gate2PanelTotalCent as number);
   reading.gate3SubmitAmountCent = g3;

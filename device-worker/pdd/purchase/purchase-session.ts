@@ -8,7 +8,7 @@ import { activityCheckpoint, PddSession, WAIT, type DumpMemory, type OpenPanel, 
 import { parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { readStepper } from './final-panel';
 import type { PurchaseProfile } from './profile';
-import type { Screen } from '../screens';
+import { classify, type Screen } from '../screens';
 
 /**
  * The collect session's vocabulary plus the three actions a purchase adds: one quantity step,
@@ -33,7 +33,9 @@ export class PurchaseSession extends PddSession {
   /** Read-only navigation by intent (no tap): the orders list, 待付款 tab. */
   async openPendingOrders(): Promise<{ screen: Screen; dump: UiDump }> {
     this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
+    await this.beforeInput();
     activityCheckpoint('open_orders');
+    this.inputs += 1;
     await this.phone.startView(this.pp.pendingOrdersUrl);
     return this.readScreen('the orders list', (s) => s.kind === 'orders');
   }
@@ -59,9 +61,30 @@ export class PurchaseSession extends PddSession {
     const stepper = readStepper(this.lastDump(), this.profile, this.pp, which);
     if (!stepper) return 'missing';
     if (!stepper.enabled) return 'disabled';
+    // a picture waiting for its check (Gate 1's) is checked by the read-back below when it shows
+    // exactly this step: the same selection, the count one further — no dump of its own
+    const selection = [...panel.state.selection];
+    const next = String(Number(panel.state.view.count) + (which === 'plus' ? 1 : -1));
+    this.witnessAcross((dump) => {
+      try {
+        const s = classify(dump, this.profile);
+        if (s.kind !== 'sku_panel') return false;
+        const st = readPanelState(s.panel, panel.names, this.profile, selection);
+        return st.view.count === next && st.selection.every((v, d) => v === selection[d]);
+      } catch {
+        return false;
+      }
+    });
     this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
     await this.tapAt(stepper.point, `quantity ${which}`);
-    panel.state = await this.waitForPanel(panel, `quantity ${which}`, [...panel.state.selection]);
+    const count = panel.state.view.count;
+    panel.state = await this.waitForPanel(
+      panel,
+      `quantity ${which}`,
+      [...panel.state.selection],
+      undefined,
+      (s) => s.view.count !== count,
+    );
     return panel.state;
   }
 
@@ -80,12 +103,18 @@ export class PurchaseSession extends PddSession {
     await this.tapAt(point, this.pp.text.submitLabel, false);
   }
 
-  /** Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows. */
+  /**
+   * Read-only: dumps (loading re-dumped within the bound) until a screen other than loading shows.
+   * `afterNavigation`: the screen was just left for another (the submit tap), so a first dump
+   * identical to the phone's last one may be stale — it is dumped again once, and a second
+   * identical one is the screen (an observe retried on the page it already read).
+   */
   async readScreen(
     what: string,
     accept: (s: Screen) => boolean = () => true,
+    afterNavigation = false,
   ): Promise<{ screen: Screen; dump: UiDump }> {
-    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT));
+    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT), afterNavigation ? 1 : 0);
     return { screen, dump: this.lastDump() };
   }
 }

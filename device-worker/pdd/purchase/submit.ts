@@ -121,7 +121,7 @@ export async function observeAfterTap(
 ): Promise<Observation> {
   let seen: Awaited<ReturnType<PurchaseSession['readScreen']>>;
   try {
-    seen = await session.readScreen('the result of the submit');
+    seen = await session.readScreen('the result of the submit', undefined, true);
   } catch {
     await onEvidence('ORDER_RESULT');
     return { outcome: 'unknown', orderNo: null, orderedAtRaw: null };
