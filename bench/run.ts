@@ -348,8 +348,8 @@ Dry-run purchases through the whole stack as processes — admin, Temporal dev s
 simulator on the \`zero\` latency profile, and per phone a device worker process with its own
 data dir and device token — ${d.quick ? 2 : 3} purchases per phone, all started at once. Device
 time is what Temporal history shows inside the \`devices\` and \`device/<id>\` activities
-(started → closed); it includes the worker's own settle pauses (1.5 s after a navigation),
-which dominate on the zero-latency simulator. Non-device time per purchase = (phones × wall −
+(started → closed); it includes the worker's own waits for the expected screen (dumps and
+short back-offs, docs/architecture.md §2.7), which dominate on the zero-latency simulator. Non-device time per purchase = (phones × wall −
 device time) ÷ purchases: the part of a phone's time spent waiting on the admin, Temporal and
 the claim hand-over. From the same histories, while a phone is held (its claim started → its
 release closed): the time workflow tasks took from scheduled to completed (the admin worker's
