@@ -1,7 +1,8 @@
 import { SYB_LIMITS } from '../../domain/syb';
 import { AnswerParser, type AnswerKinds, type Projected, type Scalar } from './answer-parser';
 import { readShipment, type ReadShipment } from './lines';
-import { checkSybAddress, SybAddressRefused } from './address';
+import { pinSybAddress, SybAddressRefused, type PinnedAddress } from './address';
+import { pinnedFetch } from './pinned-fetch';
 
 /**
  * The only code that knows the 顺运宝 wire protocol (docs/syb-protocol.md): login, the cookie
@@ -86,7 +87,8 @@ export class SybClient {
 
   private readonly parser: AnswerParser;
   private readonly ownsParser: boolean;
-  private addressChecked = false;
+  /** the address checked at this client's first call; every call connects there */
+  private pinned: PinnedAddress | undefined;
 
   /** Shipment ids of one list page, and how many pages SYB claims. Amounts are ignored (mixed units). */
   async listPage(
@@ -187,27 +189,26 @@ export class SybClient {
     const url = new URL(path, this.account.url.endsWith('/') ? this.account.url : `${this.account.url}/`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     // Where the password goes: checked before the first call of this client (one sync), so a name
-    // that now resolves to a private or metadata address is refused even after the settings took it.
-    if (!this.addressChecked) {
+    // that now resolves to a private or metadata address is refused even after the settings took it;
+    // every call of the sync then connects to that checked address (pinned-fetch.ts).
+    if (!this.pinned) {
       try {
-        await checkSybAddress(url.href);
+        this.pinned = await pinSybAddress(url.href);
       } catch (err) {
         if (err instanceof SybAddressRefused) throw new SybError('SYB_ADDRESS_REFUSED', err.message);
         throw err;
       }
-      this.addressChecked = true;
     }
     // Cookies only: the login's JWT is never sent back.
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.session) headers.cookie = this.session.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     try {
-      return await fetch(url, {
+      return await pinnedFetch(url, this.pinned, {
         method,
         headers,
         body,
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-        redirect: 'error',
       });
     } catch (err) {
       throw new SybError(
