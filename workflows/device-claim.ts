@@ -10,7 +10,7 @@ import {
 import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 import { DEVICE_HEARTBEAT_TIMEOUT } from './phone';
-import { holdsClaimQuery } from './purchase-messages';
+import { holdsClaimQuery } from './purchase/messages';
 
 export interface WithDeviceOptions {
   /** how long to wait for an idle phone before giving up */

@@ -4,7 +4,7 @@ import { noteDryRunPassed, releaseGateRefusal } from './app-versions';
 import { setAttention } from './attention';
 
 /**
- * What the purchase's admin activities (activities/admin/purchase.ts) tell the device side of
+ * What the purchase's admin activities (activities/admin/purchase/) tell the device side of
  * the admin, kept here so those activities change by one call each.
  */
 

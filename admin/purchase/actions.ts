@@ -10,7 +10,7 @@ import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { OperatorAnswer, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
-import { OPERATOR_UPDATES, type WorkflowAction } from '../../workflows/purchase-messages';
+import { OPERATOR_UPDATES, type WorkflowAction } from '../../workflows/purchase/messages';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict, notFound, unprocessable } from '../http/errors';

@@ -44,7 +44,7 @@ export type RepairAnswer =
 /**
  * Where the operator's answer takes a task whose workflow is closed, or null when it does not
  * fit. Reset and cancel settle a stop (需人工处理: nothing was tapped) — a purchase that waited
- * longer than the operator wait closes there (workflows/purchase.ts) — and cancel also a task
+ * longer than the operator wait closes there (workflows/purchase/) — and cancel also a task
  * that never reached its fence.
  */
 function repairedTo(from: PurchaseStatus, answer: RepairAnswer, reachedFence: boolean): PurchaseStatus | null {

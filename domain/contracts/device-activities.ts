@@ -21,7 +21,7 @@ export interface DeviceClaim {
 /**
  * The query a phone host sends the workflow of its open claim, with the claim id: does the
  * workflow still hold it? Every workflow that claims a phone answers it (workflows/device-claim.ts,
- * defined in workflows/purchase-messages.ts); the host frees the phone on a no
+ * defined in workflows/purchase/messages.ts); the host frees the phone on a no
  * (device-worker/runtime/claim-checks.ts).
  */
 export const HOLDS_CLAIM_QUERY = 'holdsClaim';

@@ -162,10 +162,11 @@ describe('recorded histories replay on the production bundle', () => {
   });
 
   it('every patch in workflows/ has histories of both its branches', () => {
+    const dir = path.dirname(WORKFLOWS_PATH);
     const source = fs
-      .readdirSync(path.dirname(WORKFLOWS_PATH))
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
-      .map((f) => fs.readFileSync(path.join(path.dirname(WORKFLOWS_PATH), f), 'utf8'))
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
       .join('\n');
     const ids = [...new Set([...source.matchAll(/patched\('([^']+)'\)/g)].map((m) => m[1]!))].sort();
     expect(ids).toEqual(Object.keys(BRANCHES).sort());

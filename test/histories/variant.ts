@@ -16,12 +16,18 @@ export async function workflowsVariant(from: string, to: string): Promise<{ code
   const copy = path.join(tmp, 'workflows');
   fs.mkdirSync(copy);
   let found = false;
-  for (const name of fs.readdirSync(workflowsDir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
-    let text = fs.readFileSync(path.join(workflowsDir, name), 'utf8').replace(/from '\.\.\//g, `from '${root}/`);
+  const files = fs
+    .readdirSync(workflowsDir, { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'));
+  for (const name of files) {
+    // an import that climbs out of workflows/ (one `../` more than the file's depth in it)
+    const out = '../'.repeat(name.split(path.sep).length);
+    let text = fs.readFileSync(path.join(workflowsDir, name), 'utf8').split(`from '${out}`).join(`from '${root}/`);
     if (text.includes(from)) {
       found = true;
       text = text.split(from).join(to);
     }
+    fs.mkdirSync(path.dirname(path.join(copy, name)), { recursive: true });
     fs.writeFileSync(path.join(copy, name), text);
   }
   if (!found) throw new Error(`no workflow file contains ${from}`);

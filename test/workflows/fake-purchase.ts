@@ -8,7 +8,7 @@ import type { DeviceClaim, FinalPanelReading, Observation } from '../../domain/c
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { PurchaseState, PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
-import { stateQuery } from '../../workflows/purchase-messages';
+import { stateQuery } from '../../workflows/purchase/messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { temporalDataConverter } from '../../temporal/codec';

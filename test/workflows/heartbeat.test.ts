@@ -5,7 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DeviceClaim, FinalPanelReading } from '../../domain/contracts/device-activities';
 import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import type { purchase } from '../../workflows/purchase';
-import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase-messages';
+import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase/messages';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';

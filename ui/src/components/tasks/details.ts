@@ -35,7 +35,7 @@ type Rule = [RegExp, (m: RegExpExecArray) => string];
 
 /** Patterns are tried in order, on the detail with its trailing "(read …)" / "(…)" kept. */
 const RULES: readonly Rule[] = [
-  // activities/admin/purchase.ts: a popup the phone closed before the final panel
+  // activities/admin/purchase/attempt.ts: a popup the phone closed before the final panel
   [/^interstitial (\w+)$/, (m) => interstitialZh(m[1]!)],
   // domain/purchase/gates.ts, prefixed "Gate n: " by the phone flow
   [

@@ -1,0 +1,19 @@
+import type { AdminDb } from '../../../admin/db/database';
+import { attemptActivities } from './attempt';
+import { fenceActivities } from './fence';
+import { statusActivities } from './status';
+import { submissionActivities } from './submission';
+
+/**
+ * The admin side of the purchase workflow. Each activity is idempotent (a retry after a lost
+ * response changes nothing) and refuses to act for an authorization that is not the task's
+ * current one, so a stale workflow can never move a task it no longer owns.
+ */
+export function purchaseActivities(db: AdminDb) {
+  return {
+    ...statusActivities(db),
+    ...attemptActivities(db),
+    ...fenceActivities(db),
+    ...submissionActivities(db),
+  };
+}

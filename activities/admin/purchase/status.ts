@@ -1,0 +1,126 @@
+import { recordAudit } from '../../../admin/audit/audit';
+import { recordPurchaseTransition } from '../../../admin/metrics/metrics';
+import { writeTransaction, type AdminDb } from '../../../admin/db/database';
+import type { AuthorizationStatus } from '../../../admin/db/tables/purchase';
+import { afterStatusRecorded, stopReason } from '../../../admin/devices/purchase-hooks';
+import type { PurchaseStatus } from '../../../domain/purchase/status';
+import { canTransition, isTerminal } from '../../../domain/purchase/state-machine';
+import { nowUtc } from '../../../domain/time';
+import { appendTimeline, nonRetryable } from './shared';
+
+export interface RecordStatusInput {
+  taskId: string;
+  authorizationId: string;
+  to: PurchaseStatus;
+  reasonCode?: string | null;
+  detail?: string;
+  deviceId?: string;
+  orderNo?: string;
+  /** set when an operator asked for the change (audit log) */
+  actor?: string;
+  /** the operator request's update id, kept in the audit row so a retried request finds its answer */
+  requestId?: string;
+}
+
+/** How an authorization moves with its task. */
+const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
+  CLAIMED: 'CLAIMED',
+  DRAFT: 'EXPIRED',
+  NEEDS_MANUAL: 'ABANDONED',
+  CANCELED: 'ABANDONED',
+  DRY_RUN_PASSED: 'CONSUMED',
+  WAITING_PAYMENT: 'CONSUMED',
+  RECONCILIATION_REQUIRED: 'CONSUMED',
+};
+
+/** The one writer of a purchase task's state: every move the workflow makes, checked against the state machine. */
+export function statusActivities(db: AdminDb) {
+  return {
+    async recordPurchaseStatus(input: RecordStatusInput): Promise<void> {
+      await writeTransaction(db, async (trx) => {
+        const task = await trx.selectFrom('tasks').selectAll().where('task_id', '=', input.taskId).executeTakeFirst();
+        if (!task || task.task_type !== 'purchase')
+          throw nonRetryable(`task ${input.taskId} not found`, 'TASK_NOT_FOUND');
+        if (task.authorization_id !== input.authorizationId) {
+          // The write back to DRAFT clears the task's authorization: its retry finds it gone.
+          if (input.to === 'DRAFT' && (await closedAuthorization(trx, input.authorizationId))) return;
+          throw nonRetryable(`task ${input.taskId} belongs to another authorization now`, 'STALE_AUTHORIZATION');
+        }
+        const from = task.status as PurchaseStatus;
+        if (from === input.to) return; // a replayed write
+        if (!canTransition(from, input.to))
+          throw nonRetryable(`task ${input.taskId}: ${from} → ${input.to} is not allowed`, 'ILLEGAL_TRANSITION');
+        const now = nowUtc();
+        const reasonCode = await stopReason(trx, input.authorizationId, input.reasonCode);
+        await trx
+          .updateTable('tasks')
+          .set({
+            status: input.to,
+            version: task.version + 1,
+            updated_at: now,
+            ...(reasonCode !== undefined ? { reason_code: reasonCode } : {}),
+            ...(input.deviceId !== undefined ? { device_id: input.deviceId } : {}),
+            ...(input.orderNo !== undefined ? { pdd_order_no: input.orderNo } : {}),
+            ...(isTerminal(input.to) ? { finished_at: now } : {}),
+            // a task back in DRAFT needs a new authorization: the old one is never revived
+            ...(input.to === 'DRAFT' ? { authorization_id: null } : {}),
+          })
+          .where('task_id', '=', input.taskId)
+          .execute();
+        const authStatus = AUTHORIZATION_FOR[input.to];
+        if (authStatus) {
+          await trx
+            .updateTable('order_authorizations')
+            .set({ status: authStatus, ...(authStatus === 'CLAIMED' ? {} : { closed_at: now }) })
+            .where('id', '=', input.authorizationId)
+            .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
+            .execute();
+        }
+        await afterStatusRecorded(trx, input.to, {
+          task_id: input.taskId,
+          device_id: input.deviceId ?? task.device_id,
+        });
+        await appendTimeline(trx, input.authorizationId, {
+          at: now,
+          status: input.to,
+          reason: reasonCode ?? null,
+          detail: input.detail ?? null,
+          actor: input.actor ?? null,
+        });
+        if (input.actor) {
+          await recordAudit(
+            trx,
+            { kind: 'operator', name: input.actor },
+            {
+              action: `task.${input.to.toLowerCase()}`,
+              target: { kind: 'task', id: input.taskId },
+              details: {
+                from,
+                to: input.to,
+                authorization_id: input.authorizationId,
+                ...(input.orderNo ? { order_no: input.orderNo } : {}),
+                ...(input.requestId ? { request_id: input.requestId } : {}),
+              },
+            },
+          );
+        }
+        recordPurchaseTransition({
+          from,
+          to: input.to,
+          reasonCode,
+          startedAt: task.started_at,
+          byOperator: input.actor !== undefined,
+        });
+      });
+    },
+  };
+}
+
+async function closedAuthorization(trx: AdminDb, authorizationId: string): Promise<boolean> {
+  const auth = await trx
+    .selectFrom('order_authorizations')
+    .select('status')
+    .where('id', '=', authorizationId)
+    .executeTakeFirst();
+  return auth?.status === 'EXPIRED' || auth?.status === 'ABANDONED';
+}
