@@ -228,11 +228,11 @@ export class SybClient {
       await res.body?.cancel().catch(() => undefined);
       throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
     }
-    const bytes = await readBounded(res, maxBytes, path);
     let projected: AnswerKinds[K];
     try {
-      projected = await this.parser.parse(kind, bytes);
-    } catch {
+      projected = await this.parser.parseStreamed(kind, (send) => readBounded(res, maxBytes, path, send));
+    } catch (err) {
+      if (err instanceof SybError) throw err;
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no JSON`);
     }
     if (!projected.shape || typeof projected.code !== 'number')
@@ -249,16 +249,23 @@ function shortText(v: Scalar): string {
   return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 200) : '';
 }
 
-/** The body, refused past `maxBytes` without reading the rest (a declared length is believed only when it says "too big"). */
-async function readBounded(res: Response, maxBytes: number, path: string): Promise<Uint8Array> {
+/**
+ * The body, chunk by chunk to `send`, refused past `maxBytes` without reading the rest (a
+ * declared length is believed only when it says "too big").
+ */
+async function readBounded(
+  res: Response,
+  maxBytes: number,
+  path: string,
+  send: (chunk: Uint8Array) => void,
+): Promise<void> {
   const tooBig = () =>
     new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with more than ${Math.round(maxBytes / 1048576)} MB; refused`);
   if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
     throw tooBig();
   }
-  if (!res.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
+  if (!res.body) return;
   let size = 0;
   const reader = res.body.getReader();
   try {
@@ -270,11 +277,10 @@ async function readBounded(res: Response, maxBytes: number, path: string): Promi
         await reader.cancel().catch(() => undefined);
         throw tooBig();
       }
-      chunks.push(value);
+      send(value);
     }
   } catch (err) {
     if (err instanceof SybError) throw err;
     throw new SybError('SYB_UNAVAILABLE', `SYB's answer to ${path} broke off (${(err as Error).message})`);
   }
-  return Buffer.concat(chunks, size);
 }
