@@ -8,7 +8,7 @@ import { approveEmbeddedPhones, embeddedHostCredential } from '../../admin/hosts
  * phone host's environment only), and the phones the simulator has at start approved by the
  * system. A phone added to the simulator later waits as 待批准 like on any host.
  */
-export const SIM_HOST_NAME = 'npm-start 模拟手机';
+const SIM_HOST_NAME = 'npm-start 模拟手机';
 
 const actor = { kind: 'system' as const, name: 'npm-start' };
 
