@@ -16,7 +16,13 @@ import { scheduleBackups } from './backup/schedule';
 import { loadWorkflowBundle, MissingWorkflowBundle } from './temporal/workflow-bundle';
 import { startAdmin } from './server';
 
-/** `npm run admin`: the admin process alone (npm start runs it as a child). */
+/**
+ * `npm run admin`: the admin process — HTTP API, operator UI, its Temporal client and, unless
+ * `--no-worker`, the admin worker. `npm start` runs it with `--no-worker` and the worker as a
+ * child of its own (`npm run admin-worker`, admin/temporal/worker-main.ts), off the event loop
+ * that answers operators (docs/PERFORMANCE.md); a deployment does the same with two units
+ * (docs/operations.md).
+ */
 async function main(): Promise<void> {
   usePrivateUmask();
   const env = parseEnv();
@@ -43,9 +49,11 @@ async function main(): Promise<void> {
   );
   installTracing({ endpoint: env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: 'cmautobuy-admin' });
   const listen = adminListen(env);
+  const withWorker = !process.argv.includes('--no-worker');
   // the prebuilt bundle or nothing: a missing one stops the start with what to run
-  const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
-  log.info({ codePath: workflowBundle.codePath, buildId: workflowBundle.buildId }, 'workflow bundle');
+  const workflowBundle = withWorker ? loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE) : undefined;
+  if (workflowBundle)
+    log.info({ codePath: workflowBundle.codePath, buildId: workflowBundle.buildId }, 'workflow bundle');
   await checkTemporalAtStartup({ temporal, log, checkRetention: true });
   const admin = await startAdmin({
     dataDir: paths.root,
@@ -62,7 +70,8 @@ async function main(): Promise<void> {
     },
     temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
     log,
-    workflowBundlePath: workflowBundle.codePath,
+    workflowBundlePath: workflowBundle?.codePath,
+    inlineWorker: withWorker,
   });
   log.info({ url: admin.url, temporal: temporal.address }, 'admin listening');
   console.log(`ADMIN READY ${admin.url}`);

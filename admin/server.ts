@@ -26,8 +26,13 @@ export interface AdminOptions {
   log: Logger;
   uiDist?: string;
   workflowBundlePath?: string;
-  /** tests that only exercise HTTP can skip the worker */
+  /** tests that only exercise HTTP can skip the worker (and the sweep and the SYB Schedule with it) */
   runWorker?: boolean;
+  /**
+   * false: the admin worker runs in a process of its own (admin/temporal/worker-main.ts, as
+   * `npm start` runs it) and this one keeps its Temporal client only; default true (tests).
+   */
+  inlineWorker?: boolean;
   /** how often the purchase sweep looks for authorised tasks without a workflow (default 30 s) */
   purchaseSweepIntervalMs?: number;
   /** HTTPS with this certificate; without it the admin only listens on loopback (admin/config/tls.ts) */
@@ -53,7 +58,7 @@ export interface AdminHandle {
   worker: AdminWorkerHandle | undefined;
   security: Security;
   syb: SybService;
-  /** resolves once the Schedule `syb-sync` is in place; undefined without a worker */
+  /** resolves once the Schedule `syb-sync` is in place; undefined with runWorker false */
   sybScheduleReady: Promise<void> | undefined;
   close(): Promise<void>;
 }
@@ -122,7 +127,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   });
   const port = (server.address() as AddressInfo).port;
   const worker =
-    opts.runWorker === false
+    opts.runWorker === false || opts.inlineWorker === false
       ? undefined
       : runAdminWorker({
           temporal: opts.temporal,

@@ -42,17 +42,19 @@ export interface PhoneHost {
 export interface Stack {
   adminUrl: string;
   adminPid: number;
+  adminWorkerPid: number;
   adminDbFile: string;
   simControlUrl: string;
   op: OperatorClient;
   hosts: PhoneHost[];
   /** starts device workers for the next `count` phones of the simulator, all at once */
   addPhoneHosts(count: number): Promise<PhoneHost[]>;
-  /** every process of the stack (simulator, admin, device workers) */
+  /** every process of the stack (simulator, admin, admin worker, device workers) */
   pids(): number[];
   close(): Promise<void>;
 }
 
+const inlineWorker = () => process.env.CMAUTOBUY_BENCH_INLINE_WORKER === '1';
 const tsEntry = (entry: string, args: string[] = []) => ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args];
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
@@ -92,6 +94,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       adminPassword: opts.adminPassword,
     });
     children.push(admin);
+    // as `npm start` runs it: the admin's Temporal worker in a process of its own
+    // (CMAUTOBUY_BENCH_INLINE_WORKER=1: inside the admin process, to compare the two)
+    const adminWorker = inlineWorker()
+      ? admin
+      : await startAdminWorkerProcess({
+          dataDir: adminDir,
+          logs,
+          temporal: opts.temporal,
+          workflowBundlePath: opts.workflowBundlePath,
+        });
+    if (adminWorker !== admin) children.push(adminWorker);
     const adminUrl = admin.readyMatch[1]!;
     const adbPort = sim.readyMatch[1]!;
     const op = await operator(adminUrl, opts.adminPassword);
@@ -101,6 +114,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return {
       adminUrl,
       adminPid: admin.process.pid!,
+      adminWorkerPid: adminWorker.process.pid!,
       adminDbFile,
       simControlUrl: `http://127.0.0.1:${sim.readyMatch[2]!}`,
       op,
@@ -157,7 +171,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 }
 
 /**
- * The admin process (`admin/main.ts`) on a free loopback port, on the given data dir. With
+ * The admin process (`admin/main.ts --no-worker`: HTTP and its Temporal client) on a free
+ * loopback port, on the given data dir; its worker is startAdminWorkerProcess. With
  * `CMAUTOBUY_BENCH_CPU_PROF=<dir>` it writes a V8 CPU profile there when it stops (open it in
  * Chrome DevTools' Performance panel): where the admin's time goes in a part.
  */
@@ -174,7 +189,7 @@ export function startAdminProcess(opts: {
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
-      ...tsEntry('admin/main.ts'),
+      ...tsEntry('admin/main.ts', inlineWorker() ? [] : ['--no-worker']),
     ],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
@@ -189,6 +204,34 @@ export function startAdminProcess(opts: {
     },
     readyLine: /ADMIN READY (\S+)/,
     logFile: path.join(opts.logs, 'admin.out'),
+  });
+}
+
+/** The admin's Temporal worker (admin/temporal/worker-main.ts) on the admin's data dir. */
+export function startAdminWorkerProcess(opts: {
+  dataDir: string;
+  logs: string;
+  temporal: { address: string; namespace: string };
+  workflowBundlePath: string;
+}): Promise<RunningChild> {
+  const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
+  return startChild({
+    name: 'admin-worker',
+    command: process.execPath,
+    args: [
+      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
+      ...tsEntry('admin/temporal/worker-main.ts'),
+    ],
+    env: {
+      CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
+      CMAUTOBUY_TEMPORAL_NAMESPACE: opts.temporal.namespace,
+      CMAUTOBUY_LOG_LEVEL: 'warn',
+      CMAUTOBUY_DATA_DIR: opts.dataDir,
+      CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
+      CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+    },
+    readyLine: /ADMIN WORKER READY/,
+    logFile: path.join(opts.logs, 'admin-worker.out'),
   });
 }
 

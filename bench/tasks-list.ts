@@ -289,8 +289,14 @@ export async function benchTasksList(opts: {
   try {
     const op = await operator(admin.readyMatch[1]!, password);
     const client = new TimedClient(admin.readyMatch[1]!, op.sessionCookie!);
-    for (const c of Object.keys(cases) as Case[]) {
-      const q = cases[c];
+    // Cursors are signed per admin process (admin/catalog/common.ts): the deep page's comes from
+    // the admin itself — a search for the deep row's neighbours, one per page, hands it out.
+    const near = await op.get(`/api/tasks?q=${encodeURIComponent(deepRow.task_id.slice(0, -1))}&limit=1`);
+    const deepCursor = (near.body as { next_cursor: string | null }).next_cursor;
+    if (!deepCursor) throw new Error(`no cursor near ${deepRow.task_id}: ${JSON.stringify(near.body).slice(0, 200)}`);
+    const apiCases: Record<Case, ListQuery> = { ...cases, deep: { ...cases.deep, cursor: deepCursor } };
+    for (const c of Object.keys(apiCases) as Case[]) {
+      const q = apiCases[c];
       const qs = new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
       const p50: number[] = [];
       const p99: number[] = [];

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflows } from '../admin/temporal/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI } from '../temporal/binaries';
 import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
 
@@ -33,21 +32,8 @@ export async function startBenchTemporal(root: string, say: (line: string) => vo
         say,
       }),
     ),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows/index.ts'), logger: quietBundler() }),
+    // the production bundle's make-up (failure converter included), written under the bench's root
+    bundleWorkflows({ outFile: path.join(root, 'workflow-bundle.js') }),
   ]);
-  const workflowBundlePath = path.join(root, 'workflow-bundle.js');
-  fs.writeFileSync(workflowBundlePath, bundle.code);
-  return { address: server.address, namespace, loadNamespace, workflowBundlePath, server };
-}
-
-function quietBundler() {
-  const noop = () => {};
-  return {
-    trace: noop,
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: (m: string) => process.stderr.write(`[bundler] ${m}\n`),
-    log: noop,
-  };
+  return { address: server.address, namespace, loadNamespace, workflowBundlePath: bundle.codePath, server };
 }

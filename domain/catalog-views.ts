@@ -139,6 +139,8 @@ export interface PddSkuRow {
   available: boolean;
   /** measured on this exact combination, or inferred from another one of the same colour */
   price_measured: boolean;
+  /** a price that was not read on this combination (domain/collect.ts isInferredPrice): 推测价格 */
+  price_inferred: boolean;
   warnings: OptionWarning[];
 }
 

@@ -20,6 +20,11 @@ const collectedSkuSchema = z
     available: z.boolean(),
     /** the full combination that was selected when the price was read ({} when none) */
     price_observed_at: optionsSchema,
+    /**
+     * the price was carried over from another combination of the same colour, not read on this
+     * one (`isInferredPrice`); absent from older collects, where `price_observed_at` still says it
+     */
+    price_inferred: z.boolean().optional(),
   })
   .passthrough();
 
@@ -52,11 +57,19 @@ export type CollectedSku = z.infer<typeof collectedSkuSchema>;
 export type SkusJson = z.infer<typeof skusJsonSchema>;
 
 /** A price is measured only on the row whose options equal what was selected when read. */
-export function isMeasuredPrice(sku: CollectedSku): boolean {
+export function isMeasuredPrice(sku: Pick<CollectedSku, 'options' | 'price_cent' | 'price_observed_at'>): boolean {
   const observed = Object.entries(sku.price_observed_at);
   return (
     sku.price_cent !== null &&
     observed.length === Object.keys(sku.options).length &&
     observed.every(([k, v]) => sku.options[k] === v)
   );
+}
+
+/**
+ * A price carried over from the combination that was selected when it was read (PDD prices by
+ * colour): a cap pre-filled from it is a guess and says so (admin/purchase/warnings.ts).
+ */
+export function isInferredPrice(sku: Pick<CollectedSku, 'options' | 'price_cent' | 'price_observed_at'>): boolean {
+  return sku.price_cent !== null && !isMeasuredPrice(sku);
 }

@@ -18,6 +18,7 @@ import * as m0040 from './0040_device_attention';
 import * as m0041 from './0041_app_versions';
 import * as m0045 from './0045_syb_invalid_lines';
 import * as m0065 from './0065_phone_hosts';
+import * as m0100 from './0100_task_exact_search';
 import * as m0105 from './0105_device_health_app_version';
 
 /**
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0041_app_versions': m0041,
   '0045_syb_invalid_lines': m0045,
   '0065_phone_hosts': m0065,
+  '0100_task_exact_search': m0100,
   '0105_device_health_app_version': m0105,
 };
 

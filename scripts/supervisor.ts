@@ -17,7 +17,7 @@ import { sybAccountEnv } from './supervise/syb-sim';
 
 /**
  * `npm start`: the embedded system on one machine — Temporal dev server (SQLite under the
- * data dir), admin (API + UI + admin worker), the phone simulator with two phones, the 顺运宝
+ * data dir), admin (API + UI), the admin worker, the phone simulator with two phones, the 顺运宝
  * simulator, one phone host running a device worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
  * every child, newest first, and nothing is left behind. A child that dies on its own is
  * restarted (with a growing delay) and the restart logged; the rest keeps running.
@@ -127,7 +127,8 @@ async function main(): Promise<void> {
     const admin = await startChild({
       name: 'admin',
       command: node,
-      args: ts('admin/main.ts'),
+      // its worker runs as the next child, off the event loop that answers operators
+      args: ts('admin/main.ts', ['--no-worker']),
       env: {
         ...childEnv,
         ...keyEnv,
@@ -135,7 +136,6 @@ async function main(): Promise<void> {
         ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
         // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
         ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}),
-        CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin')),
       },
       readyLine: /ADMIN READY (\S+)/,
       logFile: path.join(paths.logs, 'admin.out'),
@@ -144,6 +144,28 @@ async function main(): Promise<void> {
     children.push(admin);
     const adminUrl = admin.readyMatch[1]!;
     metrics.add('admin', 'admin', new URL(adminUrl).host);
+    if (stopping) return;
+
+    // The admin's Temporal worker, off the event loop that answers operators
+    // (admin/temporal/worker-main.ts); started after the admin, which has migrated the DB.
+    const adminWorker = await startChild({
+      name: 'admin-worker',
+      command: node,
+      args: ts('admin/temporal/worker-main.ts', [
+        '--metrics-port',
+        String(await metrics.port('admin-worker', 'admin-worker')),
+      ]),
+      env: {
+        ...childEnv,
+        ...keyEnv,
+        // its SYB sync activity logs in to 顺运宝 like the admin's 立即同步
+        ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
+        CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin-worker')),
+      },
+      readyLine: /ADMIN WORKER READY/,
+      logFile: path.join(paths.logs, 'admin-worker.out'),
+    });
+    children.push(adminWorker);
     if (stopping) return;
 
     // One phone host for the simulator's phones (docs/phone-hosts.md "Under npm start"): the

@@ -53,6 +53,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     ...namespaces.flatMap((ns) => ['--namespace', ns]),
     '--log-level',
     'warn',
+    // An admin activity a workflow task schedules goes back with that task's completion to the
+    // worker that asked (the admin worker serves both), one matching round trip fewer while a
+    // phone is held (docs/PERFORMANCE.md); a cluster sets the same key (docs/operations.md).
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
     ...searchAttributeArgs(),
     ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1']),
     ...(opts.uiPort !== null && opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),

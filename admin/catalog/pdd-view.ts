@@ -1,7 +1,7 @@
 import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { CollectStaleAfterMs, staleBefore, type ProductState } from '../../domain/catalog';
 import { optionWarnings, type PddProductView, type PddSkuRow } from '../../domain/catalog-views';
-import { isMeasuredPrice, skusJsonSchema, type SkusJson } from '../../domain/collect';
+import { isInferredPrice, isMeasuredPrice, skusJsonSchema, type SkusJson } from '../../domain/collect';
 import { optionKey } from '../../domain/option-key';
 import type { PddProductsTable } from '../db/tables/catalog';
 import type { Selectable } from 'kysely';
@@ -73,6 +73,7 @@ export function pddSkuRows(data: SkusJson | null): PddSkuRow[] {
     raw_price: s.raw_price,
     available: s.available,
     price_measured: isMeasuredPrice(s),
+    price_inferred: isInferredPrice(s),
     warnings: optionWarnings(s),
   }));
 }

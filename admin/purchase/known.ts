@@ -1,4 +1,4 @@
-import { skusJsonSchema } from '../../domain/collect';
+import { isInferredPrice, skusJsonSchema } from '../../domain/collect';
 import type { DraftRefusal } from '../../domain/syb';
 import { resolveMapping } from '../catalog/mappings';
 import type { AdminDb } from '../db/database';
@@ -14,6 +14,8 @@ export interface KnownPurchase {
   quantity: number;
   /** collected price × quantity + `safety.price_tolerance_cent` */
   max_total_price_cent: number;
+  /** the collected price is 推测价格 (not read on this combination): the cap is a guess */
+  price_inferred: boolean;
   title: string | null;
 }
 
@@ -62,6 +64,7 @@ export async function knownPurchase(db: AdminDb, skuId: string, quantity: number
     pdd_options: options,
     quantity,
     max_total_price_cent: mapping.pdd_sku.price_cent * quantity + tolerance,
+    price_inferred: isInferredPrice(mapping.pdd_sku),
     title: goods.title,
   };
 }

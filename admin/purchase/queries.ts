@@ -165,6 +165,28 @@ const TRIGRAM = 3;
  */
 const MAX_CANDIDATES = 2_000;
 
+/**
+ * A text with the shape of an identifier (an order number, a PDD order number, a goods id, a
+ * task id): one word of letters, digits, `-` or `_`, long enough that it is not a fragment.
+ */
+const IDENTIFIER = /^[A-Za-z0-9_-]{8,64}$/u;
+
+/**
+ * The tasks that carry `text` whole as an identifier, by index seeks (migration 0100), or
+ * undefined when none does or too many do (then the substring search answers).
+ */
+async function exactIdentifierRows(db: AdminDb, text: string): Promise<number[] | undefined> {
+  if (!IDENTIFIER.test(text)) return undefined;
+  const rows = (
+    await sql<{ rowid: number }>`select rowid from tasks where task_id = ${text}
+      union select rowid from tasks where order_no = ${text}
+      union select rowid from tasks where pdd_order_no = ${text}
+      union select rowid from tasks where pdd_goods_id = ${text}
+      limit ${MAX_CANDIDATES + 1}`.execute(db)
+  ).rows;
+  return rows.length === 0 || rows.length > MAX_CANDIDATES ? undefined : rows.map((r) => r.rowid);
+}
+
 /** An FTS5 phrase that stands for `text` literally: inside double quotes only `"` is special. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
 
@@ -176,7 +198,10 @@ const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
  * search or shows hidden tasks, so a page costs its index seek and not a COUNT over every task kept. A search of three
  * or more characters whose text is rare takes its candidates from the trigram index
  * `tasks_search`, then applies the same literal LIKE to each, so it matches exactly what the
- * plain scan matches; a shorter or a common text scans, as before.
+ * plain scan matches; a shorter or a common text scans, as before. A whole identifier that some
+ * task carries exactly (its order number, PDD order number, goods id or task id) answers with
+ * those tasks by index seeks: what the operator pasted names them, and a long digit string's
+ * trigrams are shared by most tasks (docs/PERFORMANCE.md).
  */
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
   let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
@@ -185,7 +210,9 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);
-    if ([...text].length >= TRIGRAM && [...folded].length >= TRIGRAM) {
+    const exact = await exactIdentifierRows(db, text);
+    if (exact) filtered = filtered.where(sql<SqlBool>`tasks.rowid in (${sql.join(exact)})`);
+    else if ([...text].length >= TRIGRAM && [...folded].length >= TRIGRAM) {
       const match = `${ftsPhrase(text)} OR ${ftsPhrase(folded)}`;
       const candidates = (
         await sql<{

@@ -4,7 +4,7 @@ import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { purchaseWorkflowId, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { nowUtc, toUtcTimestamp } from '../../domain/time';
-import { recordAudit, type AuditActor } from '../audit/audit';
+import type { AuditActor, AuditEntry } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict } from '../http/errors';
 import { recordPurchasesStarted } from '../metrics/metrics';
@@ -43,7 +43,7 @@ export async function startPurchases(
   const maxQuantity = await readIntSetting(deps.db, 'safety.max_quantity');
   const ttlMinutes = await readIntSetting(deps.db, 'purchase.authorization_ttl_minutes');
 
-  const started = await writeTransaction(deps.db, async (trx) => {
+  const planned = await writeTransaction(deps.db, async (trx) => {
     const rows = await trx.selectFrom('tasks').selectAll().where('task_id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.task_id, r]));
     const refusals: Array<{ task_id: string; code: string; message: string }> = [];
@@ -77,14 +77,17 @@ export async function startPurchases(
     const createdAt = toUtcTimestamp(now);
     const expiresAt = toUtcTimestamp(new Date(now.getTime() + ttlMinutes * 60_000));
     const startKey = randomUUID();
-    const out: StartedTask[] = [];
-    for (const item of items) {
+    const planned = items.map((item) => {
       const task = byId.get(item.task_id)!;
       const authorizationId = randomUUID();
-      const workflowId = purchaseWorkflowId(task.task_id, authorizationId);
-      await trx
-        .insertInto('order_authorizations')
-        .values({
+      return { task, authorizationId, workflowId: purchaseWorkflowId(task.task_id, authorizationId) };
+    });
+    // One multi-row statement per table, not three per task: a 500-task batch held the write
+    // lock (and the event loop: better-sqlite3 is synchronous) for 1,500 statements.
+    await trx
+      .insertInto('order_authorizations')
+      .values(
+        planned.map(({ task, authorizationId, workflowId }) => ({
           id: authorizationId,
           task_id: task.task_id,
           task_version: task.version,
@@ -94,15 +97,17 @@ export async function startPurchases(
           quantity: task.quantity!,
           total_price_cap_cent: task.max_total_price_cent!,
           execution_mode: task.execution_mode!,
-          status: 'ACTIVE',
+          status: 'ACTIVE' as const,
           workflow_id: workflowId,
           workflow_started_at: null,
           created_by: actor.name,
           created_at: createdAt,
           expires_at: expiresAt,
           closed_at: null,
-        })
-        .execute();
+        })),
+      )
+      .execute();
+    for (const { task, authorizationId, workflowId } of planned) {
       const updated = await trx
         .updateTable('tasks')
         .set({
@@ -120,7 +125,11 @@ export async function startPurchases(
         .executeTakeFirst();
       if (updated.numUpdatedRows !== 1n)
         throw conflict('VERSION_CONFLICT', `task ${task.task_id} changed while starting`);
-      await recordAudit(trx, actor, {
+    }
+    await recordAudits(
+      trx,
+      actor,
+      planned.map(({ task, authorizationId }) => ({
         action: 'task.start',
         target: { kind: 'task', id: task.task_id },
         details: {
@@ -130,29 +139,60 @@ export async function startPurchases(
           execution_mode: task.execution_mode,
           expires_at: expiresAt,
         },
-      });
-      out.push({
+      })),
+    );
+    return planned.map(({ task, authorizationId, workflowId }) => ({
+      started: {
         task_id: task.task_id,
         version: task.version + 1,
-        status: 'PENDING',
+        status: 'PENDING' as const,
         authorization_id: authorizationId,
         workflow_id: workflowId,
         expires_at: expiresAt,
-      });
-    }
-    return out;
+      },
+      input: {
+        taskId: task.task_id,
+        authorizationId,
+        goodsId: task.pdd_goods_id!,
+        goodsUrl: canonicalPddGoodsUrl(task.pdd_goods_id!),
+        options: JSON.parse(task.pdd_options!) as Record<string, string>,
+        quantity: task.quantity!,
+        capCent: task.max_total_price_cent!,
+        mode: task.execution_mode!,
+        expiresAt,
+      } satisfies PurchaseWorkflowInput,
+    }));
   });
-  recordPurchasesStarted(started.length);
+  recordPurchasesStarted(planned.length);
 
-  await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, started, (task) =>
-    startAuthorizedWorkflow(deps, task.authorization_id).catch((err: Error) =>
+  // The inputs are the ones just committed: no read back per task. Each start that succeeded is
+  // noted in one write at the end; one that failed is left to the sweep.
+  const startedIds: string[] = [];
+  await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, planned, async ({ started, input }) => {
+    try {
+      await startPurchaseWorkflow(deps.temporal, started.workflow_id, input);
+      startedIds.push(started.authorization_id);
+    } catch (err) {
       deps.log.warn(
-        { err: err.message, task: task.task_id },
+        { err: (err as Error).message, task: started.task_id },
         'purchase workflow not started yet; the sweep will start it',
-      ),
-    ),
-  );
-  return started;
+      );
+    }
+  });
+  await markWorkflowsStarted(deps.db, startedIds);
+  return planned.map((p) => p.started);
+}
+
+/** `workflow_started_at` of these authorizations, in one statement per 500 (SQLite's parameter limit). */
+async function markWorkflowsStarted(db: AdminDb, authorizationIds: string[]): Promise<void> {
+  const at = nowUtc();
+  for (let i = 0; i < authorizationIds.length; i += 500)
+    await db
+      .updateTable('order_authorizations')
+      .set({ workflow_started_at: at })
+      .where('id', 'in', authorizationIds.slice(i, i + 500))
+      .where('workflow_started_at', 'is', null)
+      .execute();
 }
 
 /**
@@ -161,7 +201,7 @@ export async function startPurchases(
  * from flooding the frontend and the admin's SQLite writer. Starting twice stays harmless: the
  * start is idempotent by workflow id.
  */
-const WORKFLOW_STARTS_AT_ONCE = 16;
+const WORKFLOW_STARTS_AT_ONCE = 32;
 
 async function forEachAtMost<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -198,5 +238,25 @@ export async function startAuthorizedWorkflow(
     .set({ workflow_started_at: nowUtc() })
     .where('id', '=', auth.id)
     .where('workflow_started_at', 'is', null)
+    .execute();
+}
+
+/** The audit rows of a batch, as recordAudit (admin/audit/audit.ts) writes one, in one statement. */
+async function recordAudits(trx: AdminDb, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
+  const at = nowUtc();
+  await trx
+    .insertInto('audit_log')
+    .values(
+      entries.map((entry) => ({
+        occurred_at: at,
+        actor_kind: actor.kind,
+        actor: actor.name,
+        action: entry.action,
+        target_kind: entry.target?.kind ?? null,
+        target_id: entry.target?.id ?? null,
+        details_json: entry.details === undefined ? null : JSON.stringify(entry.details),
+        source_ip: actor.sourceIp ?? null,
+      })),
+    )
     .execute();
 }

@@ -1,3 +1,4 @@
+import { isInferredPrice } from '../../domain/collect';
 import { formatCent } from '../../domain/money';
 import type { DraftWarning } from '../../domain/purchase/views';
 import type { AdminDb } from '../db/database';
@@ -17,7 +18,9 @@ interface WarnedTask {
 /**
  * 草稿提示: what a saved draft may get wrong without being refused — a cap the phone's first
  * gate will stop at with today's collected price, or a quantity that is not the 顺运宝 order
- * line's. Worked out when the task is read, so it follows a new collect or a re-synced line.
+ * line's, or a collected price that was inferred from another combination of the same colour
+ * (推测价格: a cap pre-filled from it is a guess). Worked out when the task is read, so it follows
+ * a new collect or a re-synced line.
  */
 export async function draftWarnings(db: AdminDb, task: WarnedTask): Promise<DraftWarning[]> {
   const warnings: DraftWarning[] = [];
@@ -31,6 +34,13 @@ export async function draftWarnings(db: AdminDb, task: WarnedTask): Promise<Draf
       ),
     );
   }
+  if (sku && isInferredPrice(sku))
+    warnings.push(
+      warn(
+        'CAP_FROM_INFERRED_PRICE',
+        `采集单价 ¥${formatCent(sku.price_cent ?? 0)} 是推测价格（按颜色采样，这个规格没有单独读到价格）：最高总价如按它填写，请先在拼多多核对这个规格的价格`,
+      ),
+    );
   if (task.syb_id !== null) {
     const line = await db
       .selectFrom('syb_orders')

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../../temporal/codec';
 
 /**
  * The workflow code the admin worker runs, bundled once at build time (docs/versioning.md).
@@ -20,9 +21,16 @@ export const WORKFLOW_BUNDLE_FILE = path.join(OUT_DIR, 'workflow-bundle.js');
 
 /**
  * What goes into the bundle: the workflows, the domain code they import (it IS workflow code)
- * and the lock file (the SDK's own workflow runtime is bundled too).
+ * the failure converter of every client and worker (temporal/codec/failure-converter.ts: a
+ * workflow's own failures are encoded inside the sandbox) and the lock file (the SDK's own
+ * workflow runtime is bundled too).
  */
-const SOURCES = [path.join(ROOT, 'workflows'), path.join(ROOT, 'domain'), path.join(ROOT, 'package-lock.json')];
+const SOURCES = [
+  path.join(ROOT, 'workflows'),
+  path.join(ROOT, 'domain'),
+  FAILURE_CONVERTER_PATH,
+  path.join(ROOT, 'package-lock.json'),
+];
 
 export interface WorkflowBundleFile {
   codePath: string;
@@ -74,6 +82,7 @@ export async function bundleWorkflows(
   const outFile = opts.outFile ?? WORKFLOW_BUNDLE_FILE;
   const { code } = await bundleWorkflowCode({
     workflowsPath: opts.workflowsPath ?? WORKFLOWS_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger(),
     ...(opts.webpackConfigHook ? { webpackConfigHook: opts.webpackConfigHook } : {}),
   });

@@ -1,4 +1,4 @@
-import type { CollectedSku, SkusJson } from '../../domain/collect';
+import { isInferredPrice, type CollectedSku, type SkusJson } from '../../domain/collect';
 import { nowUtc } from '../../domain/time';
 import { DeviceError } from '../errors';
 import { dimensionKeys } from './dimension-keys';
@@ -147,14 +147,15 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
   if (laterValues !== null) {
     for (const values of cartesian([colours.map((c) => c.text), ...laterValues])) {
       const r = readings.get(rowKey(values)) ?? unavailable();
-      skus.push({
+      const row = {
         options: Object.fromEntries(values.map((v, d) => [keys[d] as string, v])),
         price_cent: r.price_cent,
         list_price_cent: r.list_price_cent,
         raw_price: r.raw_price,
         available: r.available,
         price_observed_at: Object.fromEntries(r.observed.map((v, d) => [keys[d] as string, v])),
-      });
+      };
+      skus.push({ ...row, price_inferred: isInferredPrice(row) });
     }
   }
   return {

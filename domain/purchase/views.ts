@@ -22,10 +22,10 @@ export interface TimelineEntry {
 
 /**
  * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant. Exactly
- * these two codes; the message is the operator's Chinese with the numbers.
+ * these codes; the message is the operator's Chinese with the numbers.
  */
 export interface DraftWarning {
-  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER';
+  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER' | 'CAP_FROM_INFERRED_PRICE';
   message: string;
 }
 

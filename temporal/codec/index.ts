@@ -19,6 +19,9 @@ export function payloadCodec(): EncryptionCodec {
   return installed.codec;
 }
 
+/** Resolved, not spelled out: `.ts` under tsx, `.js` in a compiled build. */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
 export function temporalDataConverter(): DataConverter {
-  return { payloadCodecs: [payloadCodec()] };
+  return { payloadCodecs: [payloadCodec()], failureConverterPath: FAILURE_CONVERTER_PATH };
 }

@@ -348,13 +348,15 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
   expect(await rows.nth(2).getByTestId('pdd-goods-sku-stock').textContent()).toBe('缺货');
   expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).toContain('未知');
   expect(await rows.nth(3).getByTestId('pdd-goods-sku-price').textContent()).not.toContain('¥0');
-  // the first row's price was read (实测), the others carried over (推断): the note explains them
+  // the first row's price was read (实测), the others carried over (推测价格): the note explains them
+  expect(await rows.nth(1).getByTestId('price-inferred').textContent()).toBe('推测价格');
+  expect(await rows.nth(0).getByTestId('price-inferred').count()).toBe(0);
   expect(await page.getByTestId('price-note').textContent()).toContain('只有标「实测」的行是读到的价格');
   // C was linked and "collected" outside the UI: no collect run yet.
   expect(await page.getByTestId('pdd-goods-collects').textContent()).toContain('还没有采集过');
   await page.screenshot({ path: path.join(shotsDir, 'pdd-goods.png'), fullPage: true });
 
-  // a collect where no row's price was read on its own: every row 推断, nothing to tell apart, no note
+  // a collect where no row's price was read on its own: every row 推测价格, nothing to tell apart, no note
   await admin.db
     .updateTable('pdd_products')
     .set({
@@ -364,7 +366,7 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
     .execute();
   await page.reload();
   await waitForRows('pdd-goods-sku', 'data-available', ['1', '1', '0', '1']);
-  expect(await rows.nth(0).getByTestId('pdd-goods-sku-price').textContent()).toContain('推断');
+  expect(await rows.nth(0).getByTestId('pdd-goods-sku-price').textContent()).toContain('推测价格');
   expect(await page.getByTestId('price-note').count()).toBe(0);
   await admin.db
     .updateTable('pdd_products')
@@ -400,6 +402,11 @@ test('the mapping dialog marks 缺货 and 价格未知, and mapping to such an o
   const red = dialog.getByTestId('mapping-pdd-row').nth(3);
   expect(await white.getByTestId('option-warning').allTextContents()).toEqual(['缺货']);
   expect(await red.getByTestId('option-warning').allTextContents()).toEqual(['价格未知']);
+  // the mapping board marks a price carried over from another combination (推测价格), not a read or an unknown one
+  const rowsOnBoard = dialog.getByTestId('mapping-pdd-row');
+  expect(await rowsOnBoard.nth(0).getByTestId('price-inferred').count()).toBe(0);
+  expect(await rowsOnBoard.nth(1).getByTestId('price-inferred').textContent()).toBe('推测价格');
+  expect(await red.getByTestId('price-inferred').count()).toBe(0);
   await dialog.locator('[data-testid="mapping-shopee-row"][data-sku-id="32000000032"]').click();
   await red.getByTestId('mapping-choose').click();
   await dialog.getByTestId('mapping-warning').waitFor();
@@ -468,6 +475,33 @@ test("the task page's 工作流 link opens the Temporal UI this admin was starte
   } finally {
     await temporalPage.close();
   }
+});
+
+test('a cap from a 推测价格 says so: beside the cap on the form, and as a 草稿提示 on the draft', async () => {
+  const url = `https://mobile.yangkeduo.com/goods.html?goods_id=${C_PDD}`;
+  await page.goto(`${admin.url}/#/tasks/new`);
+  await page.getByTestId('field-url').fill(url);
+  const pick = (dimension: string) => page.locator(`[data-testid="option-picker"][data-dimension="${dimension}"]`);
+  await pick('颜色分类').selectOption('黑色');
+  await pick('尺码').selectOption('M');
+  await page.getByTestId('option-picked').waitFor();
+  expect(await page.getByTestId('cap-inferred').count()).toBe(0);
+  // 黑色 / L was priced while 黑色 / M was selected
+  await pick('尺码').selectOption('L');
+  expect(await page.getByTestId('cap-inferred').textContent()).toContain('推测价格');
+
+  const draft = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: url,
+    pdd_options: { 颜色分类: '黑色', 尺码: 'L' },
+    quantity: 1,
+    max_total_price_cent: 9000,
+  });
+  expect(draft.status).toBe(201);
+  await page.goto(`${admin.url}/#/tasks/${(draft.body as { task_id: string }).task_id}`);
+  const warning = page.locator('[data-testid="draft-warning"][data-code="CAP_FROM_INFERRED_PRICE"]');
+  await warning.waitFor();
+  expect(await warning.textContent()).toContain('推测价格');
 });
 
 test('a collect’s 已开始采集 notice goes once the goods is 已采集; 删除 a PDD goods asks in the page and says what goes with it', async () => {

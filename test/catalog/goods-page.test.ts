@@ -85,6 +85,12 @@ describe('PDD goods page, mapping warnings, unlink', () => {
       ['白色', 6290, false, ['OUT_OF_STOCK']],
       ['红色', null, true, ['PRICE_UNKNOWN']],
     ]);
+    // only the first row was read on its own combination; a priced row read at another is 推测价格
+    expect(goods.skus.map((s) => [s.price_measured, s.price_inferred])).toEqual([
+      [true, false],
+      [false, true],
+      [false, false],
+    ]);
     expect(goods.metrics).toEqual({ sales_text: '已拼2.3万件' });
     expect(goods.linked_products).toEqual([{ goods_id: GOODS, title: '西裝外套' }]);
     expect(goods.recent_collects.map((r) => [r.task_id, r.status, r.device_id])).toEqual([
@@ -125,9 +131,10 @@ describe('PDD goods page, mapping warnings, unlink', () => {
     expect(JSON.parse(audit.details_json ?? '{}')).toMatchObject({ warnings: ['OUT_OF_STOCK'] });
     // the mapping dialog shows the same warnings beside the rows
     const board = (await op.get(`/api/mappings?goods_id=${GOODS}`)).body as {
-      pdd_skus: Array<{ options: Record<string, string>; warnings: string[] }>;
+      pdd_skus: Array<{ options: Record<string, string>; warnings: string[]; price_inferred: boolean }>;
     };
     expect(board.pdd_skus.map((s) => s.warnings)).toEqual([[], ['OUT_OF_STOCK'], ['PRICE_UNKNOWN']]);
+    expect(board.pdd_skus.map((s) => s.price_inferred)).toEqual([false, true, false]);
   });
 
   it('DELETE …/pdd-link unlinks (audited); the mappings stay with their goods and come back on relinking', async () => {

@@ -43,6 +43,8 @@ export function diffCollect(goods: Goods, got: SkusJson): string[] {
     const measured = Object.keys(row.price_observed_at).length === values.length;
     const colourOnly = !measured && JSON.stringify(row.price_observed_at) === JSON.stringify({ [keys[0]!]: values[0] });
     if (!measured && !colourOnly) out.push(`${label}: observed at ${JSON.stringify(row.price_observed_at)}`);
+    if (row.price_inferred !== (!measured && row.price_cent !== null))
+      out.push(`${label}: price_inferred ${row.price_inferred} though ${measured ? 'measured' : 'carried over'}`);
     if (measured && colourHasRange(values[0]!) === false && goods.dimensions.length > 1)
       out.push(`${label}: measured per SKU though the colour has one price`);
     if (measured && (row.list_price_cent ?? null) !== (sku!.list_price_cent ?? null))

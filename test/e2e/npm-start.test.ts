@@ -156,6 +156,10 @@ describe('npm start (the embedded system)', () => {
     const hosts = descendants(proc!.pid!).filter((p) => cmdline(p).includes('phone-host/main.ts') && alive(p));
     expect(hosts).toHaveLength(1);
     for (const w of await deviceWorkers(2)) expect(descendants(hosts[0]!)).toContain(w);
+    // the admin's Temporal worker is a process of its own, off the admin's event loop
+    expect(
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null),
+    ).toHaveLength(1);
   });
 
   it('serves metrics from every process where metrics-targets.json says', async () => {
@@ -164,7 +168,7 @@ describe('npm start (the embedded system)', () => {
       targets: string[];
       labels: { job: string };
     }>;
-    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'phone-host', 'temporal-sdk']);
+    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'admin-worker', 'phone-host', 'temporal-sdk']);
     for (const t of targets)
       expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({
         job: t.labels.job,
@@ -240,13 +244,27 @@ describe('npm start (the embedded system)', () => {
     expect(login.status).toBe(200);
   }, 180_000);
 
-  it('restarts SIGKILLed device workers, logs each restart, and a purchase still finishes with one order', async () => {
+  it('restarts SIGKILLed device workers and the admin worker, logs each restart, and a purchase still finishes with one order', async () => {
+    const adminWorker = () =>
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null);
     const before = await deviceWorkers(2);
     expect(before).toHaveLength(2);
-    for (const p of before) process.kill(p, 'SIGKILL');
-    // both come back (new processes), each restart logged and counted by the phone host
+    const adminWorkerBefore = adminWorker();
+    expect(adminWorkerBefore).toHaveLength(1);
+    for (const p of [...before, ...adminWorkerBefore]) process.kill(p, 'SIGKILL');
+    // all come back (new processes): the device workers restarted and counted by the phone host,
+    // the admin worker by the supervisor
     const after = await deviceWorkers(2, before);
     expect(after).toHaveLength(2);
+    for (let i = 0; i < 600 && !adminWorker().some((p) => !adminWorkerBefore.includes(p)); i++)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(adminWorker().filter((p) => !adminWorkerBefore.includes(p))).toHaveLength(1);
+    const supervisorRestarts = fs
+      .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { child: string; exit: string });
+    expect(supervisorRestarts.filter((r) => r.child === 'admin-worker' && r.exit === 'SIGKILL')).toHaveLength(1);
     expect(after.some((p) => before.includes(p))).toBe(false);
     const hostLog = fs.readdirSync(path.join(dataDir, 'logs')).find((f) => /^phone-host-.*\.log$/.test(f))!;
     const restarts = fs

@@ -6,6 +6,7 @@ import { ensureBinary, TEMPORAL_CLI } from '../../temporal/binaries';
 import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import { sharedTemporal } from '../harness';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
+import { fakePurchaseRig, stateOf, until } from '../workflows/fake-purchase';
 
 /**
  * Every Temporal payload is encrypted (docs/security.md "Temporal payloads"): a real purchase's
@@ -171,5 +172,53 @@ describe('Temporal payloads are encrypted; the codec endpoint decodes for operat
     const codec = ['--codec-endpoint', `${rig.admin.url}/api/codec`, '--codec-header', `Cookie=${cookie}`];
     const decoded = await run(cli, [...show, ...codec], { maxBuffer: 64 << 20 });
     expect(dataOf(decoded.stdout)).toContain(orderNo);
+  });
+});
+
+describe("a failed activity's message and stack trace are encrypted too", () => {
+  const { rig, setUp, tearDown } = fakePurchaseRig('failure-text');
+  beforeAll(() => setUp());
+  afterAll(tearDown);
+
+  it('the history holds the failure as an encoded payload, and the workflow still reads its text', async () => {
+    // an error text that names the order, as a phone's read-back can
+    const orderNo = '260912345678901234';
+    rig.script.observeFails = `order ${orderNo} not on the screen`;
+    rig.script.pendingFails = `order ${orderNo} not in the list`;
+    const handle = await rig.client.workflow.start('purchase', {
+      workflowId: `purchase/failure-text-${process.pid}/auth`,
+      taskQueue: rig.taskQueue,
+      args: [
+        {
+          taskId: 't-failure-text',
+          authorizationId: 'a-failure-text',
+          goodsId: '937122477375',
+          goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+          options: { 颜色分类: '黑色', 尺码: 'M' },
+          quantity: 1,
+          capCent: 2000,
+          mode: 'live',
+          expiresAt: new Date(Date.now() + 600_000).toISOString(),
+        },
+      ],
+    });
+    expect((await stateOf(handle, 'RECONCILIATION_REQUIRED')).reasonCode).toBe('SUBMIT_OUTCOME_UNKNOWN');
+    await until(() => rig.calls.activities.includes('releaseDevice'));
+
+    const history = await handle.fetchHistory();
+    const failed = (history.events ?? []).filter((e) => e.activityTaskFailedEventAttributes);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    for (const e of failed) {
+      const failure = e.activityTaskFailedEventAttributes!.failure!;
+      expect(failure.message).toBe('Encoded failure');
+      expect(failure.stackTrace).toBe('');
+      expect(failure.encodedAttributes?.metadata?.encoding).toBeDefined();
+    }
+    const raw = Buffer.concat(payloadBytes(history));
+    expect(raw.includes(orderNo)).toBe(false);
+    expect(raw.includes('not on the screen')).toBe(false);
+    // decrypted, the same scan finds the text: the scan would catch it in clear
+    const plain = Buffer.concat(payloadBytes(await decryptHistoryPayloads(await handle.fetchHistory())));
+    expect(plain.includes(`order ${orderNo} not on the screen`)).toBe(true);
   });
 });

@@ -101,9 +101,34 @@ describe('purchase drafts from what is known', () => {
       quantity: 2,
       max_total_price_cent: 1288 * 2 + 500,
       title: 'PDD 外套',
+      price_inferred: false,
     });
     expect((await op.get('/api/tasks/known?shopee_sku_id=999')).status).toBe(404);
     expect((await op.get('/api/tasks/known?shopee_sku_id=abc')).status).toBe(400);
+  });
+
+  it('a cap from a price inferred by colour sampling says so: the pre-fill flags it, the draft warns CAP_FROM_INFERRED_PRICE', async () => {
+    // 白色/L was priced while another combination was selected (price_observed_at {}): inferred
+    expect((await op.put('/api/mappings/8001', { pdd_options: { color: '白色', size: 'L' } })).status).toBe(200);
+    try {
+      expect((await op.get('/api/tasks/known?shopee_sku_id=8001')).body).toMatchObject({
+        pdd_options: { 颜色分类: '白色', 尺码: 'L' },
+        max_total_price_cent: 1390 + 500,
+        price_inferred: true,
+      });
+    } finally {
+      expect((await op.put('/api/mappings/8001', { pdd_options: { color: '黑色', size: 'M' } })).status).toBe(200);
+    }
+    const res = await draft({ 颜色分类: '白色', 尺码: 'L' }, { max_total_price_cent: 1890 });
+    expect(res.status).toBe(201);
+    const warning = {
+      code: 'CAP_FROM_INFERRED_PRICE',
+      message: expect.stringMatching(/采集单价 ¥13\.90 是推测价格/u) as unknown,
+    };
+    expect((res.body as { warnings: unknown }).warnings).toEqual([warning]);
+    expect((await task((res.body as { task_id: string }).task_id)).warnings).toEqual([warning]);
+    // the measured combination carries no such warning
+    expect(((await draft({ 颜色分类: '黑色', 尺码: 'M' })).body as { warnings: unknown }).warnings).toEqual([]);
   });
 
   it('refuses options the collected goods does not offer, in Chinese, writing nothing', async () => {

@@ -121,4 +121,31 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     expect(await search('旧标题 xyz')).toMatchObject({ items: [], total: 0 });
     expect(await search('新标题 uvw')).toMatchObject({ items: [{ task_id: ids[2] }], total: 1 });
   });
+
+  it('a whole order number finds its task by the exact index; a part of it still finds it by substring', async () => {
+    type ListBody = { items: Array<{ task_id: string }>; total: number };
+    const search = async (q: string) =>
+      (await op.get(`/api/tasks?q=${encodeURIComponent(q)}&limit=100`)).body as ListBody;
+    const res = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477399',
+      pdd_options: { 颜色分类: '黑色' },
+      quantity: 1,
+      max_total_price_cent: 700,
+      title: '订单号测试',
+    });
+    const taskId = (res.body as { task_id: string }).task_id;
+    const pddOrderNo = '260101987654321098';
+    await admin.db
+      .updateTable('tasks')
+      .set({ pdd_order_no: pddOrderNo, order_no: 'SHP2601XYZ77' })
+      .where('task_id', '=', taskId)
+      .execute();
+    expect(await search(pddOrderNo)).toMatchObject({ items: [{ task_id: taskId }], total: 1 });
+    expect(await search('SHP2601XYZ77')).toMatchObject({ items: [{ task_id: taskId }], total: 1 });
+    // not a whole identifier any task carries: the substring search answers, as before
+    expect(await search(pddOrderNo.slice(2, 14))).toMatchObject({ items: [{ task_id: taskId }], total: 1 });
+    expect(await search('shp2601xyz77')).toMatchObject({ items: [{ task_id: taskId }], total: 1 });
+    expect(await search('260101987654321099')).toMatchObject({ items: [], total: 0 });
+  });
 });

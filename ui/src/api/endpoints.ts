@@ -79,6 +79,8 @@ export interface KnownPurchase {
   quantity: number;
   max_total_price_cent: number;
   title: string | null;
+  /** the collected price is 推测价格, so the pre-filled cap is a guess */
+  price_inferred: boolean;
 }
 
 export const listTasks = (p: ListParams & { status?: string; includeHidden?: boolean }): Promise<Page<TaskListItem>> =>

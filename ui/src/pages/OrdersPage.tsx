@@ -1,34 +1,30 @@
-import { batch, createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
-import { MATCH_STATE_ZH, MATCH_STATES, type MatchState } from '../../../domain/syb';
+import { batch, createSignal, Show, type JSX } from 'solid-js';
+import type { Page } from '../../../domain/page';
+import { MATCH_STATES, type MatchState } from '../../../domain/syb';
 import { query } from '../api/client';
 import { draftsFromOrderLines, listOrderLines, type OrderDraftResult, type OrderLine } from '../api/endpoints';
 import { DraftBar, DraftResults } from '../components/orders/DraftPanel';
+import OrderFilters, { type OrderFilterValues } from '../components/orders/OrderFilters';
 import OrderTable from '../components/orders/OrderTable';
 import SyncPanel from '../components/orders/SyncPanel';
 import '../components/orders/orders.css';
 import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';
+import { ListToolbar, LoadError, LoadMore } from '../components/ListParts';
 import { errorText } from '../errors';
-import { currentRoute, navigate } from '../router';
+import { createPagedList, type PagedList } from '../lib/paged-list';
+import { navigate } from '../router';
+import { routeQuery } from '../route-table';
 
 const PAGE_SIZE = 50;
 
-interface Filters {
-  q: string;
-  match: MatchState | '';
-  /** 'true' | 'false' | '' as in the API */
-  has_task: string;
-  date_from: string;
-  date_to: string;
-}
+type Filters = OrderFilterValues;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Filters live in the hash, so a reload or a trip through login lands on the same view. */
 function routeFilters(): Filters {
-  const full = currentRoute();
-  const i = full.indexOf('?');
-  const p = new URLSearchParams(i === -1 ? '' : full.slice(i + 1));
+  const p = routeQuery();
   const match = p.get('match') ?? '';
   const hasTask = p.get('has_task') ?? '';
   const day = (k: string): string => {
@@ -44,58 +40,24 @@ function routeFilters(): Filters {
   };
 }
 
+const fetchLines = (f: Filters, limit: number, cursor: string | null): Promise<Page<OrderLine>> =>
+  listOrderLines({
+    q: f.q,
+    match: f.match,
+    hasTask: f.has_task === '' ? undefined : f.has_task === 'true',
+    dateFrom: f.date_from,
+    dateTo: f.date_to,
+    limit,
+    cursor,
+  });
+
 /** 订单: the 顺运宝 order lines, their Shopee SKU, and purchase drafts made from them. */
 export default function OrdersPage(): JSX.Element {
   const filters = (): Filters => routeFilters();
-  const filterKey = (): string => JSON.stringify(filters());
-  const [search, setSearch] = createSignal(filters().q);
-  const [items, setItems] = createSignal<OrderLine[]>([]);
-  const [cursor, setCursor] = createSignal<string | null>(null);
-  const [loading, setLoading] = createSignal(false);
-  const [loadError, setLoadError] = createSignal<string | null>(null);
+  const list = createPagedList({ filters, fetch: fetchLines, pageSize: PAGE_SIZE });
   const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set());
-  const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
-  const [drafting, setDrafting] = createSignal(false);
-  const [draftError, setDraftError] = createSignal<string | null>(null);
-  const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
-  // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
-  let resultOrderNos = new Map<string, string>();
-
-  // Each load is numbered; a response to a superseded filter is dropped, not shown.
-  let generation = 0;
-  const load = async (append: boolean): Promise<void> => {
-    const gen = append ? generation : ++generation;
-    const f = filters();
-    setLoading(true);
-    setLoadError(null);
-    try {
-      const page = await listOrderLines({
-        q: f.q,
-        match: f.match,
-        hasTask: f.has_task === '' ? undefined : f.has_task === 'true',
-        dateFrom: f.date_from,
-        dateTo: f.date_to,
-        limit: PAGE_SIZE,
-        cursor: append ? cursor() : null,
-      });
-      if (gen !== generation) return;
-      batch(() => {
-        setItems((prev) => (append ? [...prev, ...page.items] : page.items));
-        setCursor(page.next_cursor);
-      });
-    } catch (err) {
-      if (gen === generation) setLoadError(errorText(err));
-    } finally {
-      if (gen === generation) setLoading(false);
-    }
-  };
-
-  createEffect(
-    on(filterKey, () => {
-      setSearch(filters().q);
-      void load(false);
-    }),
-  );
+  const load = (): Promise<void> => list.reload();
+  const drafts = createOrderDrafts(list, selected, setSelected);
 
   const setFilter = (next: Partial<Filters>): void => {
     const f = { ...filters(), ...next };
@@ -112,29 +74,7 @@ export default function OrdersPage(): JSX.Element {
   };
 
   const replaceLine = (line: OrderLine): void => {
-    setItems((prev) => prev.map((l) => (l.syb_id === line.syb_id ? line : l)));
-  };
-
-  const createDrafts = async (): Promise<void> => {
-    if (drafting()) return;
-    const ids = [...selected()];
-    setDrafting(true);
-    setDraftError(null);
-    try {
-      const res = await draftsFromOrderLines(ids, mode());
-      const onScreen = new Map(items().map((l) => [l.syb_id, l.order_no]));
-      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
-      batch(() => {
-        setResults(res.results);
-        // Lines that got a draft are done; refused ones stay picked, to fix and try again.
-        setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
-      });
-      await load(false);
-    } catch (err) {
-      setDraftError(errorText(err));
-    } finally {
-      setDrafting(false);
-    }
+    list.setItems((prev) => prev.map((l) => (l.syb_id === line.syb_id ? line : l)));
   };
 
   return (
@@ -146,124 +86,86 @@ export default function OrdersPage(): JSX.Element {
             从顺运宝同步来的客户订单明细。匹配到虾皮规格后，勾选明细即可生成采购草稿，再到「采购任务」开始采购。
           </p>
         </div>
-        <SyncPanel onFinished={() => void load(false)} />
+        <SyncPanel onFinished={() => void load()} />
       </div>
 
-      <form
+      <ListToolbar
+        testid="order"
         class="or-toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter({ q: search().trim() });
-        }}
-      >
-        <input
-          class="input or-search"
-          type="search"
-          placeholder="订单号、商品名称、规格或商品ID"
-          data-testid="order-search"
-          value={search()}
-          onInput={(e) => setSearch(e.currentTarget.value)}
-        />
-        <button type="submit" class="btn" data-testid="order-search-submit">
-          搜索
-        </button>
-        <select
-          class="input"
-          data-testid="order-filter-match"
-          value={filters().match}
-          onChange={(e) => setFilter({ match: e.currentTarget.value as MatchState | '' })}
-        >
-          <option value="">全部匹配状态</option>
-          <For each={MATCH_STATES}>{(s) => <option value={s}>{MATCH_STATE_ZH[s]}</option>}</For>
-        </select>
-        <select
-          class="input"
-          data-testid="order-filter-task"
-          value={filters().has_task}
-          onChange={(e) => setFilter({ has_task: e.currentTarget.value })}
-        >
-          <option value="">有无采购任务（全部）</option>
-          <option value="false">未生成采购任务</option>
-          <option value="true">已生成采购任务</option>
-        </select>
-        <label>
-          下单日期
-          <input
-            class="input"
-            type="date"
-            data-testid="order-date-from"
-            value={filters().date_from}
-            onChange={(e) => setFilter({ date_from: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          至
-          <input
-            class="input"
-            type="date"
-            data-testid="order-date-to"
-            value={filters().date_to}
-            onChange={(e) => setFilter({ date_to: e.currentTarget.value })}
-          />
-        </label>
-        <button
-          type="button"
-          class="btn btn-ghost"
-          data-testid="order-refresh"
-          disabled={loading()}
-          onClick={() => void load(false)}
-        >
-          刷新
-        </button>
-      </form>
+        searchClass="or-search"
+        placeholder="订单号、商品名称、规格或商品ID"
+        q={filters().q}
+        onSearch={(q) => setFilter({ q })}
+        loading={list.loading()}
+        onRefresh={() => void load()}
+        filters={<OrderFilters value={filters()} onChange={setFilter} />}
+      />
 
       <DraftBar
         count={selected().size}
-        mode={mode()}
-        busy={drafting()}
-        error={draftError()}
-        onMode={setMode}
-        onDraft={() => void createDrafts()}
+        mode={drafts.mode()}
+        busy={drafts.busy()}
+        error={drafts.error()}
+        onMode={drafts.setMode}
+        onDraft={() => void drafts.run()}
         onClear={() => setSelected(new Set<string>())}
       />
 
-      <Show when={results()}>
-        {(r) => (
-          <DraftResults results={r()} orderNo={(id) => resultOrderNos.get(id) ?? id} onClose={() => setResults(null)} />
-        )}
+      <Show when={drafts.results()}>
+        {(r) => <DraftResults results={r()} orderNo={drafts.orderNo} onClose={() => drafts.setResults(null)} />}
       </Show>
 
-      <Show when={loadError()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="order-load-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <LoadError testid="order-load-error" message={list.loadError()} />
 
       <OrderTable
-        lines={items()}
+        lines={list.items()}
         isSelected={(id) => selected().has(id)}
         onToggle={toggle}
         onLineChanged={replaceLine}
       />
 
-      <div class="tk-more">
-        <Show when={cursor() !== null}>
-          <button
-            type="button"
-            class="btn"
-            data-testid="order-load-more"
-            disabled={loading()}
-            onClick={() => void load(true)}
-          >
-            {loading() ? '正在加载…' : '加载更多'}
-          </button>
-        </Show>
-        <Show when={loading() && cursor() === null}>
-          <span class="muted">正在加载…</span>
-        </Show>
-      </div>
+      <LoadMore
+        testid="order-load-more"
+        cursor={list.cursor()}
+        loading={list.loading()}
+        onMore={() => void list.more()}
+      />
     </section>
   );
+}
+
+/** 生成采购草稿 from the picked lines: per-line results; refused lines stay picked to fix and retry. */
+function createOrderDrafts(
+  list: PagedList<OrderLine>,
+  selected: () => ReadonlySet<string>,
+  setSelected: (s: ReadonlySet<string>) => void,
+) {
+  const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
+  // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
+  let resultOrderNos = new Map<string, string>();
+  const run = async (): Promise<void> => {
+    if (busy()) return;
+    const ids = [...selected()];
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await draftsFromOrderLines(ids, mode());
+      const onScreen = new Map(list.items().map((l) => [l.syb_id, l.order_no]));
+      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
+      batch(() => {
+        setResults(res.results);
+        setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
+      });
+      await list.reload();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const orderNo = (id: string): string => resultOrderNos.get(id) ?? id;
+  return { mode, setMode, busy, error, results, setResults, run, orderNo };
 }

@@ -3,6 +3,7 @@ import type { CollectRunView } from '../../../domain/catalog-views';
 import { getPddProduct, startCollect } from '../api/endpoints';
 import OptionWarnings from '../components/catalog/OptionWarnings';
 import PriceNote from '../components/catalog/PriceNote';
+import PriceSource from '../components/catalog/PriceSource';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { errorText } from '../errors';
@@ -114,13 +115,8 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                       >
                         <For each={g().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
                         <td data-testid="pdd-goods-sku-price">
-                          {row.price_cent === null ? '未知' : formatYuan(row.price_cent)}{' '}
-                          <span class="muted">
-                            {row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}
-                          </span>
-                          <Show when={row.list_price_cent !== null}>
-                            <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
-                          </Show>
+                          {row.price_cent === null ? '未知' : formatYuan(row.price_cent)}
+                          <PriceSource row={row} />
                         </td>
                         <td data-testid="pdd-goods-sku-stock">
                           {row.available ? '有货' : ''}

@@ -1,14 +1,15 @@
-import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { PddListItem } from '../../../domain/catalog-views';
 import { deletePddProduct, listPddProducts, startCollect } from '../api/endpoints';
-import StateBadge from '../components/catalog/StateBadge';
 import ConfirmDialog from '../components/ConfirmDialog';
+import ListOrDetail from '../components/ListOrDetail';
+import { LoadError, LoadMore } from '../components/ListParts';
 import '../components/catalog/catalog.css';
 import { STATE_LABELS, type ProductState } from '../components/catalog/states';
 import { errorText } from '../errors';
-import { createPoll } from '../lib/poll';
-import { formatTime } from '../lib/time';
-import { currentPath, hrefFor } from '../router';
+import { createPagedList } from '../lib/paged-list';
+import { matchRoute, ROUTES } from '../route-table';
+import PddTable from '../components/catalog/PddTable';
 import PddGoodsPage from './PddGoodsPage';
 
 const POLL_MS = 3_000;
@@ -16,11 +17,12 @@ const PAGE_SIZE = 50;
 
 /** `/pdd` is the list; `/pdd/<pddGoodsId>` one goods with what was collected. */
 export default function PddPage(): JSX.Element {
-  const detailId = (): string | null => /^\/pdd\/(\d+)$/.exec(currentPath())?.[1] ?? null;
   return (
-    <Show when={detailId()} keyed fallback={<PddList />}>
-      {(id) => <PddGoodsPage pddGoodsId={id} />}
-    </Show>
+    <ListOrDetail
+      id={matchRoute(ROUTES.pddGoods)?.pddGoodsId ?? null}
+      list={PddList}
+      detail={(id) => <PddGoodsPage pddGoodsId={id} />}
+    />
   );
 }
 
@@ -28,30 +30,17 @@ export default function PddPage(): JSX.Element {
 function PddList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<Exclude<ProductState, 'unlinked'> | ''>('');
-  const [items, setItems] = createSignal<PddListItem[]>([]);
-  const [cursor, setCursor] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [deleting, setDeleting] = createSignal<PddListItem | null>(null);
   const [deleteBusy, setDeleteBusy] = createSignal(false);
+  const list = createPagedList({
+    filters: () => ({ q: q(), state: state() }),
+    fetch: (f, limit, cursor) => listPddProducts({ ...f, limit, cursor }),
+    pageSize: PAGE_SIZE,
+    poll: { ms: POLL_MS, while: (items) => items.some((i) => i.state === 'collecting') },
+  });
+  const refetch = (): Promise<void> => list.reload();
 
-  const [page, { refetch }] = createResource(
-    () => ({ q: q(), state: state() }),
-    async (p) => {
-      const res = await listPddProducts({ q: p.q, state: p.state, limit: PAGE_SIZE });
-      setItems(res.items);
-      setCursor(res.next_cursor);
-      return res;
-    },
-  );
-  createPoll(async () => refetch(), POLL_MS, { while: () => items().some((i) => i.state === 'collecting') });
-
-  const loadMore = async (): Promise<void> => {
-    const c = cursor();
-    if (!c) return;
-    const res = await listPddProducts({ q: q(), state: state(), limit: PAGE_SIZE, cursor: c });
-    setItems([...items(), ...res.items]);
-    setCursor(res.next_cursor);
-  };
   const act = async (fn: () => Promise<unknown>): Promise<void> => {
     setError(null);
     try {
@@ -66,12 +55,10 @@ function PddList(): JSX.Element {
     <section data-testid="page-pdd">
       <h2>
         拼多多商品
-        <Show when={page.latest}>
-          {(p) => (
-            <span class="list-total" data-testid="pdd-total">
-              共 {p().total} 条
-            </span>
-          )}
+        <Show when={list.total() !== null}>
+          <span class="list-total" data-testid="pdd-total">
+            共 {list.total()} 条
+          </span>
         </Show>
       </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
@@ -95,82 +82,20 @@ function PddList(): JSX.Element {
           </For>
         </select>
       </div>
-      <Show when={error() ?? (page.error ? errorText(page.error) : null)}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="pdd-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
-      <table class="cat-table" data-testid="pdd-table">
-        <thead>
-          <tr>
-            <th>商品 ID</th>
-            <th>标题 / 店铺</th>
-            <th>状态</th>
-            <th>规格数</th>
-            <th>关联虾皮商品</th>
-            <th>采集时间</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          <For
-            each={items()}
-            fallback={
-              <tr>
-                <td colSpan={7} class="muted">
-                  {page.loading ? '正在加载…' : '没有拼多多商品'}
-                </td>
-              </tr>
-            }
-          >
-            {(p) => (
-              <tr data-testid="pdd-row" data-goods-id={p.goods_id} data-state={p.state}>
-                <td>
-                  <a href={hrefFor(`/pdd/${p.goods_id}`)} data-testid="pdd-open">
-                    {p.goods_id}
-                  </a>
-                </td>
-                <td>
-                  {p.title ?? <span class="muted">未采集</span>}
-                  <Show when={p.shop_name}>
-                    <span class="muted"> · {p.shop_name}</span>
-                  </Show>
-                </td>
-                <td>
-                  <StateBadge state={p.state} />
-                  <Show when={p.state === 'failed' && p.collect_msg}>
-                    <div class="form-error">{p.collect_msg}</div>
-                  </Show>
-                </td>
-                <td>{p.sku_count ?? '—'}</td>
-                <td>{p.linked_products}</td>
-                <td>{formatTime(p.collected_at)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="btn"
-                    disabled={p.state === 'collecting'}
-                    data-testid="pdd-collect"
-                    onClick={() => void act(() => startCollect(p.goods_id))}
-                  >
-                    {p.collect_status === 'pending' ? '采集' : '重新采集'}
-                  </button>{' '}
-                  <button type="button" class="btn btn-ghost" data-testid="pdd-delete" onClick={() => setDeleting(p)}>
-                    删除
-                  </button>
-                </td>
-              </tr>
-            )}
-          </For>
-        </tbody>
-      </table>
-      <Show when={cursor()}>
-        <button type="button" class="btn" data-testid="pdd-more" onClick={() => void loadMore()}>
-          加载更多
-        </button>
-      </Show>
+      <LoadError testid="pdd-error" message={error() ?? list.loadError()} />
+      <PddTable
+        items={list.items()}
+        loading={list.loading()}
+        onCollect={(p) => void act(() => startCollect(p.goods_id))}
+        onDelete={setDeleting}
+      />
+      <LoadMore
+        testid="pdd-more"
+        cursor={list.cursor()}
+        loading={list.loading()}
+        hint={false}
+        onMore={() => void list.more()}
+      />
       <Show when={deleting()} keyed>
         {(p) => (
           <ConfirmDialog

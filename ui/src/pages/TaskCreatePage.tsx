@@ -60,6 +60,13 @@ export default function TaskCreatePage(props: Props): JSX.Element {
   const [collected] = createResource(goodsId, collectedOf);
   const pickers = (): CollectedOptions | null => collected() ?? null;
 
+  // A cap taken from a 推测价格 is a guess: the form says so beside the cap (domain/collect.ts).
+  const pickedInferred = (): boolean => {
+    const dims = pickers();
+    const sku = dims?.skus.find((s) => dims.dimensions.every((d) => s.options[d.key] === picks()[d.name]));
+    return sku?.price_inferred ?? false;
+  };
+
   const fill = (f: {
     pdd_goods_url: string;
     pdd_options: Record<string, string>;
@@ -261,6 +268,11 @@ export default function TaskCreatePage(props: Props): JSX.Element {
                 含运费与优惠后的实付总价上限；任何一道闸门超过它都会停止，不会提交。
                 <Show when={props.skuId !== undefined && !editing}> 已按采集单价 × 数量 + 价格容差预填。</Show>
               </span>
+              <Show when={pickedInferred()}>
+                <span class="form-warn tk-hint" data-testid="cap-inferred">
+                  这个规格的采集单价是推测价格（按颜色采样，没有单独读到），最高总价请先在拼多多核对。
+                </span>
+              </Show>
               <FieldError field="max_total_price_cent" message={errors().max_total_price_cent} />
             </label>
           </div>

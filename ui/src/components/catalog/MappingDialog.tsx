@@ -5,6 +5,7 @@ import { errorText } from '../../errors';
 import { formatYuan } from '../../lib/money';
 import OptionWarnings from './OptionWarnings';
 import PriceNote from './PriceNote';
+import PriceSource from './PriceSource';
 
 /**
  * 规格映射: Shopee SKUs on the left, the PDD rows of the product's *current* PDD goods on the
@@ -163,13 +164,8 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
                             >
                               <For each={b().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
                               <td>
-                                {formatYuan(row.price_cent)}{' '}
-                                <span class="muted">
-                                  {row.price_cent === null ? '' : row.price_measured ? '实测' : '推断'}
-                                </span>
-                                <Show when={row.list_price_cent !== null}>
-                                  <span class="muted"> 划线 {formatYuan(row.list_price_cent)}</span>
-                                </Show>
+                                {formatYuan(row.price_cent)}
+                                <PriceSource row={row} />
                               </td>
                               <td>
                                 {row.available ? '有货' : ''}

@@ -2,19 +2,19 @@ import { Show, type JSX } from 'solid-js';
 import type { PddSkuRow } from '../../../../domain/catalog-views';
 
 /**
- * The 实测/推断 note explains a table that has both: rows whose price was read on the phone and
+ * The 实测/推测价格 note explains a table that has both: rows whose price was read on the phone and
  * rows whose price was carried over from them (PDD prices by colour). Where every priced row is
  * one or the other there is nothing to tell apart, and it says nothing.
  */
 export default function PriceNote(props: { rows: readonly PddSkuRow[] }): JSX.Element {
   const mixed = (): boolean => {
     const priced = props.rows.filter((r) => r.price_cent !== null);
-    return priced.some((r) => r.price_measured) && priced.some((r) => !r.price_measured);
+    return priced.some((r) => !r.price_inferred) && priced.some((r) => r.price_inferred);
   };
   return (
     <Show when={mixed()}>
       <span class="muted" data-testid="price-note">
-        价格按颜色采样：只有标「实测」的行是读到的价格，其余为推断。
+        价格按颜色采样：只有标「实测」的行是读到的价格，其余为推测价格。
       </span>
     </Show>
   );

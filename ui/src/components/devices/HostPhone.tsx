@@ -1,10 +1,9 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { DEVICE_NAME_MAX_LENGTH, type DeviceView } from '../../../../domain/devices';
+import type { DeviceView } from '../../../../domain/devices';
 import { approveDevice, issueHost, rejectDevice, type IssuedHostView } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import { formatTime } from '../../lib/time';
-import FieldError from '../FieldError';
-import Modal from '../Modal';
+import CredentialDialog from './CredentialDialog';
 
 const SCREEN_ZH = { on: '亮屏', off: '黑屏', locked: '锁屏' } as const;
 
@@ -74,71 +73,27 @@ export function PendingActions(props: { device: DeviceView; onChanged: () => voi
 
 /** 发放主机凭据: the host id and token, shown once, with the command to run on the phone machine. */
 export function HostIssueDialog(props: { onClose: () => void }): JSX.Element {
-  const [name, setName] = createSignal('');
-  const [error, setError] = createSignal<string | null>(null);
-  const [issued, setIssued] = createSignal<IssuedHostView | null>(null);
-  const issue = async (): Promise<void> => {
-    if (name().trim() === '') return void setError('请输入主机名称');
-    try {
-      setIssued(await issueHost(name()));
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
   return (
-    <Modal
-      title={issued() ? '主机凭据已发放' : '发放主机凭据'}
-      testid="host-issue-dialog"
+    <CredentialDialog<IssuedHostView>
+      what="主机"
+      testid="host-issue"
+      placeholder="例如：深圳-机房1"
+      issue={issueHost}
       onClose={() => props.onClose()}
-      footer={
-        <Show
-          when={issued()}
-          fallback={
-            <button type="button" class="btn btn-primary" data-testid="host-issue-submit" onClick={() => void issue()}>
-              发放
-            </button>
-          }
-        >
-          <button type="button" class="btn btn-primary" onClick={() => props.onClose()}>
-            我已保存，关闭
-          </button>
-        </Show>
-      }
     >
-      <Show
-        when={issued()}
-        fallback={
-          <>
-            <label class="field">
-              <span class="field-label">主机名称</span>
-              <input
-                class="input"
-                data-testid="host-issue-name"
-                maxLength={DEVICE_NAME_MAX_LENGTH}
-                placeholder="例如：深圳-机房1"
-                value={name()}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-            </label>
-            <FieldError field="host-issue" message={error()} />
-          </>
-        }
-      >
-        {(i) => (
-          <div data-testid="host-issued">
-            <p class="tk-warn">令牌只显示这一次。把下面两行存成主机上的一个文件（不要放在 data 目录下）：</p>
-            <pre class="tk-mono dv-command" data-testid="host-issued-token">
-              {`host_id=${i().host_id}\ntoken=${i().token}`}
-            </pre>
-            <p class="muted">然后在连接手机的主机上运行：</p>
-            <pre class="tk-mono dv-command">
-              {`npm run phone-host -- --admin-url ${window.location.origin} --token-file <文件路径>`}
-            </pre>
-            <p class="muted">插上的手机会以「待批准」出现在这里。</p>
-          </div>
-        )}
-      </Show>
-    </Modal>
+      {(i) => (
+        <div data-testid="host-issued">
+          <p class="tk-warn">令牌只显示这一次。把下面两行存成主机上的一个文件（不要放在 data 目录下）：</p>
+          <pre class="tk-mono dv-command" data-testid="host-issued-token">
+            {`host_id=${i().host_id}\ntoken=${i().token}`}
+          </pre>
+          <p class="muted">然后在连接手机的主机上运行：</p>
+          <pre class="tk-mono dv-command">
+            {`npm run phone-host -- --admin-url ${window.location.origin} --token-file <文件路径>`}
+          </pre>
+          <p class="muted">插上的手机会以「待批准」出现在这里。</p>
+        </div>
+      )}
+    </CredentialDialog>
   );
 }

@@ -1,9 +1,8 @@
 import { createSignal, type JSX } from 'solid-js';
-import { DEVICE_NAME_MAX_LENGTH } from '../../../../domain/devices';
 import { renameDevice } from '../../api/endpoints';
 import { errorText } from '../../errors';
-import FieldError from '../FieldError';
 import Modal from '../Modal';
+import NameField from './NameField';
 
 /** 改名: the phone keeps its id, token and records; only what operators call it changes. */
 export default function RenameDialog(props: {
@@ -52,18 +51,15 @@ export default function RenameDialog(props: {
         </>
       }
     >
-      <label class="field">
-        <span class="field-label">设备名称</span>
-        <input
-          class="input"
-          data-testid="device-rename-input"
-          maxLength={DEVICE_NAME_MAX_LENGTH}
-          value={name()}
-          onInput={(e) => setName(e.currentTarget.value)}
-          onKeyDown={(e) => e.key === 'Enter' && void save()}
-        />
-      </label>
-      <FieldError field="device-rename" message={error()} />
+      <NameField
+        label="设备名称"
+        testid="device-rename-input"
+        field="device-rename"
+        value={name()}
+        onInput={setName}
+        onEnter={() => void save()}
+        error={error()}
+      />
     </Modal>
   );
 }

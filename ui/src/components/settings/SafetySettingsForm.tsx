@@ -13,6 +13,7 @@ import { errorText } from '../../errors';
 import { formatCent } from '../../../../domain/money';
 import { parseYuanAmount } from '../../lib/money';
 import FieldError from '../FieldError';
+import FormFooter from '../FormFooter';
 import { issuesByField } from './issues';
 
 type Texts = Record<SettingKey, string>;
@@ -135,25 +136,14 @@ export default function SafetySettingsForm(): JSX.Element {
           </For>
         )}
       </Show>
-      <Show when={formError()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="settings-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
-      <div class="tk-form-actions">
-        <Show when={notice()}>
-          {(n) => (
-            <span class="muted" data-testid="settings-notice">
-              {n()}
-            </span>
-          )}
-        </Show>
-        <button type="submit" class="btn btn-primary" data-testid="settings-save" disabled={busy() || texts() === null}>
-          {busy() ? '正在保存…' : '保存设置'}
-        </button>
-      </div>
+      <FormFooter
+        testid="settings"
+        error={formError()}
+        notice={notice()}
+        busy={busy()}
+        disabled={texts() === null}
+        label="保存设置"
+      />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { getSybAccount, saveSybAccount, type SybAccountView } from '../../api/en
 import { errorText } from '../../errors';
 import { formatTime } from '../../lib/time';
 import FieldError from '../FieldError';
+import FormFooter from '../FormFooter';
 
 /** The admin's own refusal texts are for developers; the operator reads these per field. */
 const FIELD_ZH: Readonly<Record<string, string>> = {
@@ -137,25 +138,14 @@ export default function SybAccountForm(): JSX.Element {
         </span>
         <FieldError field="syb-password" message={errors().password} />
       </label>
-      <Show when={formError()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="syb-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
-      <div class="tk-form-actions">
-        <Show when={notice()}>
-          {(n) => (
-            <span class="muted" data-testid="syb-notice">
-              {n()}
-            </span>
-          )}
-        </Show>
-        <button type="submit" class="btn btn-primary" data-testid="syb-save" disabled={busy() || view() === null}>
-          {busy() ? '正在保存…' : '保存账号'}
-        </button>
-      </div>
+      <FormFooter
+        testid="syb"
+        error={formError()}
+        notice={notice()}
+        busy={busy()}
+        disabled={view() === null}
+        label="保存账号"
+      />
     </form>
   );
 }

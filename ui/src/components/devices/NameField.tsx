@@ -1,0 +1,37 @@
+import type { JSX } from 'solid-js';
+import { DEVICE_NAME_MAX_LENGTH } from '../../../../domain/devices';
+import FieldError from '../FieldError';
+
+/**
+ * The name a phone or phone host is called by (发放, 改名): one input with the shared length
+ * limit and its error below. `testid` names the input; `field` the error (`error-<field>`).
+ */
+export default function NameField(props: {
+  label: string;
+  testid: string;
+  field: string;
+  placeholder?: string;
+  value: string;
+  onInput: (value: string) => void;
+  /** Enter in the box: the dialog's main action */
+  onEnter?: () => void;
+  error: string | null;
+}): JSX.Element {
+  return (
+    <>
+      <label class="field">
+        <span class="field-label">{props.label}</span>
+        <input
+          class="input"
+          data-testid={props.testid}
+          maxLength={DEVICE_NAME_MAX_LENGTH}
+          placeholder={props.placeholder}
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+          onKeyDown={(e) => e.key === 'Enter' && props.onEnter?.()}
+        />
+      </label>
+      <FieldError field={props.field} message={props.error} />
+    </>
+  );
+}

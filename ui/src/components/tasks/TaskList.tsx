@@ -1,0 +1,116 @@
+import { Show, type JSX } from 'solid-js';
+import { ListToolbar, LoadError, LoadMore } from '../ListParts';
+import SelectionBar from '../SelectionBar';
+import { hrefFor } from '../../router';
+import HideBar from './HideBar';
+import StartConfirmDialog from './StartConfirmDialog';
+import StatusTabs from './StatusTabs';
+import { createTaskList } from './task-list';
+import TaskTable from './TaskTable';
+import './tasks.css';
+
+/** 采购任务's list: the view of `createTaskList` (task-list.ts). */
+export default function TaskList(): JSX.Element {
+  const d = createTaskList();
+  const { list } = d;
+  return (
+    <section class="page" data-testid="page-tasks">
+      <TaskListHead total={list.total()} />
+
+      <StatusTabs value={d.filters().status} onChange={(s) => d.setFilter({ status: s })} />
+
+      <ListToolbar
+        testid="task"
+        class="tk-toolbar"
+        searchClass="tk-search"
+        placeholder="任务号、标题、商品 ID 或订单号"
+        q={d.filters().q}
+        onSearch={(q) => d.setFilter({ q })}
+        loading={list.loading()}
+        onRefresh={() => void list.reload()}
+      >
+        <label class="tk-toggle">
+          <input
+            type="checkbox"
+            data-testid="task-show-hidden"
+            checked={d.filters().hidden}
+            onChange={(e) => d.setFilter({ hidden: e.currentTarget.checked })}
+          />
+          显示已隐藏
+        </label>
+      </ListToolbar>
+
+      <Show when={d.notice()}>
+        {(msg) => (
+          <p class="tk-notice" role="status" data-testid="task-notice">
+            {msg()}
+          </p>
+        )}
+      </Show>
+
+      <SelectionBar
+        count={d.selected().size}
+        capSumCents={d.capSum()}
+        busy={d.start.busy()}
+        onStart={d.start.openDialog}
+        onClear={() => d.setSelected(new Map())}
+      />
+      <HideBar
+        count={d.toHide().size}
+        busy={d.hide.busy()}
+        error={d.hide.error()}
+        onClear={() => d.setToHide(new Set<string>())}
+        onHide={() => void d.hide.run()}
+      />
+
+      <LoadError testid="task-load-error" message={list.loadError()} />
+      <TaskTable
+        tasks={list.items()}
+        isSelected={(id) => d.selected().has(id) || d.toHide().has(id)}
+        onToggle={d.toggle}
+      />
+      <LoadMore
+        testid="task-load-more"
+        cursor={list.cursor()}
+        loading={list.loading()}
+        onMore={() => void list.more()}
+      />
+
+      <Show when={d.start.open()}>
+        <StartConfirmDialog
+          count={d.selected().size}
+          capSumCents={d.capSum()}
+          liveCount={d.liveCount()}
+          dryRunCount={d.selected().size - d.liveCount()}
+          busy={d.start.busy()}
+          error={d.start.error()}
+          refusals={d.start.refusals()}
+          onConfirm={() => void d.start.run()}
+          onClose={d.start.close}
+        />
+      </Show>
+    </section>
+  );
+}
+
+/** 采购任务, how many match, and 新建采购任务. */
+function TaskListHead(props: { total: number | null }): JSX.Element {
+  return (
+    <div class="tk-head">
+      <div>
+        <h1 class="page-title">
+          采购任务
+          <Show when={props.total !== null}>
+            <span class="tk-count" data-testid="task-total">
+              共 {props.total} 条
+            </span>
+          </Show>
+        </h1>
+        <p class="page-summary">勾选草稿后开始采购；手机只会创建待付款订单，付款由您在拼多多手机应用里完成。</p>
+      </div>
+      <a class="btn btn-primary tk-btn-link" href={hrefFor('/tasks/new')} data-testid="task-new">
+        新建采购任务
+      </a>
+    </div>
+  );
+}
