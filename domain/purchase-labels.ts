@@ -1,19 +1,18 @@
+import { AUTHORIZATION_STATES, type AuthorizationStatus } from './purchase/record-states';
+
 /**
  * Chinese names of the purchase records the task page shows beside the task's own state
  * (domain/purchase/status.ts): the authorization an operator gave, and the steps of the timeline
  * that are not task states.
  */
 
-/** An authorization's life (admin/db/tables/purchase.ts `AuthorizationStatus`). */
-export const AUTHORIZATION_STATUS_ZH = {
-  ACTIVE: '有效，待领取',
-  CLAIMED: '手机已领取',
-  FENCED: '已获准提交一次',
-  CONSUMED: '已用掉',
-  EXPIRED: '已过期',
-  ABANDONED: '已作废',
-} as const satisfies Record<string, string>;
-type AuthorizationStatusName = keyof typeof AUTHORIZATION_STATUS_ZH;
+/**
+ * An authorization's life in the operator's words (domain/purchase/record-states.ts); a state
+ * without words there shows its code, which the UI's Chinese-only check refuses.
+ */
+export const AUTHORIZATION_STATUS_ZH = Object.fromEntries(
+  AUTHORIZATION_STATES.all.map((s) => [s, AUTHORIZATION_STATES.zh(s) ?? s]),
+) as Readonly<Record<AuthorizationStatus, string>>;
 
 /** The timeline step of a popup the phone closed before the final panel (detail `interstitial <name>`). */
 export const INTERSTITIAL_CLOSED = 'INTERSTITIAL_CLOSED';
@@ -46,7 +45,5 @@ export function interstitialZh(name: string): string {
 }
 
 export function authorizationStatusZh(status: string): string | null {
-  return Object.prototype.hasOwnProperty.call(AUTHORIZATION_STATUS_ZH, status)
-    ? AUTHORIZATION_STATUS_ZH[status as AuthorizationStatusName]
-    : null;
+  return AUTHORIZATION_STATES.has(status) ? AUTHORIZATION_STATUS_ZH[status] : null;
 }

@@ -1,6 +1,7 @@
 import type { ConverterFunction, ConverterOptions } from 'opencc-js/t2cn' with { 'resolution-mode': 'require' };
 import { parseShopeeSpec } from './shopee-spec';
 import { API_ERROR_CODES } from './api-errors';
+import { statesWhere } from './purchase/state-machine';
 
 // opencc-js ships ES modules with a CommonJS build; see domain/catalog-search.ts.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -113,19 +114,11 @@ export const MATCH_STATE_ZH: Record<MatchState, string> = {
 
 /**
  * Task states in which an order line is still being bought, or was bought: while its task is
- * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line). A
- * cancelled, failed or dry-run-passed task frees the line for a new draft.
+ * in one of these, no second draft is made for the line (DB: uq_tasks_live_syb_line) and 订单
+ * shows that task for it. A cancelled, failed or dry-run-passed task frees the line for a new
+ * draft. The state machine's `holdsOrderLine` column (domain/purchase/state-machine.ts).
  */
-export const LIVE_LINE_TASK_STATES = [
-  'DRAFT',
-  'PENDING',
-  'CLAIMED',
-  'ORDERING',
-  'NEEDS_MANUAL',
-  'WAITING_PAYMENT',
-  'RECONCILIATION_REQUIRED',
-  'SUCCEEDED',
-] as const;
+export const LIVE_LINE_TASK_STATES = statesWhere('holdsOrderLine');
 
 /** One workflow id per manual trigger kind, so a second click finds the running one. */
 export const SYB_SYNC_SCHEDULE_ID = 'syb-sync';
@@ -174,6 +167,9 @@ export interface SybSyncStatus {
 /** One line of `GET /api/syb/orders`, defined once for the admin and the 订单 page. */
 export interface OrderLineView {
   syb_id: string;
+  /** the 顺运宝 order number */
+  syb_order_no: string;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string;
   title: string | null;
   product_spec: string | null;

@@ -8,11 +8,11 @@ import { sql, type Kysely } from 'kysely';
  * has `idx_tasks_goods` and the task id is the primary key already.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE INDEX idx_tasks_order_no ON tasks(order_no) WHERE order_no IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX idx_tasks_syb_order_no ON tasks(syb_order_no) WHERE syb_order_no IS NOT NULL`.execute(db);
   await sql`CREATE INDEX idx_tasks_pdd_order_no ON tasks(pdd_order_no) WHERE pdd_order_no IS NOT NULL`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX idx_tasks_pdd_order_no`.execute(db);
-  await sql`DROP INDEX idx_tasks_order_no`.execute(db);
+  await sql`DROP INDEX idx_tasks_syb_order_no`.execute(db);
 }

@@ -18,6 +18,10 @@ import * as m0040 from './0040_device_attention';
 import * as m0041 from './0041_app_versions';
 import * as m0045 from './0045_syb_invalid_lines';
 import * as m0065 from './0065_phone_hosts';
+import * as m0075 from './0075_order_numbers_named_apart';
+import * as m0076 from './0076_pdd_numbers_moved_back';
+import * as m0077 from './0077_one_captcha_code';
+import * as m0080 from './0080_task_priority';
 import * as m0100 from './0100_task_exact_search';
 import * as m0105 from './0105_device_health_app_version';
 
@@ -46,6 +50,10 @@ export const migrations: Record<string, Migration> = {
   '0041_app_versions': m0041,
   '0045_syb_invalid_lines': m0045,
   '0065_phone_hosts': m0065,
+  '0075_order_numbers_named_apart': m0075,
+  '0076_pdd_numbers_moved_back': m0076,
+  '0077_one_captcha_code': m0077,
+  '0080_task_priority': m0080,
   '0100_task_exact_search': m0100,
   '0105_device_health_app_version': m0105,
 };

@@ -51,6 +51,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     '--db-filename',
     opts.dbFile,
     ...namespaces.flatMap((ns) => ['--namespace', ns]),
+    // One partition per task queue: the claim queue then hands a free phone the waiting claim of
+    // the highest priority, then the oldest (docs/architecture.md §3); with several partitions a
+    // poller sees only its partition's backlog. One machine has no use for more.
+    ...['matching.numTaskqueueReadPartitions=1', 'matching.numTaskqueueWritePartitions=1'].flatMap((v) => [
+      '--dynamic-config-value',
+      v,
+    ]),
     '--log-level',
     'warn',
     // An admin activity a workflow task schedules goes back with that task's completion to the

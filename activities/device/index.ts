@@ -27,11 +27,11 @@ export function createDeviceActivities(ctx: DeviceContext): DeviceActivities {
         const model = (await ctx.adb.getprop('ro.product.model')) || 'unknown';
         const screen = await ctx.adb.screenSize();
         return {
-          device_id: ctx.deviceId,
+          deviceId: ctx.deviceId,
           serial: ctx.adb.serial,
           model,
-          app_version: appVersion,
-          app_supported: appVersion !== null && SUPPORTED_APP_VERSIONS.includes(appVersion),
+          appVersion,
+          appSupported: appVersion !== null && SUPPORTED_APP_VERSIONS.includes(appVersion),
           screen,
           counters: clock.snapshot(),
         };

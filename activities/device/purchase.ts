@@ -192,7 +192,8 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
           pp,
           orderContext(input.target, approved(input.target).expected),
         );
-        return { orders, counters: run.clock.snapshot() };
+        const ledger = deps.submissions.get(input.target.authorizationId);
+        return { orders, counters: run.clock.snapshot(), irreversibleActionAt: ledger?.irreversible_action_at ?? null };
       });
     },
   };

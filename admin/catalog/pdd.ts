@@ -13,6 +13,7 @@ import { containsText } from '../db/like';
 import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { collected, pddSkuRows, pddView } from './pdd-view';
+import type { collect } from '../../workflows/collect';
 
 /** The task row of one collect run (workflow `collect/<goods>` has one run id per start). */
 export function collectTaskId(workflowId: string, runId: string): string {
@@ -175,7 +176,7 @@ export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGo
   const client = await temporal.client();
   const workflowId = collectWorkflowId(pddGoodsId);
   const goodsUrl = canonicalPddGoodsUrl(pddGoodsId);
-  const handle = await client.workflow.start('collect', {
+  const handle = await client.workflow.start<typeof collect>('collect', {
     workflowId,
     taskQueue: ADMIN_TASK_QUEUE,
     args: [{ pddGoodsId, goodsUrl }],

@@ -1,4 +1,5 @@
 import { isAttentionStopCode, type AttentionReason } from '../../domain/devices';
+import { canonicalReason } from '../../domain/purchase/reasons';
 import type { AdminDb } from '../db/database';
 import { noteDryRunPassed, releaseGateRefusal } from './app-versions';
 import { setAttention } from './attention';
@@ -17,8 +18,8 @@ export async function attentionAfterStop(
   attemptId: string,
   failure: { code: string; detail: string },
 ): Promise<void> {
-  // the same interruption as the device code, as the older CAPTCHA reason, or as its own code
-  const code: string = failure.code === 'CAPTCHA' ? 'CAPTCHA_REQUIRED' : failure.code;
+  // the same interruption as the device code, under an older spelling, or as its own code
+  const code = canonicalReason(failure.code);
   if (!isAttentionStopCode(code)) return;
   const attempt = await db
     .selectFrom('purchase_attempts')

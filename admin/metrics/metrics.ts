@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { isReasonCode, type ReasonCode } from '../../domain/purchase/reasons';
-import type { PurchaseStatus } from '../../domain/purchase/status';
+import { phaseOf, PURCHASE_STATUSES, type PurchaseStatus } from '../../domain/purchase/state-machine';
 import { createMetricsRegistry, DURATION_BUCKETS_SECONDS, secondsBetween } from '../../platform/metrics';
 import { listDevices, type DevicePresence } from '../auth/device-registry';
 import type { AdminDb } from '../db/database';
@@ -93,7 +93,7 @@ const dbUp = new Gauge({
 });
 
 /** The states a purchase's workflow moves through on its own; leaving them ends the automatic run. */
-const RUNNING_STATES: ReadonlySet<PurchaseStatus> = new Set(['PENDING', 'CLAIMED', 'ORDERING']);
+const RUNNING_STATES: ReadonlySet<PurchaseStatus> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'running'));
 
 /** Which price gate (domain/purchase/gates.ts) a stop's reason code names. */
 const GATE_OF_REASON: Partial<Record<ReasonCode, string>> = {

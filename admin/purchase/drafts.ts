@@ -1,5 +1,6 @@
 import { searchTextOf } from '../../domain/catalog-search';
 import { canonicalPddGoodsUrl, parsePddGoodsId } from '../../domain/pdd-url';
+import { TASK_PRIORITY } from '../../domain/purchase/priority';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../domain/purchase/schemas';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
@@ -25,7 +26,7 @@ export interface DraftSource {
   source: 'manual' | 'syb';
   sourceRef?: string;
   /** the 顺运宝 order line a draft is made from (admin/syb/drafts.ts) */
-  orderLine?: { sybId: string; orderNo: string; shopeeGoodsId: string; shopeeSkuId: string };
+  orderLine?: { sybId: string; sybOrderNo: string; shopeeGoodsId: string; shopeeSkuId: string };
 }
 
 /**
@@ -35,6 +36,7 @@ export interface DraftSource {
 export async function createPurchaseDraft(
   db: AdminDb,
   actor: AuditActor,
+  /** without a priority (an order line's draft, or none given) the default one */
   input: CreatePurchaseDraft,
   source: DraftSource = { source: 'manual' },
 ): Promise<DraftCreated> {
@@ -68,13 +70,14 @@ export async function createPurchaseDraft(
         source: source.source,
         source_ref: source.sourceRef ?? null,
         syb_id: source.orderLine?.sybId ?? null,
-        order_no: source.orderLine?.orderNo ?? null,
+        syb_order_no: source.orderLine?.sybOrderNo ?? null,
         shopee_goods_id: source.orderLine?.shopeeGoodsId ?? null,
         shopee_sku_id: source.orderLine?.shopeeSkuId ?? null,
         pdd_options: JSON.stringify(input.pdd_options),
         quantity: input.quantity,
         max_total_price_cent: input.max_total_price_cent,
         execution_mode: input.execution_mode,
+        priority: input.priority ?? TASK_PRIORITY.default,
         created_by: actor.name,
         created_at: now,
         updated_at: now,
@@ -88,6 +91,7 @@ export async function createPurchaseDraft(
         quantity: input.quantity,
         max_total_price_cent: input.max_total_price_cent,
         execution_mode: input.execution_mode,
+        priority: input.priority ?? TASK_PRIORITY.default,
       },
     });
     return { task_id: taskId, version: 1, status: 'DRAFT' as const };
@@ -196,6 +200,7 @@ export async function editPurchaseDraft(
         ...(input.quantity !== undefined ? { quantity: input.quantity } : {}),
         ...(input.max_total_price_cent !== undefined ? { max_total_price_cent: input.max_total_price_cent } : {}),
         ...(input.execution_mode !== undefined ? { execution_mode: input.execution_mode } : {}),
+        ...(input.priority !== undefined ? { priority: input.priority } : {}),
         updated_at: now,
       })
       .where('task_id', '=', taskId)
@@ -228,10 +233,10 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
   if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
   if (task.status !== 'DRY_RUN_PASSED') throw conflict('ACTION_NOT_ALLOWED', '只有试运行通过的任务可以复制为真实下单');
   const orderLine =
-    task.syb_id !== null && task.order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
+    task.syb_id !== null && task.syb_order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null
       ? {
           sybId: task.syb_id,
-          orderNo: task.order_no,
+          sybOrderNo: task.syb_order_no,
           shopeeGoodsId: task.shopee_goods_id,
           shopeeSkuId: task.shopee_sku_id,
         }
@@ -246,6 +251,7 @@ export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string)
       quantity: task.quantity ?? 1,
       max_total_price_cent: task.max_total_price_cent ?? 0,
       execution_mode: 'live',
+      priority: task.priority,
       ...(task.title !== null ? { title: task.title } : {}),
     },
     { source: task.source ?? 'manual', sourceRef: task.source_ref ?? taskId, ...(orderLine ? { orderLine } : {}) },

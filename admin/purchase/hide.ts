@@ -1,5 +1,6 @@
 import { isTerminal } from '../../domain/purchase/state-machine';
-import { PURCHASE_STATUSES, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
+import { isPurchaseStatus } from '../../domain/purchase/state-machine';
+import { STATUS_ZH } from '../../domain/purchase/status';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -57,8 +58,4 @@ export async function hideTasks(
       });
     return { hidden: ids };
   });
-}
-
-function isPurchaseStatus(s: string): s is PurchaseStatus {
-  return (PURCHASE_STATUSES as readonly string[]).includes(s);
 }

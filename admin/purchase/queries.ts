@@ -1,7 +1,8 @@
 import { sql, type SqlBool } from 'kysely';
 import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
-import { reasonInfo } from '../../domain/purchase/reasons';
+import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
+import { phaseOf, PURCHASE_STATUSES } from '../../domain/purchase/state-machine';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchase/views';
 
@@ -48,17 +49,23 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         .execute()
     : [];
   const status = task.status as PurchaseStatus;
-  const reason = task.reason_code ? reasonInfo(task.reason_code) : null;
   const current = auth !== undefined && task.authorization_id === auth.id;
-  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]) : [];
-  // A task cancelled before a phone took it (or after a reset) has no attempt that records it.
+  // a stop after the tap on 提交订单 reads as one: the order may exist
+  const tapped = current && submission !== undefined && submission.abandoned_at === null;
+  const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
+  const timeline = attempt
+    ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]).map((e) =>
+        e.reason ? { ...e, reason: canonicalReason(e.reason) } : e,
+      )
+    : [];
+  // A task canceled before a phone took it (or after a reset) has no attempt that records it.
   if (status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
     timeline.push({
       at: task.finished_at ?? task.updated_at,
       status: 'CANCELED',
       reason: task.reason_code,
       detail: null,
-      actor: await cancelledBy(db, taskId),
+      actor: await canceledBy(db, taskId),
     });
   }
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
@@ -77,20 +84,22 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_options: pddOptions,
     quantity: task.quantity ?? 0,
     max_total_price_cent: task.max_total_price_cent ?? 0,
-    reason_code: task.reason_code,
+    priority: task.priority,
+    reason_code: task.reason_code && canonicalReason(task.reason_code),
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     device_id: task.device_id,
     device_name: task.device_name,
     syb_id: task.syb_id,
-    order_no: task.order_no,
+    syb_order_no: task.syb_order_no,
+    order_no: task.syb_order_no,
     pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
     workflow_id: auth?.workflow_id ?? null,
     authorization: auth ? { id: auth.id, status: auth.status, expires_at: auth.expires_at } : null,
     // Readings of an authorization the task no longer holds (reset to DRAFT, then edited or
-    // cancelled) are history, not the task's current gates; the attempt keeps them.
+    // canceled) are history, not the task's current gates; the attempt keeps them.
     gates: {
       gate1_unit_price_cent: current ? (attempt?.gate1_unit_price_cent ?? null) : null,
       gate2_panel_total_cent: current ? (attempt?.gate2_panel_total_cent ?? null) : null,
@@ -114,7 +123,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
           id: submission.id,
           status: submission.status,
           order_submitted_at: submission.order_submitted_at,
-          order_no: submission.order_no,
+          pdd_order_no: submission.pdd_order_no,
           abandoned_at: submission.abandoned_at,
         }
       : null,
@@ -136,7 +145,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   };
 }
 
-async function cancelledBy(db: AdminDb, taskId: string): Promise<string | null> {
+async function canceledBy(db: AdminDb, taskId: string): Promise<string | null> {
   const row = await db
     .selectFrom('audit_log')
     .select('actor')
@@ -179,7 +188,7 @@ async function exactIdentifierRows(db: AdminDb, text: string): Promise<number[] 
   if (!IDENTIFIER.test(text)) return undefined;
   const rows = (
     await sql<{ rowid: number }>`select rowid from tasks where task_id = ${text}
-      union select rowid from tasks where order_no = ${text}
+      union select rowid from tasks where syb_order_no = ${text}
       union select rowid from tasks where pdd_order_no = ${text}
       union select rowid from tasks where pdd_goods_id = ${text}
       limit ${MAX_CANDIDATES + 1}`.execute(db)
@@ -206,7 +215,8 @@ const ftsPhrase = (text: string) => `"${text.replace(/"/gu, '""')}"`;
 export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<TaskListItem>> {
   let filtered = db.selectFrom('tasks').where('task_type', '=', 'purchase');
   if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
-  if (query.status) filtered = filtered.where('status', '=', query.status);
+  // the route checks the shape only: a status no task has lists nothing
+  if (query.status) filtered = filtered.where('status', '=', query.status as PurchaseStatus);
   if (query.q) {
     const text = query.q;
     const folded = foldForSearch(text);
@@ -229,7 +239,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
         containsText(eb, 'title', text),
         containsText(eb, 'search_text', folded),
         containsText(eb, 'pdd_goods_id', text),
-        containsText(eb, 'order_no', text),
+        containsText(eb, 'syb_order_no', text),
         containsText(eb, 'pdd_order_no', text),
       ]),
     );
@@ -265,10 +275,11 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       pdd_options: t.pdd_options ? (JSON.parse(t.pdd_options) as Record<string, string>) : null,
       quantity: t.quantity,
       max_total_price_cent: t.max_total_price_cent,
-      reason_code: t.reason_code,
+      reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
       version: t.version,
-      order_no: t.order_no,
+      syb_order_no: t.syb_order_no,
+      order_no: t.syb_order_no,
       pdd_order_no: t.pdd_order_no,
       duration_seconds: durationSeconds(t),
       removed_at: t.removed_at,
@@ -299,11 +310,7 @@ async function countTasks(db: AdminDb, status: string | undefined): Promise<numb
  * States the phone has stopped in, waiting for a person (not terminal, so no finished_at): the
  * task's last change is when it stopped, and nothing but the operator's action changes it next.
  */
-const STOPPED: ReadonlySet<string> = new Set<PurchaseStatus>([
-  'NEEDS_MANUAL',
-  'WAITING_PAYMENT',
-  'RECONCILIATION_REQUIRED',
-]);
+const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'person'));
 
 /** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
 function durationSeconds(t: {

@@ -1,7 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { sql } from 'kysely';
-import { allowsAction, isTerminal, repairedStatus } from '../../domain/purchase/state-machine';
-import type { PurchaseStatus } from '../../domain/purchase/status';
+import { ATTEMPT_FOR_SUBMISSION, AUTHORIZATION_STATES } from '../../domain/purchase/record-states';
+import { expectsOpenWorkflow, repairedStatus, type RepairAction } from '../../domain/purchase/repair-rules';
+import { isTerminal, type PurchaseStatus } from '../../domain/purchase/state-machine';
 import type { ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
@@ -22,8 +23,7 @@ export async function closedWorkflowOf(
   temporal: TemporalGateway,
   task: { status: string; workflow_id: string | null },
 ): Promise<string | null> {
-  const status = task.status as PurchaseStatus;
-  if (!task.workflow_id || status === 'DRAFT' || isTerminal(status)) return null;
+  if (!task.workflow_id || !expectsOpenWorkflow(task.status)) return null;
   try {
     const client = await temporal.client();
     const desc = await client.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, () =>
@@ -41,28 +41,15 @@ export type RepairAnswer =
   | { action: 'reset' }
   | { action: 'cancel' };
 
-/**
- * Where the operator's answer takes a task whose workflow is closed, or null when it does not
- * fit. Reset and cancel settle a stop (需人工处理: nothing was tapped) — a purchase that waited
- * longer than the operator wait closes there (workflows/purchase/) — and cancel also a task
- * that never reached its fence.
- */
-function repairedTo(from: PurchaseStatus, answer: RepairAnswer, reachedFence: boolean): PurchaseStatus | null {
-  switch (answer.action) {
-    case 'mark-paid':
-      return from === 'WAITING_PAYMENT' ? 'SUCCEEDED' : null;
-    case 'reset':
-      return from === 'NEEDS_MANUAL' ? 'DRAFT' : null;
-    case 'cancel':
-      return allowsAction(from, 'cancel') && (from === 'NEEDS_MANUAL' || !reachedFence) ? 'CANCELED' : null;
-    case 'resolve':
-      return repairedStatus(from, answer.resolution.outcome, reachedFence);
-  }
+/** The domain's name of an answer (domain/purchase/repair-rules.ts). */
+function repairAction(answer: RepairAnswer): RepairAction {
+  if (answer.action !== 'resolve') return answer.action;
+  return answer.resolution.outcome === 'created' ? 'resolve-created' : 'resolve-not-created';
 }
 
 /**
  * The operator settles a task whose workflow is closed (closedWorkflowOf), in one transaction
- * with its audit row. The rules are the state machine's `repairedStatus`: an authorization that
+ * with its audit row. The rules are domain/purchase/repair-rules.ts `repairedStatus`: an authorization that
  * reached its fence (an `order_submissions` row, tapped or not) never buys again. 标记已付款 of a
  * 待付款 task is the same as the workflow would have done.
  */
@@ -89,7 +76,7 @@ export async function repairClosedTask(
           .where('authorization_id', '=', authId)
           .executeTakeFirst()
       : undefined;
-    const to = repairedTo(from, answer, submission !== undefined);
+    const to = repairedStatus(from, repairAction(answer), submission !== undefined);
     if (!to) {
       const why =
         answer.action === 'resolve' && answer.resolution.outcome === 'created' && !submission
@@ -97,7 +84,7 @@ export async function repairClosedTask(
           : `当前状态（${from}）不允许此操作`;
       throw conflict('ACTION_NOT_ALLOWED', why, { status: from });
     }
-    const orderNo =
+    const pddOrderNo =
       answer.action === 'resolve' && answer.resolution.outcome === 'created' ? answer.resolution.orderNo : null;
     const now = nowUtc();
     const r = await trx
@@ -106,7 +93,7 @@ export async function repairClosedTask(
         status: to,
         version: task.version + 1,
         updated_at: now,
-        ...(orderNo ? { pdd_order_no: orderNo } : {}),
+        ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
         ...(isTerminal(to) ? { finished_at: now } : {}),
         ...(to === 'CANCELED' ? { reason_code: 'CANCELED_BY_OPERATOR' } : {}),
         // back in DRAFT: a new start takes a new authorization; the old one is never revived
@@ -121,13 +108,13 @@ export async function repairClosedTask(
         .updateTable('order_authorizations')
         .set({ status: to === 'DRAFT' || to === 'CANCELED' ? 'ABANDONED' : 'CONSUMED', closed_at: now })
         .where('id', '=', authId)
-        .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
+        .where('status', 'not in', AUTHORIZATION_STATES.terminal)
         .execute();
     }
     if (submission && answer.action === 'resolve') {
       await trx
         .updateTable('order_submissions')
-        .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(orderNo ? { order_no: orderNo } : {}) })
+        .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}) })
         .where('id', '=', submission.id)
         .execute();
     }
@@ -151,7 +138,10 @@ export async function repairClosedTask(
           .set({
             timeline_json: JSON.stringify(timeline),
             ...(answer.action === 'resolve'
-              ? { status: submission ? 'RESOLVED' : 'STOPPED', finished_at: sql<string>`coalesce(finished_at, ${now})` }
+              ? {
+                  status: submission ? ATTEMPT_FOR_SUBMISSION.MANUAL_RESOLVED : 'STOPPED',
+                  finished_at: sql<string>`coalesce(finished_at, ${now})`,
+                }
               : {}),
           })
           .where('id', '=', attempt.id)
@@ -173,7 +163,7 @@ export async function repairClosedTask(
             : answer.action === 'mark-paid'
               ? 'paid'
               : answer.action,
-        ...(orderNo ? { order_no: orderNo } : {}),
+        ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
         request_id: requestId,
       },
     });

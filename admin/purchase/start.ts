@@ -161,6 +161,8 @@ export async function startPurchases(
         mode: task.execution_mode!,
         expiresAt,
       } satisfies PurchaseWorkflowInput,
+      // fixed once started: only a draft's priority can be changed
+      priority: task.priority,
     }));
   });
   recordPurchasesStarted(planned.length);
@@ -168,9 +170,9 @@ export async function startPurchases(
   // The inputs are the ones just committed: no read back per task. Each start that succeeded is
   // noted in one write at the end; one that failed is left to the sweep.
   const startedIds: string[] = [];
-  await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, planned, async ({ started, input }) => {
+  await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, planned, async ({ started, input, priority }) => {
     try {
-      await startPurchaseWorkflow(deps.temporal, started.workflow_id, input);
+      await startPurchaseWorkflow(deps.temporal, started.workflow_id, input, priority);
       startedIds.push(started.authorization_id);
     } catch (err) {
       deps.log.warn(
@@ -232,7 +234,13 @@ export async function startAuthorizedWorkflow(
     mode: auth.execution_mode,
     expiresAt: auth.expires_at,
   };
-  await startPurchaseWorkflow(deps.temporal, auth.workflow_id, input);
+  // fixed once started: only a draft's priority can be changed
+  const task = await deps.db
+    .selectFrom('tasks')
+    .select('priority')
+    .where('task_id', '=', auth.task_id)
+    .executeTakeFirstOrThrow();
+  await startPurchaseWorkflow(deps.temporal, auth.workflow_id, input, task.priority);
   await deps.db
     .updateTable('order_authorizations')
     .set({ workflow_started_at: nowUtc() })

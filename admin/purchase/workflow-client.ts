@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { ExecutionModeAttr, GoodsIdAttr, TaskIdAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { OPERATOR_WAIT_DAYS_DEFAULT, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
+import { claimPriorityKey, TASK_PRIORITY } from '../../domain/purchase/priority';
 import type { TemporalGateway } from '../temporal/gateway';
+// type-only: the admin never loads workflow code, the start's arguments are checked against it
+import type { purchase } from '../../workflows/purchase';
 
 /**
  * How many days a purchase parked for its operator waits before its workflow closes and the
@@ -21,21 +24,25 @@ function operatorWaitDays(): number {
 
 /**
  * Starting is idempotent by workflow id: a running workflow is joined, a closed one is never
- * started again (REJECT_DUPLICATE) — an authorization is used at most once.
+ * started again (REJECT_DUPLICATE) — an authorization is used at most once. The task's priority
+ * is the workflow's Temporal priority, which its claim activity inherits: a free phone is handed
+ * the waiting claim of the highest priority, then the oldest (docs/architecture.md §3).
  */
 export async function startPurchaseWorkflow(
   temporal: TemporalGateway,
   workflowId: string,
   input: PurchaseWorkflowInput,
+  priority: number = TASK_PRIORITY.default,
 ): Promise<void> {
   const client = await temporal.client();
   try {
-    await client.workflow.start('purchase', {
+    await client.workflow.start<typeof purchase>('purchase', {
       workflowId,
       taskQueue: ADMIN_TASK_QUEUE,
       args: [{ ...input, operatorWaitDays: operatorWaitDays() }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      priority: { priorityKey: claimPriorityKey(priority) },
       // what the Temporal Web UI shows for the run: the task at a glance, then its constraints
       staticSummary: `采购 ${input.taskId} · 商品 ${input.goodsId} · ${input.mode === 'live' ? '真实下单' : '试运行'}`,
       staticDetails: [

@@ -139,7 +139,7 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
       {
         source: 'syb',
         sourceRef: sybId,
-        orderLine: { sybId, orderNo: line.order_no, shopeeGoodsId: line.shopee_goods_id, shopeeSkuId: skuId },
+        orderLine: { sybId, sybOrderNo: line.syb_order_no, shopeeGoodsId: line.shopee_goods_id, shopeeSkuId: skuId },
       },
     );
     return draft.task_id;

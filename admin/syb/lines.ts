@@ -10,7 +10,8 @@ import type { ProjectedDetail, ProjectedLine, Scalar } from './answer-parser';
 /** One order line as the admin keeps it: no recipient data, price in TWD cents. */
 export interface SybLine {
   syb_id: string;
-  order_no: string;
+  /** the 顺运宝 order number (the shipment's outer `code`) */
+  syb_order_no: string;
   shopee_goods_id: string;
   title: string | null;
   product_spec: string | null;
@@ -80,7 +81,7 @@ function imageUrl(v: Scalar, refusals: string[], where: string): string | null {
 function readLine(
   raw: ProjectedLine,
   index: number,
-  shipment: { id: string; orderNo: string; createdAt: string; problems: string[] },
+  shipment: { id: string; sybOrderNo: string; createdAt: string; problems: string[] },
   refusals: string[],
 ): SybLine {
   const problems = [...shipment.problems];
@@ -125,7 +126,7 @@ function readLine(
   return {
     // A line without a usable id still gets a stable one, so it is stored (and shown) once.
     syb_id: id ?? `${shipment.id}#${index + 1}`,
-    order_no: shipment.orderNo,
+    syb_order_no: shipment.sybOrderNo,
     shopee_goods_id: productId ?? '',
     title,
     product_spec: spec,
@@ -159,15 +160,15 @@ function readLine(
 export function readShipment(shipmentId: string, detail: ProjectedDetail, fallbackCreatedAt: string): ReadShipment {
   const refusals: string[] = [];
   const problems: string[] = [];
-  const orderNo =
+  const sybOrderNo =
     typeof detail.code === 'string' && detail.code.trim() !== '' && detail.code.length <= SYB_LIMITS.idChars
       ? detail.code
       : '';
-  if (orderNo === '') problems.push(`货运单号无效（${shown(detail.code)}）`);
+  if (sybOrderNo === '') problems.push(`货运单号无效（${shown(detail.code)}）`);
   const createdAt = typeof detail.created === 'string' ? taipeiLocalToUtc(detail.created) : null;
   if (createdAt === null) problems.push(`创建时间无效（${shown(detail.created)}）`);
   if (problems.length > 0) refusals.push(`shipment ${shipmentId}: ${problems.length} shipment field(s) unusable`);
-  const shipment = { id: shipmentId, orderNo, createdAt: createdAt ?? fallbackCreatedAt, problems };
+  const shipment = { id: shipmentId, sybOrderNo, createdAt: createdAt ?? fallbackCreatedAt, problems };
   const raw = detail.details ?? [];
   const linesOverLimit = Math.max(0, (detail.lineCount ?? 0) - SYB_LIMITS.linesPerShipment);
   if (linesOverLimit > 0)
@@ -177,7 +178,7 @@ export function readShipment(shipmentId: string, detail: ProjectedDetail, fallba
   const lines = raw.map((l, i) => readLine(l, i, shipment, refusals));
   const outer = {
     id: shipmentId,
-    code: orderNo || null,
+    code: sybOrderNo || null,
     orderCode: typeof detail.orderCode === 'string' ? detail.orderCode : null,
     created: typeof detail.created === 'string' ? detail.created : null,
   };

@@ -88,7 +88,7 @@ export async function listOrderLines(
     )
     .select([
       'o.syb_id',
-      'o.order_no',
+      'o.syb_order_no',
       'o.title',
       'o.product_spec',
       'o.shopee_goods_id',
@@ -106,7 +106,7 @@ export async function listOrderLines(
   if (q) {
     qb = qb.where((eb) =>
       eb.or([
-        containsText(eb, 'o.order_no', q),
+        containsText(eb, 'o.syb_order_no', q),
         containsText(eb, 'o.title', q),
         containsText(eb, 'o.product_spec', q),
         eb('o.shopee_goods_id', '=', q),
@@ -161,6 +161,7 @@ export async function listOrderLines(
       if (keepOnly && state !== keepOnly) continue;
       kept.push({
         ...r,
+        order_no: r.syb_order_no,
         match_state: state,
         shopee_product_known: Number(product_known) === 1,
         spec_mismatch:

@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger';
 import { conflict } from '../http/errors';
 import type { TemporalGateway } from '../temporal/gateway';
 import type { SybService } from './account';
+import type { sybSync } from '../../workflows/syb-sync';
 
 const PAUSED_NOTE = 'paused: no SYB account (set it on 设置 → 顺运宝)';
 
@@ -126,7 +127,7 @@ export async function triggerSybSync(temporal: TemporalGateway, syb: SybService)
     if (!(err instanceof ScheduleNotFoundError)) throw err;
   }
   try {
-    const handle = await client.workflow.start('sybSync', {
+    const handle = await client.workflow.start<typeof sybSync>('sybSync', {
       workflowId: SYB_SYNC_MANUAL_WORKFLOW_ID,
       taskQueue: ADMIN_TASK_QUEUE,
       args: [],

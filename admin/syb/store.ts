@@ -36,7 +36,7 @@ export async function upsertLines(db: AdminDb, lines: SybLine[]): Promise<number
       // SYB sent the same again: the row stays untouched (and keeps its updated_at).
       if (before && before.syb_data === data && before.data_problem === line.data_problem) continue;
       const changing = {
-        order_no: line.order_no,
+        syb_order_no: line.syb_order_no,
         title: line.title,
         product_spec: line.product_spec,
         shopee_goods_id: line.shopee_goods_id,

@@ -60,13 +60,19 @@ export interface ClaimDeviceActivities {
   claimDevice(): Promise<DeviceClaim>;
 }
 
+/**
+ * Temporal payloads are camelCase (docs/api.md "Names"), this one too. `DeviceClaim`,
+ * `DeviceCounters` and `DeviceFailureDetails` keep their snake_case wire names: recorded
+ * histories carry them and workflows read them on replay (the claim's `task_queue`). The
+ * workflow only passes this one on as its result.
+ */
 export interface DeviceHealth {
-  device_id: string;
+  deviceId: string;
   serial: string;
   model: string;
-  app_version: string | null;
+  appVersion: string | null;
   /** a page profile exists for this app version */
-  app_supported: boolean;
+  appSupported: boolean;
   screen: { width: number; height: number } | null;
   counters: DeviceCounters;
 }
@@ -138,10 +144,12 @@ export interface ClosedInterstitial {
   at: string;
 }
 
+/** What the screen after the tap was; a `captcha` page is the stop reason CAPTCHA_REQUIRED (workflows/purchase/failures.ts). */
 type ObservedOutcome = 'pending_payment' | 'payment_handoff' | 'captcha' | 'unknown';
 
 export interface Observation {
   outcome: ObservedOutcome;
+  /** the PDD order number; wire name kept: recorded workflow histories carry it (docs/api.md "Names") */
   orderNo: string | null;
   orderedAtRaw: string | null;
   /** the matched order's time in UTC; absent from workers older than this field */
@@ -174,8 +182,12 @@ export interface DevicePurchaseActivities {
     input: DeviceActivityInput & { target: PurchaseTarget; submissionId: string },
   ): Promise<Observation & { evidenceIds: string[]; counters: DeviceCounters }>;
 
-  /** Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps. */
+  /**
+   * Read-only: the PDD orders list, 待付款 tab, for reconciliation. Navigation by intent, no taps.
+   * Also the ledger's `irreversible_action_at` for the authorization (null without a ledger row;
+   * absent from phone hosts from before): the centre of the reconcile window when the tap time is unknown.
+   */
   readPendingOrders(
     input: DeviceActivityInput & { target: PurchaseTarget },
-  ): Promise<{ orders: PendingOrder[]; counters: DeviceCounters }>;
+  ): Promise<{ orders: PendingOrder[]; counters: DeviceCounters; irreversibleActionAt?: string | null }>;
 }

@@ -4,7 +4,7 @@ import {
   NON_RETRYABLE_DEVICE_FAILURES,
   reasonForDeviceFailure,
 } from './failures';
-import { REASONS, isReasonCode } from './reasons';
+import { REASONS, canonicalReason, isReasonCode, reasonInfo } from './reasons';
 
 describe('device failure table', () => {
   it('has exactly one row for every code, each with a known reason and a retry flag', () => {
@@ -58,8 +58,22 @@ describe('device failure table', () => {
       expect(REASONS[code].zh.length).toBeGreaterThan(0);
     }
     expect(REASONS.CAPTCHA_REQUIRED.zh).toContain('验证码');
-    // tasks stopped before this split keep their reason readable
-    expect(REASONS.CAPTCHA.zh).toContain('验证码');
+    // tasks stopped under the older spellings keep their reason readable, as the one code
+    expect(reasonInfo('CAPTCHA')).toEqual(REASONS.CAPTCHA_REQUIRED);
+    expect(canonicalReason('CAPTCHA')).toBe('CAPTCHA_REQUIRED');
+  });
+
+  it('one captcha code before the fence and after the tap; after the tap it says to reconcile, never to reset', () => {
+    expect(canonicalReason('CAPTCHA_AFTER_SUBMIT')).toBe('CAPTCHA_REQUIRED');
+    const after = reasonInfo('CAPTCHA_REQUIRED', true);
+    expect(after.zh).toContain('提交后');
+    expect(after.next).toContain('核对');
+    expect(after.next).not.toContain('重置');
+    expect(reasonInfo('CAPTCHA_AFTER_SUBMIT')).toEqual(after);
+    expect(reasonInfo('CAPTCHA_REQUIRED').next).toContain('恢复');
+    // a reason with nothing particular after the tap reads the same
+    expect(reasonInfo('PAYMENT_HANDOFF', true)).toEqual(REASONS.PAYMENT_HANDOFF);
+    expect(canonicalReason('SOMETHING_NEW')).toBe('SOMETHING_NEW');
   });
 
   it('a failure without a device code (a timeout, a lost worker) is a device error', () => {

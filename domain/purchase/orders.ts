@@ -1,5 +1,6 @@
 /** One row of the PDD orders list (待付款 tab) as the phone read it, for reconciliation. */
 export interface PendingOrder {
+  /** the PDD order number; wire name kept: recorded workflow histories carry it (docs/api.md "Names") */
   orderNo: string;
   goodsId: string | null;
   title: string | null;

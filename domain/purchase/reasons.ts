@@ -32,7 +32,6 @@ export const REASONS = {
   },
   GOODS_DELISTED: { zh: '商品已下架', next: '换一个商品链接后新建任务' },
   GOODS_MISMATCH: { zh: '打开的商品与任务的商品编号不一致', next: '核对商品链接后重置为草稿' },
-  CAPTCHA: { zh: '出现验证码/风控页面，已停止（不会绕过）', next: '人工在手机上处理验证后重置为草稿' },
   PAGE_UNRECOGNIZED: { zh: '页面结构无法识别', next: `查看失败截图与日志；${RESET}` },
   DEVICE_ERROR: { zh: '手机连接或操作失败（提交前）', next: `检查手机连接；${RESET}` },
   FENCE_REFUSED: { zh: '服务端不允许这次提交（授权无效或复核不通过），未点击提交', next: RESET },
@@ -47,7 +46,6 @@ export const REASONS = {
   // after the fence: never retried, only reconciled
   SUBMIT_OUTCOME_UNKNOWN: { zh: '已点击提交，但结果不明确', next: '在拼多多待付款订单中核对同一提交' },
   PAYMENT_HANDOFF: { zh: '提交后跳转到支付页面，已停止（绝不付款）', next: '在拼多多待付款订单中核对同一提交' },
-  CAPTCHA_AFTER_SUBMIT: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
   SUBMIT_NOT_CONFIRMED: { zh: '提交动作未得到确认', next: '在拼多多待付款订单中核对同一提交' },
   ORDER_NOT_MATCHED: {
     zh: '提交后到达收银台，但待付款列表中没有唯一匹配的订单',
@@ -59,7 +57,7 @@ export const REASONS = {
     zh: '手机上的拼多多版本尚未发布用于真实下单，未点击提交',
     next: `在「设备 → 拼多多版本」中先用该版本的手机试运行通过并发布；${RESET}`,
   },
-  // the real app's interruptions before the fence: each its own stop (CAPTCHA stays readable for older tasks)
+  // the real app's interruptions before the fence: each its own stop (older spellings: LEGACY_REASONS)
   LOGIN_REQUIRED: {
     zh: '拼多多要求登录，已停止',
     next: `人工在手机上登录拼多多账号后，在「设备」页恢复该手机；${RESET}`,
@@ -98,8 +96,34 @@ export function isReasonCode(code: string): code is ReasonCode {
   return Object.prototype.hasOwnProperty.call(REASONS, code);
 }
 
-export function reasonInfo(code: string): ReasonInfo {
-  return isReasonCode(code)
-    ? REASONS[code]
-    : { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+/**
+ * Older spellings of today's codes. Rows stored before migration 0077 and workflows recorded
+ * before the rename may still carry them; they read as the code they became.
+ */
+const LEGACY_REASONS: Readonly<Record<string, { code: ReasonCode; afterSubmit: boolean }>> = {
+  CAPTCHA: { code: 'CAPTCHA_REQUIRED', afterSubmit: false },
+  CAPTCHA_AFTER_SUBMIT: { code: 'CAPTCHA_REQUIRED', afterSubmit: true },
+};
+
+const legacy = (code: string) =>
+  Object.prototype.hasOwnProperty.call(LEGACY_REASONS, code) ? LEGACY_REASONS[code] : undefined;
+
+/** The code as it is spelled today (an unknown code stays as it is, for engineers to see). */
+export function canonicalReason(code: string): string {
+  return legacy(code)?.code ?? code;
+}
+
+/**
+ * The same check after the tap on 提交订单 says something else: the order may exist, so the
+ * safe next step is to reconcile, never to reset and buy again.
+ */
+const AFTER_SUBMIT: Partial<Record<ReasonCode, ReasonInfo>> = {
+  CAPTCHA_REQUIRED: { zh: '提交后出现验证码/风控，已停止', next: '在拼多多待付款订单中核对同一提交' },
+};
+
+/** The operator's text for a stop; `afterSubmit` when the task's submission was tapped. */
+export function reasonInfo(code: string, afterSubmit = false): ReasonInfo {
+  const today = canonicalReason(code);
+  if (!isReasonCode(today)) return { zh: `未知原因（${code}）`, next: '查看任务时间线与 Temporal 工作流详情' };
+  return (afterSubmit || legacy(code)?.afterSubmit ? AFTER_SUBMIT[today] : undefined) ?? REASONS[today];
 }

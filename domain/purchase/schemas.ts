@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parsePddGoodsId } from '../pdd-url';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from '../text';
+import { TASK_PRIORITY } from './priority';
 import { EXECUTION_MODES } from './status';
 
 const cent = z.number().int().positive();
@@ -24,6 +25,7 @@ const draftFields = {
     .trim()
     .max(200)
     .refine((s) => !hasUnsafeNameChars(s), `title ${UNSAFE_NAME_MESSAGE}`),
+  priority: z.number().int().min(TASK_PRIORITY.min).max(TASK_PRIORITY.max),
 };
 
 /** `POST /api/tasks` (docs/api.md). `execution_mode` is dry_run unless live is given explicitly. */
@@ -36,6 +38,8 @@ export const createPurchaseDraftSchema = z
     max_total_price_cent: draftFields.max_total_price_cent,
     execution_mode: draftFields.execution_mode.default('dry_run'),
     title: draftFields.title.optional(),
+    // 0 (TASK_PRIORITY.default) when not given: admin/purchase/drafts.ts
+    priority: draftFields.priority.optional(),
   })
   .strict();
 export type CreatePurchaseDraft = z.infer<typeof createPurchaseDraftSchema>;
@@ -54,6 +58,7 @@ export const editPurchaseDraftSchema = z
     max_total_price_cent: draftFields.max_total_price_cent.optional(),
     execution_mode: draftFields.execution_mode.optional(),
     title: draftFields.title.optional(),
+    priority: draftFields.priority.optional(),
   })
   .strict();
 export type EditPurchaseDraft = z.infer<typeof editPurchaseDraftSchema>;

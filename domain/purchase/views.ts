@@ -44,6 +44,8 @@ export interface TaskView {
   pdd_options: Record<string, string>;
   quantity: number;
   max_total_price_cent: number;
+  /** which waiting task a free phone takes first: higher first, then the longest waiting (domain/purchase/priority.ts) */
+  priority: number;
   reason_code: string | null;
   reason_zh: string | null;
   reason_next_zh: string | null;
@@ -52,6 +54,8 @@ export interface TaskView {
   device_name: string | null;
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
+  syb_order_no: string | null;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string | null;
   /** the PDD order number the phone read after submitting (or the operator entered) */
   pdd_order_no: string | null;
@@ -76,7 +80,8 @@ export interface TaskView {
     id: string;
     status: string;
     order_submitted_at: string | null;
-    order_no: string | null;
+    /** the PDD order number the submission led to */
+    pdd_order_no: string | null;
     abandoned_at: string | null;
   } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
@@ -111,6 +116,9 @@ export interface TaskListItem {
   /** the display name of the device that ran (or runs) the task */
   device_name: string | null;
   version: number;
+  /** the 顺运宝 order number */
+  syb_order_no: string | null;
+  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
   order_no: string | null;
   pdd_order_no: string | null;
   /** from start (or creation) to the end; null while the task has not finished */

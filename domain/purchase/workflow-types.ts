@@ -35,11 +35,13 @@ export interface PurchaseState {
   step: string;
   deviceId: string | null;
   reasonCode: string | null;
+  /** the PDD order number; wire name kept: recorded workflow histories carry it (docs/api.md "Names") */
   orderNo: string | null;
   gates: GateReadings;
   fenced: boolean;
 }
 
+/** `orderNo` is the PDD order number the operator found; wire name kept: recorded workflow histories carry it (docs/api.md "Names"). */
 export type ResolveReconciliationInput = { outcome: 'created'; orderNo: string } | { outcome: 'not_created' };
 
 /**

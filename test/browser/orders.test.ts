@@ -201,6 +201,7 @@ test('生成采购草稿 (试运行): a draft for the mapped line, the refusals 
     execution_mode: 'dry_run',
     quantity: 1,
     syb_id: line.coatBlackM,
+    syb_order_no: shipments[0]!.code,
     order_no: shipments[0]!.code,
   });
 

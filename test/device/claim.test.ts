@@ -94,13 +94,13 @@ describe('device claim', () => {
     // a second phone comes up: the waiter gets it, before the holder lets go of the first
     devB = await worker('dev-k2', 'sim-k2', dataB);
     const waited = (await waiter.result()) as DeviceHealth;
-    expect(waited.device_id).toBe('dev-k2');
+    expect(waited.deviceId).toBe('dev-k2');
     const held = (await holder.result()) as DeviceHealth;
     expect(held).toMatchObject({
-      device_id: 'dev-k1',
+      deviceId: 'dev-k1',
       serial: 'sim-k1',
-      app_version: '8.17.0',
-      app_supported: true,
+      appVersion: '8.17.0',
+      appSupported: true,
       screen: { width: 1080, height: 2376 },
     });
     expect(held.counters.adb_round_trips).toBeGreaterThan(0);
@@ -163,7 +163,7 @@ describe('device claim', () => {
     // the restarted worker knows it is busy: the other workflow has not got the phone
     expect(openClaimA()?.workflow_id).toBe(h.workflowId);
     const health = (await h.result()) as DeviceHealth;
-    expect(health.device_id).toBe('dev-k1');
+    expect(health.deviceId).toBe('dev-k1');
     await other.result();
     expectSerialClaims(claimsA());
   });
@@ -174,6 +174,6 @@ describe('device claim', () => {
     await h.terminate('test');
     await until('the orphan claim closed', () => claimsA().find((c) => c.workflow_id === h.workflowId)?.released_at);
     const next = await check(0, 'after-terminate');
-    expect(((await next.result()) as DeviceHealth).device_id).toBe('dev-k1');
+    expect(((await next.result()) as DeviceHealth).deviceId).toBe('dev-k1');
   });
 });

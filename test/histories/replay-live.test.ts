@@ -6,6 +6,7 @@ import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { workflowsVariant } from './variant';
 import { temporalDataConverter } from '../../temporal/codec';
+import type { systemCheck } from '../../workflows/system-check';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -50,7 +51,7 @@ describe('npm run replay -- --live', () => {
     });
     running = worker.run();
     // an open workflow: a system check holding for an hour
-    const handle = await client.workflow.start('systemCheck', { workflowId, taskQueue, args: [{ holdSeconds: 3600 }] });
+    const handle = await client.workflow.start<typeof systemCheck>('systemCheck', { workflowId, taskQueue, args: [{ holdSeconds: 3600 }] });
     for (;;) {
       const events = (await handle.fetchHistory()).events ?? [];
       if (events.some((e) => e.timerStartedEventAttributes)) break;

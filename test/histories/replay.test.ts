@@ -77,6 +77,13 @@ const RECORDED_WITH_FAKE_ACTIVITIES = [
   'syb-sync',
   'device-check',
   'purchase-cashier-old-branch',
+  // test/workflows/held-phone.test.ts
+  'purchase-fence-release-gate',
+  'purchase-fence-release-gate-old-branch',
+  'purchase-reconcile-window-ledger',
+  'purchase-reconcile-window-old-branch',
+  'purchase-held-progress-in-one',
+  'purchase-dry-run-released-at-panel',
 ];
 const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES].sort();
 
@@ -139,6 +146,27 @@ const BRANCHES: Record<string, { taken: string[]; old: string[]; commandsDiffer:
     // the wait's timer is the only new command, and the recorded old histories replay with it too;
     // the patch keeps it that way for any history whose workflow task order differs
     commandsDiffer: false,
+  },
+  'fence-names-release-gate': {
+    taken: ['purchase-fence-release-gate'],
+    old: ['purchase-fence-release-gate-old-branch'],
+    // the reason the status write carries differs, not the commands
+    commandsDiffer: false,
+  },
+  'reconcile-window-from-ledger': {
+    taken: ['purchase-reconcile-window-ledger'],
+    old: ['purchase-reconcile-window-old-branch'],
+    commandsDiffer: true,
+  },
+  'held-progress-in-one': {
+    taken: ['purchase-held-progress-in-one', 'purchase-fence-release-gate', 'purchase-dry-run-released-at-panel'],
+    old: ['purchase-succeeded', 'purchase-dry-run-released', 'purchase-fence-refused-canceled'],
+    commandsDiffer: true,
+  },
+  'dry-run-releases-at-panel': {
+    taken: ['purchase-dry-run-released-at-panel'],
+    old: ['purchase-dry-run-released', 'purchase-dry-run'],
+    commandsDiffer: true,
   },
 };
 

@@ -71,6 +71,79 @@ describe('purchase admin activities', () => {
     ).toHaveLength(0);
   });
 
+  it('a task the same phone claims again records the new claim time, in its one task_claims row', async () => {
+    const first = await started();
+    const phone = await issueTestDevice(rig.admin, 'reclaim phone');
+    await acts.beginPurchaseAttempt({ ...first, deviceId: phone.deviceId });
+    await acts.recordPurchaseStatus({ ...first, to: 'CLAIMED', deviceId: phone.deviceId });
+    // the first claim, long ago; then the authorization expires and the task is started again
+    await rig.admin.db
+      .updateTable('task_claims')
+      .set({ claimed_at: '2020-01-01T00:00:00Z' })
+      .where('task_id', '=', first.taskId)
+      .execute();
+    await acts.recordPurchaseStatus({ ...first, to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' });
+    const draft = await rig.task(first.taskId);
+    const res = await rig.op.post('/api/tasks/start', { tasks: [{ task_id: first.taskId, version: draft.version }] });
+    expect(res.status).toBe(200);
+    const again = await rig.task(first.taskId);
+    const second = { taskId: first.taskId, authorizationId: again.authorization!.id, workflowId: again.workflow_id! };
+    expect(second.authorizationId).not.toBe(first.authorizationId);
+    const { attemptId } = await acts.beginPurchaseAttempt({ ...second, deviceId: phone.deviceId });
+
+    const attempt = await rig.admin.db
+      .selectFrom('purchase_attempts')
+      .select('started_at')
+      .where('id', '=', attemptId)
+      .executeTakeFirstOrThrow();
+    expect(
+      await rig.admin.db.selectFrom('task_claims').selectAll().where('task_id', '=', first.taskId).execute(),
+    ).toEqual([{ task_id: first.taskId, device_id: phone.deviceId, claimed_at: attempt.started_at }]);
+  });
+
+  it('beginOrdering is the attempt, CLAIMED and ORDERING in one: retried after any part, it ends the same; a revoked device moves nothing', async () => {
+    const s = await started();
+    const phone = await issueTestDevice(rig.admin, 'ordering phone');
+    const row = () =>
+      rig.admin.db
+        .selectFrom('purchase_attempts')
+        .select(['id', 'timeline_json'])
+        .where('authorization_id', '=', s.authorizationId)
+        .executeTakeFirstOrThrow();
+    const status = async () =>
+      (
+        await rig.admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_id', '=', s.taskId)
+          .executeTakeFirstOrThrow()
+      ).status;
+    const begun = await acts.beginOrdering({ ...s, deviceId: phone.deviceId });
+    expect(await status()).toBe('ORDERING');
+    const timeline = (JSON.parse((await row()).timeline_json) as { status: string }[]).map((e) => e.status);
+    expect(timeline).toEqual(['CLAIMED', 'ORDERING']);
+    // a retry after a lost answer: the same attempt, no new timeline entries, no illegal move
+    expect(await acts.beginOrdering({ ...s, deviceId: phone.deviceId })).toEqual(begun);
+    expect((await row()).id).toBe(begun.attemptId);
+    expect((JSON.parse((await row()).timeline_json) as unknown[]).length).toBe(2);
+
+    const other = await started();
+    const revoked = await issueTestDevice(rig.admin, 'revoked ordering phone');
+    await revokeDeviceCredential(rig.admin.db, { kind: 'system', name: 'test' }, revoked.deviceId);
+    await expect(acts.beginOrdering({ ...other, deviceId: revoked.deviceId })).rejects.toMatchObject({
+      type: 'DEVICE_REVOKED',
+    });
+    expect(
+      (
+        await rig.admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_id', '=', other.taskId)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('PENDING');
+  });
+
   it('the fence refuses a device revoked after its attempt began: DEVICE_REVOKED, no submission row', async () => {
     const s = await started();
     const phone = await issueTestDevice(rig.admin, 'fence phone');

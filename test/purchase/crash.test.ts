@@ -117,7 +117,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
     if (last.status === 'RECONCILIATION_REQUIRED') {
       const res = await rig.op.post(`/api/tasks/${id}/resolve`, {
         outcome: 'created',
-        order_no: rig.orders()[0]?.order_no,
+        pdd_order_no: rig.orders()[0]?.order_no,
       });
       expect(res.status).toBe(200);
       last = await rig.waitFor(id, ['WAITING_PAYMENT']);

@@ -36,7 +36,7 @@ describe('purchase, live and dry run, through the operator API', () => {
       gate3_submit_amount_cent: 3276,
       quantity_read: 2,
     });
-    expect(t.submission).toMatchObject({ status: 'SUBMITTED', order_no: orders[0]?.order_no });
+    expect(t.submission).toMatchObject({ status: 'SUBMITTED', pdd_order_no: orders[0]?.order_no });
     expect(t.evidence.map((e) => e.kind)).toEqual(
       expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']),
     );
@@ -157,10 +157,13 @@ describe('purchase, live and dry run, through the operator API', () => {
     );
     const resolved = await rig.op.post(`/api/tasks/${id}/resolve`, {
       outcome: 'created',
-      order_no: '260807-000000000000001',
+      pdd_order_no: '260807-000000000000001',
     });
     expect(resolved.status).toBe(200);
-    expect((await rig.task(id)).reason_code).toBe('CAPTCHA_AFTER_SUBMIT');
+    const seen = await rig.task(id);
+    // the one captcha code; after the tap it reads as one and says to reconcile
+    expect(seen.reason_code).toBe('CAPTCHA_REQUIRED');
+    expect(seen.reason_zh).toContain('提交后');
     const after = await rig.waitFor(id, ['WAITING_PAYMENT']);
     expect(after.pdd_order_no).toBe('260807-000000000000001');
     expect(rig.submitTaps()).toHaveLength(1);

@@ -51,7 +51,7 @@ describe('purchase: never stuck, the safety rules', () => {
         status: 'RECONCILIATION_REQUIRED',
         reason: 'ORDER_NOT_MATCHED',
       });
-      expect(t.order_no).toBeNull();
+      expect(t.pdd_order_no).toBeNull();
       expect(rig.submitTaps()).toHaveLength(1);
       expect(rig.paymentTaps()).toHaveLength(0);
       // the result screen was the cashier: never photographed
@@ -95,8 +95,10 @@ describe('purchase: never stuck, the safety rules', () => {
 
     const res = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: 'PO-BY-HAND-1' });
     expect(res.status).toBe(200);
-    // the PDD order number, beside the 顺运宝 one (order_no), as the workflow writes it
+    // order_no is the deprecated alias of pdd_order_no in this body; the number lands in pdd_order_no,
+    // beside the 顺运宝 one (syb_order_no), as the workflow writes it
     expect(res.body).toMatchObject({ status: 'WAITING_PAYMENT', pdd_order_no: 'PO-BY-HAND-1', result: 'applied' });
+    expect(res.body).toMatchObject({ syb_order_no: null, order_no: null });
     const audit = await auditRows(id);
     const repaired = audit.filter((a) => a.action === 'task.repaired');
     expect(repaired).toHaveLength(1);
@@ -105,7 +107,7 @@ describe('purchase: never stuck, the safety rules', () => {
       to: 'WAITING_PAYMENT',
       workflow_status: 'TERMINATED',
       reached_fence: true,
-      order_no: 'PO-BY-HAND-1',
+      pdd_order_no: 'PO-BY-HAND-1',
     });
 
     // 标记已付款 needs no workflow either; and nothing was bought again

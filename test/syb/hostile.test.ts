@@ -210,7 +210,7 @@ describe('SYB sync against hostile data', () => {
     const big = await admin.db
       .selectFrom('syb_orders')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('order_no', '=', 'TW-RAW-BIG')
+      .where('syb_order_no', '=', 'TW-RAW-BIG')
       .executeTakeFirstOrThrow();
     expect(Number(big.n)).toBe(1000);
     expect(byId.has('RAW-BROKEN')).toBe(false);
@@ -270,7 +270,7 @@ describe('SYB sync against hostile data', () => {
     // the list no longer reaches three days back …
     for (const r of lists) expect(r.query.createdStart).toBe(today);
     // … yet the shipment was read and stored, and nothing is left to retry
-    expect((await rowsOf('RAW-BROKEN-1'))[0]).toMatchObject({ data_problem: null, order_no: 'TW-RAW-BROKEN' });
+    expect((await rowsOf('RAW-BROKEN-1'))[0]).toMatchObject({ data_problem: null, syb_order_no: 'TW-RAW-BROKEN' });
     const state = await admin.db.selectFrom('syb_sync_state').select('retry_json').executeTakeFirstOrThrow();
     expect(JSON.parse(state.retry_json)).toEqual([]);
   }, 120_000);

@@ -12,6 +12,7 @@ const G4 = '22200000004'; // no PDD link
 
 interface Line {
   syb_id: string;
+  syb_order_no: string;
   order_no: string;
   shopee_sku_id: string | null;
   match_state: string;
@@ -127,7 +128,8 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     expect(by(10)).toMatchObject({ shopee_sku_id: null, match_state: 'unmatched' }); // advice differs
     // 可采购 only when the SKU is mapped to an available, priced PDD combination; a SKU alone is 已匹配.
     expect(by(1)).toMatchObject({
-      order_no: 'TW-T-0001',
+      syb_order_no: 'TW-T-0001',
+      order_no: 'TW-T-0001', // the deprecated alias, for one release
       match_state: 'ready',
       quantity: 2,
       shopee_sku_spec: '黑色,M',
@@ -243,6 +245,7 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
       status: 'DRAFT',
       execution_mode: 'dry_run',
       syb_id: id(1),
+      syb_order_no: 'TW-T-0001',
       order_no: 'TW-T-0001',
       shopee_goods_id: G1,
       shopee_sku_id: '5001',

@@ -35,7 +35,7 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
     return found ? Number(found.slice(line.length + 1)) : 0;
   };
 
-  it('first sync: one row per detail line, outer code as order_no, price from the detail rounded half-up', async () => {
+  it('first sync: one row per detail line, outer code as syb_order_no, price from the detail rounded half-up', async () => {
     await sim.control.putShipments([
       shipment(1, taipeiAt(-2, '10:00:00'), [
         { productId: '11100000001', spec: '黑色,M', quantity: 2, price: '1.005' },
@@ -47,7 +47,7 @@ describe('SYB sync (docs/syb-protocol.md)', () => {
     expect(counts).toMatchObject({ pages: 1, lines: 3, new_lines: 3 });
     const all = await rows();
     expect(
-      all.map((r) => [r.syb_id, r.order_no, r.shopee_goods_id, r.product_spec, r.quantity, r.price_twd_cent]),
+      all.map((r) => [r.syb_id, r.syb_order_no, r.shopee_goods_id, r.product_spec, r.quantity, r.price_twd_cent]),
     ).toEqual([
       ['SH-T-0001-L1', 'TW-T-0001', '11100000001', '黑色,M', 2, 101],
       ['SH-T-0001-L2', 'TW-T-0001', '11100000002', null, 1, 268],

@@ -20,6 +20,7 @@ interface Task {
   quantity: number;
   max_total_price_cent: number;
   execution_mode: string;
+  syb_order_no: string | null;
   order_no: string | null;
   pdd_order_no: string | null;
   syb_id: string | null;
@@ -226,7 +227,7 @@ describe('purchase drafts from what is known', () => {
       .insertInto('syb_orders')
       .values({
         syb_id: 'SH-W-L1',
-        order_no: 'TW-W001',
+        syb_order_no: 'TW-W001',
         title: '外套',
         product_spec: '黑色,M',
         shopee_goods_id: SHOPEE,
@@ -243,7 +244,7 @@ describe('purchase drafts from what is known', () => {
     const t = await created({ 颜色分类: '黑色', 尺码: 'M' }, { quantity: 3, max_total_price_cent: 9000 });
     await admin.db
       .updateTable('tasks')
-      .set({ syb_id: 'SH-W-L1', order_no: 'TW-W001', shopee_goods_id: SHOPEE, shopee_sku_id: '8001' })
+      .set({ syb_id: 'SH-W-L1', syb_order_no: 'TW-W001', shopee_goods_id: SHOPEE, shopee_sku_id: '8001' })
       .where('task_id', '=', t.task_id)
       .execute();
     expect((await task(t.task_id)).warnings).toEqual([]);
@@ -401,7 +402,7 @@ describe('purchase drafts from what is known', () => {
       .set({
         status: 'DRY_RUN_PASSED',
         syb_id: 'SH-9-L1',
-        order_no: 'TW-0009',
+        syb_order_no: 'TW-0009',
         shopee_goods_id: SHOPEE,
         shopee_sku_id: '8001',
       })
@@ -418,27 +419,52 @@ describe('purchase drafts from what is known', () => {
       quantity: 1,
       max_total_price_cent: 2000,
       syb_id: 'SH-9-L1',
-      order_no: 'TW-0009',
+      syb_order_no: 'TW-0009',
     });
     const again = await op.post(`/api/tasks/${t.task_id}/copy-live`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: { code: 'ALREADY_DRAFTED' } });
   });
 
-  it('the task view carries the SYB order number as order_no and the PDD one as pdd_order_no', async () => {
+  it('the task view carries the SYB order number as syb_order_no (order_no its deprecated alias) and the PDD one as pdd_order_no', async () => {
     const t = await created();
     await admin.db
       .updateTable('tasks')
-      .set({ order_no: 'TW-0001', syb_id: 'SH-1-L1', pdd_order_no: '260807-1' })
+      .set({ syb_order_no: 'TW-0001', syb_id: 'SH-1-L1', pdd_order_no: '260807-1' })
       .where('task_id', '=', t.task_id)
       .execute();
-    expect(await task(t.task_id)).toMatchObject({ syb_id: 'SH-1-L1', order_no: 'TW-0001', pdd_order_no: '260807-1' });
-    expect(await task(t.task_id)).not.toHaveProperty('syb_order_no');
-    const found = (await op.get('/api/tasks?q=260807-1')).body as {
-      items: Array<{ task_id: string; order_no: string; pdd_order_no: string }>;
-    };
-    expect(found.items).toEqual([
-      expect.objectContaining({ task_id: t.task_id, order_no: 'TW-0001', pdd_order_no: '260807-1' }),
-    ]);
+    const numbers = { syb_order_no: 'TW-0001', order_no: 'TW-0001', pdd_order_no: '260807-1' };
+    expect(await task(t.task_id)).toMatchObject({ syb_id: 'SH-1-L1', ...numbers });
+    for (const q of ['260807-1', 'TW-0001']) {
+      const found = (await op.get(`/api/tasks?q=${q}`)).body as {
+        items: Array<{ task_id: string; syb_order_no: string; order_no: string; pdd_order_no: string }>;
+      };
+      expect(found.items).toEqual([expect.objectContaining({ task_id: t.task_id, ...numbers })]);
+    }
+  });
+
+  it('resolve takes the PDD number as pdd_order_no, order_no as its alias; none, or two that differ, is 400 and writes nothing', async () => {
+    const t = await created();
+    const resolve = (body: object) => op.post(`/api/tasks/${t.task_id}/resolve`, body);
+    for (const body of [
+      { outcome: 'created' },
+      { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-2' },
+      { outcome: 'created', pdd_order_no: '   ' },
+    ]) {
+      const res = await resolve(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    }
+    // a well-formed body reaches the task, whose state refuses it
+    for (const body of [
+      { outcome: 'created', pdd_order_no: '260807-1' },
+      { outcome: 'created', order_no: '260807-1' },
+      { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-1' },
+    ]) {
+      const res = await resolve(body);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
+    }
+    expect(await task(t.task_id)).toMatchObject({ status: 'DRAFT', pdd_order_no: null, version: t.version });
   });
 });

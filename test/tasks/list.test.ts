@@ -138,7 +138,7 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     const pddOrderNo = '260101987654321098';
     await admin.db
       .updateTable('tasks')
-      .set({ pdd_order_no: pddOrderNo, order_no: 'SHP2601XYZ77' })
+      .set({ pdd_order_no: pddOrderNo, syb_order_no: 'SHP2601XYZ77' })
       .where('task_id', '=', taskId)
       .execute();
     expect(await search(pddOrderNo)).toMatchObject({ items: [{ task_id: taskId }], total: 1 });

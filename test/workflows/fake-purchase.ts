@@ -8,6 +8,7 @@ import type { DeviceClaim, FinalPanelReading, Observation } from '../../domain/c
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { PurchaseState, PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
+import type { purchase } from '../../workflows/purchase';
 import { stateQuery } from '../../workflows/purchase/messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
@@ -61,11 +62,15 @@ export interface Script {
   pendingFails?: string;
   /** readPendingOrders waits for this before it answers */
   pendingGate?: Promise<void>;
+  /** the ledger's irreversible_action_at readPendingOrders reports (unset: a phone host from before, none) */
+  irreversibleActionAt?: string;
 }
 
 /** What the fake activities were asked, in order. */
 export interface Calls {
   statuses: string[];
+  /** the reason code of each status write (null without one) */
+  reasons: (string | null)[];
   activities: string[];
 }
 
@@ -82,7 +87,7 @@ const counters = { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 };
 export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string } = {}) {
   const rig = {
     script: {} as Script,
-    calls: { statuses: [], activities: [] } as Calls,
+    calls: { statuses: [], reasons: [], activities: [] } as Calls,
     client: undefined as unknown as Client,
     namespace: '',
     taskQueue: `wf-${name}-${process.pid}`,
@@ -100,15 +105,24 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
   };
 
   const adminActivities = {
-    async recordPurchaseStatus(input: { to: string }) {
+    async recordPurchaseStatus(input: { to: string; reasonCode?: string | null }) {
       asked('recordPurchaseStatus');
       if (rig.script.failingStatus === input.to)
         throw ApplicationFailure.nonRetryable(`writing ${input.to} failed for good`, 'ILLEGAL_TRANSITION');
       rig.calls.statuses.push(input.to);
+      rig.calls.reasons.push(input.reasonCode ?? null);
     },
     async beginPurchaseAttempt() {
       asked('beginPurchaseAttempt');
       return { attemptId: 'attempt-1', deviceName: '测试手机 1' };
+    },
+    /** the attempt, CLAIMED and ORDERING in one activity: asked as its parts, which may fail alone */
+    async beginOrdering() {
+      asked('beginOrdering');
+      const begun = await adminActivities.beginPurchaseAttempt();
+      await adminActivities.recordPurchaseStatus({ to: 'CLAIMED' });
+      await adminActivities.recordPurchaseStatus({ to: 'ORDERING' });
+      return begun;
     },
     async recordAttemptProgress() {
       asked('recordAttemptProgress');
@@ -157,7 +171,8 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
       rig.calls.activities.push('readPendingOrders');
       await rig.script.pendingGate;
       if (rig.script.pendingFails) throw ApplicationFailure.nonRetryable(rig.script.pendingFails, 'DEVICE_ERROR');
-      return { orders: rig.script.pending ?? [], counters };
+      const ledger = rig.script.irreversibleActionAt;
+      return { orders: rig.script.pending ?? [], counters, ...(ledger ? { irreversibleActionAt: ledger } : {}) };
     },
     async releaseDevice() {
       rig.calls.activities.push('releaseDevice');
@@ -245,7 +260,7 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
 
   function reset(): void {
     rig.script = {};
-    rig.calls = { statuses: [], activities: [] };
+    rig.calls = { statuses: [], reasons: [], activities: [] };
   }
 
   let n = 0;
@@ -263,7 +278,11 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
       ...over,
     };
-    return rig.client.workflow.start('purchase', { workflowId: id, taskQueue: rig.taskQueue, args: [input] });
+    return rig.client.workflow.start<typeof purchase>('purchase', {
+      workflowId: id,
+      taskQueue: rig.taskQueue,
+      args: [input],
+    });
   }
 
   return { rig, setUp, tearDown, reset, start, phoneOn, phoneActivities };

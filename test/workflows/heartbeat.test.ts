@@ -81,6 +81,11 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       async beginPurchaseAttempt() {
         return { attemptId: `att-${id}` };
       },
+      // the attempt, CLAIMED and ORDERING in one (docs/versioning.md, `held-progress-in-one`)
+      async beginOrdering() {
+        for (const to of ['CLAIMED', 'ORDERING']) statuses.push({ to, reasonCode: null });
+        return { attemptId: `att-${id}` };
+      },
       recordAttemptProgress: record('recordAttemptProgress'),
       async createSubmissionFence() {
         calls.push({ name: 'createSubmissionFence', input: null });

@@ -6,6 +6,9 @@ import { allocateNamespace } from '../namespaces';
 import { workflowsVariant } from '../histories/variant';
 import { CLAIM, DEVICE_QUEUE, fakePurchaseRig, keep, stateOf } from './fake-purchase';
 import { temporalDataConverter } from '../../temporal/codec';
+import type { deviceCheck } from '../../workflows/device-check';
+import type { sybSync } from '../../workflows/syb-sync';
+import type { systemCheck } from '../../workflows/system-check';
 
 /**
  * The workflows besides the purchase, with fake activities, each kept as a history for the
@@ -63,11 +66,11 @@ describe('system check, SYB sync and device check', () => {
             asked.push('deviceHealth');
             const counters = { adbRoundTrips: 1, dumps: 1, taps: 0, wallMs: 1 };
             return {
-              device_id: CLAIM.device_id,
+              deviceId: CLAIM.device_id,
               serial: 'stub',
               model: 'stub',
-              app_version: '8.17.0',
-              app_supported: true,
+              appVersion: '8.17.0',
+              appSupported: true,
               screen: null,
               counters,
             };
@@ -89,7 +92,7 @@ describe('system check, SYB sync and device check', () => {
   });
 
   it('systemCheck records its round trip', async () => {
-    const handle = await client.workflow.start('systemCheck', {
+    const handle = await client.workflow.start<typeof systemCheck>('systemCheck', {
       workflowId: `sc-${process.pid}`,
       taskQueue,
       args: [{ holdSeconds: 0 }],
@@ -99,18 +102,22 @@ describe('system check, SYB sync and device check', () => {
   });
 
   it('sybSync answers the activity counts', async () => {
-    const handle = await client.workflow.start('sybSync', { workflowId: `syb-${process.pid}`, taskQueue, args: [] });
+    const handle = await client.workflow.start<typeof sybSync>('sybSync', {
+      workflowId: `syb-${process.pid}`,
+      taskQueue,
+      args: [],
+    });
     expect(await handle.result()).toMatchObject({ pages: 1 });
     await keep('syb-sync', handle);
   });
 
   it('deviceCheck claims a phone, reads it and releases it', async () => {
-    const handle = await client.workflow.start('deviceCheck', {
+    const handle = await client.workflow.start<typeof deviceCheck>('deviceCheck', {
       workflowId: `dc-${process.pid}`,
       taskQueue,
       args: [{}],
     });
-    expect(await handle.result()).toMatchObject({ device_id: CLAIM.device_id });
+    expect(await handle.result()).toMatchObject({ deviceId: CLAIM.device_id });
     expect(asked).toContain('releaseDevice');
     await keep('device-check', handle);
   });

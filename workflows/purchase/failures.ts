@@ -35,9 +35,14 @@ export function reasonForLastingError(err: unknown): ReasonCode {
     : 'ADMIN_STEP_FAILED';
 }
 
+/**
+ * A check after the tap is the one captcha code, CAPTCHA_REQUIRED (the task's submission tells it
+ * from the stop before the fence). Only the reason code the admin records changes, no command, so
+ * histories recorded with the older CAPTCHA_AFTER_SUBMIT replay; the admin reads both spellings.
+ */
 export function afterSubmitReason(seen: Observation | null): ReasonCode {
   if (seen?.outcome === 'payment_handoff') return 'PAYMENT_HANDOFF';
-  if (seen?.outcome === 'captcha') return 'CAPTCHA_AFTER_SUBMIT';
+  if (seen?.outcome === 'captcha') return 'CAPTCHA_REQUIRED';
   return 'SUBMIT_OUTCOME_UNKNOWN';
 }
 

@@ -13,31 +13,7 @@ export function listenToOperator(run: PurchaseRun): void {
   const { state } = run;
   setHandler(stateQuery, () => state);
   answerHoldsClaim(() => (run.released ? null : run.claim));
-  setHandler(
-    cancelUpdate,
-    async ({ actor, requestId }): Promise<OperatorAnswer> => {
-      run.canceledBy = actor;
-      run.phoneScope.cancel();
-      await run.moveTo('CANCELED', {
-        reasonCode: 'CANCELED_BY_OPERATOR',
-        actor,
-        ...(requestId ? { requestId } : {}),
-      });
-      return { result: 'applied', status: 'CANCELED' };
-    },
-    {
-      validator: (_op: OperatorRef) => {
-        // After the fence only a stop may be canceled: NEEDS_MANUAL after it means the fence
-        // refused or submitOnce never started — nothing was tapped (domain/purchase/state-machine.ts).
-        if (run.fenceRequested && state.status !== 'NEEDS_MANUAL')
-          throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
-        // a task back in DRAFT has left this workflow: its cancel is the admin's
-        if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || run.canceledBy)
-          throw new Error(`当前状态（${state.status}）不能取消`);
-        run.refuseWhileBusy();
-      },
-    },
-  );
+  listenToCancel(run);
   setHandler(
     resetUpdate,
     async (op): Promise<OperatorAnswer | null> => {
@@ -91,7 +67,37 @@ export function listenToOperator(run: PurchaseRun): void {
       validator: (r) => {
         if (!allowsAction(state.status, 'resolve') || run.resolution)
           throw new Error(`只有「待核对」的任务可以录入核对结果（当前 ${state.status}）`);
-        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写订单号');
+        if (r.outcome === 'created' && !r.orderNo) throw new Error('请填写拼多多订单号');
+        run.refuseWhileBusy();
+      },
+    },
+  );
+}
+
+/** 取消: before the fence, or in a stop after a fence that tapped nothing. */
+function listenToCancel(run: PurchaseRun): void {
+  const { state } = run;
+  setHandler(
+    cancelUpdate,
+    async ({ actor, requestId }): Promise<OperatorAnswer> => {
+      run.canceledBy = actor;
+      run.phoneScope.cancel();
+      await run.moveTo('CANCELED', {
+        reasonCode: 'CANCELED_BY_OPERATOR',
+        actor,
+        ...(requestId ? { requestId } : {}),
+      });
+      return { result: 'applied', status: 'CANCELED' };
+    },
+    {
+      validator: (_op: OperatorRef) => {
+        // After the fence only a stop may be canceled: NEEDS_MANUAL after it means the fence
+        // refused or submitOnce never started — nothing was tapped (domain/purchase/state-machine.ts).
+        if (run.fenceRequested && state.status !== 'NEEDS_MANUAL')
+          throw new Error('提交围栏已建立，不能取消：只能核对同一提交');
+        // a task back in DRAFT has left this workflow: its cancel is the admin's
+        if (state.status === 'DRAFT' || !allowsAction(state.status, 'cancel') || run.canceledBy)
+          throw new Error(`当前状态（${state.status}）不能取消`);
         run.refuseWhileBusy();
       },
     },

@@ -8,9 +8,10 @@ import type {
 import { reasonForDeviceFailure } from '../../domain/purchase/failures';
 import { allGates } from '../../domain/purchase/gates';
 import type { PurchaseStatus } from '../../domain/purchase/status';
-import { DeviceIdAttr, DeviceNameAttr } from '../../domain/search-attributes';
+import { DeviceIdAttr, DeviceNameAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { phoneActivities } from '../phone';
 import { deviceFailure, type RecordedPrepareStop, type Step } from './failures';
+import { release } from './phone';
 import { purchaseResult } from './result';
 import type { PurchaseRun } from './run';
 
@@ -33,6 +34,12 @@ export async function begin(run: PurchaseRun, claim: DeviceClaim): Promise<Purch
     if (begun.deviceName && patched('device-name-attribute'))
       upsertSearchAttributes([{ key: DeviceNameAttr, value: begun.deviceName }]);
   };
+  // While the phone is held the attempt, CLAIMED and ORDERING are one admin round trip; purchases
+  // from before wrote them one by one and replay that way (docs/versioning.md, `held-progress-in-one`).
+  if (patched('held-progress-in-one')) {
+    await beginInOne(run, claim, target);
+    return target;
+  }
   // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
   if (patched('attempt-before-claimed')) {
     await beginAttempt();
@@ -44,6 +51,26 @@ export async function begin(run: PurchaseRun, claim: DeviceClaim): Promise<Purch
   await run.moveTo('ORDERING');
   state.step = 'preparing';
   return target;
+}
+
+/** The attempt begun and the task moved through CLAIMED to ORDERING, in one admin activity. */
+async function beginInOne(run: PurchaseRun, claim: DeviceClaim, target: PurchaseTarget): Promise<void> {
+  const { input, state } = run;
+  run.throwIfCanceled();
+  // the workflow's own state moves first, as in PurchaseRun.moveTo
+  state.status = 'ORDERING';
+  const begun = await run.adminApi().beginOrdering({
+    taskId: input.taskId,
+    authorizationId: input.authorizationId,
+    deviceId: claim.device_id,
+    workflowId: workflowInfo().workflowId,
+  });
+  target.attemptId = begun.attemptId;
+  if (begun.deviceName && patched('device-name-attribute'))
+    upsertSearchAttributes([{ key: DeviceNameAttr, value: begun.deviceName }]);
+  upsertSearchAttributes([{ key: TaskStatusAttr, value: 'ORDERING' }]);
+  run.showDetails();
+  state.step = 'preparing';
 }
 
 /**
@@ -83,6 +110,10 @@ export async function prepareThroughGates(
     });
     return prepared;
   }
+  // A dry run is done with the phone at the final panel: the next purchase may have it while the
+  // admin books this one. Dry runs from before let it go after the bookkeeping and replay that way
+  // (docs/versioning.md, `dry-run-releases-at-panel`).
+  if (input.mode === 'dry_run' && patched('dry-run-releases-at-panel')) await release(run);
   const reading = prepared.reading;
   const verdict = allGates(reading, input.quantity, input.capCent);
   await run.adminApi().recordAttemptProgress({

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { FinalPanelReading } from '../../domain/contracts/device-activities';
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { ReasonCode } from '../../domain/purchase/reasons';
@@ -27,10 +28,15 @@ export async function reconcile(
   await run.settled(() => run.adminApi().recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }));
   await run.settled(() => run.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail }));
   state.step = 'reconcile';
-  const at = tappedAt ?? new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
+  const now = new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
   const listed = await phoneActivities(claim.task_queue)
     .read.readPendingOrders({ claim, target: run.target! })
     .catch(() => null);
+  // The tap time unknown, the window is centred on the ledger's irreversible_action_at — written
+  // just before the tap — not on this moment; purchases from before took "now" and replay that
+  // way (docs/versioning.md, `reconcile-window-from-ledger`).
+  const ledgerAt = tappedAt === null ? listed?.irreversibleActionAt : null;
+  const at = tappedAt ?? (ledgerAt && patched('reconcile-window-from-ledger') ? ledgerAt : now);
   const verdict = listed
     ? matchPendingOrder(listed.orders, {
         goodsId: input.goodsId,

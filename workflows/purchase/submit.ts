@@ -1,10 +1,11 @@
-import { ActivityFailure, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, patched, TimeoutFailure } from '@temporalio/workflow';
 import type {
   DeviceClaim,
   FinalPanelReading,
   Observation,
   PurchaseTarget,
 } from '../../domain/contracts/device-activities';
+import type { ReasonCode } from '../../domain/purchase/reasons';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { phoneActivities } from '../phone';
 import { fenceActivity } from './activities';
@@ -36,15 +37,22 @@ export async function fence(
     await run.adminApi().abandonUntappedFence({ authorizationId: input.authorizationId });
     return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
   }
-  if (!decision.clickPermitted)
-    return {
-      ok: false,
-      reason: decision.reason === 'DEVICE_REVOKED' ? 'DEVICE_REVOKED' : 'FENCE_REFUSED',
-      detail: decision.detail,
-    };
+  if (!decision.clickPermitted) return { ok: false, reason: refusalReason(decision.reason), detail: decision.detail };
   state.fenced = true;
   run.submitted = { submissionId: decision.submissionId, reading, tappedAt: null };
   return { ok: true, submissionId: decision.submissionId };
+}
+
+/**
+ * The reason a refused fence stops with: a revoked device and a PDD app version nobody released
+ * keep their own code, so the workflow's state says what the task row says. Purchases from before
+ * named the release gate FENCE_REFUSED (the admin read the precise reason back from the attempt)
+ * and replay that way (docs/versioning.md, `fence-names-release-gate`).
+ */
+function refusalReason(reason: string): ReasonCode {
+  if (reason === 'DEVICE_REVOKED') return 'DEVICE_REVOKED';
+  if (reason === 'APP_VERSION_NOT_RELEASED' && patched('fence-names-release-gate')) return 'APP_VERSION_NOT_RELEASED';
+  return 'FENCE_REFUSED';
 }
 
 /**

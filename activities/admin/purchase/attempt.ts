@@ -11,117 +11,134 @@ import { deviceStatus, nonRetryable, type TimelineEntry } from './shared';
 /** The purchase attempt on a phone: begun once per authorization, then its progress to the final panel. */
 export function attemptActivities(db: AdminDb) {
   return {
-    async beginPurchaseAttempt(input: {
-      taskId: string;
-      authorizationId: string;
-      deviceId: string;
-      workflowId: string;
-    }): Promise<{ attemptId: string; deviceName?: string }> {
-      return writeTransaction(db, async (trx) => {
-        // a revoked phone is stopped here, before anything is opened on it
-        const device = await deviceStatus(trx, input.deviceId);
-        if (device !== 'ACTIVE')
-          throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
-        // its name for the Temporal Web UI (search attribute DeviceName)
-        const named = await trx
-          .selectFrom('device_credentials')
-          .select('display_name')
-          .where('device_id', '=', input.deviceId)
-          .executeTakeFirst();
-        const deviceName = named?.display_name ? { deviceName: named.display_name } : {};
-        const existing = await trx
-          .selectFrom('purchase_attempts')
-          .select('id')
-          .where('authorization_id', '=', input.authorizationId)
-          .executeTakeFirst();
-        if (existing) return { attemptId: existing.id, ...deviceName };
-        const attemptId = randomUUID();
-        await trx
-          .insertInto('purchase_attempts')
-          .values({
-            id: attemptId,
-            task_id: input.taskId,
-            authorization_id: input.authorizationId,
-            device_id: input.deviceId,
-            workflow_id: input.workflowId,
-            status: 'RUNNING',
-            step: 'claimed',
-            started_at: nowUtc(),
-            timeline_json: '[]',
-          })
-          .execute();
-        await trx
-          .insertInto('task_claims')
-          .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: nowUtc() })
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        return { attemptId, ...deviceName };
-      });
+    async beginPurchaseAttempt(input: Parameters<typeof beginAttempt>[1]) {
+      return beginAttempt(db, input);
     },
-
-    async recordAttemptProgress(input: {
-      attemptId: string;
-      step: string;
-      readings?: Partial<GateReadings>;
-      confirmedOptions?: Record<string, string>;
-      /** what the goods page showed; fills the task's title and shop for the lists when unknown */
-      goods?: { title: string | null; shopName: string | null };
-      failure?: { code: string; detail: string; artifactRef?: string | null };
-      status?: 'RUNNING' | 'STOPPED' | 'PASSED';
-      /** interstitials the phone closed before the final panel: one timeline entry each */
-      interstitials?: ClosedInterstitial[];
-    }): Promise<void> {
-      const r = input.readings ?? {};
-      if (input.interstitials && input.interstitials.length > 0)
-        await recordInterstitials(db, input.attemptId, input.interstitials);
-      await db
-        .updateTable('purchase_attempts')
-        .set({
-          step: input.step,
-          ...(r.gate1UnitPriceCent !== undefined ? { gate1_unit_price_cent: r.gate1UnitPriceCent } : {}),
-          ...(r.gate2PanelTotalCent !== undefined ? { gate2_panel_total_cent: r.gate2PanelTotalCent } : {}),
-          ...(r.gate3SubmitAmountCent !== undefined ? { gate3_submit_amount_cent: r.gate3SubmitAmountCent } : {}),
-          ...(r.quantityRead !== undefined ? { quantity_read: r.quantityRead } : {}),
-          ...(input.confirmedOptions ? { confirmed_options: JSON.stringify(input.confirmedOptions) } : {}),
-          ...(input.failure
-            ? {
-                failure_code: input.failure.code,
-                failure_detail: input.failure.detail,
-                artifact_ref: input.failure.artifactRef ?? null,
-              }
-            : {}),
-          ...(input.status ? { status: input.status } : {}),
-          ...(input.status === 'STOPPED' || input.status === 'PASSED' ? { finished_at: nowUtc() } : {}),
-        })
-        .where('id', '=', input.attemptId)
-        .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
-        .execute();
-      if (input.failure) await attentionAfterStop(db, input.attemptId, input.failure);
-      if (input.goods) {
-        const attempt = await db
-          .selectFrom('purchase_attempts')
-          .select('task_id')
-          .where('id', '=', input.attemptId)
-          .executeTakeFirst();
-        if (attempt) {
-          if (input.goods.title)
-            await db
-              .updateTable('tasks')
-              .set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) })
-              .where('task_id', '=', attempt.task_id)
-              .where('title', 'is', null)
-              .execute();
-          if (input.goods.shopName)
-            await db
-              .updateTable('tasks')
-              .set({ shop_name: input.goods.shopName })
-              .where('task_id', '=', attempt.task_id)
-              .where('shop_name', 'is', null)
-              .execute();
-        }
-      }
+    async recordAttemptProgress(input: Parameters<typeof recordProgress>[1]) {
+      return recordProgress(db, input);
     },
   };
+}
+
+/** One attempt per authorization, on an ACTIVE phone; a retry finds the one it made. */
+async function beginAttempt(
+  db: AdminDb,
+  input: {
+    taskId: string;
+    authorizationId: string;
+    deviceId: string;
+    workflowId: string;
+  },
+): Promise<{ attemptId: string; deviceName?: string }> {
+  return writeTransaction(db, async (trx) => {
+    // a revoked phone is stopped here, before anything is opened on it
+    const device = await deviceStatus(trx, input.deviceId);
+    if (device !== 'ACTIVE')
+      throw nonRetryable(`device ${input.deviceId} is ${device}: it may not purchase`, 'DEVICE_REVOKED');
+    // its name for the Temporal Web UI (search attribute DeviceName)
+    const named = await trx
+      .selectFrom('device_credentials')
+      .select('display_name')
+      .where('device_id', '=', input.deviceId)
+      .executeTakeFirst();
+    const deviceName = named?.display_name ? { deviceName: named.display_name } : {};
+    const existing = await trx
+      .selectFrom('purchase_attempts')
+      .select('id')
+      .where('authorization_id', '=', input.authorizationId)
+      .executeTakeFirst();
+    if (existing) return { attemptId: existing.id, ...deviceName };
+    const attemptId = randomUUID();
+    const now = nowUtc();
+    await trx
+      .insertInto('purchase_attempts')
+      .values({
+        id: attemptId,
+        task_id: input.taskId,
+        authorization_id: input.authorizationId,
+        device_id: input.deviceId,
+        workflow_id: input.workflowId,
+        status: 'RUNNING',
+        step: 'claimed',
+        started_at: now,
+        timeline_json: '[]',
+      })
+      .execute();
+    await trx
+      .insertInto('task_claims')
+      .values({ task_id: input.taskId, device_id: input.deviceId, claimed_at: now })
+      // a task claimed again by the same phone (a new start after a reset) records the new claim's time
+      .onConflict((oc) => oc.columns(['task_id', 'device_id']).doUpdateSet({ claimed_at: now }))
+      .execute();
+    return { attemptId, ...deviceName };
+  });
+}
+
+/** Where the attempt is: its step, the gate readings, a failure, the goods' title and shop. */
+async function recordProgress(
+  db: AdminDb,
+  input: {
+    attemptId: string;
+    step: string;
+    readings?: Partial<GateReadings>;
+    confirmedOptions?: Record<string, string>;
+    /** what the goods page showed; fills the task's title and shop for the lists when unknown */
+    goods?: { title: string | null; shopName: string | null };
+    failure?: { code: string; detail: string; artifactRef?: string | null };
+    status?: 'RUNNING' | 'STOPPED' | 'PASSED';
+    /** interstitials the phone closed before the final panel: one timeline entry each */
+    interstitials?: ClosedInterstitial[];
+  },
+): Promise<void> {
+  const r = input.readings ?? {};
+  if (input.interstitials && input.interstitials.length > 0)
+    await recordInterstitials(db, input.attemptId, input.interstitials);
+  await db
+    .updateTable('purchase_attempts')
+    .set({
+      step: input.step,
+      ...(r.gate1UnitPriceCent !== undefined ? { gate1_unit_price_cent: r.gate1UnitPriceCent } : {}),
+      ...(r.gate2PanelTotalCent !== undefined ? { gate2_panel_total_cent: r.gate2PanelTotalCent } : {}),
+      ...(r.gate3SubmitAmountCent !== undefined ? { gate3_submit_amount_cent: r.gate3SubmitAmountCent } : {}),
+      ...(r.quantityRead !== undefined ? { quantity_read: r.quantityRead } : {}),
+      ...(input.confirmedOptions ? { confirmed_options: JSON.stringify(input.confirmedOptions) } : {}),
+      ...(input.failure
+        ? {
+            failure_code: input.failure.code,
+            failure_detail: input.failure.detail,
+            artifact_ref: input.failure.artifactRef ?? null,
+          }
+        : {}),
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.status === 'STOPPED' || input.status === 'PASSED' ? { finished_at: nowUtc() } : {}),
+    })
+    .where('id', '=', input.attemptId)
+    .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
+    .execute();
+  if (input.failure) await attentionAfterStop(db, input.attemptId, input.failure);
+  if (input.goods) {
+    const attempt = await db
+      .selectFrom('purchase_attempts')
+      .select('task_id')
+      .where('id', '=', input.attemptId)
+      .executeTakeFirst();
+    if (attempt) {
+      if (input.goods.title)
+        await db
+          .updateTable('tasks')
+          .set({ title: input.goods.title, search_text: searchTextOf(input.goods.title) })
+          .where('task_id', '=', attempt.task_id)
+          .where('title', 'is', null)
+          .execute();
+      if (input.goods.shopName)
+        await db
+          .updateTable('tasks')
+          .set({ shop_name: input.goods.shopName })
+          .where('task_id', '=', attempt.task_id)
+          .where('shop_name', 'is', null)
+          .execute();
+    }
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AdminDb } from '../../../admin/db/database';
 import { attemptActivities } from './attempt';
 import { fenceActivities } from './fence';
+import { heldProgressActivities } from './held';
 import { statusActivities } from './status';
 import { submissionActivities } from './submission';
 
@@ -10,9 +11,12 @@ import { submissionActivities } from './submission';
  * current one, so a stale workflow can never move a task it no longer owns.
  */
 export function purchaseActivities(db: AdminDb) {
+  const status = statusActivities(db);
+  const attempt = attemptActivities(db);
   return {
-    ...statusActivities(db),
-    ...attemptActivities(db),
+    ...status,
+    ...attempt,
+    ...heldProgressActivities(db, attempt, status),
     ...fenceActivities(db),
     ...submissionActivities(db),
   };

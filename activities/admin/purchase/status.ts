@@ -1,10 +1,10 @@
 import { recordAudit } from '../../../admin/audit/audit';
 import { recordPurchaseTransition } from '../../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../../admin/db/database';
-import type { AuthorizationStatus } from '../../../admin/db/tables/purchase';
 import { afterStatusRecorded, stopReason } from '../../../admin/devices/purchase-hooks';
 import type { PurchaseStatus } from '../../../domain/purchase/status';
-import { canTransition, isTerminal } from '../../../domain/purchase/state-machine';
+import { AUTHORIZATION_STATES } from '../../../domain/purchase/record-states';
+import { canTransition, column, isTerminal } from '../../../domain/purchase/state-machine';
 import { nowUtc } from '../../../domain/time';
 import { appendTimeline, nonRetryable } from './shared';
 
@@ -22,16 +22,8 @@ export interface RecordStatusInput {
   requestId?: string;
 }
 
-/** How an authorization moves with its task. */
-const AUTHORIZATION_FOR: Partial<Record<PurchaseStatus, AuthorizationStatus>> = {
-  CLAIMED: 'CLAIMED',
-  DRAFT: 'EXPIRED',
-  NEEDS_MANUAL: 'ABANDONED',
-  CANCELED: 'ABANDONED',
-  DRY_RUN_PASSED: 'CONSUMED',
-  WAITING_PAYMENT: 'CONSUMED',
-  RECONCILIATION_REQUIRED: 'CONSUMED',
-};
+/** How an authorization moves with its task: the state machine's `authorizationBecomes`. */
+const AUTHORIZATION_FOR = column('authorizationBecomes');
 
 /** The one writer of a purchase task's state: every move the workflow makes, checked against the state machine. */
 export function statusActivities(db: AdminDb) {
@@ -73,7 +65,7 @@ export function statusActivities(db: AdminDb) {
             .updateTable('order_authorizations')
             .set({ status: authStatus, ...(authStatus === 'CLAIMED' ? {} : { closed_at: now }) })
             .where('id', '=', input.authorizationId)
-            .where('status', 'not in', ['CONSUMED', 'EXPIRED', 'ABANDONED'])
+            .where('status', 'not in', AUTHORIZATION_STATES.terminal)
             .execute();
         }
         await afterStatusRecorded(trx, input.to, {
@@ -98,7 +90,7 @@ export function statusActivities(db: AdminDb) {
                 from,
                 to: input.to,
                 authorization_id: input.authorizationId,
-                ...(input.orderNo ? { order_no: input.orderNo } : {}),
+                ...(input.orderNo ? { pdd_order_no: input.orderNo } : {}),
                 ...(input.requestId ? { request_id: input.requestId } : {}),
               },
             },

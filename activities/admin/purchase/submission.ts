@@ -1,4 +1,9 @@
 import { writeTransaction, type AdminDb } from '../../../admin/db/database';
+import {
+  ATTEMPT_FOR_SUBMISSION,
+  SUBMISSION_STATES,
+  type SubmissionStatus,
+} from '../../../domain/purchase/record-states';
 import { purchaseResultSchema, type PurchaseResult } from '../../../domain/purchase/schemas';
 import { nowUtc } from '../../../domain/time';
 import { nonRetryable } from './shared';
@@ -17,7 +22,8 @@ export function submissionActivities(db: AdminDb) {
 
     async recordSubmissionOutcome(input: {
       submissionId: string;
-      status: 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
+      status: Exclude<SubmissionStatus, 'FENCED'>;
+      /** the PDD order number (wire name kept: recorded workflow histories carry it) */
       orderNo?: string | null;
       /** when the matched order was placed, UTC */
       orderedAt?: string | null;
@@ -28,24 +34,20 @@ export function submissionActivities(db: AdminDb) {
           .select(['status', 'attempt_id'])
           .where('id', '=', input.submissionId)
           .executeTakeFirstOrThrow();
-        if (sub.status === 'MANUAL_RESOLVED') return;
+        // settled by the operator: nothing the workflow learns later changes it
+        if (SUBMISSION_STATES.isTerminal(sub.status)) return;
         const now = nowUtc();
         await trx
           .updateTable('order_submissions')
           .set({
             status: input.status,
-            ...(input.orderNo ? { order_no: input.orderNo } : {}),
+            ...(input.orderNo ? { pdd_order_no: input.orderNo } : {}),
             ...(input.orderedAt ? { ordered_at: input.orderedAt } : {}),
             ...(input.status === 'MANUAL_RESOLVED' ? { resolved_at: now } : {}),
           })
           .where('id', '=', input.submissionId)
           .execute();
-        const attemptStatus =
-          input.status === 'SUBMITTED'
-            ? 'SUBMITTED'
-            : input.status === 'MANUAL_RESOLVED'
-              ? 'RESOLVED'
-              : 'RECONCILIATION_REQUIRED';
+        const attemptStatus = ATTEMPT_FOR_SUBMISSION[input.status];
         await trx
           .updateTable('purchase_attempts')
           .set({ status: attemptStatus, finished_at: now })

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { CollectRunStatus } from '../../../domain/collect-labels';
+import type { PurchaseStatus } from '../../../domain/purchase/status';
 
 /** Row types of migrations/0010_catalog.ts (docs/architecture.md §5.1–§5.2). */
 export interface ShopeeProductsTable {
@@ -62,13 +64,14 @@ interface SkuMappingsTable {
   mapped_by: string | null;
 }
 
-export type CollectTaskStatus = 'queued' | 'collecting' | 'succeeded' | 'failed' | 'rejected';
+/** a collect task's status: the collect run vocabulary of domain/collect-labels.ts */
+export type CollectTaskStatus = CollectRunStatus;
 
 export interface TasksTable {
   task_id: string;
   task_type: 'collect' | 'purchase';
-  /** collect rows: CollectTaskStatus; the purchase part brings its own states */
-  status: string;
+  /** collect rows: a collect run state (lowercase); purchase rows: a purchase state (uppercase) */
+  status: CollectTaskStatus | PurchaseStatus;
   version: Generated<number>;
   workflow_id: string | null;
   run_id: string | null;

@@ -1,4 +1,8 @@
+import type { Generated } from 'kysely';
+import type { AttemptStatus, AuthorizationStatus, SubmissionStatus } from '../../../domain/purchase/record-states';
 import type { ExecutionMode } from '../../../domain/purchase/status';
+
+export type { AuthorizationStatus };
 
 /** Columns the purchase part adds to `tasks` (migrations 0020, 0033, 0034); null on collect rows. */
 interface PurchaseTaskColumns {
@@ -12,15 +16,15 @@ interface PurchaseTaskColumns {
   execution_mode: ExecutionMode | null;
   authorization_id: string | null;
   reason_code: string | null;
-  /** the PDD order number the phone read (0033 renamed it from `order_no`) */
+  /** the PDD order number the phone read (0033 renamed it from `order_no`); the 顺运宝 one is `syb_order_no` */
   pdd_order_no: string | null;
   started_at: string | null;
   created_by: string | null;
   /** hidden from the task list by an operator (0034); only terminal tasks are */
   removed_at: string | null;
+  /** which waiting task a free phone takes first (0080, domain/purchase/priority.ts) */
+  priority: Generated<number>;
 }
-
-export type AuthorizationStatus = 'ACTIVE' | 'CLAIMED' | 'FENCED' | 'CONSUMED' | 'EXPIRED' | 'ABANDONED';
 
 interface OrderAuthorizationsTable {
   id: string;
@@ -40,8 +44,6 @@ interface OrderAuthorizationsTable {
   expires_at: string;
   closed_at: string | null;
 }
-
-type AttemptStatus = 'RUNNING' | 'STOPPED' | 'PASSED' | 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'RESOLVED';
 
 interface PurchaseAttemptsTable {
   id: string;
@@ -65,8 +67,6 @@ interface PurchaseAttemptsTable {
   finished_at: string | null;
 }
 
-type SubmissionStatus = 'FENCED' | 'SUBMITTED' | 'RECONCILIATION_REQUIRED' | 'MANUAL_RESOLVED';
-
 interface OrderSubmissionsTable {
   id: string;
   task_id: string;
@@ -78,7 +78,8 @@ interface OrderSubmissionsTable {
   quantity_read: number;
   gate3_submit_amount_cent: number;
   order_submitted_at: string | null;
-  order_no: string | null;
+  /** the PDD order number (0075 renamed it from `order_no`) */
+  pdd_order_no: string | null;
   created_at: string;
   resolved_at: string | null;
   /** fenced but never tapped: the workflow got no answer from the fence and stopped (0021) */

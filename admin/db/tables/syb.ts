@@ -1,7 +1,8 @@
 /** Row types of migrations/0030_syb.ts (docs/syb-protocol.md). */
 interface SybOrdersTable {
   syb_id: string;
-  order_no: string;
+  /** the 顺运宝 order number (0075 renamed it from `order_no`) */
+  syb_order_no: string;
   title: string | null;
   product_spec: string | null;
   shopee_goods_id: string;
@@ -43,8 +44,8 @@ interface SybSyncStateTable {
 /** Columns 0030 adds to `tasks`: the order line a purchase draft came from. */
 interface SybTaskColumns {
   syb_id: string | null;
-  /** the SYB order number (0033 renamed it from `syb_order_no`); the PDD one is `pdd_order_no` */
-  order_no: string | null;
+  /** the 顺运宝 order number (0075 renamed it back from `order_no`); the PDD one is `pdd_order_no` */
+  syb_order_no: string | null;
   shopee_goods_id: string | null;
   shopee_sku_id: string | null;
 }

@@ -28,8 +28,16 @@ const knownQuery = z.object({
   quantity: z.coerce.number().int().min(1).max(1000).default(1),
 });
 const hideBody = z.object({ task_ids: z.array(z.string().min(1).max(64)).min(1).max(500) }).strict();
+const pddOrderNo = z.string().trim().min(1).max(64);
+/** `order_no` is the deprecated alias of `pdd_order_no` here (docs/api.md "Names"); two different numbers are refused. */
 const resolveBody = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('created'), order_no: z.string().trim().min(1).max(64) }).strict(),
+  z
+    .object({ outcome: z.literal('created'), pdd_order_no: pddOrderNo.optional(), order_no: pddOrderNo.optional() })
+    .strict()
+    .refine((b) => (b.pdd_order_no ?? b.order_no) !== undefined, { message: 'pdd_order_no is required' })
+    .refine((b) => !b.pdd_order_no || !b.order_no || b.pdd_order_no === b.order_no, {
+      message: 'pdd_order_no and its alias order_no differ',
+    }),
   z.object({ outcome: z.literal('not_created') }).strict(),
 ]);
 const listQuery = z.object({
@@ -145,7 +153,7 @@ export function taskRoutes(deps: AppDeps): Router {
     const body = parseBody(ctx, resolveBody);
     const resolution =
       body.outcome === 'created'
-        ? { outcome: 'created' as const, orderNo: body.order_no }
+        ? { outcome: 'created' as const, orderNo: (body.pdd_order_no ?? body.order_no)! }
         : { outcome: 'not_created' as const };
     // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
     const result = finished(

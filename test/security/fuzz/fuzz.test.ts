@@ -103,6 +103,8 @@ const FIELD_NAMES = [
   'tasks',
   'outcome',
   'order_no',
+  'pdd_order_no',
+  'syb_order_no',
   'color',
   'size',
   'sku_id',

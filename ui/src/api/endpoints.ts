@@ -106,7 +106,7 @@ export const resetTask = (taskId: string): Promise<TaskView> => http.post(`/api/
 export const markTaskPaid = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/mark-paid`, {});
 export const resolveTask = (
   taskId: string,
-  outcome: { outcome: 'created'; order_no: string } | { outcome: 'not_created' },
+  outcome: { outcome: 'created'; pdd_order_no: string } | { outcome: 'not_created' },
 ): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/resolve`, outcome);
 
 /** Where an evidence screenshot is served (to logged-in operators only, by the session cookie). */

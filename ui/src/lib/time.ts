@@ -1,3 +1,5 @@
+import { phaseOf } from '../../../domain/purchase/state-machine';
+
 /** The one way the UI shows a time: server timestamps are UTC ('2026-01-02T03:04:05Z'), operators read local time; unknown is '—'. */
 export function formatTime(utc: string | null | undefined): string {
   if (!utc) return '—';
@@ -6,8 +8,8 @@ export function formatTime(utc: string | null | undefined): string {
   return d.toLocaleString('zh-CN', { hour12: false });
 }
 
-/** States in which a phone is working on the task right now: 用时 is still running. */
-const MOVING: ReadonlySet<string> = new Set(['PENDING', 'CLAIMED', 'ORDERING']);
+/** States the workflow moves on its own (domain/purchase/state-machine.ts): 用时 is still running. */
+const moving = (status: string): boolean => phaseOf(status) === 'running';
 
 /**
  * 用时: from the start to the end, or to the stop a person must act on (the admin sends
@@ -20,5 +22,5 @@ export function durationText(t: { status: string; duration_seconds: number | nul
     if (s < 3600) return `${Math.floor(s / 60)}分${s % 60}秒`;
     return `${Math.floor(s / 3600)}小时${Math.floor((s % 3600) / 60)}分`;
   }
-  return MOVING.has(t.status) ? '进行中' : '—';
+  return moving(t.status) ? '进行中' : '—';
 }

@@ -112,7 +112,7 @@ export default function OrdersPage(): JSX.Element {
       />
 
       <Show when={drafts.results()}>
-        {(r) => <DraftResults results={r()} orderNo={drafts.orderNo} onClose={() => drafts.setResults(null)} />}
+        {(r) => <DraftResults results={r()} sybOrderNo={drafts.sybOrderNo} onClose={() => drafts.setResults(null)} />}
       </Show>
 
       <LoadError testid="order-load-error" message={list.loadError()} />
@@ -145,7 +145,7 @@ function createOrderDrafts(
   const [error, setError] = createSignal<string | null>(null);
   const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
   // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
-  let resultOrderNos = new Map<string, string>();
+  let resultSybOrderNos = new Map<string, string>();
   const run = async (): Promise<void> => {
     if (busy()) return;
     const ids = [...selected()];
@@ -153,8 +153,8 @@ function createOrderDrafts(
     setError(null);
     try {
       const res = await draftsFromOrderLines(ids, mode());
-      const onScreen = new Map(list.items().map((l) => [l.syb_id, l.order_no]));
-      resultOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
+      const onScreen = new Map(list.items().map((l) => [l.syb_id, l.syb_order_no]));
+      resultSybOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
       batch(() => {
         setResults(res.results);
         setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
@@ -166,6 +166,6 @@ function createOrderDrafts(
       setBusy(false);
     }
   };
-  const orderNo = (id: string): string => resultOrderNos.get(id) ?? id;
-  return { mode, setMode, busy, error, results, setResults, run, orderNo };
+  const sybOrderNo = (id: string): string => resultSybOrderNos.get(id) ?? id;
+  return { mode, setMode, busy, error, results, setResults, run, sybOrderNo };
 }

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { authorizationStatusZh } from '../../../domain/purchase-labels';
 import type { TaskView } from '../../../domain/purchase/views';
+import { allowsAction, statesWhere } from '../../../domain/purchase/state-machine';
 import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../api/endpoints';
 import type { TaskAction } from '../components/tasks/actions';
 import { stopDetailZh } from '../components/tasks/details';
@@ -26,17 +27,17 @@ const TASK_POLL_MS = 3_000;
 
 /** The call behind each button; every one answers with the task as it now is, shown at once. */
 const ACTION_CALL: Readonly<
-  Record<Exclude<TaskAction, 'edit'>, (taskId: string, orderNo: string) => Promise<TaskView>>
+  Record<Exclude<TaskAction, 'edit'>, (taskId: string, pddOrderNo: string) => Promise<TaskView>>
 > = {
   cancel: cancelTask,
   reset: resetTask,
   'mark-paid': markTaskPaid,
-  'resolve-created': (taskId, orderNo) => resolveTask(taskId, { outcome: 'created', order_no: orderNo }),
+  'resolve-created': (taskId, pddOrderNo) => resolveTask(taskId, { outcome: 'created', pdd_order_no: pddOrderNo }),
   'resolve-not-created': (taskId) => resolveTask(taskId, { outcome: 'not_created' }),
 };
 
-/** Reasons matter most where the operator has to decide something. */
-const SHOW_REASON: ReadonlySet<string> = new Set(['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED', 'FAILED', 'CANCELED']);
+/** Reasons matter most where the operator has to decide something (domain/purchase/state-machine.ts). */
+const SHOW_REASON: ReadonlySet<string> = new Set(statesWhere('showsReason'));
 
 export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   const [task, setTask] = createSignal<TaskView | null>(null);
@@ -56,12 +57,12 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
   };
   createPoll(load, TASK_POLL_MS, { immediate: true, while: () => !busy() && !isTerminal(task()?.status ?? '') });
 
-  const act = async (action: Exclude<TaskAction, 'edit'>, orderNo?: string): Promise<void> => {
+  const act = async (action: Exclude<TaskAction, 'edit'>, pddOrderNo?: string): Promise<void> => {
     setBusy(true);
     setActionError(null);
     setSuperseded(null);
     try {
-      const answer = (await ACTION_CALL[action](props.taskId, orderNo ?? '')) as TaskView & { result?: string };
+      const answer = (await ACTION_CALL[action](props.taskId, pddOrderNo ?? '')) as TaskView & { result?: string };
       setTask(answer);
       if (answer.result === 'superseded')
         setSuperseded(
@@ -167,7 +168,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   </ul>
                 </div>
               </Show>
-              <Show when={t().status === 'DRAFT'}>
+              <Show when={allowsAction(t().status, 'start')}>
                 <div class="tk-actions">
                   <StartOne task={t()} onDone={load} />
                 </div>
@@ -194,7 +195,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
               <TaskActions
                 status={t().status}
                 workflowClosed={t().workflow_closed ?? null}
-                pddOrderNo={t().pdd_order_no ?? t().submission?.order_no ?? null}
+                pddOrderNo={t().pdd_order_no ?? t().submission?.pdd_order_no ?? null}
                 busy={busy()}
                 error={actionError()}
                 onAction={act}
@@ -221,12 +222,12 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                   {modeZh(t().execution_mode)}
                 </dd>
                 <dt>拼多多订单号</dt>
-                <dd data-testid="task-pdd-order-no">{t().pdd_order_no ?? t().submission?.order_no ?? '—'}</dd>
-                <Show when={t().order_no}>
+                <dd data-testid="task-pdd-order-no">{t().pdd_order_no ?? t().submission?.pdd_order_no ?? '—'}</dd>
+                <Show when={t().syb_order_no}>
                   {(no) => (
                     <>
                       <dt>顺运宝订单号</dt>
-                      <dd data-testid="task-order-no">{no()}</dd>
+                      <dd data-testid="task-syb-order-no">{no()}</dd>
                     </>
                   )}
                 </Show>

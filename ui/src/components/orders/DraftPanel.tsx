@@ -59,7 +59,7 @@ export function DraftBar(props: BarProps): JSX.Element {
 interface ResultProps {
   results: readonly OrderDraftResult[];
   /** The order number of each line, for the operator; the id when the line is not on screen. */
-  orderNo: (sybId: string) => string;
+  sybOrderNo: (sybId: string) => string;
   onClose: () => void;
 }
 
@@ -90,7 +90,7 @@ export function DraftResults(props: ResultProps): JSX.Element {
         <For each={props.results}>
           {(r) => (
             <li data-testid="draft-result" data-syb-id={r.syb_id} data-code={r.error?.code ?? ''}>
-              <span class="tk-mono">{props.orderNo(r.syb_id)}</span>（明细 {r.syb_id}）：
+              <span class="tk-mono">{props.sybOrderNo(r.syb_id)}</span>（明细 {r.syb_id}）：
               <Show
                 when={r.task_id}
                 fallback={

@@ -21,7 +21,7 @@ export default function OrderTable(props: Props): JSX.Element {
         <thead>
           <tr>
             <th class="tk-check" />
-            <th>订单号</th>
+            <th>顺运宝订单号</th>
             <th>商品</th>
             <th>规格</th>
             <th class="tk-num">数量</th>
@@ -51,7 +51,7 @@ export default function OrderTable(props: Props): JSX.Element {
                 </td>
                 <td>
                   <span class="tk-mono" data-testid="order-no">
-                    {line.order_no}
+                    {line.syb_order_no}
                   </span>
                   <span class="or-sub">{formatTime(line.created_at)}</span>
                 </td>

@@ -3,22 +3,22 @@ import Modal from '../Modal';
 
 interface Props {
   busy: boolean;
-  onCreated: (orderNo: string) => void;
+  onCreated: (pddOrderNo: string) => void;
   onClose: () => void;
 }
 
 /** 核对结果 → 已创建: the operator found the order in PDD and copies its number here. */
 export default function ResolveDialog(props: Props): JSX.Element {
-  const [orderNo, setOrderNo] = createSignal('');
+  const [pddOrderNo, setPddOrderNo] = createSignal('');
   const [error, setError] = createSignal<string | null>(null);
   const submit = (): void => {
-    const v = orderNo().trim();
+    const v = pddOrderNo().trim();
     if (v === '') {
       setError('请填写拼多多订单号');
       return;
     }
     if (v.length > 64) {
-      setError('订单号过长');
+      setError('拼多多订单号过长');
       return;
     }
     props.onCreated(v);
@@ -45,14 +45,14 @@ export default function ResolveDialog(props: Props): JSX.Element {
         </>
       }
     >
-      <p>请在拼多多手机应用「待付款」中找到这次提交创建的订单，填写它的订单号。</p>
+      <p>请在拼多多手机应用「待付款」中找到这次提交创建的订单，填写它的拼多多订单号。</p>
       <label class="field">
         <span class="field-label">拼多多订单号</span>
         <input
           class="input"
           data-testid="resolve-order-no"
-          value={orderNo()}
-          onInput={(e) => setOrderNo(e.currentTarget.value)}
+          value={pddOrderNo()}
+          onInput={(e) => setPddOrderNo(e.currentTarget.value)}
         />
       </label>
       <Show when={error()}>

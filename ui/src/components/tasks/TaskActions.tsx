@@ -14,15 +14,15 @@ interface Props {
   busy: boolean;
   error: string | null;
   /** Resolves once the server has answered; the dialog closes either way. */
-  onAction: (action: Exclude<TaskAction, 'edit'>, orderNo?: string) => Promise<void>;
+  onAction: (action: Exclude<TaskAction, 'edit'>, pddOrderNo?: string) => Promise<void>;
   /** 编辑 opens the draft's form; there is nothing to confirm */
   onEdit: () => void;
 }
 
 export default function TaskActions(props: Props): JSX.Element {
   const [pending, setPending] = createSignal<TaskAction | null>(null);
-  const run = async (action: Exclude<TaskAction, 'edit'>, orderNo?: string): Promise<void> => {
-    await props.onAction(action, orderNo);
+  const run = async (action: Exclude<TaskAction, 'edit'>, pddOrderNo?: string): Promise<void> => {
+    await props.onAction(action, pddOrderNo);
     setPending(null);
   };
   const confirmable = (): Exclude<TaskAction, 'edit' | 'resolve-created'> | null => {

@@ -67,9 +67,9 @@ export default function TaskRow(props: Props): JSX.Element {
         class="tk-reason"
         data-testid="task-row-reason"
         data-reason={t().reason_code ?? ''}
-        title={reasonZh(t().reason_code)}
+        title={reasonZh(t().reason_code, t().status)}
       >
-        {reasonZh(t().reason_code)}
+        {reasonZh(t().reason_code, t().status)}
       </td>
       <td class="tk-duration" data-testid="task-duration">
         {durationText(t())}

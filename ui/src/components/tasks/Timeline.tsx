@@ -43,7 +43,7 @@ export default function Timeline(props: { entries: readonly unknown[] }): JSX.El
                 <Show when={e.reason}>
                   {(r) => (
                     <>
-                      <span>{reasonZh(r())}</span>
+                      <span>{reasonZh(r(), e.status)}</span>
                       <Show when={!isReasonCode(r())}>
                         <RawDetail detail={`reason ${r()}`} />
                       </Show>

@@ -1,3 +1,4 @@
+import { repairActions } from '../../../../domain/purchase/repair-rules';
 import { allowedActions as machineActions, type OperatorAction } from '../../../../domain/purchase/state-machine';
 import type { PurchaseStatus } from './types';
 
@@ -19,17 +20,13 @@ const BUTTONS: Readonly<Record<OperatorAction, readonly TaskAction[]>> = {
 };
 
 /**
- * A task whose workflow was closed by hand (the task view's `workflow_closed`) is settled by the
- * operator's answer in the admin: 待付款 is marked paid, any other open state is resolved.
+ * The buttons a task in this state shows: the server's state table, never a copy of it. A task
+ * whose workflow was closed by hand (the task view's `workflow_closed`) shows the answers the
+ * admin's repair accepts from its state (domain/purchase/repair-rules.ts).
  */
-const REPAIR: readonly TaskAction[] = ['resolve-created', 'resolve-not-created'];
-
-/** The buttons a task in this state shows: the server's state table, never a copy of it. */
 export function allowedActions(status: PurchaseStatus, workflowClosed = false): readonly TaskAction[] {
-  const offered = machineActions(status);
-  if (workflowClosed && status !== 'DRAFT' && offered.length > 0)
-    return status === 'WAITING_PAYMENT' ? ['mark-paid'] : REPAIR;
-  return offered.flatMap((a) => BUTTONS[a]);
+  const repair = workflowClosed ? repairActions(status) : [];
+  return repair.length > 0 ? repair : machineActions(status).flatMap((a) => BUTTONS[a]);
 }
 
 /** What the page says about a closed workflow, next to the repair buttons. */

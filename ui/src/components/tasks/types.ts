@@ -1,8 +1,13 @@
 /**
  * The task API's shapes and state tables come from domain/purchase (the same modules the admin
- * uses); what is here is only the UI's own: colours, the mode words, and reading a refusal.
+ * uses, colours included); what is here is only the UI's own: the mode words and reading a refusal.
  */
-import { isTerminal as isTerminalState } from '../../../../domain/purchase/state-machine';
+import {
+  column,
+  isPurchaseStatus,
+  isTerminal as isTerminalState,
+  type StatusTone,
+} from '../../../../domain/purchase/state-machine';
 import {
   PURCHASE_STATUSES,
   STATUS_ZH,
@@ -14,25 +19,11 @@ import type { TaskListItem, TimelineEntry } from '../../../../domain/purchase/vi
 export { PURCHASE_STATUSES, STATUS_ZH };
 export type { ExecutionMode, PurchaseStatus, TaskListItem, TimelineEntry };
 
-/** Colour family per state: what the operator must notice first. */
-export type StatusTone = 'neutral' | 'active' | 'attention' | 'danger' | 'ok' | 'done';
-export const STATUS_TONE: Readonly<Record<PurchaseStatus, StatusTone>> = {
-  DRAFT: 'neutral',
-  PENDING: 'active',
-  CLAIMED: 'active',
-  ORDERING: 'active',
-  NEEDS_MANUAL: 'attention',
-  WAITING_PAYMENT: 'attention',
-  RECONCILIATION_REQUIRED: 'danger',
-  DRY_RUN_PASSED: 'ok',
-  SUCCEEDED: 'ok',
-  FAILED: 'danger',
-  CANCELED: 'done',
-};
+export { isPurchaseStatus };
+export type { StatusTone };
 
-export function isPurchaseStatus(s: string): s is PurchaseStatus {
-  return (PURCHASE_STATUSES as readonly string[]).includes(s);
-}
+/** Colour family per state (domain/purchase/state-machine.ts). */
+export const STATUS_TONE: Readonly<Record<PurchaseStatus, StatusTone>> = column('tone');
 
 /** Nothing more happens to a task in these states, so polling can stop. */
 export function isTerminal(status: string): boolean {

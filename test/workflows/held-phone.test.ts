@@ -1,0 +1,120 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { workflowsVariant } from '../histories/variant';
+import { fakePurchaseRig, keep, pendingOrder, stateOf, until } from './fake-purchase';
+
+/**
+ * The purchase's own patches (docs/versioning.md): the release gate's refusal named as the task
+ * row names it, the reconcile window centred on the ledger's irreversible_action_at, the writes
+ * that only record progress while a phone is held as one activity, and a dry run that lets its
+ * phone go at the final panel. Each new branch and each old one is kept as a history.
+ */
+
+const MIN = 60_000;
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+const RELEASE_GATE = {
+  clickPermitted: false as const,
+  reason: 'APP_VERSION_NOT_RELEASED',
+  detail: 'PDD 8.17.0 is not released for live purchases',
+};
+
+/** The activity types the workflow scheduled, in order, from its history. */
+async function scheduled(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+    return name ? [name] : [];
+  });
+}
+
+describe('purchase workflow: held-phone patches, new branches', () => {
+  const { rig, setUp, tearDown, reset, start } = fakePurchaseRig('held');
+  beforeAll(() => setUp());
+  afterAll(tearDown);
+  beforeEach(reset);
+
+  it('the release gate refuses the fence: the workflow state says APP_VERSION_NOT_RELEASED, as the task row does, and nothing is tapped', async () => {
+    rig.script.fence = RELEASE_GATE;
+    const handle = await start();
+    const state = await stateOf(handle, 'NEEDS_MANUAL');
+    expect(state.reasonCode).toBe('APP_VERSION_NOT_RELEASED');
+    await until(() => rig.calls.statuses.includes('NEEDS_MANUAL'));
+    expect(rig.calls.reasons[rig.calls.statuses.indexOf('NEEDS_MANUAL')]).toBe('APP_VERSION_NOT_RELEASED');
+    expect(rig.calls.activities).not.toContain('submitOnce');
+    await keep('purchase-fence-release-gate', handle);
+  });
+
+  it('tap time unknown: the ±5 min window is centred on the ledger time — the order placed near it matches, one placed "now" does not', async () => {
+    const tapped = Date.now() - 20 * MIN;
+    rig.script.submitFails = 'the phone went away after irreversible_action_at';
+    rig.script.irreversibleActionAt = utc(tapped);
+    // an order placed now lies within ±5 min of the workflow's "now", 20 min after the tap: not ours
+    rig.script.pending = [{ ...pendingOrder('PO-NOW'), placedAt: utc(Date.now()) }];
+    const notOurs = await start();
+    expect((await stateOf(notOurs, 'RECONCILIATION_REQUIRED')).reasonCode).toBe('SUBMIT_NOT_CONFIRMED');
+    await until(() => rig.calls.activities.includes('releaseDevice'));
+    expect(rig.calls.statuses).not.toContain('WAITING_PAYMENT');
+    await notOurs.terminate('test done');
+
+    reset();
+    rig.script.submitFails = 'the phone went away after irreversible_action_at';
+    rig.script.irreversibleActionAt = utc(tapped);
+    rig.script.pending = [{ ...pendingOrder('PO-LEDGER'), placedAt: utc(tapped + MIN) }];
+    const ours = await start();
+    expect(await stateOf(ours, 'WAITING_PAYMENT')).toMatchObject({ orderNo: 'PO-LEDGER' });
+    await keep('purchase-reconcile-window-ledger', ours);
+  });
+
+  it('while the phone is held, the attempt, CLAIMED and ORDERING are one admin activity before the phone is used', async () => {
+    const handle = await start();
+    await stateOf(handle, 'WAITING_PAYMENT');
+    const types = await scheduled(handle);
+    expect(types.slice(0, types.indexOf('preparePurchase'))).toEqual(['claimDevice', 'beginOrdering']);
+    expect(rig.calls.statuses.slice(0, 3)).toEqual(['CLAIMED', 'ORDERING', 'WAITING_PAYMENT']);
+    await keep('purchase-held-progress-in-one', handle);
+  });
+
+  it('a dry run lets its phone go at the final panel, before the admin books it', async () => {
+    const handle = await start({ mode: 'dry_run' });
+    expect(await handle.result()).toBe('DRY_RUN_PASSED');
+    const types = await scheduled(handle);
+    const panel = types.indexOf('preparePurchase');
+    expect(types.slice(panel + 1, panel + 3)).toEqual(['releaseDevice', 'recordAttemptProgress']);
+    await keep('purchase-dry-run-released-at-panel', handle);
+  });
+});
+
+/** The code from before each behaviour patch (the patch taken out the old way), kept as histories. */
+describe('purchase workflow: held-phone patches, old branches', () => {
+  it('before fence-names-release-gate the workflow named the release gate FENCE_REFUSED', async () => {
+    const bundlePath = (await workflowsVariant("patched('fence-names-release-gate')", 'false')).codePath;
+    const { rig, setUp, tearDown, start } = fakePurchaseRig('old-gate', { bundlePath: () => bundlePath });
+    await setUp();
+    try {
+      rig.script.fence = RELEASE_GATE;
+      const handle = await start();
+      expect((await stateOf(handle, 'NEEDS_MANUAL')).reasonCode).toBe('FENCE_REFUSED');
+      await keep('purchase-fence-release-gate-old-branch', handle);
+    } finally {
+      await tearDown();
+    }
+  });
+
+  it('before reconcile-window-from-ledger the window was centred on "now"', async () => {
+    const bundlePath = (await workflowsVariant("patched('reconcile-window-from-ledger')", 'false')).codePath;
+    const { rig, setUp, tearDown, start } = fakePurchaseRig('old-window', { bundlePath: () => bundlePath });
+    await setUp();
+    try {
+      const tapped = Date.now() - 20 * MIN;
+      rig.script.submitFails = 'the phone went away after irreversible_action_at';
+      rig.script.irreversibleActionAt = utc(tapped);
+      rig.script.pending = [{ ...pendingOrder('PO-LEDGER'), placedAt: utc(tapped + MIN) }];
+      const handle = await start();
+      await stateOf(handle, 'RECONCILIATION_REQUIRED');
+      await until(() => rig.calls.activities.includes('releaseDevice'));
+      expect(rig.calls.statuses).not.toContain('WAITING_PAYMENT');
+      await keep('purchase-reconcile-window-old-branch', handle);
+    } finally {
+      await tearDown();
+    }
+  });
+});
