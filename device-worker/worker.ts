@@ -53,7 +53,7 @@ export interface DeviceWorkerHandle {
 const DAY_MS = 86_400_000;
 
 /**
- * One device worker per phone (docs/engineering.md "Processes and queues"): the phone's own
+ * One device worker per phone (docs/architecture.md §3.1): the phone's own
  * queue `device/<id>` (runtime/reconnect.ts), the `devices` queue only while idle
  * (runtime/claim-poller.ts), orphan-claim checks against Temporal (runtime/claim-checks.ts) and
  * the report to the admin (runtime/registration.ts), composed around one ledger and one phone.

@@ -1,6 +1,6 @@
 /**
  * Text rules shared by every place that stores or shows operator-facing text
- * (docs/security.md "Hostile input").
+ * (docs/security.md "Names and text").
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Redaction by pattern, applied to every serialized log line after pino's redaction by field
  * (platform/logger.ts): a secret that reaches a log inside a message, an error's text or a
- * field at a depth nobody listed is still cut (docs/security.md "Logs").
+ * field at a depth nobody listed is still cut (docs/security.md "Secrets").
  */
 
 /** Fields whose value is a secret wherever they sit (Temporal's activity log context carries the task token). */

@@ -24,7 +24,7 @@ const cursorSignature = (payload: string) =>
 
 /**
  * Keyset cursors are opaque to clients: base64url of the last key, then an HMAC of it, so a
- * list only ever resumes from a key it handed out itself (docs/security.md "Hostile input").
+ * list only ever resumes from a key it handed out itself (docs/security.md "Request hygiene").
  */
 export function encodeCursor(key: string): string {
   const payload = Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');

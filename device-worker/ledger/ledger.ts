@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { nowUtc } from '../../domain/time';
 import { DeviceError } from '../errors';
+import { openLedgerDb } from './schema';
 
 /** An open or closed claim of this phone by one workflow. */
 export interface ClaimRow {
@@ -16,25 +15,9 @@ export interface ClaimRow {
   release_reason: string | null;
 }
 
-// Append-only: each entry runs once, in order, tracked by user_version.
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE claims (
-     claim_id       TEXT PRIMARY KEY,
-     device_id      TEXT NOT NULL,
-     workflow_id    TEXT NOT NULL,
-     run_id         TEXT NOT NULL,
-     claimed_at     TEXT NOT NULL,
-     released_at    TEXT,
-     release_reason TEXT
-   );
-   -- at most one open claim per device, whatever the code above it does
-   CREATE UNIQUE INDEX claims_one_open_per_device ON claims(device_id) WHERE released_at IS NULL;
-   CREATE TABLE device_state (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);`,
-];
-
 /**
- * The phone host's own SQLite file (data/device/<id>/ledger.db). It outlives the worker
- * process, so a claim survives a restart; the partial unique index makes a second open claim
+ * The phone host's own SQLite file (data/device/<id>/ledger.db, schema in ./schema.ts). It
+ * outlives the worker process, so a claim survives a restart; the partial unique index makes a second open claim
  * impossible even if two claim tasks race inside one process.
  */
 export class DeviceLedger {
@@ -44,24 +27,7 @@ export class DeviceLedger {
     file: string,
     readonly deviceId: string,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    this.migrate();
-  }
-
-  private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    MIGRATIONS.slice(version).forEach((sql, i) => {
-      this.db
-        .transaction(() => {
-          this.db.exec(sql);
-          this.db.pragma(`user_version = ${version + i + 1}`);
-        })
-        .immediate();
-    });
+    this.db = openLedgerDb(file);
   }
 
   openClaim(): ClaimRow | null {

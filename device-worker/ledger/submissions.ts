@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { nowUtc } from '../../domain/time';
 import { DeviceError } from '../errors';
+import { openLedgerDb } from './schema';
 
 /** One irreversible submit of this phone, keyed by the authorization it spent. */
 export interface SubmissionRow {
@@ -17,17 +16,6 @@ export interface SubmissionRow {
   tapped_at: string | null;
   tap_error: string | null;
 }
-
-const SCHEMA = `CREATE TABLE IF NOT EXISTS submissions (
-  authorization_id       TEXT NOT NULL UNIQUE,
-  submission_id          TEXT NOT NULL,
-  task_id                TEXT NOT NULL,
-  workflow_id            TEXT NOT NULL,
-  expected_json          TEXT NOT NULL,
-  irreversible_action_at TEXT NOT NULL,
-  tapped_at              TEXT,
-  tap_error              TEXT
-)`;
 
 /** The ledger already holds a submission for this authorization: a second one is refused forever. */
 class SubmissionRefused extends DeviceError {
@@ -48,12 +36,7 @@ export class SubmissionLedger {
   private readonly db: Database.Database;
 
   constructor(readonly file: string) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
+    this.db = openLedgerDb(file);
   }
 
   get(authorizationId: string): SubmissionRow | null {

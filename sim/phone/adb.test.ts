@@ -3,18 +3,13 @@ import Adb from '@devicefarmer/adbkit';
 import type { Client } from '@devicefarmer/adbkit';
 import { PNG } from 'pngjs';
 import type { PhoneSim } from './index';
-import { api, parseDump, sh, shBuf, startTestSim } from './testkit';
+import { api, parseDump, sh, shBuf, useTestSim } from './testkit';
 
 let sim: PhoneSim;
 let client: Client;
 let control: string;
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-});
-afterAll(async () => {
-  await sim.close();
-});
+useTestSim((rig) => ({ sim, client, control } = rig), { reset: [] });
 
 /** A raw smart-socket exchange, to check bytes adbkit would hide. */
 function raw(port: number, ...requests: string[]): Promise<Buffer> {

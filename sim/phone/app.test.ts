@@ -1,5 +1,4 @@
 import type { Client } from '@devicefarmer/adbkit';
-import type { PhoneSim } from './index';
 import {
   api,
   byId,
@@ -9,40 +8,34 @@ import {
   one,
   openGoods,
   option,
+  ordersOf,
   rid,
   settledDump,
   sh,
-  startTestSim,
   tap,
+  textOf,
+  useTestSim,
   type DeviceClient,
   type XNode,
 } from './testkit';
 
-let sim: PhoneSim;
 let client: Client;
 let control: string;
 let dev: DeviceClient;
 const SERIAL = 'sim-phone-1';
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-  dev = client.getDevice(SERIAL);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await api(control, 'POST', `/devices/${SERIAL}/reset`);
-});
+useTestSim((rig) => ({ client, control, dev } = rig));
 
-const text = (all: XNode[], id: string): string =>
-  one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
-const orders = async () =>
-  (
-    await api<
-      { order_no: string; goods_id: string; options: string[]; quantity: number; total_cent: number; status: string }[]
-    >(control, 'GET', `/devices/${SERIAL}/orders`)
-  ).body;
+const text = textOf;
+const orders = () =>
+  ordersOf<{
+    order_no: string;
+    goods_id: string;
+    options: string[];
+    quantity: number;
+    total_cent: number;
+    status: string;
+  }>(control, SERIAL);
 const submitNode = (all: XNode[]) => one(all, (n) => n.attrs['resource-id'] === rid('tv_sku_confirm'), 'submit');
 
 describe('dump format', () => {

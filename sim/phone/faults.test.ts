@@ -1,5 +1,4 @@
 import type { Client } from '@devicefarmer/adbkit';
-import type { PhoneSim } from './index';
 import {
   api,
   byId,
@@ -7,45 +6,31 @@ import {
   fillPanel,
   one,
   openGoods,
+  ordersOf,
+  putPhone,
   rid,
+  screenOf,
   settledDump,
   sh,
-  startTestSim,
   tap,
+  textOf,
+  useTestSim,
   type DeviceClient,
   type XNode,
 } from './testkit';
 
-let sim: PhoneSim;
 let client: Client;
 let control: string;
 let dev: DeviceClient;
 const SERIAL = 'sim-phone-1';
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-  dev = client.getDevice(SERIAL);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await api(control, 'POST', `/devices/${SERIAL}/reset`);
-  await api(control, 'POST', '/devices/sim-phone-2/reset');
-});
+useTestSim((rig) => ({ client, control, dev } = rig), { reset: [SERIAL, 'sim-phone-2'] });
 
-const faults = async (f: object): Promise<void> => {
-  const res = await api(control, 'PUT', `/devices/${SERIAL}/faults`, f);
-  expect(res.status).toBe(200);
-};
-const orders = async () =>
-  (await api<{ total_cent: number; status: string }[]>(control, 'GET', `/devices/${SERIAL}/orders`)).body;
-const text = (all: XNode[], id: string): string =>
-  one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
+const faults = (f: object) => putPhone(control, SERIAL, 'faults', f);
+const orders = () => ordersOf<{ total_cent: number; status: string }>(control, SERIAL);
+const text = textOf;
 const submit = (all: XNode[]) => one(all, (n) => n.attrs['resource-id'] === rid('ll_sku_confirm'), 'submit container');
-const screen = async (serial = SERIAL) =>
-  (await api<{ serial: string; screen: string }[]>(control, 'GET', '/devices')).body.find((d) => d.serial === serial)
-    ?.screen;
+const screen = (serial = SERIAL) => screenOf(control, serial);
 
 test('realistic latency makes a dump measurably slower than zero (by completion order)', async () => {
   await faults({ latency: 'realistic' });

@@ -1,7 +1,20 @@
 import net from 'node:net';
 import type { Client } from '@devicefarmer/adbkit';
 import type { PhoneSim } from './index';
-import { api, byId, dump, openGoods, rid, settledDump, sh, startTestSim, tap, one, type DeviceClient } from './testkit';
+import {
+  api,
+  byId,
+  dump,
+  one,
+  openGoods,
+  putPhone,
+  rid,
+  settledDump,
+  sh,
+  tap,
+  useTestSim,
+  type DeviceClient,
+} from './testkit';
 
 let sim: PhoneSim;
 let client: Client;
@@ -9,21 +22,9 @@ let control: string;
 let dev: DeviceClient;
 const SERIAL = 'sim-phone-1';
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-  dev = client.getDevice(SERIAL);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await api(control, 'POST', `/devices/${SERIAL}/reset`);
-});
+useTestSim((rig) => ({ sim, client, control, dev } = rig));
 
-const health = async (h: object): Promise<void> => {
-  const res = await api(control, 'PUT', `/devices/${SERIAL}/health`, h);
-  expect(res.status).toBe(200);
-};
+const health = (h: object) => putPhone(control, SERIAL, 'health', h);
 const line = (out: string, re: RegExp): string | undefined => re.exec(out)?.[1];
 
 describe('health', () => {

@@ -1,7 +1,5 @@
 import Adb from '@devicefarmer/adbkit';
-import type { Client } from '@devicefarmer/adbkit';
 import { PNG } from 'pngjs';
-import type { PhoneSim } from './index';
 import {
   api,
   byId,
@@ -11,17 +9,16 @@ import {
   one,
   openGoods,
   parseDump,
+  putPhone,
   rid,
   settledDump,
   sh,
-  startTestSim,
   tap,
+  useTestSim,
   type DeviceClient,
   type XNode,
 } from './testkit';
 
-let sim: PhoneSim;
-let client: Client;
 let control: string;
 let dev: DeviceClient;
 const SERIAL = 'sim-phone-1';
@@ -43,22 +40,12 @@ interface Tap {
 
 let templates: TemplateInfo[];
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-  dev = client.getDevice(SERIAL);
+useTestSim(async (rig) => {
+  ({ control, dev } = rig);
   templates = (await api<TemplateInfo[]>(control, 'GET', '/overlays/templates')).body;
 });
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await api(control, 'POST', `/devices/${SERIAL}/reset`);
-});
 
-const setOverlays = async (overlays: object[]): Promise<void> => {
-  const res = await api(control, 'PUT', `/devices/${SERIAL}/overlays`, { overlays });
-  expect(res.status).toBe(200);
-};
+const setOverlays = (overlays: object[]) => putPhone(control, SERIAL, 'overlays', { overlays });
 const lastTap = async (): Promise<Tap> => {
   const taps = (await api<Tap[]>(control, 'GET', `/devices/${SERIAL}/taps`)).body;
   return taps[taps.length - 1] as Tap;

@@ -1,5 +1,3 @@
-import type { Client } from '@devicefarmer/adbkit';
-import type { PhoneSim } from './index';
 import {
   api,
   byId,
@@ -7,42 +5,29 @@ import {
   fillPanel,
   one,
   openGoods,
+  ordersOf,
+  putPhone,
   rid,
+  screenOf,
   settledDump,
   sh,
-  startTestSim,
   tap,
+  useTestSim,
   type DeviceClient,
   type XNode,
 } from './testkit';
 
-let sim: PhoneSim;
-let client: Client;
 let control: string;
 let dev: DeviceClient;
 const SERIAL = 'sim-phone-1';
 const GOODS = '937122477375';
 
-beforeAll(async () => {
-  ({ sim, client, control } = await startTestSim());
-  dev = client.getDevice(SERIAL);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await api(control, 'POST', `/devices/${SERIAL}/reset`);
-});
+useTestSim((rig) => ({ control, dev } = rig));
 
-const faults = async (f: object): Promise<void> => {
-  const res = await api(control, 'PUT', `/devices/${SERIAL}/faults`, f);
-  expect(res.status).toBe(200);
-};
-const screen = async () =>
-  (await api<{ serial: string; screen: string }[]>(control, 'GET', '/devices')).body.find((d) => d.serial === SERIAL)
-    ?.screen;
+const faults = (f: object) => putPhone(control, SERIAL, 'faults', f);
+const screen = () => screenOf(control, SERIAL);
 const hasText = (all: XNode[], text: string): boolean => all.some((n) => n.attrs.text === text);
-const orders = async () => (await api<unknown[]>(control, 'GET', `/devices/${SERIAL}/orders`)).body;
+const orders = () => ordersOf(control, SERIAL);
 
 /** What tells each page apart on a real phone (sim/phone/SCREENS.md "Built-in pages"). */
 const SIGNATURE: Record<string, string[]> = {

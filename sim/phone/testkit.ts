@@ -16,7 +16,7 @@ export interface XNode {
   depth: number;
 }
 
-export async function startTestSim(
+async function startTestSim(
   opts: Partial<PhoneSimOptions> = {},
 ): Promise<{ sim: PhoneSim; client: Client; control: string }> {
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, latency: 'zero', ...opts });
@@ -165,4 +165,61 @@ export async function fillPanel(
     d = await dump(device);
   }
   return d;
+}
+
+/** What a sim test file works with: the simulator, adbkit's client, the control API's URL, the phone. */
+export interface TestSimRig {
+  sim: PhoneSim;
+  client: Client;
+  control: string;
+  dev: DeviceClient;
+}
+
+/**
+ * The set-up every sim test file shares: one simulator for the file, closed after it, and the
+ * phones in `reset` (default: `serial`) back to their first state before each test. `bind`
+ * hands the parts to the file's own variables once the simulator is up.
+ */
+export function useTestSim(bind: (rig: TestSimRig) => unknown, opts: { serial?: string; reset?: string[] } = {}): void {
+  const serial = opts.serial ?? 'sim-phone-1';
+  let rig: TestSimRig | undefined;
+  beforeAll(async () => {
+    const started = await startTestSim();
+    rig = { ...started, dev: started.client.getDevice(serial) };
+    await bind(rig);
+  });
+  afterAll(async () => {
+    await rig?.sim.close();
+  });
+  beforeEach(async () => {
+    for (const s of opts.reset ?? [serial]) await api(rig!.control, 'POST', `/devices/${s}/reset`);
+  });
+}
+
+/** PUTs one phone's control resource (its faults, health or overlays) and insists it was taken. */
+export async function putPhone(
+  control: string,
+  serial: string,
+  resource: 'faults' | 'health' | 'overlays',
+  body: object,
+): Promise<void> {
+  const res = await api(control, 'PUT', `/devices/${serial}/${resource}`, body);
+  expect(res.status).toBe(200);
+}
+
+/** The screen the simulator says a phone shows. */
+export async function screenOf(control: string, serial: string): Promise<string | undefined> {
+  return (await api<{ serial: string; screen: string }[]>(control, 'GET', '/devices')).body.find(
+    (d) => d.serial === serial,
+  )?.screen;
+}
+
+/** The orders a phone's PDD app holds, as its control API lists them. */
+export async function ordersOf<T = unknown>(control: string, serial: string): Promise<T[]> {
+  return (await api<T[]>(control, 'GET', `/devices/${serial}/orders`)).body;
+}
+
+/** The text of the one node with this resource id. */
+export function textOf(all: XNode[], id: string): string {
+  return one(all, (n) => n.attrs['resource-id'] === rid(id), id).attrs.text ?? '';
 }

@@ -3,7 +3,6 @@ import pino from 'pino';
 import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
 import { purchaseActivities } from '../../activities/admin/purchase';
 import type { DeviceView } from '../../domain/devices';
-import type { TaskView } from '../../domain/purchase/views';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
 import {
@@ -15,7 +14,8 @@ import {
   type TestAdmin,
   type TestDevice,
 } from '../harness';
-import { BLACK_M, FAST_TIMING, releaseAppVersionInTestDb } from '../purchase/setup';
+import { FAST_TIMING, releaseAppVersionInTestDb } from '../purchase/setup';
+import { operatorSteps, until } from '../phone-host/operator-steps';
 
 jest.setTimeout(300_000);
 
@@ -62,43 +62,9 @@ describe('phones that need help stop claiming', () => {
     workers.delete(dev.deviceId);
   }
 
-  async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string): Promise<T> {
-    let last: T | undefined;
-    for (let i = 0; i < 1_200; i++) {
-      // a keep-alive socket the admin closed between two polls is asked again, not a failure
-      const got = await read().then(
-        (v) => ({ v }),
-        () => null,
-      );
-      if (got) last = got.v;
-      if (got && check(got.v)) return got.v;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`never saw ${what}; last: ${JSON.stringify(last)}`);
-  }
   const deviceView = async (dev: TestDevice): Promise<DeviceView | undefined> =>
     ((await op.get('/api/devices')).body as DeviceView[]).find((d) => d.device_id === dev.deviceId);
-  const task = async (id: string) => (await op.get(`/api/tasks/${id}`)).body as TaskView;
-  const waitFor = (id: string, statuses: string[]) =>
-    until(
-      () => task(id),
-      (t) => statuses.includes(t.status),
-      `${id} in ${statuses.join('/')}`,
-    );
-  async function dryRun(): Promise<string> {
-    const d = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,
-      pdd_options: BLACK_M.options,
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'dry_run',
-    });
-    expect(d.status).toBe(201);
-    const { task_id, version } = d.body as { task_id: string; version: number };
-    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
-    return task_id;
-  }
+  const { task, waitFor, dryRun } = operatorSteps(() => op);
   const attemptsOn = async (dev: TestDevice) =>
     (
       await admin.db.selectFrom('purchase_attempts').select('task_id').where('device_id', '=', dev.deviceId).execute()

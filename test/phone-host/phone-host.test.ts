@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { issueHostCredential } from '../../admin/auth/host-credentials';
 import type { DeviceView } from '../../domain/devices';
-import type { TaskView } from '../../domain/purchase/views';
 import { PhoneHost } from '../../phone-host/host';
 import { HostMetrics } from '../../phone-host/metrics';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
@@ -16,9 +15,12 @@ import {
   type OperatorClient,
   type TestAdmin,
 } from '../harness';
-import { BLACK_M, releaseAppVersionInTestDb } from '../purchase/setup';
+import { releaseAppVersionInTestDb } from '../purchase/setup';
+import { operatorSteps, until } from './operator-steps';
 
 jest.setTimeout(600_000);
+/** polls of 100 ms: a phone host's worker processes take their time to come and go */
+const TRIES = 2_400;
 
 /**
  * One phone host (phone-host/host.ts) against the real admin, the simulator and real device
@@ -57,19 +59,6 @@ describe('phone host', () => {
     return found;
   }
 
-  async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string): Promise<T> {
-    let last: T | undefined;
-    for (let i = 0; i < 2_400; i++) {
-      const got = await read().then(
-        (v) => ({ v }),
-        () => null,
-      );
-      if (got) last = got.v;
-      if (got && check(got.v)) return got.v;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`never saw ${what}; last: ${JSON.stringify(last)}`);
-  }
   const devices = async () => (await op.get('/api/devices')).body as DeviceView[];
   const bySerial = async (serial: string) => (await devices()).find((d) => d.serial === serial);
   const viewOf = (serial: string, check: (d: DeviceView) => boolean, what: string) =>
@@ -77,28 +66,9 @@ describe('phone host', () => {
       () => bySerial(serial),
       (d) => d !== undefined && check(d),
       `${serial} ${what}`,
+      TRIES,
     ) as Promise<DeviceView>;
-  const task = async (id: string) => (await op.get(`/api/tasks/${id}`)).body as TaskView;
-  const waitFor = (id: string, statuses: string[]) =>
-    until(
-      () => task(id),
-      (t) => statuses.includes(t.status),
-      `${id} in ${statuses.join('/')}`,
-    );
-  async function dryRun(): Promise<string> {
-    const d = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,
-      pdd_options: BLACK_M.options,
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'dry_run',
-    });
-    expect(d.status).toBe(201);
-    const { task_id, version } = d.body as { task_id: string; version: number };
-    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
-    return task_id;
-  }
+  const { task, waitFor, dryRun } = operatorSteps(() => op, TRIES);
   const workerPid = (serial: string) => host.snapshot().find((p) => p.serial === serial)?.worker_pid ?? null;
   async function approve(serial: string): Promise<DeviceView> {
     const pending = await viewOf(serial, (d) => d.state === 'pending', 'pending');
@@ -196,6 +166,7 @@ describe('phone host', () => {
       async () => workerPid('host-a'),
       (pid) => pid === null,
       'worker of host-a stopped',
+      TRIES,
     );
     const t = await dryRun();
     expect(await waitFor(t, ['DRY_RUN_PASSED', 'NEEDS_MANUAL', 'FAILED'])).toMatchObject({
@@ -244,6 +215,7 @@ describe('phone host', () => {
       async () => workerPid('host-a'),
       (pid) => pid !== null && pid !== before,
       'a new worker for host-a',
+      TRIES,
     );
     expect(after).not.toBe(before);
     expect(await metrics.registry.getSingleMetricAsString('cmautobuy_host_worker_restarts_total')).toMatch(/ 1$/m);

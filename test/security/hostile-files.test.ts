@@ -17,7 +17,7 @@ import { uploadEvidence } from './evidence-client';
 import { realPng } from './png-fixtures';
 import { rawRequest, requestHead } from './raw-http';
 
-/** Regressions of the second hostile-input probe (docs/security.md "Hostile input"). */
+/** Regressions of the second hostile-input probe (docs/security.md "Threat model"). */
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);

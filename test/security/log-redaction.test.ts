@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../platform/logger';
 
 /**
- * Secrets are cut from every log line by pattern as well as by field (docs/security.md "Logs"):
+ * Secrets are cut from every log line by pattern as well as by field (docs/security.md "Secrets"):
  * the device worker's Temporal SDK lines carry task tokens at depths no field list names.
  */
 describe('log redaction by pattern', () => {

@@ -11,7 +11,7 @@ import { PurchaseRun } from './run';
 import { fence, observe, recordPendingPayment, tapOnce, untappedAfterFence } from './submit';
 
 /**
- * One purchase under one authorization (docs/architecture.md §4.2, docs/engineering.md "The
+ * One purchase under one authorization (docs/architecture.md §4.2, sim/phone/SCREENS.md "A
  * purchase, step by step"): wait for a phone, prepare to the final panel through the three gates,
  * get the fence, tap 提交订单 exactly once, observe — and from then on only read. Every state is
  * written to the admin DB by an admin activity (PurchaseRun.moveTo), and the operator acts through

@@ -129,7 +129,7 @@ export async function observeAfterTap(
   await onEvidence('ORDER_RESULT');
   const kind = seen.screen.kind;
   if (kind === 'payment_handoff') return { outcome: 'payment_handoff', orderNo: null, orderedAtRaw: null };
-  // a security check after the tap: 待核对 as CAPTCHA_AFTER_SUBMIT; any other page or overlay is read, never tapped
+  // a security check after the tap: 待核对 as CAPTCHA_REQUIRED (workflows/purchase/failures.ts); any other page or overlay is read, never tapped
   if (seen.screen.kind === 'stop_page' && CHECKS_AFTER_SUBMIT.includes(seen.screen.code))
     return { outcome: 'captcha', orderNo: null, orderedAtRaw: null };
   if (kind !== 'cashier') return { outcome: 'unknown', orderNo: null, orderedAtRaw: null };

@@ -61,7 +61,7 @@ function contains(n: UiNode, x: number, y: number): boolean {
   return x >= l && x < r && y >= t && y < b;
 }
 
-/** One phone's overlays (sim/phone/SCREENS.md "Overlays"): when each appears, what covers what. */
+/** One phone's overlays (sim/phone/SCREENS.md "The hostile world"): when each appears, what covers what. */
 export class OverlayBook {
   private items: OverlayState[] = [];
 
