@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     syb: { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
     security: {
       trustProxy: env.CMAUTOBUY_TRUST_PROXY === '1',
+      metricsToken: env.CMAUTOBUY_METRICS_TOKEN,
       allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS],
     },
     temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },

@@ -131,7 +131,13 @@ export class AdminClient {
 
 /** The admin's answer to a status report: may this phone take a claim now, and why not. */
 export type DeviceStatusAnswer =
-  | { kind: 'answer'; claimable: boolean; attention: { reason_code: string; since: string } | null }
+  | {
+      kind: 'answer';
+      claimable: boolean;
+      attention: { reason_code: string; since: string } | null;
+      /** the phone host's side: pending, low battery, locked, unprofiled PDD version */
+      blocked?: { reason_code: string } | undefined;
+    }
   | { kind: 'unauthorized' }
   | { kind: 'unavailable'; why: string };
 
@@ -142,7 +148,7 @@ export type DeviceStatusAnswer =
  */
 export async function reportDeviceStatus(
   opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token' | 'requestTimeoutMs'>,
-  status: { adb_connected: boolean },
+  status: { adb_connected: boolean; health?: object },
 ): Promise<DeviceStatusAnswer> {
   try {
     const res = await fetch(new URL('/api/device/status', opts.adminUrl), {
@@ -154,14 +160,16 @@ export async function reportDeviceStatus(
     const body = await res.text().catch(() => '');
     if (res.status === 401) return { kind: 'unauthorized' };
     if (!res.ok) return { kind: 'unavailable', why: `HTTP ${res.status}` };
-    const parsed = JSON.parse(body) as { claimable?: unknown; attention?: unknown };
+    const parsed = JSON.parse(body) as { claimable?: unknown; attention?: unknown; blocked?: unknown };
     if (typeof parsed.claimable !== 'boolean') return { kind: 'unavailable', why: 'no claimable in the answer' };
     const a = parsed.attention as { reason_code?: unknown; since?: unknown } | null | undefined;
     const attention =
       a && typeof a.reason_code === 'string' && typeof a.since === 'string'
         ? { reason_code: a.reason_code, since: a.since }
         : null;
-    return { kind: 'answer', claimable: parsed.claimable, attention };
+    const b = parsed.blocked as { reason_code?: unknown } | null | undefined;
+    const blocked = b && typeof b.reason_code === 'string' ? { reason_code: b.reason_code } : undefined;
+    return { kind: 'answer', claimable: parsed.claimable, attention, blocked };
   } catch (err) {
     return { kind: 'unavailable', why: describeError(err) };
   }

@@ -117,7 +117,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       registration.register();
     },
     onReleased: () => void poller.pollIfIdle(),
-    claimRefusal: () => status.check(),
+    claimRefusal: () => status.check({ beforeClaim: true }),
   };
   const identity = deviceWorkerIdentity(opts.deviceId);
   const poller = new ClaimPoller({

@@ -16,13 +16,22 @@ const LOW_BATTERY_PERCENT = 15;
 export const HEALTH_REFUSALS = {
   LOW_BATTERY: `电量低于 ${LOW_BATTERY_PERCENT}% 且未充电，请接上电源`,
   SCREEN_LOCKED: '手机锁屏或黑屏，请在手机上解锁并保持亮屏',
+  APP_VERSION_UNPROFILED: '手机上的拼多多版本没有页面配置，请换回已支持的版本或更新设备程序',
   PHONE_PENDING: '这台手机待批准',
 } as const satisfies Record<string, string>;
 export type HealthRefusal = keyof typeof HEALTH_REFUSALS;
 
-export function healthRefusal(h: Pick<PhoneHealth, 'battery_level' | 'charging' | 'screen'>): HealthRefusal | null {
+/**
+ * `profiled`: whether the phone's worker has a page profile for the PDD version it runs now
+ * (false only when both the version and the worker's profiles are known and differ).
+ */
+export function healthRefusal(
+  h: Pick<PhoneHealth, 'battery_level' | 'charging' | 'screen'>,
+  profiled = true,
+): HealthRefusal | null {
   if (h.battery_level < LOW_BATTERY_PERCENT && !h.charging) return 'LOW_BATTERY';
   if (h.screen !== 'on') return 'SCREEN_LOCKED';
+  if (!profiled) return 'APP_VERSION_UNPROFILED';
   return null;
 }
 

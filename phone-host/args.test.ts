@@ -29,6 +29,17 @@ describe('phone host options', () => {
     expect(c).toMatchObject({ hostId, token, adb: { host: '127.0.0.1', port: 15037 }, adminUrl: 'http://admin:8080' });
   });
 
+  it('takes the credential from CMAUTOBUY_HOST_TOKEN when no file is given (npm start), and wants one of them', () => {
+    const env = { CMAUTOBUY_HOST_TOKEN: `host_id=${hostId}\ntoken=${token}\n` };
+    expect(parsePhoneHostArgs(['--admin-url', 'http://admin:8080', '--data-dir', dir], env)).toMatchObject({
+      hostId,
+      token,
+    });
+    expect(() => parsePhoneHostArgs(['--admin-url', 'http://admin:8080', '--data-dir', dir], {})).toThrow(
+      /--token-file is required/,
+    );
+  });
+
   it('refuses a token file inside the data dir', () => {
     expect(() =>
       parsePhoneHostArgs(['--admin-url', 'http://admin:8080', '--token-file', file, '--data-dir', dir], {}),

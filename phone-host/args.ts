@@ -6,7 +6,7 @@ const FLAGS = ['admin-url', 'token-file', 'adb-host', 'adb-port', 'data-dir', 'm
 
 const schema = z.object({
   '--admin-url': z.url({ error: 'required: the admin as this machine reaches it (CMAUTOBUY_ADMIN_PUBLIC_URL)' }),
-  '--token-file': z.string({ error: 'required: the file holding what `npm run cli -- host issue` printed' }),
+  '--token-file': z.string().optional(),
   '--adb-host': z.string().default('127.0.0.1'),
   '--adb-port': port.min(1).default(5037),
   '--data-dir': z.string().default('./data'),
@@ -38,6 +38,30 @@ export function parseHostToken(text: string): { hostId: string; token: string } 
   return { hostId, token };
 }
 
+/**
+ * The credential comes from `--token-file`, or — for a supervisor that hands it over like a
+ * device token, in the environment only (`npm start`) — from `CMAUTOBUY_HOST_TOKEN`, holding
+ * the same two lines.
+ */
+function hostCredential(
+  tokenFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): { hostId: string; token: string } {
+  if (tokenFile === undefined) {
+    const fromEnv = env['CMAUTOBUY_HOST_TOKEN'];
+    if (!fromEnv)
+      throw new ConfigError(
+        'phone host options: --token-file is required: the file holding what `npm run cli -- host issue` printed',
+      );
+    return parseHostToken(fromEnv);
+  }
+  const file = path.resolve(tokenFile);
+  if (file.startsWith(dataDir + path.sep))
+    throw new ConfigError(`the token file ${file} is inside the data dir; keep secrets outside ${dataDir}`);
+  return parseHostToken(readConfigFile('--token-file', file).toString('utf8'));
+}
+
 export function parsePhoneHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv): PhoneHostConfig {
   const { flags } = parseFlags(argv, FLAGS);
   const c = parseConfig(
@@ -54,12 +78,9 @@ export function parsePhoneHostArgs(argv: readonly string[], env: NodeJS.ProcessE
     },
   );
   const dataDir = path.resolve(c['--data-dir']);
-  const file = path.resolve(c['--token-file']);
-  if (file.startsWith(dataDir + path.sep))
-    throw new ConfigError(`the token file ${file} is inside the data dir; keep secrets outside ${dataDir}`);
   return {
     adminUrl: c['--admin-url'],
-    ...parseHostToken(readConfigFile('--token-file', file).toString('utf8')),
+    ...hostCredential(c['--token-file'], env, dataDir),
     adb: { host: c['--adb-host'], port: c['--adb-port'] },
     dataDir,
     metrics: { host: c['--metrics-host'], port: c['--metrics-port'] },

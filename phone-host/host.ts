@@ -70,6 +70,8 @@ export class PhoneHost {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // Ctrl-C reaches the workers too: their exit from now on is no crash to restart
+    for (const p of this.phones.values()) p.worker?.standDown();
     for (const t of this.timers) clearInterval(t);
     this.tracker?.end();
     await this.syncing?.catch(() => undefined);

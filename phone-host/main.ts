@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { installProcessGuard } from '../platform/process-guard';
@@ -14,7 +15,11 @@ import { HostMetrics } from './metrics';
 async function main(): Promise<void> {
   const config = parsePhoneHostArgs(process.argv.slice(2), process.env);
   usePrivateUmask();
-  const log = createLogger({ name: `phone-host-${config.hostId}`, level: config.logLevel });
+  const log = createLogger({
+    name: `phone-host-${config.hostId}`,
+    level: config.logLevel,
+    logDir: path.join(config.dataDir, 'logs'),
+  });
   installProcessGuard(log, { unhandledRejection: 'log' });
   const metrics = new HostMetrics();
   const metricsTarget = await metrics.listen(config.metrics.host, config.metrics.port);

@@ -2,7 +2,7 @@ import Adb from '@devicefarmer/adbkit';
 import { PDD_PACKAGE } from '../domain/pdd-app';
 import { parseVersionName } from '../device-worker/adb/output';
 import { NO_ADB_SERVER_START } from '../device-worker/adb/client-options';
-import { parseAwake, parseBattery, parseDataFreeMb, parseKeyguardShowing, screenState } from './health-output';
+import { readHealthWith, type HealthReading } from './health-reading';
 
 type AdbClient = ReturnType<typeof Adb.createClient>;
 
@@ -35,28 +35,9 @@ export async function probePhone(
   return { serial, model, android_version: android, app_version: pdd ?? 'not-installed' };
 }
 
-export interface HealthReading {
-  battery_level: number;
-  charging: boolean;
-  screen: 'on' | 'off' | 'locked';
-  free_storage_mb: number;
-  app_version?: string;
-}
+export type { HealthReading } from './health-reading';
 
 /** One reading of battery, screen, storage and the PDD version; null when any part cannot be read. */
-export async function readHealth(client: AdbClient, serial: string): Promise<HealthReading | null> {
-  const battery = parseBattery(await shell(client, serial, 'dumpsys battery'));
-  const awake = parseAwake(await shell(client, serial, 'dumpsys power'));
-  const keyguard = parseKeyguardShowing(await shell(client, serial, 'dumpsys window policy'));
-  const free = parseDataFreeMb(await shell(client, serial, 'df /data'));
-  const pdd = parseVersionName(await shell(client, serial, `dumpsys package ${PDD_PACKAGE}`), PDD_PACKAGE);
-  const screen = screenState(awake, keyguard);
-  if (!battery || screen === null || free === null) return null;
-  return {
-    battery_level: battery.level,
-    charging: battery.charging,
-    screen,
-    free_storage_mb: free,
-    ...(pdd ? { app_version: pdd } : {}),
-  };
+export function readHealth(client: AdbClient, serial: string): Promise<HealthReading | null> {
+  return readHealthWith((command) => shell(client, serial, command));
 }

@@ -11,14 +11,14 @@ import { PROJECT_ROOT } from '../temporal/binaries';
 import { SupervisedChild, type ChildSpec, type RestartEvent } from './supervise/children';
 import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
-import { SIM_PHONES, provisionSimDevices } from './supervise/sim-devices';
+import { SIM_PHONES } from './supervise/sim-devices';
+import { approveSimPhones, simHostCredential } from './supervise/sim-host';
 import { sybAccountEnv } from './supervise/syb-sim';
 
 /**
  * `npm start`: the embedded system on one machine — Temporal dev server (SQLite under the
  * data dir), admin (API + UI), the admin worker, the phone simulator with two phones, the 顺运宝
- * simulator, one device
- * worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
+ * simulator, one phone host running a device worker per phone. Prints `READY admin=… temporal-ui=…` when all answer; SIGINT/SIGTERM stop
  * every child, newest first, and nothing is left behind. A child that dies on its own is
  * restarted (with a growing delay) and the restart logged; the rest keeps running.
  */
@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     stopping = true;
     say('stopping …');
     for (const child of children) child.standDown();
-    for (const child of [...children].reverse()) await child.stop();
+    // the phone host drains its device workers (their claims' heartbeat timeout) before it exits
+    for (const child of [...children].reverse()) await child.stop(child.name === 'phone-host' ? 40_000 : undefined);
     await temporal?.stop();
     say('stopped');
     process.exit(code);
@@ -167,36 +168,38 @@ async function main(): Promise<void> {
     children.push(adminWorker);
     if (stopping) return;
 
-    for (const device of await provisionSimDevices(paths.adminDb, SIM_PHONES)) {
-      const metricsFlags = [
+    // One phone host for the simulator's phones (docs/phone-hosts.md "Under npm start"): the
+    // phones there now are approved by the system, a phone added later waits on 设备.
+    const simHost = await simHostCredential(paths.adminDb);
+    const phoneHost = await startChild({
+      name: 'phone-host',
+      command: node,
+      args: ts('phone-host/main.ts', [
+        '--admin-url',
+        adminUrl,
+        '--adb-host',
+        '127.0.0.1',
+        '--adb-port',
+        sim.readyMatch[1]!,
         '--metrics-port',
-        String(await metrics.port('device-worker', device.deviceId)),
-        '--temporal-metrics-port',
-        String(await metrics.port('temporal-sdk', device.deviceId)),
-      ];
-      const worker = await startChild({
-        name: `device-${device.deviceId}`,
-        command: node,
-        args: ts('device-worker/main.ts', [
-          '--device-id',
-          device.deviceId,
-          '--serial',
-          device.serial,
-          '--adb-host',
-          '127.0.0.1',
-          '--adb-port',
-          sim.readyMatch[1]!,
-          '--admin-url',
-          adminUrl,
-          ...metricsFlags,
-        ]),
-        env: { ...childEnv, ...keyEnv, CMAUTOBUY_DEVICE_TOKEN: device.token },
-        readyLine: /DEVICE WORKER READY/,
-        logFile: path.join(paths.logs, `device-${device.deviceId}.out`),
-      });
-      children.push(worker);
-      if (stopping) return;
-    }
+        String(await metrics.port('phone-host', 'sim-host')),
+      ]),
+      env: {
+        ...childEnv,
+        ...keyEnv,
+        CMAUTOBUY_HOST_TOKEN: simHost.env,
+        CMAUTOBUY_HOST_SYNC_MS: process.env.CMAUTOBUY_HOST_SYNC_MS ?? '2000',
+      },
+      readyLine: /PHONE HOST READY/,
+      logFile: path.join(paths.logs, 'phone-host.out'),
+    });
+    children.push(phoneHost);
+    if (stopping) return;
+    await approveSimPhones(paths.adminDb, simHost.hostId, SIM_PHONES, {
+      timeoutMs: 60_000,
+      stopped: () => stopping,
+    });
+    if (stopping) return;
 
     await waitForTemporal(target.address, target.namespace, 30_000);
     const temporalUi = temporal?.uiUrl

@@ -4,7 +4,8 @@ import { HttpError } from '../http/errors';
 import { CredentialStoreUnavailable, type DeviceAuthenticator } from './device-credentials';
 import { touchDevice } from './device-registry';
 import { HostAuthenticator } from './host-credentials';
-import { setDevice, setHost, setOperator } from './principal';
+import { setDevice, setHost, setMetricsScraper, setOperator } from './principal';
+import { isMetricsToken } from './security';
 import { csrfMatches, SESSION_COOKIE, type SessionStore } from './sessions';
 import { isMutating, zoneOf } from './zones';
 import type { AdminDb } from '../db/database';
@@ -14,6 +15,7 @@ export interface GateDeps {
   sessions: SessionStore;
   deviceAuth: DeviceAuthenticator;
   log: Logger;
+  metricsTokenSha256: Buffer | null;
 }
 
 /** Device failures say nothing: an empty body, so a probe learns only the status. */
@@ -79,6 +81,13 @@ export function identityGate(deps: GateDeps): Middleware {
       return;
     }
 
+    // the scrape targets: a Bearer token here can only be the metrics token, and opens nothing else
+    if (zone === 'metrics' && hasBearer(ctx)) {
+      if (!isMetricsToken(ctx.get('authorization'), deps.metricsTokenSha256))
+        throw new HttpError(401, 'UNAUTHENTICATED', 'wrong metrics token');
+      setMetricsScraper(ctx);
+      return next();
+    }
     if (hasBearer(ctx))
       throw new HttpError(401, 'UNAUTHENTICATED', 'device tokens do not open operator routes; log in as an operator');
     const cookie = ctx.cookies.get(SESSION_COOKIE);

@@ -33,6 +33,19 @@ export function hostOf(ctx: Context): { hostId: string } {
   return host;
 }
 
+const scrapers = new WeakSet<Context>();
+
+/** A request to `GET /api/metrics/targets` with the metrics token (admin/auth/gate.ts). */
+export function setMetricsScraper(ctx: Context): void {
+  scrapers.add(ctx);
+}
+
+/** The scrape targets' reader: an operator, or Prometheus with the metrics token. */
+export function requireMetricsReader(ctx: Context): void {
+  if (scrapers.has(ctx) && !operators.has(ctx) && !devices.has(ctx) && !hosts.has(ctx)) return;
+  operatorOf(ctx);
+}
+
 export function setOperator(ctx: Context, operator: Operator): void {
   operators.set(ctx, operator);
 }

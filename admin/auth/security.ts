@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { allowedHostNames } from '../../platform/http-guard';
 import type { AdminDb } from '../db/database';
 import { EvidenceStore } from '../evidence/store';
@@ -17,6 +18,8 @@ export interface Security {
   allowedHosts: ReadonlySet<string>;
   /** a reverse proxy is in front: the client address comes from X-Forwarded-For, cookies are Secure */
   trustProxy: boolean;
+  /** SHA-256 of CMAUTOBUY_METRICS_TOKEN: opens `GET /api/metrics/targets` to a scraper (docs/operations.md §3) */
+  metricsTokenSha256: Buffer | null;
 }
 
 export interface SecurityOptions {
@@ -26,6 +29,17 @@ export interface SecurityOptions {
   trustProxy?: boolean;
   /** the bind host and CMAUTOBUY_ADMIN_ALLOWED_HOSTS; loopback names are always allowed */
   allowedHosts?: string[];
+  /** CMAUTOBUY_METRICS_TOKEN */
+  metricsToken?: string | undefined;
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
+
+/** Whether an `Authorization` header carries the metrics token; constant time (both sides hashed first). */
+export function isMetricsToken(authorization: string, expectedSha256: Buffer | null): boolean {
+  const m = /^bearer\s+(\S+)$/i.exec(authorization.trim());
+  if (!expectedSha256 || !m) return false;
+  return crypto.timingSafeEqual(sha256(m[1]!), expectedSha256);
 }
 
 export function createSecurity(db: AdminDb, evidenceDir: string, opts: SecurityOptions = {}): Security {
@@ -37,5 +51,6 @@ export function createSecurity(db: AdminDb, evidenceDir: string, opts: SecurityO
     evidence: new EvidenceStore(db, evidenceDir),
     allowedHosts: allowedHostNames(undefined, opts.allowedHosts ?? []),
     trustProxy: opts.trustProxy ?? false,
+    metricsTokenSha256: opts.metricsToken ? sha256(opts.metricsToken) : null,
   };
 }

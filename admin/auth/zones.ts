@@ -3,7 +3,10 @@
  * body parser runs. Everything under /api is protected unless listed here, so a router added
  * later is protected without doing anything.
  */
-export type Zone = 'public' | 'login' | 'device' | 'host' | 'operator' | 'codec';
+export type Zone = 'public' | 'login' | 'device' | 'host' | 'operator' | 'codec' | 'metrics';
+
+/** Prometheus HTTP service discovery: an operator's session or the metrics token (docs/operations.md §3). */
+const METRICS_TARGETS_PATH = '/api/metrics/targets';
 
 /**
  * The Temporal codec-server endpoints (admin/http/routes/codec.ts): an operator's session, but
@@ -30,5 +33,6 @@ export function zoneOf(method: string, rawPath: string): Zone {
   if (p === '/api/host' || p.startsWith('/api/host/')) return 'host';
   if ((p === '/api/session' || p === '/api/session/') && m === 'POST') return 'login';
   if (m === 'POST' && CODEC_PATHS.includes(p.replace(/\/$/, ''))) return 'codec';
+  if ((m === 'GET' || m === 'HEAD') && p.replace(/\/$/, '') === METRICS_TARGETS_PATH) return 'metrics';
   return 'operator';
 }

@@ -38,6 +38,8 @@ const envSchema = z.object({
     ),
   // The Temporal SDK's worker metrics (temporal/runtime.ts); unset = not served.
   CMAUTOBUY_TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  /** a Bearer token Prometheus sends to `GET /api/metrics/targets` (docs/operations.md §3) */
+  CMAUTOBUY_METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   // Online backups of admin.db (admin/backup/schedule.ts); unset dir = none. Outside the data dir.
   CMAUTOBUY_BACKUP_DIR: z.string().min(1).optional(),
   CMAUTOBUY_BACKUP_KEEP: z.coerce.number().int().min(1).default(7),

@@ -4,6 +4,7 @@ import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../http/errors';
 import { hostClaimRefusal } from '../hosts/phones';
+import { storeHealthReading, type HealthReading } from '../hosts/health';
 import { HEALTH_REFUSALS } from '../../domain/phone-health';
 
 /**
@@ -98,8 +99,9 @@ export async function attentionByDevice(db: AdminDb): Promise<Map<string, Device
 export async function reportDeviceStatus(
   db: AdminDb,
   deviceId: string,
-  status: { adb_connected: boolean },
+  status: { adb_connected: boolean; health?: HealthReading | undefined },
 ): Promise<DeviceClaimability> {
+  if (status.health) await storeHealthReading(db, deviceId, status.health);
   // written only when it changes: every phone reports every few seconds, and the admin is the one writer
   const adb = status.adb_connected ? 1 : 0;
   await db

@@ -12,6 +12,7 @@ import { recordAudit, type AuditActor } from '../audit/audit';
 import { DeviceCredentialError, rotateDeviceCredential } from '../auth/device-credentials';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
+import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading } from './health';
 
 /**
  * The phones of phone hosts (docs/phone-hosts.md): a host reports each phone it sees; the phone
@@ -36,15 +37,7 @@ export const hostPhoneReportSchema = z.object({
 });
 export type HostPhoneReport = z.infer<typeof hostPhoneReportSchema>;
 
-export const phoneHealthReportSchema = z
-  .object({
-    battery_level: z.number().int().min(0).max(100),
-    charging: z.boolean(),
-    screen: z.enum(['on', 'off', 'locked']),
-    free_storage_mb: z.number().int().min(0),
-    app_version: text(64).optional(),
-  })
-  .strict();
+export const phoneHealthReportSchema = healthReadingSchema;
 
 export const heartbeatSchema = z.object({
   metrics_target: z
@@ -154,21 +147,11 @@ export async function reportPhoneHealth(
   h: z.infer<typeof phoneHealthReportSchema>,
 ): Promise<{ refusal: HealthRefusal | null }> {
   await ownPhone(db, hostId, deviceId);
-  const row = {
-    battery_level: h.battery_level,
-    charging: h.charging ? 1 : 0,
-    screen: h.screen,
-    free_storage_mb: h.free_storage_mb,
-    checked_at: nowUtc(),
-  };
-  await db
-    .insertInto('device_health')
-    .values({ device_id: deviceId, ...row })
-    .onConflict((oc) => oc.column('device_id').doUpdateSet(row))
-    .execute();
+  await storeHealthReading(db, deviceId, h);
   if (h.app_version)
     await db.updateTable('host_phones').set({ app_version: h.app_version }).where('device_id', '=', deviceId).execute();
-  return { refusal: healthRefusal(h) };
+  const profiles = await profiledVersions(db, [deviceId]);
+  return { refusal: healthRefusal(h, isProfiled(profiles, deviceId, h.app_version ?? null)) };
 }
 
 export async function hostHeartbeat(
@@ -261,6 +244,8 @@ export async function hostFieldsByDevice(db: AdminDb): Promise<Map<string, HostF
     .select(['device_id', 'host_id', 'serial', 'model', 'app_version', 'approved_at'])
     .execute();
   const health = await db.selectFrom('device_health').selectAll().execute();
+  const profiles = await profiledVersions(db);
+  const profiled = new Map(health.map((h) => [h.device_id, isProfiled(profiles, h.device_id, h.app_version)]));
   const healthOf = new Map(
     health.map((h) => [
       h.device_id,
@@ -285,7 +270,7 @@ export async function hostFieldsByDevice(db: AdminDb): Promise<Map<string, HostF
       model: p.model,
       app_version: p.app_version,
       health: h,
-      claim_block: block(pending ? 'PHONE_PENDING' : h ? healthRefusal(h) : null),
+      claim_block: block(pending ? 'PHONE_PENDING' : h ? healthRefusal(h, profiled.get(p.device_id)) : null),
     });
   }
   for (const [id, h] of healthOf)
@@ -297,12 +282,12 @@ export async function hostFieldsByDevice(db: AdminDb): Promise<Map<string, HostF
         model: null,
         app_version: null,
         health: h,
-        claim_block: block(healthRefusal(h)),
+        claim_block: block(healthRefusal(h, profiled.get(id))),
       });
   return out;
 }
 
-/** The host-side reason this phone may not claim now (pending, low battery, locked), or null. */
+/** The host-side reason this phone may not claim now (pending, low battery, locked, unprofiled PDD version), or null. */
 export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<HealthRefusal | null> {
   const p = await db
     .selectFrom('host_phones')
@@ -312,10 +297,12 @@ export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<H
   if (p && p.approved_at === null) return 'PHONE_PENDING';
   const h = await db
     .selectFrom('device_health')
-    .select(['battery_level', 'charging', 'screen'])
+    .select(['battery_level', 'charging', 'screen', 'app_version'])
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
-  return h ? healthRefusal({ ...h, charging: h.charging === 1 }) : null;
+  if (!h) return null;
+  const profiles = await profiledVersions(db, [deviceId]);
+  return healthRefusal({ ...h, charging: h.charging === 1 }, isProfiled(profiles, deviceId, h.app_version));
 }
 
 /** Prometheus HTTP service discovery: one group per active host that reported a metrics endpoint. */

@@ -39,6 +39,7 @@ export function createApp(deps: AppDeps): Koa {
       sessions: deps.security.sessions,
       deviceAuth: deps.security.deviceAuth,
       log: deps.log,
+      metricsTokenSha256: deps.security.metricsTokenSha256,
     }),
   );
   app.use(auditFallback(deps.db, deps.log));

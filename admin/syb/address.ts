@@ -45,6 +45,20 @@ const allowPrivate = () => process.env.CMAUTOBUY_SYB_ALLOW_PRIVATE === '1';
 
 /** The refusal, in English for the log and the API message; throws SybAddressRefused. */
 export async function checkSybAddress(raw: string): Promise<void> {
+  await pinSybAddress(raw);
+}
+
+/** An address the host name resolved to and that passed the checks: the one a sync connects to. */
+export interface PinnedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * `checkSybAddress`, returning the checked address the calls must connect to: a name resolved
+ * again at connect time could answer differently (DNS rebinding) — admin/syb/pinned-fetch.ts.
+ */
+export async function pinSybAddress(raw: string): Promise<PinnedAddress> {
   if (hasControlCharacter(raw)) throw new SybAddressRefused('the SYB address contains a control character');
   let url: URL;
   try {
@@ -80,4 +94,6 @@ export async function checkSybAddress(raw: string): Promise<void> {
   });
   if (url.protocol === 'http:' && !allLoopback)
     throw new SybAddressRefused('the SYB address must start with https:// (http:// only to this machine)');
+  const first = addresses[0]!;
+  return { address: first, family: net.isIPv6(first) ? 6 : 4 };
 }

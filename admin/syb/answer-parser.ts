@@ -63,7 +63,8 @@ const project = {
     });
   },
 };
-parentPort.on('message', ({ id, kind, bytes }) => {
+const streams = new Map();
+function parse(id, kind, bytes) {
   let result;
   try {
     result = { ok: true, value: project[kind](JSON.parse(Buffer.from(bytes).toString('utf8'))) };
@@ -71,6 +72,14 @@ parentPort.on('message', ({ id, kind, bytes }) => {
     result = { ok: false, error: String(err && err.message ? err.message : err).slice(0, 200) };
   }
   parentPort.postMessage({ id, result });
+}
+parentPort.on('message', (m) => {
+  // a streamed answer: its chunks arrive one by one and are joined here, not on the admin's thread
+  if (m.chunk) return void streams.get(m.id)?.push(Buffer.from(m.chunk));
+  if (m.begin) return void streams.set(m.id, []);
+  const chunks = streams.get(m.id);
+  streams.delete(m.id);
+  if (m.end && chunks) parse(m.id, m.kind, Buffer.concat(chunks));
 });
 `;
 
@@ -129,14 +138,33 @@ export class AnswerParser {
   private next = 0;
   private readonly pending = new Map<number, (r: Result) => void>();
 
-  async parse<K extends keyof AnswerKinds>(kind: K, bytes: Uint8Array): Promise<AnswerKinds[K]> {
+  /**
+   * Parses an answer whose chunks are handed to the worker as they arrive: the admin's thread
+   * never holds the whole answer (a 12 MB body joined and copied there cost it a long GC pause).
+   * `read` feeds `send` every chunk and resolves when the body ended; when it throws (too big,
+   * broken off), the worker drops what it had and the error is passed on.
+   */
+  async parseStreamed<K extends keyof AnswerKinds>(
+    kind: K,
+    read: (send: (chunk: Uint8Array) => void) => Promise<void>,
+  ): Promise<AnswerKinds[K]> {
     const worker = this.start();
     const id = ++this.next;
-    const result = await new Promise<Result>((resolve) => {
-      this.pending.set(id, resolve);
-      const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-      worker.postMessage({ id, kind, bytes: copy }, [copy as ArrayBuffer]);
-    });
+    const answered = new Promise<Result>((resolve) => this.pending.set(id, resolve));
+    worker.postMessage({ id, begin: true });
+    try {
+      await read((chunk) => {
+        // its own bytes only (a chunk may be a view into a larger buffer), moved, not cloned
+        const own = new Uint8Array(chunk);
+        worker.postMessage({ id, chunk: own }, [own.buffer]);
+      });
+    } catch (err) {
+      this.pending.delete(id);
+      worker.postMessage({ id, abort: true });
+      throw err;
+    }
+    worker.postMessage({ id, kind, end: true });
+    const result = await answered;
     if (!result.ok) throw new SyntaxError(result.error);
     return result.value as AnswerKinds[K];
   }

@@ -1,7 +1,8 @@
 import { SYB_LIMITS } from '../../domain/syb';
 import { AnswerParser, type AnswerKinds, type Projected, type Scalar } from './answer-parser';
 import { readShipment, type ReadShipment } from './lines';
-import { checkSybAddress, SybAddressRefused } from './address';
+import { pinSybAddress, SybAddressRefused, type PinnedAddress } from './address';
+import { pinnedFetch } from './pinned-fetch';
 
 /**
  * The only code that knows the 顺运宝 wire protocol (docs/syb-protocol.md): login, the cookie
@@ -86,7 +87,8 @@ export class SybClient {
 
   private readonly parser: AnswerParser;
   private readonly ownsParser: boolean;
-  private addressChecked = false;
+  /** the address checked at this client's first call; every call connects there */
+  private pinned: PinnedAddress | undefined;
 
   /** Shipment ids of one list page, and how many pages SYB claims. Amounts are ignored (mixed units). */
   async listPage(
@@ -187,27 +189,26 @@ export class SybClient {
     const url = new URL(path, this.account.url.endsWith('/') ? this.account.url : `${this.account.url}/`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     // Where the password goes: checked before the first call of this client (one sync), so a name
-    // that now resolves to a private or metadata address is refused even after the settings took it.
-    if (!this.addressChecked) {
+    // that now resolves to a private or metadata address is refused even after the settings took it;
+    // every call of the sync then connects to that checked address (pinned-fetch.ts).
+    if (!this.pinned) {
       try {
-        await checkSybAddress(url.href);
+        this.pinned = await pinSybAddress(url.href);
       } catch (err) {
         if (err instanceof SybAddressRefused) throw new SybError('SYB_ADDRESS_REFUSED', err.message);
         throw err;
       }
-      this.addressChecked = true;
     }
     // Cookies only: the login's JWT is never sent back.
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.session) headers.cookie = this.session.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     try {
-      return await fetch(url, {
+      return await pinnedFetch(url, this.pinned, {
         method,
         headers,
         body,
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-        redirect: 'error',
       });
     } catch (err) {
       throw new SybError(
@@ -227,11 +228,11 @@ export class SybClient {
       await res.body?.cancel().catch(() => undefined);
       throw new SybError('SYB_UNAVAILABLE', `SYB answered HTTP ${res.status} to ${path}; the next sync tries again`);
     }
-    const bytes = await readBounded(res, maxBytes, path);
     let projected: AnswerKinds[K];
     try {
-      projected = await this.parser.parse(kind, bytes);
-    } catch {
+      projected = await this.parser.parseStreamed(kind, (send) => readBounded(res, maxBytes, path, send));
+    } catch (err) {
+      if (err instanceof SybError) throw err;
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no JSON`);
     }
     if (!projected.shape || typeof projected.code !== 'number')
@@ -248,16 +249,23 @@ function shortText(v: Scalar): string {
   return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 200) : '';
 }
 
-/** The body, refused past `maxBytes` without reading the rest (a declared length is believed only when it says "too big"). */
-async function readBounded(res: Response, maxBytes: number, path: string): Promise<Uint8Array> {
+/**
+ * The body, chunk by chunk to `send`, refused past `maxBytes` without reading the rest (a
+ * declared length is believed only when it says "too big").
+ */
+async function readBounded(
+  res: Response,
+  maxBytes: number,
+  path: string,
+  send: (chunk: Uint8Array) => void,
+): Promise<void> {
   const tooBig = () =>
     new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with more than ${Math.round(maxBytes / 1048576)} MB; refused`);
   if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
     throw tooBig();
   }
-  if (!res.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
+  if (!res.body) return;
   let size = 0;
   const reader = res.body.getReader();
   try {
@@ -269,11 +277,10 @@ async function readBounded(res: Response, maxBytes: number, path: string): Promi
         await reader.cancel().catch(() => undefined);
         throw tooBig();
       }
-      chunks.push(value);
+      send(value);
     }
   } catch (err) {
     if (err instanceof SybError) throw err;
     throw new SybError('SYB_UNAVAILABLE', `SYB's answer to ${path} broke off (${(err as Error).message})`);
   }
-  return Buffer.concat(chunks, size);
 }

@@ -8,8 +8,8 @@ import { recordSybSync } from '../metrics/metrics';
 
 /** How far back the very first sync looks, in days. */
 const FIRST_SYNC_DAYS = 30;
-/** Lines per write transaction: the admin answers other requests between two of them. */
-const WRITE_BATCH = 50;
+/** Lines per write transaction: the admin answers other requests between two of them (kept small: each is synchronous SQLite work). */
+const WRITE_BATCH = 20;
 /** Detail calls that may fail in one sync before it counts as an outage (cursor kept). */
 const MAX_FAILED_SHIPMENTS = 20;
 

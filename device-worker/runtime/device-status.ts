@@ -2,6 +2,9 @@ import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
 import { reportDeviceStatus } from '../admin-client';
+import { healthRefusal } from '../../domain/phone-health';
+import { readHealthWith, type HealthReading } from '../../phone-host/health-reading';
+import { SUPPORTED_APP_VERSIONS } from '../pdd/profile';
 
 /**
  * Whether this phone may take a claim right now (docs/api.md §12.1): it answers on ADB,
@@ -13,6 +16,8 @@ import { reportDeviceStatus } from '../admin-client';
  */
 export class DeviceStatusWatch {
   private refusal: string | null = 'not checked yet';
+  /** the last answer was a health refusal: the interval checks read health too, so it clears without a host */
+  private healthBlocked = false;
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<string | null> | null = null;
   private readonly adb: AdbDevice;
@@ -31,7 +36,7 @@ export class DeviceStatusWatch {
       onRevoked: (why: string) => void;
     },
   ) {
-    // its own connection, probing only the server's device list: no command reaches the phone
+    // its own connection: the device list every interval; read-only dumpsys/df only right before a claim
     this.adb = new AdbDevice(opts.adb, { ...opts.adbTimeouts, shellMs: 5_000 });
   }
 
@@ -51,8 +56,14 @@ export class DeviceStatusWatch {
     await this.checking?.catch(() => undefined);
   }
 
-  /** Checks now (joining a check under way); null when the phone may take a claim. */
-  check(): Promise<string | null> {
+  /**
+   * Checks now (joining a check under way); null when the phone may take a claim. Right before a
+   * claim (`beforeClaim`) it is a check of its own that also reads the phone's health — battery,
+   * screen, PDD version — and hands the reading to the admin, so a phone that went flat or locked
+   * since its host's last reading (up to a minute old) takes no claim.
+   */
+  check(opts: { beforeClaim?: boolean } = {}): Promise<string | null> {
+    if (opts.beforeClaim || this.healthBlocked) return this.checkOnce(true);
     if (!this.checking)
       this.checking = this.checkOnce().finally(() => {
         this.checking = null;
@@ -60,20 +71,33 @@ export class DeviceStatusWatch {
     return this.checking;
   }
 
-  private async checkOnce(): Promise<string | null> {
+  private async checkOnce(withHealth = false): Promise<string | null> {
     let refusal: string | null = null;
     let adbConnected = true;
+    let health: HealthReading | null = null;
     try {
       await this.adb.ensureOnline(0);
     } catch (err) {
       adbConnected = false;
       refusal = `the phone does not answer on ADB (${describeError(err)})`;
     }
+    if (adbConnected && withHealth) {
+      health = await readHealthWith((command) => this.adb.shell(command)).catch((err: unknown) => {
+        this.opts.log.warn({ err: describeError(err) }, 'could not read the phone health before a claim');
+        return null;
+      });
+      // refused here too, so a worker without an admin (or an older admin) does not buy on it either
+      const local = health
+        ? healthRefusal(health, !health.app_version || SUPPORTED_APP_VERSIONS.includes(health.app_version))
+        : null;
+      if (local) refusal = `the phone's health stops claims (${local})`;
+    }
+    let healthBlocked = withHealth && refusal !== null && adbConnected;
     const { admin } = this.opts;
     if (admin) {
       const answer = await reportDeviceStatus(
         { adminUrl: admin.url, deviceId: this.opts.deviceId, token: admin.token },
-        { adb_connected: adbConnected },
+        { adb_connected: adbConnected, ...(health ? { health } : {}) },
       );
       if (answer.kind === 'unauthorized') {
         refusal = 'the admin refused this device token (revoked)';
@@ -82,11 +106,13 @@ export class DeviceStatusWatch {
         // no claim without the admin's yes: a paused or revoked phone must not buy meanwhile
         refusal ??= `the admin did not answer the status check (${answer.why})`;
       } else if (!answer.claimable) {
+        if (answer.blocked) healthBlocked = true;
         refusal ??= answer.attention
           ? `the phone needs attention (${answer.attention.reason_code} since ${answer.attention.since})`
-          : 'the admin refused a claim';
+          : `the admin refused a claim (${answer.blocked?.reason_code ?? 'no reason given'})`;
       }
     }
+    this.healthBlocked = healthBlocked && refusal !== null;
     if (refusal !== this.refusal) {
       if (refusal) this.opts.log.warn({ reason: refusal }, 'this phone takes no claim now');
       else this.opts.log.info('this phone may take claims again');

@@ -26,7 +26,12 @@ export interface RunningChild {
 }
 
 /** Variables that hold a secret: a child gets one only when its spec passes it explicitly. */
-const SECRET_ENV = ['CMAUTOBUY_ADMIN_PASSWORD', 'CMAUTOBUY_DEVICE_TOKEN', 'CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS'] as const;
+const SECRET_ENV = [
+  'CMAUTOBUY_ADMIN_PASSWORD',
+  'CMAUTOBUY_DEVICE_TOKEN',
+  'CMAUTOBUY_HOST_TOKEN',
+  'CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS',
+] as const;
 
 // What any Node process or the Temporal CLI needs to run at all; nothing that is ours to hide.
 const SYSTEM_ENV = [

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
+import Database from 'better-sqlite3';
 import { freePort } from '../../temporal/dev-server';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { getJson, loginOperator, tempDataDir } from '../harness';
@@ -72,6 +73,17 @@ describe('npm start (the embedded system)', () => {
   let temporal: number;
   let simControl: number;
   const output: string[] = [];
+  const runningWorkers = () =>
+    descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
+  /** the device workers once there are `n` (the phone host starts them within a sync round) */
+  const deviceWorkers = async (n: number, not: number[] = []) => {
+    for (let i = 0; i < 600; i++) {
+      const now = runningWorkers();
+      if (now.length === n && now.every((p) => !not.includes(p))) return now;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return runningWorkers();
+  };
   const adminPid = () => descendants(proc!.pid!).find((p) => cmdline(p).includes('admin/main.ts') && alive(p) !== null);
 
   beforeAll(async () => {
@@ -139,11 +151,15 @@ describe('npm start (the embedded system)', () => {
     await connection.close();
     for (const name of SEARCH_ATTRIBUTE_NAMES) expect(Object.keys(attrs.customAttributes ?? {})).toContain(name);
 
-    // Both simulated phones have a device worker.
-    const tree = descendants(proc!.pid!);
-    expect(tree.length).toBeGreaterThanOrEqual(6); // supervisor, temporal, sim, admin, admin worker, 2 device workers
+    // One phone host runs a device worker for each simulated phone (approved by npm start itself).
+    expect(await deviceWorkers(2)).toHaveLength(2);
+    const hosts = descendants(proc!.pid!).filter((p) => cmdline(p).includes('phone-host/main.ts') && alive(p));
+    expect(hosts).toHaveLength(1);
+    for (const w of await deviceWorkers(2)) expect(descendants(hosts[0]!)).toContain(w);
     // the admin's Temporal worker is a process of its own, off the admin's event loop
-    expect(tree.filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts'))).toHaveLength(1);
+    expect(
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null),
+    ).toHaveLength(1);
   });
 
   it('serves metrics from every process where metrics-targets.json says', async () => {
@@ -152,15 +168,7 @@ describe('npm start (the embedded system)', () => {
       targets: string[];
       labels: { job: string };
     }>;
-    expect(targets.map((t) => t.labels.job).sort()).toEqual([
-      'admin',
-      'admin-worker',
-      'device-worker',
-      'device-worker',
-      'temporal-sdk',
-      'temporal-sdk',
-      'temporal-sdk',
-    ]);
+    expect(targets.map((t) => t.labels.job).sort()).toEqual(['admin', 'admin-worker', 'phone-host', 'temporal-sdk']);
     for (const t of targets)
       expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({
         job: t.labels.job,
@@ -237,31 +245,35 @@ describe('npm start (the embedded system)', () => {
   }, 180_000);
 
   it('restarts SIGKILLed device workers and the admin worker, logs each restart, and a purchase still finishes with one order', async () => {
-    const workers = () =>
-      descendants(proc!.pid!).filter(
-        (p) =>
-          (cmdline(p).includes('device-worker/main.ts') || cmdline(p).includes('admin/temporal/worker-main.ts')) &&
-          alive(p) !== null,
-      );
-    const before = workers();
-    expect(before).toHaveLength(3);
-    for (const p of before) process.kill(p, 'SIGKILL');
-    // all come back (new processes), each restart logged by the supervisor
-    for (let i = 0; i < 600; i++) {
-      const now = workers();
-      if (now.length === 3 && now.every((p) => !before.includes(p))) break;
+    const adminWorker = () =>
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null);
+    const before = await deviceWorkers(2);
+    expect(before).toHaveLength(2);
+    const adminWorkerBefore = adminWorker();
+    expect(adminWorkerBefore).toHaveLength(1);
+    for (const p of [...before, ...adminWorkerBefore]) process.kill(p, 'SIGKILL');
+    // all come back (new processes): the device workers restarted and counted by the phone host,
+    // the admin worker by the supervisor
+    const after = await deviceWorkers(2, before);
+    expect(after).toHaveLength(2);
+    for (let i = 0; i < 600 && !adminWorker().some((p) => !adminWorkerBefore.includes(p)); i++)
       await new Promise((r) => setTimeout(r, 200));
-    }
-    const after = workers();
-    expect(after).toHaveLength(3);
-    expect(after.some((p) => before.includes(p))).toBe(false);
-    const restarts = fs
+    expect(adminWorker().filter((p) => !adminWorkerBefore.includes(p))).toHaveLength(1);
+    const supervisorRestarts = fs
       .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { child: string; exit: string });
-    expect(restarts.filter((r) => r.child.startsWith('device-') && r.exit === 'SIGKILL')).toHaveLength(2);
-    expect(restarts.filter((r) => r.child === 'admin-worker' && r.exit === 'SIGKILL')).toHaveLength(1);
+    expect(supervisorRestarts.filter((r) => r.child === 'admin-worker' && r.exit === 'SIGKILL')).toHaveLength(1);
+    expect(after.some((p) => before.includes(p))).toBe(false);
+    const hostLog = fs.readdirSync(path.join(dataDir, 'logs')).find((f) => /^phone-host-.*\.log$/.test(f))!;
+    const restarts = fs
+      .readFileSync(path.join(dataDir, 'logs', hostLog), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; child?: string; exit?: string })
+      .filter((l) => l.msg === 'device worker restarted');
+    expect(restarts.filter((r) => r.exit === 'SIGKILL')).toHaveLength(2);
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
@@ -312,6 +324,63 @@ describe('npm start (the embedded system)', () => {
     expect(taps.filter(isSubmit)).toHaveLength(1);
     expect(taps.filter((t) => t.screen === 'cashier' || t.screen === 'payment_handoff')).toHaveLength(0);
   }, 420_000);
+
+  it('the phones present at start were approved by the system; a phone added later waits as 待批准, is approved and completes a dry run', async () => {
+    const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
+    type Device = { device_id: string; serial: string | null; state: string; online: boolean; host_id: string | null };
+    const devices = async () => (await op.get('/api/devices')).body as Device[];
+    const atStart = (await devices()).filter((d) => d.serial?.startsWith('sim-phone-'));
+    expect(atStart.map((d) => [d.serial, d.state]).sort()).toEqual([
+      ['sim-phone-1', 'active'],
+      ['sim-phone-2', 'active'],
+    ]);
+    const db = new Database(path.join(dataDir, 'admin.db'), { readonly: true });
+    const approvals = db
+      .prepare("SELECT actor_kind, actor, target_id FROM audit_log WHERE action = 'device.approve'")
+      .all();
+    db.close();
+    const byId = (a: { target_id: string }, b: { target_id: string }) => a.target_id.localeCompare(b.target_id);
+    expect((approvals as Array<{ target_id: string }>).sort(byId)).toEqual(
+      atStart.map((d) => ({ actor_kind: 'system', actor: 'npm-start', target_id: d.device_id })).sort(byId),
+    );
+
+    const added = await getJson(`http://127.0.0.1:${simControl}/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ serial: 'sim-phone-late' }),
+    });
+    expect(added.status).toBeLessThan(300);
+    let late: Device | undefined;
+    for (let i = 0; i < 300 && late?.state !== 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      late = (await devices()).find((d) => d.serial === 'sim-phone-late');
+    }
+    expect(late).toMatchObject({ state: 'pending', host_id: atStart[0]!.host_id });
+    // it waits: no worker for it until an operator approves
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(runningWorkers()).toHaveLength(2);
+    expect((await op.post(`/api/devices/${late!.device_id}/approve`)).status).toBe(200);
+    expect(await deviceWorkers(3)).toHaveLength(3);
+    // the phones from the start are paused, so the dry run can only go to the new one
+    for (const d of atStart) expect((await op.post(`/api/devices/${d.device_id}/pause`)).status).toBe(200);
+    const draft = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 1,
+      max_total_price_cent: 2000,
+      execution_mode: 'dry_run',
+    });
+    const { task_id, version } = draft.body as { task_id: string; version: number };
+    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+    let t = { status: '', device_id: null as string | null };
+    for (let i = 0; i < 900 && !['DRY_RUN_PASSED', 'NEEDS_MANUAL', 'FAILED'].includes(t.status); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      t = (await op.get(`/api/tasks/${task_id}`)).body as typeof t;
+    }
+    expect(t).toMatchObject({ status: 'DRY_RUN_PASSED', device_id: late!.device_id });
+    for (const d of atStart) await op.post(`/api/devices/${d.device_id}/resume`);
+  }, 240_000);
 
   it('Ctrl-C leaves nothing behind', async () => {
     const tree = descendants(proc!.pid!);

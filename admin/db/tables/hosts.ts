@@ -32,6 +32,8 @@ interface DeviceHealthTable {
   screen: 'on' | 'off' | 'locked';
   free_storage_mb: number;
   checked_at: string;
+  /** the PDD version read with it; null when unknown */
+  app_version: string | null;
 }
 
 export interface HostTables {

@@ -4,12 +4,17 @@ import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
 import { reportDeviceStatus } from '../../devices/attention';
+import { healthReadingSchema } from '../../hosts/health';
 import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
 import { z } from 'zod';
 
 /** Unknown fields are accepted and ignored, for newer workers. */
-const statusBody = z.object({ adb_connected: z.boolean() });
+const statusBody = z.object({
+  adb_connected: z.boolean(),
+  /** the worker's own reading right before a claim (docs/phone-hosts.md "Health") */
+  health: z.object(healthReadingSchema.shape).optional(),
+});
 
 /**
  * `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at.

@@ -4,7 +4,7 @@ import { deviceDisplayNameSchema } from '../../../domain/devices';
 import { markAudited } from '../../audit/audit';
 import { DEVICE_ID_RE } from '../../auth/device-credentials';
 import { issueHostCredential, listHostCredentials, revokeHostCredential } from '../../auth/host-credentials';
-import { actorOf, hostOf, operatorOf } from '../../auth/principal';
+import { actorOf, hostOf, operatorOf, requireMetricsReader } from '../../auth/principal';
 import {
   heartbeatSchema,
   hostHeartbeat,
@@ -53,7 +53,7 @@ export function hostRoutes(deps: AppDeps): Router {
   });
 
   router.get('/api/metrics/targets', async (ctx) => {
-    operatorOf(ctx);
+    requireMetricsReader(ctx);
     ctx.body = await metricsTargets(deps.db);
   });
 
