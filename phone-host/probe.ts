@@ -2,7 +2,7 @@ import Adb from '@devicefarmer/adbkit';
 import { PDD_PACKAGE } from '../domain/pdd-app';
 import { parseVersionName } from '../device-worker/adb/output';
 import { NO_ADB_SERVER_START } from '../device-worker/adb/client-options';
-import { readHealthWith, type HealthReading } from './health-reading';
+import { readHealthWith, type HealthReading } from '../device-worker/adb/health-reading';
 
 type AdbClient = ReturnType<typeof Adb.createClient>;
 
@@ -35,7 +35,7 @@ export async function probePhone(
   return { serial, model, android_version: android, app_version: pdd ?? 'not-installed' };
 }
 
-export type { HealthReading } from './health-reading';
+export type { HealthReading } from '../device-worker/adb/health-reading';
 
 /** One reading of battery, screen, storage and the PDD version; null when any part cannot be read. */
 export function readHealth(client: AdbClient, serial: string): Promise<HealthReading | null> {

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../../platform/logger';
 import { HttpError } from '../http/errors';
 import { CredentialStoreUnavailable, type DeviceAuthenticator } from './device-credentials';
@@ -48,38 +48,8 @@ export function identityGate(deps: GateDeps): Middleware {
     if (zone === 'public' || zone === 'login') return next();
 
     // `/api/host/*`: a phone host's Bearer token (docs/phone-hosts.md), never a session or a device token
-    if (zone === 'host') {
-      if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);
-      let result;
-      try {
-        result = await hostAuth.authenticate(ctx.get('authorization') || undefined);
-      } catch (err) {
-        if (!(err instanceof CredentialStoreUnavailable)) throw err;
-        return emptyAnswer(ctx, 503);
-      }
-      if (!result.ok) return emptyAnswer(ctx, 401);
-      setHost(ctx, { hostId: result.hostId });
-      return next();
-    }
-
-    if (zone === 'device') {
-      if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);
-      let result;
-      try {
-        result = await deps.deviceAuth.authenticate(ctx.get('authorization') || undefined);
-      } catch (err) {
-        if (!(err instanceof CredentialStoreUnavailable)) throw err;
-        deps.log.error({ err: err.message, path: ctx.path }, 'device credential store unavailable');
-        return emptyAnswer(ctx, 503);
-      }
-      if (!result.ok) return emptyAnswer(ctx, 401);
-      setDevice(ctx, { deviceId: result.deviceId });
-      await next();
-      await touchDevice(deps.db, result.deviceId).catch((err: Error) =>
-        deps.log.warn({ err: err.message }, 'could not record device last_seen_at'),
-      );
-      return;
-    }
+    if (zone === 'host') return hostZone(ctx, next, hostAuth);
+    if (zone === 'device') return deviceZone(ctx, next, deps);
 
     // the scrape targets: a Bearer token here can only be the metrics token, and opens nothing else
     if (zone === 'metrics' && hasBearer(ctx)) {
@@ -129,4 +99,36 @@ export function identityGate(deps: GateDeps): Middleware {
     });
     return next();
   };
+}
+
+async function hostZone(ctx: Context, next: Next, hostAuth: HostAuthenticator): Promise<void> {
+  if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);
+  let result;
+  try {
+    result = await hostAuth.authenticate(ctx.get('authorization') || undefined);
+  } catch (err) {
+    if (!(err instanceof CredentialStoreUnavailable)) throw err;
+    return emptyAnswer(ctx, 503);
+  }
+  if (!result.ok) return emptyAnswer(ctx, 401);
+  setHost(ctx, { hostId: result.hostId });
+  return next();
+}
+
+async function deviceZone(ctx: Context, next: Next, deps: GateDeps): Promise<void> {
+  if (hasSessionCookie(ctx)) return emptyAnswer(ctx, 401);
+  let result;
+  try {
+    result = await deps.deviceAuth.authenticate(ctx.get('authorization') || undefined);
+  } catch (err) {
+    if (!(err instanceof CredentialStoreUnavailable)) throw err;
+    deps.log.error({ err: err.message, path: ctx.path }, 'device credential store unavailable');
+    return emptyAnswer(ctx, 503);
+  }
+  if (!result.ok) return emptyAnswer(ctx, 401);
+  setDevice(ctx, { deviceId: result.deviceId });
+  await next();
+  await touchDevice(deps.db, result.deviceId).catch((err: Error) =>
+    deps.log.warn({ err: err.message }, 'could not record device last_seen_at'),
+  );
 }

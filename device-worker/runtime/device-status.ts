@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger';
 import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../adb/adb-device';
 import { reportDeviceStatus } from '../admin-client';
 import { healthRefusal } from '../../domain/phone-health';
-import { readHealthWith, type HealthReading } from '../../phone-host/health-reading';
+import { readHealthWith, type HealthReading } from '../adb/health-reading';
 import { SUPPORTED_APP_VERSIONS } from '../pdd/profile';
 
 /**

@@ -1,5 +1,5 @@
-import { PDD_PACKAGE } from '../domain/pdd-app';
-import { parseVersionName } from '../device-worker/adb/output';
+import { PDD_PACKAGE } from '../../domain/pdd-app';
+import { parseVersionName } from './output';
 import { parseAwake, parseBattery, parseDataFreeMb, parseKeyguardShowing, screenState } from './health-output';
 
 export interface HealthReading {
