@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
@@ -9,13 +6,13 @@ import { isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
 import { StepLog } from '../../step-log';
 import { profileForVersion } from '../profile';
-import { DEFAULT_TIMING } from '../session';
 import { EvidenceCamera } from './camera';
 import { TapGuard } from './guard';
 import { prepareFinalPanel, type EvidenceKind } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel } from './submit';
+import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
 
 /**
  * Evidence is checked against a dump on both sides of the picture: the simulator changes the
@@ -23,41 +20,18 @@ import { observeAfterTap, submitFinalPanel } from './submit';
  * the panel, the cashier or a payment app replaces the orders list), and that picture is never
  * kept; with nothing changed, every kind is kept, the flow's own next dump doing the check.
  */
-const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 10 };
+const FAST = FAST_TIMING;
 const SERIAL = 'camera-phone';
 const GOODS = '937122477375';
 
 let sim: PhoneSim;
-let dir: string;
 let ledger: SubmissionLedger;
-let n = 0;
-
-beforeAll(async () => {
-  sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'camera-'));
-  ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
+usePurchaseRig(SERIAL, (rig) => {
+  sim = rig.sim;
+  ledger = rig.ledger;
 });
-afterAll(async () => {
-  ledger.close();
-  await sim.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => sim.phone(SERIAL).reset());
 
-function target(quantity: number): PurchaseTarget {
-  n += 1;
-  return {
-    taskId: `T${n}`,
-    attemptId: `A${n}`,
-    authorizationId: `camera-${n}-${Date.now()}`,
-    goodsId: GOODS,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${GOODS}`,
-    options: { 颜色分类: '黑色', 尺码: 'M' },
-    quantity,
-    capCent: 5000,
-    mode: 'live',
-  };
-}
+const target = (quantity: number): PurchaseTarget => purchaseTarget(GOODS, { quantity });
 
 const app = () => sim.phone(SERIAL).app;
 

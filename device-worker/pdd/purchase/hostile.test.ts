@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
@@ -10,13 +7,14 @@ import { SubmissionLedger } from '../../ledger/submissions';
 import { StepLog } from '../../step-log';
 import { collectGoods } from '../collect';
 import { profileForVersion } from '../profile';
-import { DEFAULT_TIMING, PddSession } from '../session';
+import { PddSession } from '../session';
 import { screenMayBeCaptured } from './evidence';
 import { TapGuard } from './guard';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, readPendingOrderList, submitFinalPanel, SubmitRefused } from './submit';
+import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
 
 /**
  * The hostile app on the phone simulator, over real adbkit, with the real app's ids (`…:id/pdd`
@@ -24,7 +22,7 @@ import { observeAfterTap, readPendingOrderList, submitFinalPanel, SubmitRefused 
  * close control and the purchase goes on; every page is its own stop; an unprofiled overlay stops
  * with no tap inside it; after the submit tap nothing is tapped again.
  */
-const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 10 };
+const FAST = FAST_TIMING;
 const SERIAL = 'hostile-phone';
 const GOODS = '937122477375';
 const OPTIONS = { 颜色分类: '黑色', 尺码: 'M' };
@@ -43,24 +41,12 @@ const TEMPLATES = [
 const BEFORE_FENCE = ['open', 'panel', 'quantity', 'final_panel'] as const;
 
 let sim: PhoneSim;
-let dir: string;
 let ledger: SubmissionLedger;
-let n = 0;
-
-beforeAll(async () => {
-  sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
-  ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
-});
-afterAll(async () => {
-  ledger.close();
-  await sim.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sim.phone(SERIAL).reset();
-  sim.phone(SERIAL).setFaults({ id_style: 'generic' });
-});
+usePurchaseRig(
+  SERIAL,
+  (rig) => ({ sim, ledger } = rig),
+  (phoneSim) => phoneSim.phone(SERIAL).setFaults({ id_style: 'generic' }),
+);
 
 async function control(method: string, route: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${sim.controlPort}${route}`, {
@@ -74,20 +60,8 @@ async function control(method: string, route: string, body?: unknown): Promise<u
 const setOverlays = (overlays: object[]) => control('PUT', `/devices/${SERIAL}/overlays`, { overlays });
 const faults = (f: object) => sim.phone(SERIAL).setFaults({ id_style: 'generic', ...f });
 
-function target(quantity = 1, capCent = 4000): PurchaseTarget {
-  n += 1;
-  return {
-    taskId: `T${n}`,
-    attemptId: `A${n}`,
-    authorizationId: `hostile-${n}-${Date.now()}`,
-    goodsId: GOODS,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${GOODS}`,
-    options: OPTIONS,
-    quantity,
-    capCent,
-    mode: 'live',
-  };
-}
+const target = (quantity = 1, capCent = 4000): PurchaseTarget =>
+  purchaseTarget(GOODS, { options: OPTIONS, quantity, capCent });
 
 function phone(t: PurchaseTarget, readOnly = false) {
   const profile = profileForVersion('8.17.0');

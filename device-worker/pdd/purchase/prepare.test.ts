@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import { defaultCatalog, type PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
@@ -17,41 +14,18 @@ import { parseUiDump, topmostAt, type UiNode } from '../ui-xml';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel, SubmitRefused } from './submit';
+import { purchaseTarget, usePurchaseRig } from './testkit';
 
 const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 20 };
 const SERIAL = 'unit-phone';
 
 let sim: PhoneSim;
-let dir: string;
 let ledger: SubmissionLedger;
-let n = 0;
+let ledgerPath: string;
+usePurchaseRig(SERIAL, (rig) => ({ sim, ledger, ledgerPath } = rig));
 
-beforeAll(async () => {
-  sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'purchase-unit-'));
-  ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
-});
-afterAll(async () => {
-  ledger.close();
-  await sim.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => sim.phone(SERIAL).reset());
-
-function target(goodsId: string, options: Record<string, string>, quantity: number, capCent: number): PurchaseTarget {
-  n += 1;
-  return {
-    taskId: `T${n}`,
-    attemptId: `A${n}`,
-    authorizationId: `auth-${n}-${Date.now()}`,
-    goodsId,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
-    options,
-    quantity,
-    capCent,
-    mode: 'live',
-  };
-}
+const target = (goodsId: string, options: Record<string, string>, quantity: number, capCent: number): PurchaseTarget =>
+  purchaseTarget(goodsId, { options, quantity, capCent });
 
 function phone(t: PurchaseTarget) {
   const profile = profileForVersion('8.17.0');
@@ -236,7 +210,7 @@ describe('submit once, the ledger and the guard', () => {
     expect(seen.outcome).toBe('pending_payment');
     expect(seen.orderNo).toBe(sim.phone(SERIAL).app.orders[0]?.order_no);
 
-    const restarted = new SubmissionLedger(path.join(dir, 'ledger.db'));
+    const restarted = new SubmissionLedger(ledgerPath);
     try {
       const again = phone(t);
       await expect(

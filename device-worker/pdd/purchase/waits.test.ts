@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import type { PhoneSim } from '../../../sim/phone';
 import type { Faults } from '../../../sim/phone/faults';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
 import { AdbDevice } from '../../adb/adb-device';
@@ -16,6 +13,7 @@ import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel } from './submit';
+import { purchaseTarget, usePurchaseRig } from './testkit';
 
 /**
  * With the pauses gone (none after `am start`, an option or the swipe — and here none after the
@@ -29,36 +27,13 @@ const SERIAL = 'waits-phone';
 const GOODS = '937122477375';
 
 let sim: PhoneSim;
-let dir: string;
 let ledger: SubmissionLedger;
-let n = 0;
-
-beforeAll(async () => {
-  sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [SERIAL] });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waits-'));
-  ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
+usePurchaseRig(SERIAL, (rig) => {
+  sim = rig.sim;
+  ledger = rig.ledger;
 });
-afterAll(async () => {
-  ledger.close();
-  await sim.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => sim.phone(SERIAL).reset());
 
-function target(quantity: number): PurchaseTarget {
-  n += 1;
-  return {
-    taskId: `T${n}`,
-    attemptId: `A${n}`,
-    authorizationId: `waits-${n}-${Date.now()}`,
-    goodsId: GOODS,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${GOODS}`,
-    options: { 颜色分类: '黑色', 尺码: 'M' },
-    quantity,
-    capCent: 5000,
-    mode: 'live',
-  };
-}
+const target = (quantity: number): PurchaseTarget => purchaseTarget(GOODS, { quantity });
 
 /** One live purchase as the three activities run it (a session each); the error where it stopped. */
 async function livePurchase(t: PurchaseTarget) {

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
+import type { PurchaseTarget } from '../../../domain/contracts/device-activities';
+import { SubmissionLedger } from '../../ledger/submissions';
+import { DEFAULT_TIMING, type SessionTiming } from '../session';
+
+/**
+ * Test-only: what the purchase-step tests share — one simulated phone and one submission ledger
+ * per file, the phone reset before each test, and timings without settle pauses (the flow's own
+ * waits for the expected screen still run).
+ */
+export const FAST_TIMING: SessionTiming = {
+  ...DEFAULT_TIMING,
+  navigationSettleMs: 0,
+  tapSettleMs: 0,
+  swipeSettleMs: 0,
+  loadingPollMs: 10,
+};
+
+export interface PurchaseRig {
+  sim: PhoneSim;
+  ledger: SubmissionLedger;
+  /** The ledger's file, for a test that opens it again as a restarted worker would. */
+  ledgerPath: string;
+}
+
+/** Starts the phone and ledger for the file; `bind` gets them once up, `reset` runs after each reset. */
+export function usePurchaseRig(
+  serial: string,
+  bind: (rig: PurchaseRig) => void,
+  reset: (sim: PhoneSim) => void = () => undefined,
+): void {
+  let rig: PurchaseRig | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial] });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), `${serial}-`));
+    const ledgerPath = path.join(dir, 'ledger.db');
+    rig = { sim, ledger: new SubmissionLedger(ledgerPath), ledgerPath };
+    bind(rig);
+  });
+  afterAll(async () => {
+    rig?.ledger.close();
+    await rig?.sim.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    rig!.sim.phone(serial).reset();
+    reset(rig!.sim);
+  });
+}
+
+let seq = 0;
+
+/** A live purchase target with fresh task, attempt and authorization ids; `over` sets the rest. */
+export function purchaseTarget(goodsId: string, over: Partial<PurchaseTarget> = {}): PurchaseTarget {
+  seq += 1;
+  return {
+    taskId: `T${seq}`,
+    attemptId: `A${seq}`,
+    authorizationId: `auth-${seq}-${Date.now()}`,
+    goodsId,
+    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
+    options: { 颜色分类: '黑色', 尺码: 'M' },
+    quantity: 1,
+    capCent: 5000,
+    mode: 'live',
+    ...over,
+  };
+}
