@@ -1,20 +1,14 @@
 import { ConfigError } from '../platform/config';
-import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
-import { createLogger } from '../platform/logger';
-import { temporalConnection, temporalTarget } from '../temporal/connection';
-import { installPayloadKeys } from '../temporal/codec';
-import { resolvePayloadKeys } from '../temporal/codec/keys';
-import { installTemporalRuntime } from '../temporal/runtime';
-import { flushTracing, installTracing } from '../temporal/tracing';
+import { temporalTarget } from '../temporal/connection';
+import { flushTracing } from '../temporal/tracing';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
-import { parseEnv } from './config/env';
 import { adminListen } from './config/tls';
-import { installProcessGuard } from '../platform/process-guard';
-import { tightenTree, usePrivateUmask } from '../platform/private-files';
+import { tightenTree } from '../platform/private-files';
 import { scheduleBackups } from './backup/schedule';
 import { loadWorkflowBundle, MissingWorkflowBundle } from './temporal/workflow-bundle';
 import { startAdmin } from './server';
+import { setUpAdminProcess } from './process-setup';
 
 /**
  * `npm run admin`: the admin process — HTTP API, operator UI, its Temporal client and, unless
@@ -24,30 +18,9 @@ import { startAdmin } from './server';
  * (docs/operations.md).
  */
 async function main(): Promise<void> {
-  usePrivateUmask();
-  const env = parseEnv();
-  const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
-  for (const dir of [paths.evidence, paths.logs]) tightenTree(dir);
-  const log = createLogger({ name: 'admin', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
-  // Every admin write is one SQLite transaction, committed or rolled back, so a promise
-  // nobody awaited cannot leave half-done state: keep serving. An uncaught exception can
-  // (a callback stopped half-way), so it exits and `npm start` restarts the admin.
-  installProcessGuard(log, { unhandledRejection: 'log' });
-  installTemporalRuntime(log, {
-    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT
-      ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT }
-      : undefined,
+  const { env, paths, log, temporal } = setUpAdminProcess('admin', (p) => {
+    for (const dir of [p.evidence, p.logs]) tightenTree(dir);
   });
-  const temporal = temporalConnection(env);
-  // before any client or worker: every payload this process writes to Temporal is encrypted
-  installPayloadKeys(
-    resolvePayloadKeys({
-      value: env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
-      dataDir: paths.root,
-      embedded: temporal.embedded,
-    }),
-  );
-  installTracing({ endpoint: env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: 'cmautobuy-admin' });
   const listen = adminListen(env);
   const withWorker = !process.argv.includes('--no-worker');
   // the prebuilt bundle or nothing: a missing one stops the start with what to run

@@ -1,21 +1,13 @@
 import { ConfigError } from '../../platform/config';
-import { dataPaths } from '../../platform/data-dir';
 import { describeError } from '../../platform/errors';
-import { createLogger } from '../../platform/logger';
 import { serveMetrics } from '../../platform/metrics';
-import { installProcessGuard } from '../../platform/process-guard';
-import { usePrivateUmask } from '../../platform/private-files';
-import { installPayloadKeys } from '../../temporal/codec';
-import { resolvePayloadKeys } from '../../temporal/codec/keys';
-import { temporalConnection } from '../../temporal/connection';
-import { installTemporalRuntime } from '../../temporal/runtime';
-import { flushTracing, installTracing } from '../../temporal/tracing';
-import { parseEnv } from '../config/env';
+import { flushTracing } from '../../temporal/tracing';
 import { openMigratedAdminDb } from '../db/database';
 import { adminMetricsRegistry } from '../metrics/metrics';
 import { SybService } from '../syb/account';
 import { runAdminWorker } from './worker';
 import { loadWorkflowBundle, MissingWorkflowBundle } from './workflow-bundle';
+import { setUpAdminProcess } from '../process-setup';
 
 /**
  * `npm run admin-worker`: the `admin` queue worker (workflow tasks and the admin activities) in
@@ -27,26 +19,7 @@ import { loadWorkflowBundle, MissingWorkflowBundle } from './workflow-bundle';
  * activities record (docs/operations.md "Metrics").
  */
 async function main(): Promise<void> {
-  usePrivateUmask();
-  const env = parseEnv();
-  const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
-  const log = createLogger({ name: 'admin-worker', level: env.CMAUTOBUY_LOG_LEVEL, logDir: paths.logs });
-  // an activity's write is one SQLite transaction: a promise nobody awaited leaves nothing half-done
-  installProcessGuard(log, { unhandledRejection: 'log' });
-  installTemporalRuntime(log, {
-    metrics: env.CMAUTOBUY_TEMPORAL_METRICS_PORT
-      ? { host: env.CMAUTOBUY_METRICS_HOST, port: env.CMAUTOBUY_TEMPORAL_METRICS_PORT }
-      : undefined,
-  });
-  const temporal = temporalConnection(env);
-  installPayloadKeys(
-    resolvePayloadKeys({
-      value: env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
-      dataDir: paths.root,
-      embedded: temporal.embedded,
-    }),
-  );
-  installTracing({ endpoint: env.CMAUTOBUY_OTEL_ENDPOINT, serviceName: 'cmautobuy-admin-worker' });
+  const { env, paths, log, temporal } = setUpAdminProcess('admin-worker');
   const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
   const db = await openMigratedAdminDb(paths.adminDb);
   const syb = new SybService(
