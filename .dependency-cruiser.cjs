@@ -18,7 +18,7 @@
  * | sim/             | domain/ (types only), platform/                                           |
  * | ui/src/          | domain/                                                                   |
  * | migrations/      | nothing of ours                                                           |
- * | scripts/, bench/, test/ and every *.test.ts | anything                                   |
+ * | scripts/, bench/, test/, every *.test.ts and testkit.ts (test-only set-up) | anything     |
  *
  * admin/ imports of workflows/ are limited to the message definitions (updates, queries) and
  * the bundle path, which the file-level rules below cannot tell apart: review keeps them so.
@@ -26,7 +26,7 @@
 
 const OURS =
   '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host|sim|ui|migrations|scripts|bench|test)/';
-const TESTS = ['\\.test\\.ts$', '^test/', '^bench/', '^scripts/'];
+const TESTS = ['\\.test\\.ts$', '/testkit\\.ts$', '^test/', '^bench/', '^scripts/'];
 
 /** `from` may import only `allowed` of ours (a regex each, anchored at the repository root). */
 function only(name, from, allowed, comment) {
