@@ -129,25 +129,39 @@ describe('collect on the phone simulator', () => {
     }
   });
 
-  it('refuses an unknown app version with zero taps', async () => {
+  // The worker reads its phone's health before it takes work: on an unprofiled app version it takes
+  // none (the collect waits, untouched), and takes it once the phone is back on a profiled version.
+  it('takes no collect while its phone runs an unprofiled app version, with zero taps', async () => {
     await fetch(`${control()}/devices/sim-c1/reset`, { method: 'POST' });
     await faults('sim-c1', { app_version: '8.18.0' });
+    const handle = await client.workflow.start('collect', {
+      taskQueue: 'admin',
+      workflowId: `collect/937122477375/unprofiled-${Date.now()}`,
+      args: [{ pddGoodsId: '937122477375', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375' }],
+      workflowExecutionTimeout: '3 minutes',
+    });
     try {
-      await expect(runCollect('937122477375')).rejects.toBeInstanceOf(WorkflowFailedError);
-      expect(fake.record.failed.at(-1)).toMatchObject({ code: 'APP_VERSION_UNSUPPORTED' });
+      // a window longer than the worker's 5 s status check, in which the phone must not be touched
+      await new Promise((r) => setTimeout(r, 8_000));
       expect(await taps('sim-c1')).toEqual([]);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
     } finally {
       await faults('sim-c1', null);
     }
+    await handle.result();
+    expect(diffCollect(catalog.goods[0]!, saved('937122477375')!.result)).toEqual([]);
   });
 
   it('retries a collect whose phone disconnects mid-way and succeeds once it is back', async () => {
-    await faults('sim-c1', { disconnect_after_commands: 8 });
+    await fetch(`${control()}/devices/sim-c1/reset`, { method: 'POST' });
     const handle = await client.workflow.start('collect', {
       taskQueue: 'admin',
       workflowId: `collect/600000000101/disconnect-${Date.now()}`,
       args: [{ pddGoodsId: '600000000101', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=600000000101' }],
     });
+    // the phone drops once the collect is under way (its first tap), not during a health reading before it
+    await until('the collect to tap', async () => (await taps('sim-c1')).length > 0);
+    await faults('sim-c1', { disconnect_after_commands: 2 });
     await until('the phone to drop off', async () => {
       const list = (await (await fetch(`${control()}/devices`)).json()) as { serial: string; online: boolean }[];
       return list.find((d) => d.serial === 'sim-c1')?.online === false;

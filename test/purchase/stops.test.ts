@@ -1,3 +1,4 @@
+import type { DeviceView } from '../../domain/devices';
 import type { Faults } from '../../sim/phone';
 import { BLACK_M, startPurchaseRig, type PurchaseRig, type TaskSpec } from './setup';
 
@@ -66,13 +67,6 @@ describe('purchase stops before the fence', () => {
       reason: 'OPTION_UNAVAILABLE',
     },
     {
-      name: 'unknown app version',
-      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
-      faults: { app_version: '8.18.0' },
-      reason: 'APP_VERSION_UNSUPPORTED',
-      noTapsAtAll: true,
-    },
-    {
       name: 'captcha when the goods open',
       task: { ...BLACK_M, quantity: 1, capCent: 2000 },
       faults: { captcha_on: 'open' },
@@ -108,6 +102,29 @@ describe('purchase stops before the fence', () => {
       expect(rig.submissionRows().filter((r) => r.task_id === id)).toHaveLength(0);
     },
   );
+
+  // A phone on an unprofiled version takes no claim at all (its health is read before each claim):
+  // the task waits for a phone that can buy it, untouched, and the reason is on 设备. The
+  // APP_VERSION_UNSUPPORTED stop stays for a version that changes after that reading.
+  it('unknown app version → no claim, the task stays PENDING with no tap, the reason on 设备', async () => {
+    rig.sim.phone(rig.serial).setFaults({ app_version: '8.18.0' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const deadline = Date.now() + 60_000;
+    let blockedBy: string | undefined;
+    while (Date.now() < deadline && blockedBy !== 'APP_VERSION_UNPROFILED') {
+      const devices = (await rig.op.get('/api/devices')).body as DeviceView[];
+      blockedBy = devices.find((d) => d.device_id === rig.device.deviceId)?.claim_block?.reason_code;
+      if (blockedBy !== 'APP_VERSION_UNPROFILED') await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(blockedBy).toBe('APP_VERSION_UNPROFILED');
+    expect((await rig.task(id)).status).toBe('PENDING');
+    expect(rig.taps()).toHaveLength(0);
+    expect(rig.orders()).toHaveLength(0);
+    // cancelled before the phone is healthy again, so no later case finds it waiting
+    expect((await rig.op.post(`/api/tasks/${id}/cancel`)).status).toBe(200);
+    expect((await rig.waitFor(id, ['CANCELED'])).status).toBe('CANCELED');
+    expect(rig.taps()).toHaveLength(0);
+  });
 
   it('红 beside 粉红 and 红色系: the live order is for exactly 红', async () => {
     const id = await rig.purchase({
