@@ -242,7 +242,13 @@ test('starting the draft makes it 待领取 with no phone attached, and the deta
   // the Temporal UI this test's admin was started with, never a fixed port
   // the workflow id is for engineers: folded under 技术详情
   expect(await page.getByTestId('workflow-link').isVisible()).toBe(false);
-  expect(await page.getByTestId('workflow-link').getAttribute('href')).toMatch(
+  // the link's address comes with the UI config, which the page asks for once, beside the task
+  const href = await waitInPage<string | null>(
+    page,
+    `document.querySelector('[data-testid="workflow-link"]')?.getAttribute('href') ?? null`,
+    (h) => h !== null,
+  );
+  expect(href).toMatch(
     new RegExp(`^${sharedTemporal().uiUrl ?? '(none)'}/namespaces/${admin.namespace}/workflows/purchase%2F`),
   );
   // PENDING offers cancel and nothing that belongs to later states.
