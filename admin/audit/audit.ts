@@ -22,18 +22,27 @@ export interface AuditEntry {
  * so the change and its record commit or roll back together.
  */
 export async function recordAudit(trx: AdminDb, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  await recordAudits(trx, actor, [entry]);
+}
+
+/** Writes the audit rows of a batch by one actor in one statement, inside the batch's transaction. */
+export async function recordAudits(trx: AdminDb, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const at = nowUtc();
   await trx
     .insertInto('audit_log')
-    .values({
-      occurred_at: nowUtc(),
-      actor_kind: actor.kind,
-      actor: actor.name,
-      action: entry.action,
-      target_kind: entry.target?.kind ?? null,
-      target_id: entry.target?.id ?? null,
-      details_json: entry.details === undefined ? null : JSON.stringify(entry.details),
-      source_ip: actor.sourceIp ?? null,
-    })
+    .values(
+      entries.map((entry) => ({
+        occurred_at: at,
+        actor_kind: actor.kind,
+        actor: actor.name,
+        action: entry.action,
+        target_kind: entry.target?.kind ?? null,
+        target_id: entry.target?.id ?? null,
+        details_json: entry.details === undefined ? null : JSON.stringify(entry.details),
+        source_ip: actor.sourceIp ?? null,
+      })),
+    )
     .execute();
 }
 

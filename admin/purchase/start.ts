@@ -4,7 +4,7 @@ import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { purchaseWorkflowId, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { nowUtc, toUtcTimestamp } from '../../domain/time';
-import type { AuditActor, AuditEntry } from '../audit/audit';
+import { recordAudits, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { conflict } from '../http/errors';
 import { recordPurchasesStarted } from '../metrics/metrics';
@@ -246,25 +246,5 @@ export async function startAuthorizedWorkflow(
     .set({ workflow_started_at: nowUtc() })
     .where('id', '=', auth.id)
     .where('workflow_started_at', 'is', null)
-    .execute();
-}
-
-/** The audit rows of a batch, as recordAudit (admin/audit/audit.ts) writes one, in one statement. */
-async function recordAudits(trx: AdminDb, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
-  const at = nowUtc();
-  await trx
-    .insertInto('audit_log')
-    .values(
-      entries.map((entry) => ({
-        occurred_at: at,
-        actor_kind: actor.kind,
-        actor: actor.name,
-        action: entry.action,
-        target_kind: entry.target?.kind ?? null,
-        target_id: entry.target?.id ?? null,
-        details_json: entry.details === undefined ? null : JSON.stringify(entry.details),
-        source_ip: actor.sourceIp ?? null,
-      })),
-    )
     .execute();
 }
