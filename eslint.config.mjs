@@ -36,8 +36,6 @@ export const OVER_THE_LIMIT = {
   'admin/http/routes/tasks.ts': [0, 90],
   // one operator action per state, one transaction
   'admin/purchase/actions.ts': [0, 90],
-  // a draft edit validates and writes in one transaction
-  'admin/purchase/drafts.ts': [0, 90],
   // the task detail query assembles its view in one place
   'admin/purchase/queries.ts': [0, 130],
   // the repair of a closed task reads Temporal and writes in one transaction

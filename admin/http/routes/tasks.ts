@@ -4,7 +4,9 @@ import { createPurchaseDraftSchema, editPurchaseDraftSchema } from '../../../dom
 import { actorOf } from '../../auth/principal';
 import { markAudited } from '../../audit/audit';
 import { actOnTask, type ActionOutcome } from '../../purchase/actions';
-import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purchase/drafts';
+import { copyAsLive } from '../../purchase/copy-live';
+import { editPurchaseDraft } from '../../purchase/draft-edit';
+import { createPurchaseDraft } from '../../purchase/drafts';
 import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { closedWorkflowOf } from '../../purchase/repair';
