@@ -46,14 +46,6 @@ export const OVER_THE_LIMIT = {
   'admin/syb/orders.ts': [0, 120],
   // one sync run: pages, details, upserts and the summary in one loop
   'admin/syb/sync.ts': [0, 120],
-  // a measurement script read top to bottom; not shipped
-  'bench/device.ts': [0, 100],
-  // writes docs/PERFORMANCE.md in one template; not shipped
-  'bench/run.ts': [400, 150],
-  // starts the whole stack for the benches; not shipped
-  'bench/stack.ts': [410, 110],
-  // seeds a million tasks in one statement builder; not shipped
-  'bench/tasks-list.ts': [330, 170],
   // collecting is one walk over the spec panel whose steps share what was read
   'device-worker/pdd/collect.ts': [0, 140],
   // one loader validates a profile file field by field

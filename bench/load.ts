@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TimedClient } from './http';
-import { draftDryRuns, startStack, startTasks } from './stack';
+import { draftDryRuns, startTasks } from './purchases';
+import { startStack } from './stack';
 import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -55,7 +56,7 @@ export async function benchLoad(opts: {
     const rounds: LoadRound[] = [];
     // each round starts one more batch; the earlier ones are still queued or running
     for (let r = 0; r < opts.rounds; r++) {
-      const drafts = await draftDryRuns(stack.op, 500);
+      const drafts = await draftDryRuns(stack, 500);
       const started = performance.now();
       await startTasks(stack.op, drafts);
       const start500Ms = performance.now() - started;
