@@ -278,6 +278,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
       version: t.version,
+      priority: t.priority,
       syb_order_no: t.syb_order_no,
       order_no: t.syb_order_no,
       pdd_order_no: t.pdd_order_no,
