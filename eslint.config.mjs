@@ -26,8 +26,6 @@ export const OVER_THE_LIMIT = {
   'activities/device/purchase.ts': [0, 140],
   // a draft edit validates and writes in one transaction
   'admin/purchase/drafts.ts': [0, 90],
-  // one sync run: pages, details, upserts and the summary in one loop
-  'admin/syb/sync.ts': [0, 120],
   // a measurement script read top to bottom; not shipped
   'bench/device.ts': [0, 100],
   // writes docs/PERFORMANCE.md in one template; not shipped
