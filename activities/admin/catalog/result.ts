@@ -100,20 +100,30 @@ function refusalOf(parsed: ReturnType<typeof skusJsonSchema.safeParse>, pddGoods
   return null;
 }
 
-async function recordRefusal({ trx, task, input, runId, now, resultData, owns }: Write, fail: Refusal): Promise<void> {
+/** The run's outcome, written once: its status, its reason (none when collected) and the full submission. */
+async function finishTask(
+  { trx, task, input, now, resultData }: Write,
+  status: 'succeeded' | Refusal['taskStatus'],
+  reason: { code: string; message: string } | null,
+): Promise<void> {
   await trx
     .updateTable('tasks')
     .set({
-      status: fail.taskStatus,
+      status,
       device_id: input.deviceId,
-      error_code: fail.code,
-      error_message: fail.message,
+      error_code: reason?.code ?? null,
+      error_message: reason?.message ?? null,
       result_data: resultData,
       finished_at: now,
       updated_at: now,
     })
     .where('task_id', '=', task.task_id)
     .execute();
+}
+
+async function recordRefusal(write: Write, fail: Refusal): Promise<void> {
+  const { trx, input, runId, now, owns } = write;
+  await finishTask(write, fail.taskStatus, fail);
   if (!owns) return;
   // only the status and the reason change: skus_json, title and collected_at stay
   await trx
@@ -130,23 +140,9 @@ async function recordRefusal({ trx, task, input, runId, now, resultData, owns }:
     .execute();
 }
 
-async function recordCollected(
-  { trx, task, input, runId, now, resultData, owns }: Write,
-  data: SkusJson,
-): Promise<void> {
-  await trx
-    .updateTable('tasks')
-    .set({
-      status: 'succeeded',
-      device_id: input.deviceId,
-      error_code: null,
-      error_message: null,
-      result_data: resultData,
-      finished_at: now,
-      updated_at: now,
-    })
-    .where('task_id', '=', task.task_id)
-    .execute();
+async function recordCollected(write: Write, data: SkusJson): Promise<void> {
+  const { trx, input, runId, now, owns } = write;
+  await finishTask(write, 'succeeded', null);
   if (!owns) return;
   await trx
     .updateTable('pdd_products')
