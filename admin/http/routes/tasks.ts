@@ -7,7 +7,7 @@ import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purcha
 import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { closedWorkflowOf } from '../../purchase/repair';
-import { listTasks } from '../../purchase/queries';
+import { TaskListCache } from '../../purchase/list-cache';
 import { startPurchases } from '../../purchase/start';
 import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
@@ -44,6 +44,7 @@ const listQuery = z.object({
  */
 export function taskRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/tasks' });
+  const listPages = new TaskListCache();
 
   router.post('/', async (ctx) => {
     const body = parseBody(ctx, createPurchaseDraftSchema);
@@ -73,7 +74,8 @@ export function taskRoutes(deps: AppDeps): Router {
 
   router.get('/', async (ctx) => {
     const { include_hidden, ...query } = parseQuery(ctx, listQuery);
-    ctx.body = await listTasks(deps.db, { ...query, includeHidden: include_hidden === '1' });
+    ctx.type = 'application/json';
+    ctx.body = await listPages.page(deps.db, { ...query, includeHidden: include_hidden === '1' });
   });
 
   router.get('/:taskId', async (ctx) => {
