@@ -22,14 +22,12 @@ export const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
  */
 const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'person'));
 
+/** A task's times as 用时 reads them. */
+type Timed = Record<'status' | 'created_at' | 'updated_at', string> &
+  Record<'started_at' | 'finished_at', string | null>;
+
 /** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
-export function durationSeconds(t: {
-  status: string;
-  started_at: string | null;
-  created_at: string;
-  finished_at: string | null;
-  updated_at: string;
-}): number | null {
+export function durationSeconds(t: Timed): number | null {
   const from = t.started_at ?? t.created_at;
   const to = t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
   if (!to) return null;
