@@ -60,8 +60,6 @@ export const OVER_THE_LIMIT = {
   'device-worker/pdd/collect.ts': [0, 140],
   // one loader validates a profile file field by field
   'device-worker/pdd/profile.ts': [0, 90],
-  // Gate 1 to Gate 3 read in order on one screen; kept as the sequence docs/architecture.md §4.2 tells
-  'device-worker/pdd/purchase/prepare.ts': [0, 110],
   // wires one device worker's parts and their shutdown order
   'device-worker/worker.ts': [0, 120],
   // a one-off generator read top to bottom
