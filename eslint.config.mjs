@@ -56,8 +56,6 @@ export const OVER_THE_LIMIT = {
   'bench/stack.ts': [410, 110],
   // seeds a million tasks in one statement builder; not shipped
   'bench/tasks-list.ts': [330, 170],
-  // collecting is one walk over the spec panel whose steps share what was read
-  'device-worker/pdd/collect.ts': [0, 140],
   // one loader validates a profile file field by field
   'device-worker/pdd/profile.ts': [0, 90],
   // wires one device worker's parts and their shutdown order
