@@ -56,8 +56,6 @@ export const OVER_THE_LIMIT = {
   'bench/stack.ts': [410, 110],
   // seeds a million tasks in one statement builder; not shipped
   'bench/tasks-list.ts': [330, 170],
-  // wires one device worker's parts and their shutdown order
-  'device-worker/worker.ts': [0, 120],
   // a one-off generator read top to bottom
   'scripts/pdd-fixtures.ts': [0, 140],
   // `npm start`'s children and their restart policy in one place
