@@ -24,8 +24,6 @@ const counted = { skipBlankLines: true, skipComments: true };
 export const OVER_THE_LIMIT = {
   // the catalog activities as one factory; its methods are the units, to split by concept
   'activities/admin/catalog.ts': [0, 190],
-  // the phone side of a purchase as one factory; every call shares its guard and ledger
-  'activities/device/purchase.ts': [0, 140],
   // the Shopee product list, its filters and its PDD link in one module; the list query to move out
   'admin/catalog/products.ts': [390, 120],
   // one streaming multipart receiver whose listeners share the refusal state
@@ -56,24 +54,6 @@ export const OVER_THE_LIMIT = {
   'bench/stack.ts': [410, 110],
   // seeds a million tasks in one statement builder; not shipped
   'bench/tasks-list.ts': [330, 170],
-  // collecting is one walk over the spec panel whose steps share what was read
-  'device-worker/pdd/collect.ts': [0, 140],
-  // one loader validates a profile file field by field
-  'device-worker/pdd/profile.ts': [0, 90],
-  // Gate 1 to Gate 3 read in order on one screen; kept as the sequence docs/architecture.md §4.2 tells
-  'device-worker/pdd/purchase/prepare.ts': [0, 110],
-  // the session's navigation and screen proofs share one dump cache
-  'device-worker/pdd/session.ts': [400, 0],
-  // wires one device worker's parts and their shutdown order
-  'device-worker/worker.ts': [0, 120],
-  // a one-off generator read top to bottom
-  'scripts/pdd-fixtures.ts': [0, 140],
-  // `npm start`'s children and their restart policy in one place
-  'scripts/supervisor.ts': [0, 180],
-  // data: the simulated shop's goods as one literal
-  'sim/phone/catalog/default-catalog.ts': [0, 200],
-  // the 顺运宝 fake's routes close over one mutable data set
-  'sim/syb/server.ts': [0, 210],
   // each check prints the command that fixes it, in order
   'temporal/startup-checks.ts': [0, 110],
 };
