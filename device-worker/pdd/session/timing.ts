@@ -6,10 +6,10 @@
  */
 export interface SessionTiming {
   /**
-   * pause after an in-app navigation tap (the spec-panel entry, back) before its first dump: the
-   * app shows its loading marker until the new page has settled (0.3–1.5 s), and a dump of the
-   * marker costs more than the rest of the settle. `am start` has none: the app shows the marker
-   * first whatever the wait, so the first dump is the wait.
+   * pause after an in-app navigation tap (the spec-panel entry, back) before its first dump. None
+   * by default: `uiautomator dump` waits for the app to be idle before it reads the tree, so a dump
+   * taken while the new page settles (0.3–1.5 s) returns the settled page — the dump is the wait,
+   * as after `am start`. A dump that shows the loading marker anyway is looked at again.
    */
   navigationSettleMs: number;
   /** pause after an option or quantity tap before the dump that proves it (the panel redraws in place) */
@@ -25,7 +25,7 @@ export interface SessionTiming {
 }
 
 export const DEFAULT_TIMING: SessionTiming = {
-  navigationSettleMs: 1100,
+  navigationSettleMs: 0,
   tapSettleMs: 0,
   swipeSettleMs: 0,
   loadingPollMs: 500,
