@@ -22,8 +22,6 @@ const counted = { skipBlankLines: true, skipComments: true };
  */
 /** @type {Record<string, [number, number]>} */
 export const OVER_THE_LIMIT = {
-  // the phone side of a purchase as one factory; every call shares its guard and ledger
-  'activities/device/purchase.ts': [0, 140],
   // a draft edit validates and writes in one transaction
   'admin/purchase/drafts.ts': [0, 90],
   // a measurement script read top to bottom; not shipped
@@ -34,24 +32,6 @@ export const OVER_THE_LIMIT = {
   'bench/stack.ts': [410, 110],
   // seeds a million tasks in one statement builder; not shipped
   'bench/tasks-list.ts': [330, 170],
-  // collecting is one walk over the spec panel whose steps share what was read
-  'device-worker/pdd/collect.ts': [0, 140],
-  // one loader validates a profile file field by field
-  'device-worker/pdd/profile.ts': [0, 90],
-  // Gate 1 to Gate 3 read in order on one screen; kept as the sequence docs/architecture.md §4.2 tells
-  'device-worker/pdd/purchase/prepare.ts': [0, 110],
-  // the session's navigation and screen proofs share one dump cache
-  'device-worker/pdd/session.ts': [400, 0],
-  // wires one device worker's parts and their shutdown order
-  'device-worker/worker.ts': [0, 120],
-  // a one-off generator read top to bottom
-  'scripts/pdd-fixtures.ts': [0, 140],
-  // `npm start`'s children and their restart policy in one place
-  'scripts/supervisor.ts': [0, 180],
-  // data: the simulated shop's goods as one literal
-  'sim/phone/catalog/default-catalog.ts': [0, 200],
-  // the 顺运宝 fake's routes close over one mutable data set
-  'sim/syb/server.ts': [0, 210],
   // each check prints the command that fixes it, in order
   'temporal/startup-checks.ts': [0, 110],
 };
