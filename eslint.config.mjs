@@ -22,30 +22,8 @@ const counted = { skipBlankLines: true, skipComments: true };
  */
 /** @type {Record<string, [number, number]>} */
 export const OVER_THE_LIMIT = {
-  // the catalog activities as one factory; its methods are the units, to split by concept
-  'activities/admin/catalog.ts': [0, 190],
-  // the Shopee product list, its filters and its PDD link in one module; the list query to move out
-  'admin/catalog/products.ts': [390, 120],
-  // one streaming multipart receiver whose listeners share the refusal state
-  'admin/evidence/receive.ts': [0, 100],
-  // the session routes registered in one function, as every routes file
-  'admin/http/routes/session.ts': [0, 100],
-  // the task routes registered in one function, as every routes file
-  'admin/http/routes/tasks.ts': [0, 90],
-  // one operator action per state, one transaction
-  'admin/purchase/actions.ts': [0, 90],
   // a draft edit validates and writes in one transaction
   'admin/purchase/drafts.ts': [0, 90],
-  // the task detail query assembles its view in one place
-  'admin/purchase/queries.ts': [0, 130],
-  // the repair of a closed task reads Temporal and writes in one transaction
-  'admin/purchase/repair.ts': [0, 120],
-  // start-or-join of many tasks in one transaction per task
-  'admin/purchase/start.ts': [0, 150],
-  // the 订单 list query with its filters and keyset paging
-  'admin/syb/orders.ts': [0, 120],
-  // one sync run: pages, details, upserts and the summary in one loop
-  'admin/syb/sync.ts': [0, 120],
   // a measurement script read top to bottom; not shipped
   'bench/device.ts': [0, 100],
   // writes docs/PERFORMANCE.md in one template; not shipped
