@@ -1,9 +1,16 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { ensureWorkflowBundle, readWorkflowBundle, WORKFLOWS_PATH, type WorkflowBundleFile } from '../../admin/temporal/workflow-bundle';
+import {
+  bundleWorkflows,
+  ensureWorkflowBundle,
+  readWorkflowBundle,
+  WORKFLOWS_PATH,
+  type WorkflowBundleFile,
+} from '../../admin/temporal/workflow-bundle';
 import '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
 import { workflowsVariant } from './variant';
@@ -268,6 +275,28 @@ describe('each patch taken out fails replay, both ways', () => {
 
   it('the patches that ask for the same commands are patches', () => {
     expect(Object.keys(SAME_COMMANDS).filter((id) => !(id in BRANCHES))).toEqual([]);
+  });
+});
+
+/**
+ * Why the bundle's tracing interceptor (workflows/tracing.ts) must not yield: an interceptor that
+ * awaits before the workflow runs and before each activity is scheduled — as
+ * @temporalio/interceptors-opentelemetry's workflow interceptors do — reorders the commands of one
+ * activation (a claim cancelled as it is asked for, an update answered beside a status write), and
+ * recorded purchases no longer replay. The production interceptor replays all (above).
+ */
+describe('a workflow interceptor that yields', () => {
+  it('fails recorded purchases', async () => {
+    const dir = fs.mkdtempSync(path.join(process.env.CMAUTOBUY_TEST_TMP ?? os.tmpdir(), 'yielding-'));
+    const bundle = await bundleWorkflows({
+      outFile: path.join(dir, 'workflow-bundle.js'),
+      interceptorModules: [path.join(__dirname, 'yielding-interceptors.ts')],
+    });
+    const results = await replay({ workflowBundle: { code: bundle.code } }, ENDINGS);
+    const failed = Object.entries(results).filter(([, err]) => err !== null).map(([name]) => name);
+    expect(failed).toEqual(
+      expect.arrayContaining(['purchase-cancel-in-prepare', 'purchase-cancel-while-claiming', 'purchase-pre-attempt-first']),
+    );
   });
 });
 
