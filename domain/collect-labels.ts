@@ -27,7 +27,7 @@ export function collectRunStatusZh(status: string): string | null {
  * the run is `rejected`, not `failed` (activities/admin/catalog.ts `saveCollectResult`), and the
  * collect workflow's `TaskStatus` search attribute says the same word as the row.
  */
-export const COLLECT_REJECTION_CODES: readonly string[] = ['COLLECT_RESULT_INVALID', 'COLLECT_GOODS_MISMATCH'];
+const COLLECT_REJECTION_CODES: readonly string[] = ['COLLECT_RESULT_INVALID', 'COLLECT_GOODS_MISMATCH'];
 
 /** The run status a collect's failure leaves in its row. */
 export function collectFailureStatus(code: string): Extract<CollectRunStatus, 'failed' | 'rejected'> {
