@@ -74,40 +74,6 @@ export const OVER_THE_LIMIT = {
   'sim/phone/catalog/default-catalog.ts': [0, 200],
   // the 顺运宝 fake's routes close over one mutable data set
   'sim/syb/server.ts': [0, 210],
-  // a component whose JSX is the panel
-  'ui/src/components/catalog/ImportPanel.tsx': [0, 120],
-  // a component whose JSX is the dialog
-  'ui/src/components/catalog/MappingDialog.tsx': [0, 200],
-  // a SKU row whose JSX is the row, its mapping and its manual fields
-  'ui/src/components/catalog/SkuTable.tsx': [0, 100],
-  // a component whose JSX is the section
-  'ui/src/components/devices/AppVersions.tsx': [0, 110],
-  // one dialog for a phone's and a host's credential: its JSX is the dialog
-  'ui/src/components/devices/CredentialDialog.tsx': [0, 90],
-  // a component whose JSX is the row and its actions
-  'ui/src/components/devices/DeviceRow.tsx': [0, 110],
-  // a component whose JSX is the table
-  'ui/src/components/orders/OrderTable.tsx': [0, 110],
-  // a component whose JSX is the cell and its editor
-  'ui/src/components/orders/SkuCell.tsx': [0, 170],
-  // a component whose JSX is the panel
-  'ui/src/components/orders/SyncPanel.tsx': [0, 100],
-  // a form: one field a few lines
-  'ui/src/components/settings/SafetySettingsForm.tsx': [0, 120],
-  // a form: one field a few lines
-  'ui/src/components/settings/SybAccountForm.tsx': [0, 140],
-  // a page whose JSX is the layout
-  'ui/src/pages/DevicesPage.tsx': [0, 130],
-  // a page whose JSX is the layout
-  'ui/src/pages/PddGoodsPage.tsx': [0, 170],
-  // the PDD goods list on the paged list; its JSX is the table and its row actions
-  'ui/src/pages/PddPage.tsx': [0, 170],
-  // the product page's JSX: the product, its PDD link and its SKU table
-  'ui/src/pages/ProductDetailPage.tsx': [0, 200],
-  // a form: one field a few lines
-  'ui/src/pages/TaskCreatePage.tsx': [0, 250],
-  // the task, its attempts and its actions on one page
-  'ui/src/pages/TaskDetailPage.tsx': [0, 240],
 };
 
 export default tseslint.config(

@@ -17,6 +17,7 @@ import { ensureInitialAdmin } from './auth/users';
 import { SybService, type SybDefaults } from './syb/account';
 import { keepSybSchedule } from './syb/schedule';
 import { clearStaleSyncFlag } from './syb/sync';
+import { stopPngDecoders } from './evidence/png-decoder';
 
 export interface AdminOptions {
   dataDir: string;
@@ -162,6 +163,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       await worker?.stop();
       await syb.close();
       await temporal.close();
+      await stopPngDecoders();
       await db.destroy();
     },
   };

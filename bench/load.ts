@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TimedClient } from './http';
-import { draftDryRuns, startStack, startTasks } from './stack';
+import { cpuMs, draftDryRuns, startStack, startTasks } from './stack';
 import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -52,6 +52,9 @@ export async function benchLoad(opts: {
   try {
     await stack.addPhoneHosts(opts.phones);
     const client = new TimedClient(stack.adminUrl, stack.op.sessionCookie!);
+    await draftDryRuns(stack.op, 100); // a list of fifty rows to read
+    const idleCost = await adminCpuPerList(client, stack.adminPid);
+    opts.say(`load: idle admin, GET /api/tasks one at a time: ${idleCost.toFixed(2)} ms of admin CPU each`);
     const rounds: LoadRound[] = [];
     // each round starts one more batch; the earlier ones are still queued or running
     for (let r = 0; r < opts.rounds; r++) {
@@ -129,4 +132,17 @@ async function eventLoopDelay(adminUrl: string): Promise<{ p99Ms: number; maxMs:
     return m ? Number(m[1]) * 1000 : NaN;
   };
   return { p99Ms: read('p99'), maxMs: read('max') };
+}
+
+/**
+ * The admin's own CPU time per `GET /api/tasks` on an idle stack, requests one at a time: what
+ * one list request costs the admin, so the load figures can be read against it (at 200
+ * requests/s every millisecond here is a fifth of a core).
+ */
+async function adminCpuPerList(client: TimedClient, adminPid: number): Promise<number> {
+  const n = 500;
+  for (let i = 0; i < 50; i++) await client.get('/api/tasks?limit=50');
+  const before = cpuMs(adminPid);
+  for (let i = 0; i < n; i++) await client.get('/api/tasks?limit=50');
+  return (cpuMs(adminPid) - before) / n;
 }

@@ -24,6 +24,7 @@ import * as m0077 from './0077_one_captcha_code';
 import * as m0080 from './0080_task_priority';
 import * as m0100 from './0100_task_exact_search';
 import * as m0105 from './0105_device_health_app_version';
+import * as m0135 from './0135_task_list_version';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0080_task_priority': m0080,
   '0100_task_exact_search': m0100,
   '0105_device_health_app_version': m0105,
+  '0135_task_list_version': m0135,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,7 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { migrationProvider } from '../../migrations';
 import { tightenFiles } from '../../platform/private-files';
 import { REQUIRED_TABLES, type AdminDatabase } from './schema';
+import { cachingStatements } from './statement-cache';
 
 export type AdminDb = Kysely<AdminDatabase>;
 
@@ -27,7 +28,7 @@ export function openAdminDb(file: string): AdminDb {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<AdminDatabase>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<AdminDatabase>({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
 }
 
 async function migrateToLatest(db: AdminDb): Promise<string[]> {

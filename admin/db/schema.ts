@@ -41,6 +41,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'purchase_attempts',
   'order_submissions',
   'task_counts',
+  'task_list_version',
   'syb_orders',
   'syb_session',
   'syb_sync_state',

@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { HttpError } from '../http/errors';
 import { EVIDENCE_LIMITS } from './limits';
+import { decodeInWorker } from './png-decoder';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** signature + the IHDR chunk (length, type, 13 data bytes, CRC) */
@@ -155,66 +155,4 @@ export async function decodeFully(file: Buffer, header: PngHeader): Promise<void
     case 'decode':
       throw invalid(`the PNG does not decode: ${decoded.message}`);
   }
-}
-
-// Plain JavaScript, so the same worker runs under tsx, ts-jest and compiled code alike.
-const DECODE_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const zlib = require('node:zlib');
-const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-const answer = (() => {
-  let inflated;
-  try {
-    inflated = zlib.inflateSync(view(workerData.idat), { maxOutputLength: workerData.expected + 1 });
-  } catch (err) {
-    return { ok: false, stage: err && err.code === 'ERR_BUFFER_TOO_LARGE' ? 'bomb' : 'zlib', message: '' };
-  }
-  if (inflated.length > workerData.expected) return { ok: false, stage: 'bomb', message: '' };
-  if (inflated.length < workerData.expected) return { ok: false, stage: 'short', message: '' };
-  inflated = undefined;
-  try {
-    const { PNG } = require(workerData.pngjs);
-    const d = PNG.sync.read(view(workerData.file));
-    return { ok: true, width: d.width, height: d.height };
-  } catch (err) {
-    return { ok: false, stage: 'decode', message: String((err && err.message) || err) };
-  }
-})();
-parentPort.postMessage(answer);
-`;
-
-type Decoded =
-  | { ok: true; width: number; height: number }
-  | { ok: false; stage: 'bomb' | 'zlib' | 'short' | 'decode'; message: string };
-
-/**
- * pngjs decodes synchronously: a 16 MP screenshot keeps a thread busy for about a second.
- * That thread is a worker's, never the event loop's, so /healthz and every other request
- * keep answering while screenshots are checked. The worker's heap is capped as well.
- */
-function decodeInWorker(file: Buffer, idat: Buffer, expected: number): Promise<Decoded> {
-  return new Promise((resolve) => {
-    const worker = new Worker(DECODE_WORKER, {
-      eval: true,
-      workerData: {
-        pngjs: require.resolve('pngjs'),
-        expected,
-        file: new Uint8Array(file.buffer, file.byteOffset, file.byteLength),
-        idat: new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength),
-      },
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let settled = false;
-    const settle = (d: Decoded) => {
-      if (settled) return;
-      settled = true;
-      resolve(d);
-      void worker.terminate();
-    };
-    worker.once('message', (d: Decoded) => settle(d));
-    worker.once('error', (err) => settle({ ok: false, stage: 'decode', message: err.message }));
-    worker.once('exit', (code) =>
-      settle({ ok: false, stage: 'decode', message: `the decoder stopped (exit ${code})` }),
-    );
-  });
 }

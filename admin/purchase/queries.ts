@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { foldForSearch } from '../../domain/catalog-search';
 import type { Page } from '../../domain/page';
 import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
@@ -8,7 +8,6 @@ import type { TaskListItem, TaskView, TimelineEntry } from '../../domain/purchas
 
 export type { TaskListItem, TaskView };
 import { parseUtcTimestamp } from '../../domain/time';
-import type { ExpressionBuilder } from 'kysely';
 import type { AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
@@ -248,7 +247,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     query.q || query.includeHidden
       ? (await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
       : await countTasks(db, query.status);
-  let q = filtered.selectAll().select(deviceName);
+  let q = filtered.select(LIST_COLUMNS).select(deviceName);
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
@@ -278,6 +277,7 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
       version: t.version,
+      priority: t.priority,
       syb_order_no: t.syb_order_no,
       order_no: t.syb_order_no,
       pdd_order_no: t.pdd_order_no,
@@ -290,6 +290,31 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
     total: Number(total),
   };
 }
+
+/**
+ * What a list row shows, and no more: a finished task's `result_data` and error text can be
+ * kilobytes each, and reading them for fifty rows a page was most of the list query's cost.
+ */
+const LIST_COLUMNS = [
+  'task_id',
+  'status',
+  'title',
+  'shop_name',
+  'execution_mode',
+  'pdd_options',
+  'quantity',
+  'max_total_price_cent',
+  'reason_code',
+  'version',
+  'priority',
+  'syb_order_no',
+  'pdd_order_no',
+  'started_at',
+  'created_at',
+  'finished_at',
+  'removed_at',
+  'updated_at',
+] as const;
 
 /** A task's device by its display name (a subquery, so the task filters stay unambiguous). */
 const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
@@ -312,14 +337,12 @@ async function countTasks(db: AdminDb, status: string | undefined): Promise<numb
  */
 const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'person'));
 
+/** A task's times as 用时 reads them. */
+type Timed = Record<'status' | 'created_at' | 'updated_at', string> &
+  Record<'started_at' | 'finished_at', string | null>;
+
 /** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
-function durationSeconds(t: {
-  status: string;
-  started_at: string | null;
-  created_at: string;
-  finished_at: string | null;
-  updated_at: string;
-}): number | null {
+function durationSeconds(t: Timed): number | null {
   const from = t.started_at ?? t.created_at;
   const to = t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
   if (!to) return null;

@@ -116,6 +116,8 @@ export interface TaskListItem {
   /** the display name of the device that ran (or runs) the task */
   device_name: string | null;
   version: number;
+  /** which waiting task a free phone takes first (domain/purchase/priority.ts) */
+  priority: number;
   /** the 顺运宝 order number */
   syb_order_no: string | null;
   /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */

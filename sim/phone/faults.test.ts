@@ -41,6 +41,34 @@ test('realistic latency makes a dump measurably slower than zero (by completion 
   expect(finished).toEqual(['zero', 'realistic']);
 });
 
+test('realistic: a dump waits for the page to settle, as uiautomator waits for idle; zero: the first dump after am start is the loading screen', async () => {
+  const open = (d: DeviceClient) =>
+    d.startActivity({
+      action: 'android.intent.action.VIEW',
+      data: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+    });
+  await faults({ latency: 'realistic' });
+  await open(dev);
+  expect(screenName(await sh(dev, 'uiautomator dump /dev/tty'))).toBe('goods');
+  // a counted loading dump is still a fault a test can ask for on the realistic profile
+  await faults({ latency: 'realistic', loading_dumps: 1 });
+  await open(dev);
+  expect(screenName(await sh(dev, 'uiautomator dump /dev/tty'))).toBe('loading');
+  expect(screenName(await sh(dev, 'uiautomator dump /dev/tty'))).toBe('goods');
+
+  const zero = client.getDevice('sim-phone-2');
+  await open(zero);
+  expect(screenName(await sh(zero, 'uiautomator dump /dev/tty'))).toBe('loading');
+  expect(screenName(await sh(zero, 'uiautomator dump /dev/tty'))).toBe('goods');
+});
+
+/** what a dump shows, by the nodes only that screen has */
+function screenName(xml: string): 'loading' | 'goods' | 'other' {
+  if (xml.includes(rid('pdd_loading_view'))) return 'loading';
+  if (xml.includes(rid('goods_detail_list'))) return 'goods';
+  return 'other';
+}
+
 test('app_version changes what dumpsys reports', async () => {
   await faults({ app_version: '8.18.0' });
   expect(await sh(dev, 'dumpsys package com.xunmeng.pinduoduo')).toMatch(/^\s*versionName=8\.18\.0$/m);

@@ -52,6 +52,7 @@ class Driver {
       now: () => FIXED_NOW,
       random,
       settleMs: () => 0,
+      loadingIsTimed: () => false,
     });
     this.setFaults({});
   }

@@ -66,6 +66,7 @@ export class Phone extends EventEmitter {
       now: () => Date.now(),
       random: () => this.random(),
       settleMs: () => this.latency('settle'),
+      loadingIsTimed: () => this.latencyProfile === 'realistic',
     });
   }
 

@@ -96,4 +96,6 @@ export interface PurchaseTables {
   order_submissions: OrderSubmissionsTable;
   /** tasks per status, kept by triggers (migration 0033): the task list's `total` */
   task_counts: { status: string; n: number };
+  /** raised by triggers on every change the task list shows (migration 0135): its page cache's key */
+  task_list_version: { id: number; n: number };
 }

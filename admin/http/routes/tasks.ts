@@ -8,7 +8,8 @@ import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purcha
 import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { closedWorkflowOf } from '../../purchase/repair';
-import { getPurchaseTask, listTasks } from '../../purchase/queries';
+import { getPurchaseTask } from '../../purchase/queries';
+import { TaskListCache } from '../../purchase/list-cache';
 import { startPurchases } from '../../purchase/start';
 import type { AppDeps } from '../deps';
 import { badRequest, conflict } from '../errors';
@@ -76,6 +77,7 @@ function finished(outcome: ActionOutcome): 'applied' | 'superseded' {
 /** 采购任务 (docs/api.md): drafts, the all-or-nothing start, reads, and the operator actions. */
 export function taskRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/tasks' });
+  const listPages = new TaskListCache();
 
   router.post('/', async (ctx) => {
     const body = parseBody(ctx, createPurchaseDraftSchema);
@@ -105,7 +107,8 @@ export function taskRoutes(deps: AppDeps): Router {
 
   router.get('/', async (ctx) => {
     const { include_hidden, ...query } = parseQuery(ctx, listQuery);
-    ctx.body = await listTasks(deps.db, { ...query, includeHidden: include_hidden === '1' });
+    ctx.type = 'application/json';
+    ctx.body = await listPages.page(deps.db, { ...query, includeHidden: include_hidden === '1' });
   });
 
   router.get('/:taskId', async (ctx) => {

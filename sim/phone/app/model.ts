@@ -34,6 +34,11 @@ export interface AppEnv {
   random(): number;
   /** How long the screen keeps showing the loading state after a navigation (0 with `zero`). */
   settleMs(): number;
+  /**
+   * `realistic`: loading is a time (the settle) that a dump waits out, as uiautomator waits for
+   * the app to be idle; `zero` has no time, so a count of loading dumps stands for it.
+   */
+  loadingIsTimed(): boolean;
 }
 
 export interface TapResult {
@@ -262,7 +267,12 @@ export class PddApp {
   }
 
   defaultLoadingDumps(): number {
-    return this.env.faults().loading_dumps ?? 1;
+    return this.env.faults().loading_dumps ?? (this.env.loadingIsTimed() ? 0 : 1);
+  }
+
+  /** How long until the page on screen has settled (its loading state gone), in ms; 0 when it has. */
+  msUntilSettled(): number {
+    return Math.max(0, this.settleUntil - this.env.now());
   }
 
   startUrl(url: string): boolean {

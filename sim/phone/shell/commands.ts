@@ -1,6 +1,8 @@
 import type { Phone } from '../phone';
 import { renderPng, renderRaw } from '../app/render-png';
 import { renderXml } from '../app/render-xml';
+import type { UiNode } from '../app/node';
+import { sleep } from '../latency';
 import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
 
 export interface CmdOutput {
@@ -62,9 +64,7 @@ const uiautomator: Command = async (phone, args) => {
   }
   // The lock screen is the active window while the keyguard shows; the app is not dumped.
   const system = phone.systemTree();
-  // The snapshot is taken when the dump starts; waiting happens afterwards, as adversarially as a phone can be.
-  const xml = system ? renderXml(system) : phone.app.dump();
-  await phone.delay('dump');
+  const xml = await snapshot(phone, system);
   if (target === '/dev/tty') return out(`${xml}UI hierchary dumped to: /dev/tty\n`);
   const path = normalizePath(target);
   if (!/^\/(sdcard|data\/local\/tmp)\//.test(path)) {
@@ -73,6 +73,27 @@ const uiautomator: Command = async (phone, args) => {
   phone.files.set(path, { data: Buffer.from(xml), mtime: Math.floor(Date.now() / 1000) });
   return out(`UI hierchary dumped to: ${target}\n`);
 };
+
+/**
+ * When the tree is read. `zero`: when the dump starts, the waiting after it, as adversarially as
+ * a phone can be. `realistic`: as uiautomator does — it waits for the app to be idle (a loading
+ * page is not: its spinner moves) and reads the tree then, so the dump's time ends with the page
+ * that has settled. A stale dump or a fault's loading count still shows what it shows.
+ */
+async function snapshot(phone: Phone, system: UiNode | null): Promise<string> {
+  if (system) {
+    await phone.delay('dump');
+    return renderXml(system);
+  }
+  if (phone.latencyProfile !== 'realistic') {
+    const xml = phone.app.dump();
+    await phone.delay('dump');
+    return xml;
+  }
+  await phone.delay('dump');
+  await sleep(phone.app.msUntilSettled());
+  return phone.app.dump();
+}
 
 const cat: Command = async (phone, args, stdin) => {
   if (args.length === 0) return out(stdin);

@@ -1,18 +1,12 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import type { CollectRunView } from '../../../domain/catalog-views';
 import { getPddProduct, startCollect } from '../api/endpoints';
-import OptionWarnings from '../components/catalog/OptionWarnings';
-import PriceNote from '../components/catalog/PriceNote';
-import PriceSource from '../components/catalog/PriceSource';
+import CollectRuns from '../components/catalog/CollectRuns';
+import PddGoodsSkus from '../components/catalog/PddGoodsSkus';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { errorText } from '../errors';
-import { formatYuan } from '../lib/money';
 import { createPoll } from '../lib/poll';
-import { formatTime } from '../lib/time';
 import { hrefFor, navigate } from '../router';
-import { collectRunStatusZh } from '../../../domain/collect-labels';
-import DeviceName from '../components/devices/DeviceName';
 
 const POLL_MS = 3_000;
 
@@ -78,56 +72,7 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
               </Show>
             </p>
 
-            <div class="card">
-              <h3>
-                规格
-                <Show when={g().collected_at}>
-                  <span class="list-total">采集于 {formatTime(g().collected_at)}</span>
-                </Show>
-              </h3>
-              <p>
-                <PriceNote rows={g().skus} />
-              </p>
-              <table class="cat-table" data-testid="pdd-goods-skus">
-                <thead>
-                  <tr>
-                    <For each={g().dimensions}>{(d) => <th>{d.name}</th>}</For>
-                    <th>价格</th>
-                    <th>库存</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <For
-                    each={g().skus}
-                    fallback={
-                      <tr>
-                        <td colSpan={g().dimensions.length + 2} class="muted">
-                          还没有采集结果
-                        </td>
-                      </tr>
-                    }
-                  >
-                    {(row) => (
-                      <tr
-                        data-testid="pdd-goods-sku"
-                        data-option-key={row.option_key}
-                        data-available={row.available ? '1' : '0'}
-                      >
-                        <For each={g().dimensions}>{(d) => <td>{row.options[d.key] ?? ''}</td>}</For>
-                        <td data-testid="pdd-goods-sku-price">
-                          {row.price_cent === null ? '未知' : formatYuan(row.price_cent)}
-                          <PriceSource row={row} />
-                        </td>
-                        <td data-testid="pdd-goods-sku-stock">
-                          {row.available ? '有货' : ''}
-                          <OptionWarnings warnings={row.warnings.filter((w) => w !== 'PRICE_UNKNOWN')} />
-                        </td>
-                      </tr>
-                    )}
-                  </For>
-                </tbody>
-              </table>
-            </div>
+            <PddGoodsSkus goods={g()} />
 
             <div class="card" style={{ 'margin-top': '12px' }}>
               <h3>关联的虾皮商品</h3>
@@ -140,47 +85,7 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
               </For>
             </div>
 
-            <div class="card" style={{ 'margin-top': '12px' }}>
-              <h3>最近采集</h3>
-              <table class="cat-table" data-testid="pdd-goods-collects">
-                <thead>
-                  <tr>
-                    <th>开始时间</th>
-                    <th>结果</th>
-                    <th>设备</th>
-                    <th>结束时间</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <For
-                    each={g().recent_collects}
-                    fallback={
-                      <tr>
-                        <td colSpan={4} class="muted">
-                          还没有采集过
-                        </td>
-                      </tr>
-                    }
-                  >
-                    {(run: CollectRunView) => (
-                      <tr data-testid="pdd-goods-collect-run" data-status={run.status}>
-                        <td>{formatTime(run.created_at)}</td>
-                        <td>
-                          {collectRunStatusZh(run.status) ?? '未知状态'}
-                          <Show when={run.error_message}>
-                            <div class="form-error">{run.error_message}</div>
-                          </Show>
-                        </td>
-                        <td>
-                          <DeviceName deviceId={run.device_id} />
-                        </td>
-                        <td>{formatTime(run.finished_at)}</td>
-                      </tr>
-                    )}
-                  </For>
-                </tbody>
-              </table>
-            </div>
+            <CollectRuns runs={g().recent_collects} />
           </>
         )}
       </Show>

@@ -29,10 +29,9 @@ export default function PddPage(): JSX.Element {
 /** PDD 商品: the linked PDD goods, their collect state, collect / re-collect and soft delete. */
 function PddList(): JSX.Element {
   const [q, setQ] = createSignal('');
-  const [state, setState] = createSignal<Exclude<ProductState, 'unlinked'> | ''>('');
+  const [state, setState] = createSignal<PddState | ''>('');
   const [error, setError] = createSignal<string | null>(null);
   const [deleting, setDeleting] = createSignal<PddListItem | null>(null);
-  const [deleteBusy, setDeleteBusy] = createSignal(false);
   const list = createPagedList({
     filters: () => ({ q: q(), state: state() }),
     fetch: (f, limit, cursor) => listPddProducts({ ...f, limit, cursor }),
@@ -62,26 +61,7 @@ function PddList(): JSX.Element {
         </Show>
       </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
-      <div class="cat-toolbar">
-        <input
-          class="input"
-          placeholder="搜索商品 ID、标题、店铺"
-          data-testid="pdd-search"
-          onChange={(e) => setQ(e.currentTarget.value)}
-        />
-        <select
-          class="input"
-          data-testid="pdd-state"
-          onChange={(e) => setState(e.currentTarget.value as Exclude<ProductState, 'unlinked'> | '')}
-        >
-          <option value="">全部状态</option>
-          <For
-            each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}
-          >
-            {([v, l]) => <option value={v}>{l}</option>}
-          </For>
-        </select>
-      </div>
+      <PddFilters onSearch={setQ} onState={setState} />
       <LoadError testid="pdd-error" message={error() ?? list.loadError()} />
       <PddTable
         items={list.items()}
@@ -98,24 +78,69 @@ function PddList(): JSX.Element {
       />
       <Show when={deleting()} keyed>
         {(p) => (
-          <ConfirmDialog
-            title="删除拼多多商品"
-            message={`删除「${p.title ?? p.goods_id}」？它与虾皮商品的关联和采集到的规格、价格会一起移除，关联的虾皮商品变为「未关联」。重新粘贴同一链接可以恢复。`}
-            confirmLabel="确认删除"
-            danger
-            testid="pdd-delete-dialog"
-            busy={deleteBusy()}
-            onConfirm={() => {
-              setDeleteBusy(true);
-              void act(() => deletePddProduct(p.goods_id)).finally(() => {
-                setDeleteBusy(false);
-                setDeleting(null);
-              });
-            }}
+          <PddDeleteDialog
+            goods={p}
+            onDelete={() => act(() => deletePddProduct(p.goods_id))}
             onClose={() => setDeleting(null)}
           />
         )}
       </Show>
     </section>
+  );
+}
+
+type PddState = Exclude<ProductState, 'unlinked'>;
+
+/** Search and 状态: the list's filters. */
+function PddFilters(props: { onSearch: (q: string) => void; onState: (state: PddState | '') => void }): JSX.Element {
+  return (
+    <div class="cat-toolbar">
+      <input
+        class="input"
+        placeholder="搜索商品 ID、标题、店铺"
+        data-testid="pdd-search"
+        onChange={(e) => props.onSearch(e.currentTarget.value)}
+      />
+      <select
+        class="input"
+        data-testid="pdd-state"
+        onChange={(e) => props.onState(e.currentTarget.value as PddState | '')}
+      >
+        <option value="">全部状态</option>
+        <For
+          each={(['pending', 'collecting', 'collected', 'failed'] as const).map((s) => [s, STATE_LABELS[s]] as const)}
+        >
+          {([v, l]) => <option value={v}>{l}</option>}
+        </For>
+      </select>
+    </div>
+  );
+}
+
+/** 删除拼多多商品, confirmed first: what goes with it and how to get it back. */
+function PddDeleteDialog(props: {
+  goods: PddListItem;
+  onDelete: () => Promise<void>;
+  onClose: () => void;
+}): JSX.Element {
+  const [busy, setBusy] = createSignal(false);
+  const p = props.goods;
+  return (
+    <ConfirmDialog
+      title="删除拼多多商品"
+      message={`删除「${p.title ?? p.goods_id}」？它与虾皮商品的关联和采集到的规格、价格会一起移除，关联的虾皮商品变为「未关联」。重新粘贴同一链接可以恢复。`}
+      confirmLabel="确认删除"
+      danger
+      testid="pdd-delete-dialog"
+      busy={busy()}
+      onConfirm={() => {
+        setBusy(true);
+        void props.onDelete().finally(() => {
+          setBusy(false);
+          props.onClose();
+        });
+      }}
+      onClose={props.onClose}
+    />
   );
 }

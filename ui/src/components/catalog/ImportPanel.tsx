@@ -57,14 +57,7 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
         </button>
       </div>
       <Show when={busy()}>
-        <div data-testid="import-progress">
-          <p class="muted">
-            {progress() === null ? '正在解析并写入…' : `正在上传 ${Math.round((progress() ?? 0) * 100)}%`}
-          </p>
-          <div class={`progress ${progress() === null ? 'indeterminate' : ''}`}>
-            <div style={{ width: progress() === null ? undefined : `${Math.round((progress() ?? 0) * 100)}%` }} />
-          </div>
-        </div>
+        <ImportProgress progress={progress()} />
       </Show>
       <Show when={error()}>
         {(msg) => (
@@ -73,51 +66,68 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
           </p>
         )}
       </Show>
-      <Show when={result()}>
-        {(r) => (
-          <div data-testid="import-result">
-            <p>
-              导入完成：商品 <strong data-testid="import-products">{r().products}</strong> 个，SKU{' '}
-              <strong data-testid="import-skus">{r().skus}</strong> 个
-              <Show when={r().manual_kept > 0}>，{r().manual_kept} 个手工维护的 SKU 保持不变</Show>。
-            </p>
-            <Show when={r().failed_rows.length > 0} fallback={<p class="muted">没有失败的行。</p>}>
-              <p class="form-error">
-                有 {r().failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：
-              </p>
-              <table class="cat-table" data-testid="import-failed-rows">
-                <thead>
-                  <tr>
-                    <th>Excel 行号</th>
-                    <th>原因</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <For each={r().failed_rows}>
-                    {(f) => (
-                      <tr
-                        class={f.sku_id ? 'parse-failed' : ''}
-                        data-testid="import-failed-row"
-                        data-row={f.row}
-                        data-sku-id={f.sku_id}
-                      >
-                        <td>{f.row}</td>
-                        <td>
-                          {f.reason}
-                          <Show when={f.sku_id}>
-                            <span class="badge badge-warn after-text" data-testid="import-failed-parse">
-                              SKU {f.sku_id} 待补全
-                            </span>
-                          </Show>
-                        </td>
-                      </tr>
-                    )}
-                  </For>
-                </tbody>
-              </table>
-            </Show>
-          </div>
-        )}
+      <Show when={result()}>{(r) => <ImportResultView result={r()} />}</Show>
+    </div>
+  );
+}
+
+/** The upload's percentage, then an indeterminate bar while the admin reads and writes. */
+function ImportProgress(props: { progress: number | null }): JSX.Element {
+  return (
+    <div data-testid="import-progress">
+      <p class="muted">
+        {props.progress === null ? '正在解析并写入…' : `正在上传 ${Math.round((props.progress ?? 0) * 100)}%`}
+      </p>
+      <div class={`progress ${props.progress === null ? 'indeterminate' : ''}`}>
+        <div style={{ width: props.progress === null ? undefined : `${Math.round((props.progress ?? 0) * 100)}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** What the import did, and each row that needs the operator (a failed spec parse is imported, to complete). */
+function ImportResultView(props: { result: ImportResult }): JSX.Element {
+  return (
+    <div data-testid="import-result">
+      <p>
+        导入完成：商品 <strong data-testid="import-products">{props.result.products}</strong> 个，SKU{' '}
+        <strong data-testid="import-skus">{props.result.skus}</strong> 个
+        <Show when={props.result.manual_kept > 0}>，{props.result.manual_kept} 个手工维护的 SKU 保持不变</Show>。
+      </p>
+      <Show when={props.result.failed_rows.length > 0} fallback={<p class="muted">没有失败的行。</p>}>
+        <p class="form-error">
+          有 {props.result.failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：
+        </p>
+        <table class="cat-table" data-testid="import-failed-rows">
+          <thead>
+            <tr>
+              <th>Excel 行号</th>
+              <th>原因</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={props.result.failed_rows}>
+              {(f) => (
+                <tr
+                  class={f.sku_id ? 'parse-failed' : ''}
+                  data-testid="import-failed-row"
+                  data-row={f.row}
+                  data-sku-id={f.sku_id}
+                >
+                  <td>{f.row}</td>
+                  <td>
+                    {f.reason}
+                    <Show when={f.sku_id}>
+                      <span class="badge badge-warn after-text" data-testid="import-failed-parse">
+                        SKU {f.sku_id} 待补全
+                      </span>
+                    </Show>
+                  </td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
       </Show>
     </div>
   );

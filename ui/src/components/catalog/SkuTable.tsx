@@ -6,6 +6,15 @@ import { hrefFor } from '../../router';
 /** A product page's action: run it, then say `ok` or the error (ProductDetailPage.tsx). */
 export type Act = (fn: () => Promise<unknown>, ok: string) => Promise<void>;
 
+interface SkuFields {
+  color: () => string;
+  setColor: (v: string) => void;
+  size: () => string;
+  setSize: (v: string) => void;
+  advice: () => string;
+  setAdvice: (v: string) => void;
+}
+
 /** `collected`: the current PDD goods has a collect, so a mapped SKU can be bought from here. */
 export function SkuTable(props: { skus: ShopeeSkuView[]; act: Act; collected: boolean }): JSX.Element {
   return (
@@ -44,6 +53,7 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
   const [color, setColor] = createSignal(props.sku.color ?? '');
   const [size, setSize] = createSignal(props.sku.size ?? '');
   const [advice, setAdvice] = createSignal(props.sku.advice ?? '');
+  const fields = { color, setColor, size, setSize, advice, setAdvice };
   const save = (): Promise<void> =>
     props.act(async () => {
       await fixSku(props.sku.sku_id, { color: color(), size: size(), advice: advice() || null });
@@ -76,25 +86,7 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
           </>
         }
       >
-        <td>
-          <input
-            class="input"
-            value={color()}
-            onInput={(e) => setColor(e.currentTarget.value)}
-            data-testid="sku-color"
-          />
-        </td>
-        <td>
-          <input class="input" value={size()} onInput={(e) => setSize(e.currentTarget.value)} data-testid="sku-size" />
-        </td>
-        <td>
-          <input
-            class="input"
-            value={advice()}
-            onInput={(e) => setAdvice(e.currentTarget.value)}
-            data-testid="sku-advice"
-          />
-        </td>
+        <SkuEditCells fields={fields} />
       </Show>
       <td>
         {props.sku.mapping ? (
@@ -103,40 +95,95 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
           <span class="muted">待匹配</span>
         )}
       </td>
-      <td>
-        <Show
-          when={editing()}
-          fallback={
-            <button type="button" class="btn btn-ghost" data-testid="sku-edit" onClick={() => setEditing(true)}>
-              {props.sku.parse_ok === 0 ? '补全' : '修改'}
-            </button>
-          }
-        >
-          <button
-            type="button"
-            class="btn btn-primary"
-            disabled={color().trim() === '' || size().trim() === ''}
-            data-testid="sku-save"
-            onClick={() => void save()}
-          >
-            保存
-          </button>
-          <button type="button" class="btn btn-ghost" onClick={() => setEditing(false)}>
-            取消
-          </button>
-        </Show>
-        {/* the task form pre-filled from the mapping and the last collect */}
-        <Show when={props.buyable && !editing()}>
-          <a
-            class="btn btn-primary"
-            href={hrefFor(`/tasks/new?sku=${encodeURIComponent(props.sku.sku_id)}`)}
-            data-testid="sku-purchase"
-          >
-            采购
-          </a>
-        </Show>
-      </td>
+      <SkuRowActions
+        sku={props.sku}
+        editing={editing()}
+        canSave={color().trim() !== '' && size().trim() !== ''}
+        buyable={props.buyable}
+        onEdit={() => setEditing(true)}
+        onSave={() => void save()}
+        onCancel={() => setEditing(false)}
+      />
     </tr>
+  );
+}
+
+/** A SKU's 颜色, 尺码 and 建议 as inputs, while it is being completed or changed. */
+function SkuEditCells(props: { fields: SkuFields }): JSX.Element {
+  return (
+    <>
+      <td>
+        <input
+          class="input"
+          value={props.fields.color()}
+          onInput={(e) => props.fields.setColor(e.currentTarget.value)}
+          data-testid="sku-color"
+        />
+      </td>
+      <td>
+        <input
+          class="input"
+          value={props.fields.size()}
+          onInput={(e) => props.fields.setSize(e.currentTarget.value)}
+          data-testid="sku-size"
+        />
+      </td>
+      <td>
+        <input
+          class="input"
+          value={props.fields.advice()}
+          onInput={(e) => props.fields.setAdvice(e.currentTarget.value)}
+          data-testid="sku-advice"
+        />
+      </td>
+    </>
+  );
+}
+
+/** 补全 / 修改, then 保存 / 取消; 采购 when the SKU is mapped to collected goods. */
+function SkuRowActions(props: {
+  sku: ShopeeSkuView;
+  editing: boolean;
+  canSave: boolean;
+  buyable: boolean;
+  onEdit: () => void;
+  onSave: () => void;
+  onCancel: () => void;
+}): JSX.Element {
+  return (
+    <td>
+      <Show
+        when={props.editing}
+        fallback={
+          <button type="button" class="btn btn-ghost" data-testid="sku-edit" onClick={() => props.onEdit()}>
+            {props.sku.parse_ok === 0 ? '补全' : '修改'}
+          </button>
+        }
+      >
+        <button
+          type="button"
+          class="btn btn-primary"
+          disabled={!props.canSave}
+          data-testid="sku-save"
+          onClick={() => props.onSave()}
+        >
+          保存
+        </button>
+        <button type="button" class="btn btn-ghost" onClick={() => props.onCancel()}>
+          取消
+        </button>
+      </Show>
+      {/* the task form pre-filled from the mapping and the last collect */}
+      <Show when={props.buyable && !props.editing}>
+        <a
+          class="btn btn-primary"
+          href={hrefFor(`/tasks/new?sku=${encodeURIComponent(props.sku.sku_id)}`)}
+          data-testid="sku-purchase"
+        >
+          采购
+        </a>
+      </Show>
+    </td>
   );
 }
 

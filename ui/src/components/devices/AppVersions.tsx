@@ -74,43 +74,7 @@ export default function AppVersions(): JSX.Element {
               </thead>
               <tbody>
                 <For each={list()}>
-                  {(v) => (
-                    <tr
-                      data-testid="app-version-row"
-                      data-app-version={v.app_version}
-                      data-released={v.released ? 'true' : 'false'}
-                    >
-                      <td class="tk-mono">{v.app_version}</td>
-                      <td>{v.profile ? '有' : '无'}</td>
-                      <td class="tk-time">{v.last_dry_run_passed_at ? formatTime(v.last_dry_run_passed_at) : '—'}</td>
-                      <td>
-                        <span class={`tk-badge ${v.released ? 'tk-tone-ok' : 'tk-tone-attention'}`}>
-                          {v.released ? `已发布 · ${formatTime(v.released_at)}` : '未发布'}
-                        </span>
-                      </td>
-                      <td>
-                        <Show when={!v.released}>
-                          <button
-                            type="button"
-                            class="btn btn-primary"
-                            data-testid="app-version-release"
-                            disabled={releaseBlocked(v) !== null || busy() === v.app_version}
-                            title={releaseBlocked(v) ?? '发布后，该版本的手机可以真实下单'}
-                            onClick={() => void release(v.app_version)}
-                          >
-                            发布
-                          </button>
-                          <Show when={releaseBlocked(v)}>
-                            {(why) => (
-                              <div class="tk-reason" data-testid="app-version-release-blocked">
-                                {why()}
-                              </div>
-                            )}
-                          </Show>
-                        </Show>
-                      </td>
-                    </tr>
-                  )}
+                  {(v) => <AppVersionRow version={v} busy={busy() === v.app_version} onRelease={release} />}
                 </For>
               </tbody>
             </table>
@@ -123,5 +87,51 @@ export default function AppVersions(): JSX.Element {
         )}
       </Show>
     </section>
+  );
+}
+
+/** A version: its profile, its last passing dry run, 已发布 or 发布 (or why not yet). */
+function AppVersionRow(props: {
+  version: AppVersionView;
+  busy: boolean;
+  onRelease: (version: string) => Promise<void>;
+}): JSX.Element {
+  const v = (): AppVersionView => props.version;
+  return (
+    <tr
+      data-testid="app-version-row"
+      data-app-version={v().app_version}
+      data-released={v().released ? 'true' : 'false'}
+    >
+      <td class="tk-mono">{v().app_version}</td>
+      <td>{v().profile ? '有' : '无'}</td>
+      <td class="tk-time">{v().last_dry_run_passed_at ? formatTime(v().last_dry_run_passed_at) : '—'}</td>
+      <td>
+        <span class={`tk-badge ${v().released ? 'tk-tone-ok' : 'tk-tone-attention'}`}>
+          {v().released ? `已发布 · ${formatTime(v().released_at)}` : '未发布'}
+        </span>
+      </td>
+      <td>
+        <Show when={!v().released}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="app-version-release"
+            disabled={releaseBlocked(v()) !== null || props.busy}
+            title={releaseBlocked(v()) ?? '发布后，该版本的手机可以真实下单'}
+            onClick={() => void props.onRelease(v().app_version)}
+          >
+            发布
+          </button>
+          <Show when={releaseBlocked(v())}>
+            {(why) => (
+              <div class="tk-reason" data-testid="app-version-release-blocked">
+                {why()}
+              </div>
+            )}
+          </Show>
+        </Show>
+      </td>
+    </tr>
   );
 }

@@ -41,44 +41,21 @@ export default function CredentialDialog<T>(props: {
       setBusy(false);
     }
   };
-  const submit = (): JSX.Element => (
-    <button
-      type="button"
-      class="btn btn-primary"
-      data-testid={`${props.testid}-submit`}
-      disabled={busy()}
-      onClick={() => void issue()}
-    >
-      发放
-    </button>
-  );
   return (
     <Modal
       title={issued() !== null ? `${props.what}凭据已发放` : `发放${props.what}凭据`}
       testid={`${props.testid}-dialog`}
       onClose={() => props.onClose()}
       footer={
-        <Show
-          when={issued() !== null}
-          fallback={
-            <Show when={props.back} fallback={submit()}>
-              <button type="button" class="btn" onClick={() => props.onClose()}>
-                返回
-              </button>
-              {submit()}
-            </Show>
-          }
-        >
-          {props.actions}
-          <button
-            type="button"
-            class="btn btn-primary"
-            data-testid={`${props.testid}-close`}
-            onClick={() => props.onClose()}
-          >
-            我已保存，关闭
-          </button>
-        </Show>
+        <CredentialFooter
+          testid={props.testid}
+          issued={issued() !== null}
+          back={props.back === true}
+          busy={busy()}
+          actions={props.actions}
+          onIssue={() => void issue()}
+          onClose={() => props.onClose()}
+        />
       }
     >
       <Show
@@ -99,5 +76,51 @@ export default function CredentialDialog<T>(props: {
         {props.children(() => issued() as T)}
       </Show>
     </Modal>
+  );
+}
+
+/** 发放 (with 返回 when asked) until issued; then the caller's buttons and 我已保存，关闭. */
+function CredentialFooter(props: {
+  testid: string;
+  issued: boolean;
+  back: boolean;
+  busy: boolean;
+  actions: JSX.Element | undefined;
+  onIssue: () => void;
+  onClose: () => void;
+}): JSX.Element {
+  const submit = (): JSX.Element => (
+    <button
+      type="button"
+      class="btn btn-primary"
+      data-testid={`${props.testid}-submit`}
+      disabled={props.busy}
+      onClick={() => props.onIssue()}
+    >
+      发放
+    </button>
+  );
+  return (
+    <Show
+      when={props.issued}
+      fallback={
+        <Show when={props.back} fallback={submit()}>
+          <button type="button" class="btn" onClick={() => props.onClose()}>
+            返回
+          </button>
+          {submit()}
+        </Show>
+      }
+    >
+      {props.actions}
+      <button
+        type="button"
+        class="btn btn-primary"
+        data-testid={`${props.testid}-close`}
+        onClick={() => props.onClose()}
+      >
+        我已保存，关闭
+      </button>
+    </Show>
   );
 }

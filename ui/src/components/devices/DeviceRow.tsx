@@ -31,29 +31,7 @@ export default function DeviceRow(props: {
           <code class="tk-mono">{d().device_id}</code>
         </details>
       </td>
-      <td>
-        <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">
-          {d().online ? '在线' : '离线'}
-        </span>
-        <Show when={d().attention}>
-          {(a) => (
-            <div data-testid="device-attention">
-              <span class="tk-badge tk-tone-attention" data-testid="device-attention-badge">
-                需处理
-              </span>
-              <div class="tk-reason" data-testid="device-attention-reason">
-                {attentionReasonZh(a().reason_code)} · 自 {formatTime(a().since)}；处理后点「恢复」
-              </div>
-            </div>
-          )}
-        </Show>
-        <PhoneHostStatus device={d()} />
-        <Show when={d().online_source === 'last_seen'}>
-          <div class="tk-reason" data-testid="device-online-fallback">
-            Temporal 未连接，按最近联系时间判断
-          </div>
-        </Show>
-      </td>
+      <DeviceStatusCell device={d()} />
       <td>{d().app_version ?? '—'}</td>
       <td>{[d().model, d().serial].filter((s) => s).join(' · ') || '—'}</td>
       <td>
@@ -83,31 +61,83 @@ export default function DeviceRow(props: {
         </Show>
       </td>
       <td class="tk-time">{formatTime(d().last_seen_at)}</td>
-      <td>
-        <div class="dv-actions">
-          <Show when={d().state === 'pending'}>
-            <PendingActions device={d()} onChanged={() => props.onChanged?.()} />
-          </Show>
-          <Show
-            when={d().attention}
-            fallback={
-              <button type="button" class="btn" data-testid="device-pause" onClick={() => props.onPause()}>
-                暂停
-              </button>
-            }
-          >
-            <button type="button" class="btn btn-primary" data-testid="device-resume" onClick={() => props.onResume()}>
-              恢复
-            </button>
-          </Show>
-          <button type="button" class="btn" data-testid="device-rename" onClick={() => props.onRename()}>
-            改名
-          </button>
-          <button type="button" class="btn tk-btn-danger" data-testid="device-revoke" onClick={() => props.onRevoke()}>
-            吊销
-          </button>
-        </div>
-      </td>
+      <DeviceActions
+        device={d()}
+        onRename={props.onRename}
+        onRevoke={props.onRevoke}
+        onPause={props.onPause}
+        onResume={props.onResume}
+        onChanged={() => props.onChanged?.()}
+      />
     </tr>
+  );
+}
+
+/** 在线 / 离线, 需处理 with its reason, the phone host's state, and how online was judged. */
+function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
+  const d = (): DeviceView => props.device;
+  return (
+    <td>
+      <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">
+        {d().online ? '在线' : '离线'}
+      </span>
+      <Show when={d().attention}>
+        {(a) => (
+          <div data-testid="device-attention">
+            <span class="tk-badge tk-tone-attention" data-testid="device-attention-badge">
+              需处理
+            </span>
+            <div class="tk-reason" data-testid="device-attention-reason">
+              {attentionReasonZh(a().reason_code)} · 自 {formatTime(a().since)}；处理后点「恢复」
+            </div>
+          </div>
+        )}
+      </Show>
+      <PhoneHostStatus device={d()} />
+      <Show when={d().online_source === 'last_seen'}>
+        <div class="tk-reason" data-testid="device-online-fallback">
+          Temporal 未连接，按最近联系时间判断
+        </div>
+      </Show>
+    </td>
+  );
+}
+
+/** 暂停 or 恢复 (a phone that needs attention), 改名, 吊销, and a pending phone's own actions. */
+function DeviceActions(props: {
+  device: DeviceView;
+  onRename: () => void;
+  onRevoke: () => void;
+  onPause: () => void;
+  onResume: () => void;
+  onChanged: () => void;
+}): JSX.Element {
+  const d = (): DeviceView => props.device;
+  return (
+    <td>
+      <div class="dv-actions">
+        <Show when={d().state === 'pending'}>
+          <PendingActions device={d()} onChanged={() => props.onChanged()} />
+        </Show>
+        <Show
+          when={d().attention}
+          fallback={
+            <button type="button" class="btn" data-testid="device-pause" onClick={() => props.onPause()}>
+              暂停
+            </button>
+          }
+        >
+          <button type="button" class="btn btn-primary" data-testid="device-resume" onClick={() => props.onResume()}>
+            恢复
+          </button>
+        </Show>
+        <button type="button" class="btn" data-testid="device-rename" onClick={() => props.onRename()}>
+          改名
+        </button>
+        <button type="button" class="btn tk-btn-danger" data-testid="device-revoke" onClick={() => props.onRevoke()}>
+          吊销
+        </button>
+      </div>
+    </td>
   );
 }

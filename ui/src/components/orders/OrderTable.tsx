@@ -34,80 +34,12 @@ export default function OrderTable(props: Props): JSX.Element {
         <tbody>
           <For each={props.lines}>
             {(line) => (
-              <tr
-                data-testid="order-row"
-                data-syb-id={line.syb_id}
-                data-match={line.match_state}
-                classList={{ selected: props.isSelected(line.syb_id) }}
-              >
-                <td class="tk-check">
-                  <input
-                    type="checkbox"
-                    aria-label={`选择订单明细 ${line.syb_id}`}
-                    data-testid="order-select"
-                    checked={props.isSelected(line.syb_id)}
-                    onChange={(e) => props.onToggle(line, e.currentTarget.checked)}
-                  />
-                </td>
-                <td>
-                  <span class="tk-mono" data-testid="order-no">
-                    {line.syb_order_no}
-                  </span>
-                  <span class="or-sub">{formatTime(line.created_at)}</span>
-                </td>
-                <td class="or-wrap">
-                  {line.title ?? '—'}
-                  <span class="or-sub">商品ID {line.shopee_goods_id}</span>
-                </td>
-                <td class="or-wrap" data-testid="order-spec">
-                  {line.product_spec ?? '—'}
-                </td>
-                <td class="tk-num" data-testid="order-quantity">
-                  {line.quantity}
-                </td>
-                <td class="tk-num" data-testid="order-price">
-                  {formatTwd(line.price_twd_cent)}
-                </td>
-                <td>
-                  <MatchBadge state={line.match_state} />
-                  <Show when={line.spec_mismatch}>
-                    {' '}
-                    <span
-                      class="or-mismatch"
-                      data-testid="order-spec-mismatch"
-                      title="所选虾皮规格与订单规格不一致（已确认）"
-                    >
-                      规格不一致
-                    </span>
-                  </Show>
-                  <Show when={line.data_problem}>
-                    {(p) => (
-                      <span class="or-problem" data-testid="order-data-problem">
-                        {p()}
-                      </span>
-                    )}
-                  </Show>
-                </td>
-                <td>
-                  <SkuCell line={line} onChanged={props.onLineChanged} />
-                </td>
-                <td>
-                  <Show when={line.task_id} fallback={<span class="muted">—</span>}>
-                    {(taskId) => (
-                      <span class="or-sku">
-                        <a
-                          class="tk-mono"
-                          href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)}
-                          data-testid="order-task-link"
-                        >
-                          {taskId()}
-                        </a>
-                        <Show when={line.task_status}>{(s) => <StatusBadge status={s()} />}</Show>
-                      </span>
-                    )}
-                  </Show>
-                </td>
-              </tr>
+              <OrderRow
+                line={line}
+                selected={props.isSelected(line.syb_id)}
+                onToggle={(on) => props.onToggle(line, on)}
+                onLineChanged={props.onLineChanged}
+              />
             )}
           </For>
         </tbody>
@@ -118,5 +50,95 @@ export default function OrderTable(props: Props): JSX.Element {
         </p>
       </Show>
     </div>
+  );
+}
+
+function OrderRow(props: {
+  line: OrderLine;
+  selected: boolean;
+  onToggle: (selected: boolean) => void;
+  onLineChanged: (line: OrderLine) => void;
+}): JSX.Element {
+  return (
+    <tr
+      data-testid="order-row"
+      data-syb-id={props.line.syb_id}
+      data-match={props.line.match_state}
+      classList={{ selected: props.selected }}
+    >
+      <td class="tk-check">
+        <input
+          type="checkbox"
+          aria-label={`选择订单明细 ${props.line.syb_id}`}
+          data-testid="order-select"
+          checked={props.selected}
+          onChange={(e) => props.onToggle(e.currentTarget.checked)}
+        />
+      </td>
+      <td>
+        <span class="tk-mono" data-testid="order-no">
+          {props.line.syb_order_no}
+        </span>
+        <span class="or-sub">{formatTime(props.line.created_at)}</span>
+      </td>
+      <td class="or-wrap">
+        {props.line.title ?? '—'}
+        <span class="or-sub">商品ID {props.line.shopee_goods_id}</span>
+      </td>
+      <td class="or-wrap" data-testid="order-spec">
+        {props.line.product_spec ?? '—'}
+      </td>
+      <td class="tk-num" data-testid="order-quantity">
+        {props.line.quantity}
+      </td>
+      <td class="tk-num" data-testid="order-price">
+        {formatTwd(props.line.price_twd_cent)}
+      </td>
+      <MatchCell line={props.line} />
+      <td>
+        <SkuCell line={props.line} onChanged={props.onLineChanged} />
+      </td>
+      <TaskCell line={props.line} />
+    </tr>
+  );
+}
+
+/** 匹配: how far the line is from a purchase, a confirmed spec mismatch, a data problem. */
+function MatchCell(props: { line: OrderLine }): JSX.Element {
+  return (
+    <td>
+      <MatchBadge state={props.line.match_state} />
+      <Show when={props.line.spec_mismatch}>
+        {' '}
+        <span class="or-mismatch" data-testid="order-spec-mismatch" title="所选虾皮规格与订单规格不一致（已确认）">
+          规格不一致
+        </span>
+      </Show>
+      <Show when={props.line.data_problem}>
+        {(p) => (
+          <span class="or-problem" data-testid="order-data-problem">
+            {p()}
+          </span>
+        )}
+      </Show>
+    </td>
+  );
+}
+
+/** 采购任务: the line's task and its state, when it has one. */
+function TaskCell(props: { line: OrderLine }): JSX.Element {
+  return (
+    <td>
+      <Show when={props.line.task_id} fallback={<span class="muted">—</span>}>
+        {(taskId) => (
+          <span class="or-sku">
+            <a class="tk-mono" href={hrefFor(`/tasks/${encodeURIComponent(taskId())}`)} data-testid="order-task-link">
+              {taskId()}
+            </a>
+            <Show when={props.line.task_status}>{(s) => <StatusBadge status={s()} />}</Show>
+          </span>
+        )}
+      </Show>
+    </td>
   );
 }

@@ -1,14 +1,7 @@
-import { createSignal, Match, Show, Switch, type JSX } from 'solid-js';
-import { getSybSync, startSybSync, type SybSyncStatus } from '../../api/endpoints';
-import { errorText, messageForCode } from '../../errors';
-import { createPoll } from '../../lib/poll';
+import { Match, Show, Switch, type JSX } from 'solid-js';
+import { messageForCode } from '../../errors';
 import { formatTime } from '../../lib/time';
-
-/** Polls fast while a sync runs (its progress moves), slowly otherwise (the Schedule may start one). */
-const RUNNING_POLL_MS = 1_000;
-const IDLE_POLL_MS = 15_000;
-/** Ticks to wait for a triggered sync to show up as running before trusting the idle status. */
-const START_GRACE_TICKS = 30;
+import { createSyncStatus } from './sync-status';
 
 /**
  * The stored error is `CODE: detail` with an English detail for engineers; the operator reads
@@ -27,54 +20,7 @@ interface Props {
 
 /** 立即同步, with the live progress of the sync and how the last one ended. */
 export default function SyncPanel(props: Props): JSX.Element {
-  const [status, setStatus] = createSignal<SybSyncStatus | null>(null);
-  const [loadError, setLoadError] = createSignal<string | null>(null);
-  const [triggerError, setTriggerError] = createSignal<string | null>(null);
-  // 'starting': asked for, not yet seen running (the workflow takes a moment to begin).
-  const [phase, setPhase] = createSignal<'idle' | 'starting' | 'running'>('idle');
-  let before: SybSyncStatus | null = null;
-  let graceLeft = 0;
-
-  const refresh = async (): Promise<void> => {
-    try {
-      const s = await getSybSync();
-      setLoadError(null);
-      setStatus(s);
-      const p = phase();
-      if (s.running) {
-        if (p !== 'running') setPhase('running');
-        return;
-      }
-      const moved =
-        before !== null && (s.last_synced_at !== before.last_synced_at || s.last_error !== before.last_error);
-      if (p === 'running' || (p === 'starting' && (moved || --graceLeft <= 0))) {
-        setPhase('idle');
-        props.onFinished();
-      }
-    } catch (err) {
-      setLoadError(errorText(err));
-      throw err;
-    }
-  };
-
-  createPoll(refresh, RUNNING_POLL_MS, { while: () => phase() !== 'idle', immediate: true });
-  createPoll(refresh, IDLE_POLL_MS, { while: () => phase() === 'idle' });
-
-  const trigger = async (): Promise<void> => {
-    setTriggerError(null);
-    before = status();
-    graceLeft = START_GRACE_TICKS;
-    setPhase('starting');
-    try {
-      await startSybSync();
-      await refresh().catch(() => undefined);
-    } catch (err) {
-      setPhase('idle');
-      setTriggerError(errorText(err));
-    }
-  };
-
-  const busy = (): boolean => phase() !== 'idle' || status()?.running === true;
+  const { status, loadError, triggerError, busy, trigger } = createSyncStatus(() => props.onFinished());
 
   return (
     <div class="or-sync" data-testid="sync-panel" data-running={busy() ? '1' : '0'}>

@@ -21,7 +21,7 @@ function valuesOf(collected: CollectedOptions, key: string): string[] {
 }
 
 /** The collected row the picks name, if any. */
-function pickedSku(collected: CollectedOptions, value: Readonly<Record<string, string>>): PddSkuRow | undefined {
+export function pickedSku(collected: CollectedOptions, value: Readonly<Record<string, string>>): PddSkuRow | undefined {
   return collected.skus.find((s) => collected.dimensions.every((d) => s.options[d.key] === value[d.name]));
 }
 

@@ -3,6 +3,7 @@ import { hrefFor } from '../../router';
 import { formatYuan } from '../../lib/money';
 import { durationText, formatTime } from '../../lib/time';
 import StatusBadge from '../StatusBadge';
+import { DEFAULT_PRIORITY, priorityZh } from './priority';
 import { reasonZh } from './reasons';
 import { isTerminal, modeZh, optionsText, type TaskListItem } from './types';
 
@@ -45,6 +46,17 @@ export default function TaskRow(props: Props): JSX.Element {
         <Show when={t().removed_at !== null}>
           <span class="tk-hidden-tag" data-testid="task-hidden-tag">
             已隐藏
+          </span>
+        </Show>
+        {/* only a task out of the ordinary line says its priority: the list stays light */}
+        <Show when={t().priority !== DEFAULT_PRIORITY}>
+          <span
+            class="tk-priority-tag"
+            classList={{ 'tk-priority-high': t().priority > DEFAULT_PRIORITY }}
+            data-testid="task-priority-tag"
+            data-priority={t().priority}
+          >
+            优先级{priorityZh(t().priority)}
           </span>
         </Show>
       </td>

@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/client';
 
 /** Fields of the create form, named as the API names them so server issue paths map directly. */
-type DraftField = 'pdd_goods_url' | 'pdd_options' | 'quantity' | 'max_total_price_cent' | 'execution_mode';
+type DraftField = 'pdd_goods_url' | 'pdd_options' | 'quantity' | 'max_total_price_cent' | 'execution_mode' | 'priority';
 export type FieldErrors = Partial<Record<DraftField, string>>;
 
 // The server's issue messages are English and for developers; operators get these.
@@ -11,6 +11,7 @@ const FIELD_ZH: Readonly<Record<DraftField, string>> = {
   quantity: '数量必须是正整数',
   max_total_price_cent: '最高总价必须大于 0，最多两位小数',
   execution_mode: '请选择执行模式',
+  priority: '请选择优先级',
 };
 
 const OPTION_REFUSALS: ReadonlySet<string> = new Set([

@@ -1,0 +1,65 @@
+import { createEffect, createResource, createSignal } from 'solid-js';
+import type { ProductDetailView } from '../../../../domain/catalog-views';
+import { getShopeeProduct, setPddLink, startCollect, unlinkPdd } from '../../api/endpoints';
+import { errorText } from '../../errors';
+import { createPoll } from '../../lib/poll';
+
+const COLLECT_STARTED = '已开始采集，等待手机领取';
+
+const POLL_MS = 2_000;
+
+/**
+ * One Shopee product as its page shows it, polled while its collect runs, and the page's actions:
+ * each runs, reloads the product, then says what it did (or the error).
+ */
+export function createProductDetail(goodsId: () => string) {
+  const [product, { refetch, mutate }] = createResource(goodsId, getShopeeProduct);
+  const [message, setMessage] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const ready = (): ProductDetailView | undefined => (product.state === 'ready' ? product() : undefined);
+
+  // Live status: poll while a collect is running.
+  const collecting = (): boolean => {
+    const p = ready();
+    return p?.pdd?.collect_status === 'collecting' && !p.pdd.collect_stale;
+  };
+  createPoll(async () => mutate(await getShopeeProduct(goodsId())), POLL_MS, { while: collecting });
+
+  const act = async (fn: () => Promise<unknown>, ok: string): Promise<void> => {
+    setError(null);
+    setMessage(null);
+    try {
+      await fn();
+      // said once the page shows the new state, so the message never stands beside the old one
+      await refetch();
+      setMessage(ok);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  /** `saved` runs once the link is stored, before the page reloads (the form clears itself). */
+  const saveLink = (url: string, saved: () => void): Promise<void> =>
+    act(async () => {
+      await setPddLink(goodsId(), url);
+      saved();
+    }, '已保存拼多多链接');
+  // The collect's own notice is about a collect on its way: gone once that collect ended, either
+  // way (a re-collect starts from 已采集, so the end counts only after the collect was seen running).
+  let sawCollecting = false;
+  const collect = (pddId: string): Promise<void> => {
+    sawCollecting = false;
+    return act(() => startCollect(pddId), COLLECT_STARTED);
+  };
+  createEffect(() => {
+    const p = ready();
+    const status = p?.pdd?.collect_status;
+    if (message() !== COLLECT_STARTED) return;
+    if (status === 'collecting' && !p?.pdd?.collect_stale) sawCollecting = true;
+    else if (sawCollecting) setMessage(null);
+  });
+  const unlink = (): Promise<void> => act(() => unlinkPdd(goodsId()), '已解除拼多多链接');
+
+  return { product, refetch, message, error, act, saveLink, collect, unlink };
+}
+export type ProductDetail = ReturnType<typeof createProductDetail>;
