@@ -22,32 +22,8 @@ const counted = { skipBlankLines: true, skipComments: true };
  */
 /** @type {Record<string, [number, number]>} */
 export const OVER_THE_LIMIT = {
-  // the catalog activities as one factory; its methods are the units, to split by concept
-  'activities/admin/catalog.ts': [0, 190],
-  // the phone side of a purchase as one factory; every call shares its guard and ledger
-  'activities/device/purchase.ts': [0, 140],
-  // the Shopee product list, its filters and its PDD link in one module; the list query to move out
-  'admin/catalog/products.ts': [390, 120],
-  // one streaming multipart receiver whose listeners share the refusal state
-  'admin/evidence/receive.ts': [0, 100],
-  // the session routes registered in one function, as every routes file
-  'admin/http/routes/session.ts': [0, 100],
-  // the task routes registered in one function, as every routes file
-  'admin/http/routes/tasks.ts': [0, 90],
-  // one operator action per state, one transaction
-  'admin/purchase/actions.ts': [0, 90],
   // a draft edit validates and writes in one transaction
   'admin/purchase/drafts.ts': [0, 90],
-  // the task detail query assembles its view in one place
-  'admin/purchase/queries.ts': [0, 130],
-  // the repair of a closed task reads Temporal and writes in one transaction
-  'admin/purchase/repair.ts': [0, 120],
-  // start-or-join of many tasks in one transaction per task
-  'admin/purchase/start.ts': [0, 150],
-  // the 订单 list query with its filters and keyset paging
-  'admin/syb/orders.ts': [0, 120],
-  // one sync run: pages, details, upserts and the summary in one loop
-  'admin/syb/sync.ts': [0, 120],
   // a measurement script read top to bottom; not shipped
   'bench/device.ts': [0, 100],
   // writes docs/PERFORMANCE.md in one template; not shipped
@@ -56,24 +32,6 @@ export const OVER_THE_LIMIT = {
   'bench/stack.ts': [410, 110],
   // seeds a million tasks in one statement builder; not shipped
   'bench/tasks-list.ts': [330, 170],
-  // collecting is one walk over the spec panel whose steps share what was read
-  'device-worker/pdd/collect.ts': [0, 140],
-  // one loader validates a profile file field by field
-  'device-worker/pdd/profile.ts': [0, 90],
-  // Gate 1 to Gate 3 read in order on one screen; kept as the sequence docs/architecture.md §4.2 tells
-  'device-worker/pdd/purchase/prepare.ts': [0, 110],
-  // the session's navigation and screen proofs share one dump cache
-  'device-worker/pdd/session.ts': [400, 0],
-  // wires one device worker's parts and their shutdown order
-  'device-worker/worker.ts': [0, 120],
-  // a one-off generator read top to bottom
-  'scripts/pdd-fixtures.ts': [0, 140],
-  // `npm start`'s children and their restart policy in one place
-  'scripts/supervisor.ts': [0, 180],
-  // data: the simulated shop's goods as one literal
-  'sim/phone/catalog/default-catalog.ts': [0, 200],
-  // the 顺运宝 fake's routes close over one mutable data set
-  'sim/syb/server.ts': [0, 210],
 };
 
 export default tseslint.config(

@@ -4,8 +4,7 @@ import { deviceTaskQueue } from '../domain/task-queues';
 import { dataPaths } from '../platform/data-dir';
 import type { Logger } from '../platform/logger';
 import type { TemporalConnectionSettings } from '../temporal/connection';
-import { AdbDevice, type AdbTimeouts } from './adb/adb-device';
-import { ArtifactStore } from './artifacts';
+import { AdbDevice, type AdbTarget, type AdbTimeouts } from './adb/adb-device';
 import { DeviceLedger } from './ledger/ledger';
 import { SubmissionLedger } from './ledger/submissions';
 import { httpEvidenceUploader } from './pdd/purchase/evidence';
@@ -15,7 +14,8 @@ import { ClaimPoller } from './runtime/claim-poller';
 import { DeviceMetrics } from './runtime/metrics';
 import { deviceWorkerIdentity } from './runtime/identity';
 import { runDeviceQueue } from './runtime/reconnect';
-import { createRegistration } from './runtime/registration';
+import { createRegistration, type Registration } from './runtime/registration';
+import { keepArtifacts, type ArtifactRetention } from './runtime/artifact-retention';
 import { DeviceStatusWatch } from './runtime/device-status';
 
 export interface DeviceWorkerOptions {
@@ -50,8 +50,6 @@ export interface DeviceWorkerHandle {
   stop(): Promise<void>;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * One device worker per phone (docs/architecture.md §3.1): the phone's own
  * queue `device/<id>` (runtime/reconnect.ts), the `devices` queue only while idle
@@ -68,48 +66,18 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   const ledger = new DeviceLedger(paths.ledgerDb, opts.deviceId);
   // the purchase submissions live in the same file, in their own table and connection
   const submissions = new SubmissionLedger(paths.ledgerDb);
-  const artifacts = new ArtifactStore(paths.artifacts, opts.artifactRetentionDays ?? 14);
-  const cleanArtifacts = () => {
-    const removed = artifacts.cleanup();
-    if (removed > 0) log.info({ removed, retentionDays: artifacts.retentionDays }, 'old failure artifacts removed');
-  };
-  cleanArtifacts();
-  const daily = setInterval(cleanArtifacts, DAY_MS).unref();
+  const retention = keepArtifacts(paths.artifacts, opts.artifactRetentionDays, log);
 
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
-  const registration = createRegistration({
-    admin: opts.admin,
-    deviceId: opts.deviceId,
-    adb: adbTarget,
-    adbTimeouts: opts.adb.timeouts,
-    log,
-    // the admin's 设置 decide the retention unless this host was given one explicitly
-    onSettings: (s) => {
-      if (opts.artifactRetentionDays !== undefined || s.artifact_retention_days === artifacts.retentionDays) return;
-      artifacts.retentionDays = s.artifact_retention_days;
-      log.info({ retentionDays: s.artifact_retention_days }, 'artifact retention from the admin');
-      cleanArtifacts();
-    },
-    // a revoked phone takes no new claim; a purchase it holds is refused by the admin
-    onRevoked: () => void poller.stop(),
-  });
-  const status = new DeviceStatusWatch({
-    adb: adbTarget,
-    adbTimeouts: opts.adb.timeouts,
-    admin: opts.admin,
-    deviceId: opts.deviceId,
-    log,
-    onChange: () => void poller.pollIfIdle(),
-    onRevoked: () => void poller.stop(),
-  });
+  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller);
 
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
     taskQueue,
     adb: new AdbDevice(adbTarget, opts.adb.timeouts),
     ledger,
-    artifacts,
+    artifacts: retention.artifacts,
     timing: { ...DEFAULT_TIMING, ...opts.timing },
     log,
     onClaimed: () => {
@@ -138,17 +106,11 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   });
   checks.start(opts.claimCheckIntervalMs ?? 10_000);
 
-  const evidence = opts.admin
-    ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log })
-    : null;
   const queue = runDeviceQueue({
     temporal: opts.temporal,
     taskQueue,
     identity,
-    activities: metrics.instrument({
-      ...createDeviceActivities(ctx),
-      ...createPurchaseActivities(ctx, { submissions, evidence }),
-    }),
+    activities: metrics.instrument(phoneActivities(ctx, opts, submissions, log)),
     log,
     onConnected: async (connection) => {
       await checks.closeOrphanClaim();
@@ -167,7 +129,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     async stop() {
       // no claim may be taken from here on, even by a check that is finishing right now
       const pollerStopped = poller.stop();
-      clearInterval(daily);
+      retention.stop();
       await status.stop();
       await checks.stop();
       registration.stop();
@@ -179,4 +141,47 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       await metricsListener?.close();
     },
   };
+}
+
+/** The activities of the phone's own queue: the device's and the purchase's, whose screenshots go to the admin. */
+function phoneActivities(ctx: DeviceContext, opts: DeviceWorkerOptions, submissions: SubmissionLedger, log: Logger) {
+  const evidence = opts.admin
+    ? httpEvidenceUploader({ adminUrl: opts.admin.url, deviceId: opts.deviceId, token: opts.admin.token, log })
+    : null;
+  return { ...createDeviceActivities(ctx), ...createPurchaseActivities(ctx, { submissions, evidence }) };
+}
+
+/**
+ * The admin's side of the phone: the report to 设备 (runtime/registration.ts) and the status
+ * watch that asks whether the phone may claim (runtime/device-status.ts). A revoked token stops
+ * the claims, a changed status lets an idle phone poll at once; `claims` is read only when one
+ * of them calls, after the poller exists.
+ */
+function watchAdmin(
+  opts: DeviceWorkerOptions,
+  adbTarget: AdbTarget,
+  log: Logger,
+  retention: ArtifactRetention,
+  claims: () => ClaimPoller,
+): { registration: Registration; status: DeviceStatusWatch } {
+  const registration = createRegistration({
+    admin: opts.admin,
+    deviceId: opts.deviceId,
+    adb: adbTarget,
+    adbTimeouts: opts.adb.timeouts,
+    log,
+    onSettings: (s) => retention.onSettings(s),
+    // a revoked phone takes no new claim; a purchase it holds is refused by the admin
+    onRevoked: () => void claims().stop(),
+  });
+  const status = new DeviceStatusWatch({
+    adb: adbTarget,
+    adbTimeouts: opts.adb.timeouts,
+    admin: opts.admin,
+    deviceId: opts.deviceId,
+    log,
+    onChange: () => void claims().pollIfIdle(),
+    onRevoked: () => void claims().stop(),
+  });
+  return { registration, status };
 }

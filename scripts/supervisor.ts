@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from '../admin/config/env';
 import { ConfigError } from '../platform/config';
@@ -6,14 +5,16 @@ import { dataPaths } from '../platform/data-dir';
 import { ensurePayloadKeyFile } from '../temporal/codec/keys';
 import { temporalTarget } from '../temporal/connection';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
-import { startDevServer, waitForTemporal, type DevServer } from '../temporal/dev-server';
+import { waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
-import { SupervisedChild, type ChildSpec, type RestartEvent } from './supervise/children';
+import { ChildSpecs } from './supervise/child-specs';
+import { SupervisedChild, type ChildSpec } from './supervise/children';
 import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES } from './supervise/sim-devices';
 import { approveSimPhones, simHostCredential } from './supervise/sim-host';
-import { sybAccountEnv } from './supervise/syb-sim';
+import { restartLogger } from './supervise/restart-log';
+import { startTemporal } from './supervise/temporal';
 
 /**
  * `npm start`: the embedded system on one machine — Temporal dev server (SQLite under the
@@ -42,17 +43,13 @@ async function main(): Promise<void> {
   const keyEnv = payloadKeys ? { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: payloadKeys } : {};
   const adminBase = `${env.CMAUTOBUY_ADMIN_TLS_CERT ? 'https' : 'http'}://${env.CMAUTOBUY_ADMIN_HOST}:${env.CMAUTOBUY_ADMIN_PORT}`;
   const children: SupervisedChild[] = [];
-  const restartLog = path.join(paths.logs, 'supervisor.log');
-  const onRestart = (event: RestartEvent) => {
-    say(`${event.child} exited (${event.exit}); restart ${event.restart} in ${event.delay_ms} ms`);
-    fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
-    fs.appendFileSync(
-      restartLog,
-      `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'child restarted', ...event })}\n`,
-      { mode: 0o600 },
-    );
+  const onRestart = restartLogger(paths.logs, say);
+  /** started, supervised, and stopped (newest first) by stopAll */
+  const start = async (spec: ChildSpec) => {
+    const child = await SupervisedChild.start(spec, { onRestart });
+    children.push(child);
+    return child;
   };
-  const startChild = (spec: ChildSpec) => SupervisedChild.start(spec, { onRestart });
   let temporal: DevServer | undefined;
   let stopping = false;
 
@@ -71,129 +68,24 @@ async function main(): Promise<void> {
 
   try {
     ensureUiBuilt(PROJECT_ROOT, say);
-
-    if (target.embedded) {
-      say(`starting Temporal dev server on ${target.address}`);
-      temporal = await startDevServer({
-        dbFile: paths.temporalDb,
-        namespace: target.namespace,
-        port: env.CMAUTOBUY_TEMPORAL_PORT,
-        uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
-        logFile: path.join(paths.logs, 'temporal.log'),
-        retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
-        // the Web UI decodes every payload through the admin (an operator's session, docs/operations.md)
-        uiCodecEndpoint: `${adminBase}/api/codec`,
-        say,
-      });
-    } else {
-      say(`using the Temporal server at ${target.address}`);
-      await waitForTemporal(target.address, target.namespace, 30_000);
-    }
-    if (stopping) return;
-
-    const node = process.execPath;
-    const ts = (entry: string, args: string[] = []) => ['--import', 'tsx', path.join(PROJECT_ROOT, entry), ...args];
-    // The SYB password goes to the admin only: every other child runs without it.
-    const childEnv = {
-      CMAUTOBUY_TEMPORAL_ADDRESS: target.address,
-      CMAUTOBUY_DATA_DIR: paths.root,
-      CMAUTOBUY_LOG_LEVEL: env.CMAUTOBUY_LOG_LEVEL,
-      CMAUTOBUY_SYB_PASSWORD: undefined,
-    };
-
-    const sim = await startChild({
-      name: 'sim',
-      command: node,
-      args: ts('sim/phone/main.ts'),
-      env: childEnv,
-      readyLine: /SIM READY adb=(\d+) control=(\d+)/,
-      logFile: path.join(paths.logs, 'sim.out'),
-    });
-    children.push(sim);
-    if (stopping) return;
-
-    const sybSim = await startChild({
-      name: 'syb-sim',
-      command: node,
-      args: ts('sim/syb/main.ts'),
-      env: { ...childEnv, CMAUTOBUY_SYB_SIM_PORT: String(env.CMAUTOBUY_SYB_SIM_PORT) },
-      readyLine: /SYB SIM READY url=(\S+)/,
-      logFile: path.join(paths.logs, 'syb-sim.out'),
-    });
-    children.push(sybSim);
+    temporal = await startTemporal(env, paths, target, adminBase, say);
     if (stopping) return;
 
     const metrics = new MetricsTargets();
-    const admin = await startChild({
-      name: 'admin',
-      command: node,
-      // its worker runs as the next child, off the event loop that answers operators
-      args: ts('admin/main.ts', ['--no-worker']),
-      env: {
-        ...childEnv,
-        ...keyEnv,
-        ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
-        ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
-        // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
-        ...(temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: temporal.uiUrl } : {}),
-      },
-      readyLine: /ADMIN READY (\S+)/,
-      logFile: path.join(paths.logs, 'admin.out'),
-      terminalOnly: /^Initial password for operator/,
-    });
-    children.push(admin);
-    const adminUrl = admin.readyMatch[1]!;
+    const specs = new ChildSpecs(env, paths, target, keyEnv, temporal, metrics);
+    const sim = await start(specs.sim());
+    if (stopping) return;
+    const sybSim = await start(specs.sybSim());
+    if (stopping) return;
+    const adminUrl = (await start(await specs.admin(sybSim.readyMatch[1]!))).readyMatch[1]!;
     metrics.add('admin', 'admin', new URL(adminUrl).host);
     if (stopping) return;
-
-    // The admin's Temporal worker, off the event loop that answers operators
-    // (admin/temporal/worker-main.ts); started after the admin, which has migrated the DB.
-    const adminWorker = await startChild({
-      name: 'admin-worker',
-      command: node,
-      args: ts('admin/temporal/worker-main.ts', [
-        '--metrics-port',
-        String(await metrics.port('admin-worker', 'admin-worker')),
-      ]),
-      env: {
-        ...childEnv,
-        ...keyEnv,
-        // its SYB sync activity logs in to 顺运宝 like the admin's 立即同步
-        ...(await sybAccountEnv(env, sybSim.readyMatch[1]!)),
-        CMAUTOBUY_TEMPORAL_METRICS_PORT: String(await metrics.port('temporal-sdk', 'admin-worker')),
-      },
-      readyLine: /ADMIN WORKER READY/,
-      logFile: path.join(paths.logs, 'admin-worker.out'),
-    });
-    children.push(adminWorker);
+    await start(await specs.adminWorker(sybSim.readyMatch[1]!));
     if (stopping) return;
 
-    // One phone host for the simulator's phones (docs/phone-hosts.md "Under npm start"): the
-    // phones there now are approved by the system, a phone added later waits on 设备.
+    // The phones there now are approved by the system, a phone added later waits on 设备.
     const simHost = await simHostCredential(paths.adminDb);
-    const phoneHost = await startChild({
-      name: 'phone-host',
-      command: node,
-      args: ts('phone-host/main.ts', [
-        '--admin-url',
-        adminUrl,
-        '--adb-host',
-        '127.0.0.1',
-        '--adb-port',
-        sim.readyMatch[1]!,
-        '--metrics-port',
-        String(await metrics.port('phone-host', 'sim-host')),
-      ]),
-      env: {
-        ...childEnv,
-        ...keyEnv,
-        CMAUTOBUY_HOST_TOKEN: simHost.env,
-        CMAUTOBUY_HOST_SYNC_MS: process.env.CMAUTOBUY_HOST_SYNC_MS ?? '2000',
-      },
-      readyLine: /PHONE HOST READY/,
-      logFile: path.join(paths.logs, 'phone-host.out'),
-    });
-    children.push(phoneHost);
+    await start(await specs.phoneHost(adminUrl, sim.readyMatch[1]!, simHost.env));
     if (stopping) return;
     await approveSimPhones(paths.adminDb, simHost.hostId, SIM_PHONES, {
       timeoutMs: 60_000,

@@ -1,5 +1,5 @@
 // The admin activities the collect workflow calls (workflows/collect.ts). Interface only:
-// activities/admin/catalog.ts implements it on the `admin` queue.
+// activities/admin/catalog/ implements it on the `admin` queue.
 import type { SkusJson } from '../../domain/collect';
 
 export interface CatalogCollectActivities {

@@ -1,13 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
-import { profileForVersion } from '../../device-worker/pdd/profile';
-import { EvidenceCamera } from '../../device-worker/pdd/purchase/camera';
 import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
-import { TapGuard } from '../../device-worker/pdd/purchase/guard';
-import { prepareFinalPanel, type EvidenceKind } from '../../device-worker/pdd/purchase/prepare';
-import { purchaseProfileFor } from '../../device-worker/pdd/purchase/profile';
-import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-session';
+import { prepareFinalPanel } from '../../device-worker/pdd/purchase/prepare';
 import {
   observeAfterTap,
   orderContext,
@@ -17,11 +12,13 @@ import {
 import type {
   DevicePurchaseActivities,
   FinalPanelReading,
+  PreparedPurchase,
   PurchaseTarget,
 } from '../../domain/contracts/device-activities';
-import { nowUtc } from '../../domain/time';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
+import { ActivityEvidence } from './purchase-evidence';
+import { approvedReading, openPurchasePhone } from './purchase-phone';
 
 /** what submitOnce keeps back of its start-to-close time for the ledger, the log and the reply */
 const SUBMIT_REPORT_RESERVE_MS = 20_000;
@@ -37,124 +34,19 @@ export interface PurchaseDeps {
  * The phone side of a purchase (DevicePurchaseActivities in domain/contracts/device-activities.ts).
  * Every call runs inside `onPhone`, so the caller must own the open claim and every failure —
  * a stop before the fence included — leaves as one device failure; every input goes through one
- * TapGuard, which consults the submission ledger before each one — after
+ * TapGuard (./purchase-phone.ts), which consults the submission ledger before each one — after
  * `irreversible_action_at` only reads pass.
  */
 export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps): DevicePurchaseActivities {
-  /** `readOnly`: after the fence (and for reads) an interstitial is read, never closed */
-  const open = (run: PhoneRun, target: PurchaseTarget, readOnly = true) => {
-    const profile = profileForVersion(run.appVersion);
-    const pp = purchaseProfileFor(profile);
-    const guard = new TapGuard({
-      authorizationId: target.authorizationId,
-      irreversible: (a) => deps.submissions.irreversible(a),
-      pkg: profile.pkg,
-      submitLabel: pp.text.submitLabel,
-      readOnlyUrl: pp.pendingOrdersUrl,
-    });
-    const session = run.track(
-      (phone, memory) => new PurchaseSession(guard.wrap(phone), profile, run.clock, run.steps, ctx.timing, memory),
-    );
-    session.setPurchaseProfile(pp);
-    if (readOnly) session.readOnlyInterruptions();
-    return { session, pp, guard };
-  };
-
-  /**
-   * Evidence screenshots of one activity: each kept only with a dump of the same screen on both
-   * sides (device-worker/pdd/purchase/camera.ts); `settle` before the activity returns.
-   */
-  const camera = (target: PurchaseTarget, ids: string[], session: PurchaseSession) => {
-    if (!deps.evidence) return null;
-    const uploader = deps.evidence;
-    return new EvidenceCamera(session, {
-      screencap: () => ctx.adb.screencap(),
-      now: nowUtc,
-      async keep(png, kind, capturedAt) {
-        const id = await uploader.upload(png, { taskId: target.taskId, attemptId: target.attemptId, kind, capturedAt });
-        if (id) ids.push(id);
-      },
-      skip: (kind, why) => ctx.log.info({ kind, taskId: target.taskId, why }, 'no evidence screenshot'),
-    });
-  };
-  /** evidence never stops a purchase before the fence, nor makes anything after it repeat */
-  const safely = (target: PurchaseTarget, what: () => Promise<void> | undefined) => async (): Promise<void> => {
-    try {
-      await what();
-    } catch (err) {
-      ctx.log.warn(
-        { err: (err as Error).message, taskId: target.taskId },
-        'evidence screenshot failed; the purchase goes on',
-      );
-    }
-  };
-
-  /** What the fence approved for this authorization, as the ledger kept it with the tap. */
-  const approved = (target: PurchaseTarget): { expected: FinalPanelReading | null; tappedAt: string | null } => {
-    const row = deps.submissions.get(target.authorizationId);
-    return {
-      expected: row ? (JSON.parse(row.expected_json) as FinalPanelReading) : null,
-      tappedAt: row?.tapped_at ?? null,
-    };
-  };
-
-  const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
-
-  /**
-   * The last moment submitOnce may tap: its start-to-close deadline (counted from when the
-   * attempt was scheduled, which is earlier than its start) less the time it needs to record and
-   * report the tap. A tap after the server timed out the attempt would be a tap nobody hears of.
-   */
-  const tapBy = () => {
-    const info = Context.current().info;
-    return info.currentAttemptScheduledTimestampMs + info.startToCloseTimeoutMs - SUBMIT_REPORT_RESERVE_MS;
-  };
-
   return {
     async preparePurchase(input) {
-      const { target } = input;
-      return onPhone(ctx, 'preparePurchase', input, async (run) => {
-        const reading: Partial<FinalPanelReading> = { appVersion: run.appVersion ?? '' };
-        run.keepReading(reading);
-        const evidenceIds: string[] = [];
-        if (deps.submissions.irreversible(target.authorizationId)) {
-          throw new DeviceError(
-            'SUBMIT_REFUSED',
-            `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`,
-          );
-        }
-        const { session, pp } = open(run, target, false);
-        const cam = camera(target, evidenceIds, session);
-        const evidence = (kind: EvidenceKind) => safely(target, () => cam?.take(kind))();
-        const settle = safely(target, () => cam?.settle());
-        let full: FinalPanelReading;
-        try {
-          full = await prepareFinalPanel(session, pp, target, reading, {
-            evidence,
-            preview: safely(target, () => cam?.preview()),
-          });
-          await settle();
-        } catch (err) {
-          // every stop before the fence keeps the phone's screen where it stopped
-          await evidence('SAFETY_STOP');
-          await settle();
-          throw err;
-        }
-        const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial');
-        if (closed.length > 0)
-          ctx.log.info(
-            { taskId: target.taskId, interstitials: closed.map((e) => e.details) },
-            'interstitials closed before the fence',
-          );
-        const interstitialsClosed = closed.map((e) => ({ name: String(e.details?.name ?? 'unknown'), at: e.at }));
-        return { ok: true as const, reading: full, evidenceIds, counters: run.clock.snapshot(), interstitialsClosed };
-      });
+      return onPhone(ctx, 'preparePurchase', input, (run) => prepareOnPhone(ctx, deps, run, input.target));
     },
 
     async submitOnce(input) {
       const deadline = tapBy();
       return onPhone(ctx, 'submitOnce', input, async (run) => {
-        const { session, pp, guard } = open(run, input.target);
+        const { session, pp, guard } = openPurchasePhone(ctx, deps.submissions, run, input.target);
         const done = await submitFinalPanel(session, pp, guard, deps.submissions, {
           target: input.target,
           submissionId: input.submissionId,
@@ -172,28 +64,87 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
 
     async observeAfterSubmit(input) {
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
-        const evidenceIds: string[] = [];
-        const { session, pp } = open(run, input.target);
-        const cam = camera(input.target, evidenceIds, session);
-        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved(input.target) }, (kind) =>
-          safely(input.target, () => cam?.take(kind))(),
+        const { session, pp } = openPurchasePhone(ctx, deps.submissions, run, input.target);
+        const evidence = new ActivityEvidence(ctx, deps.evidence, input.target, session);
+        const approved = approvedReading(deps.submissions, input.target);
+        const seen = await observeAfterTap(session, pp, { target: input.target, ...approved }, (kind) =>
+          evidence.take(kind),
         );
-        await safely(input.target, () => cam?.settle())();
-        return { ...seen, evidenceIds, counters: run.clock.snapshot() };
+        await evidence.settle();
+        return { ...seen, evidenceIds: evidence.ids, counters: run.clock.snapshot() };
       });
     },
 
     async readPendingOrders(input) {
       return onPhone(ctx, 'readPendingOrders', input, async (run) => {
-        const { session, pp } = open(run, input.target);
-        const orders = await readPendingOrderList(
-          session,
-          pp,
-          orderContext(input.target, approved(input.target).expected),
-        );
+        const { session, pp } = openPurchasePhone(ctx, deps.submissions, run, input.target);
+        const expected = approvedReading(deps.submissions, input.target).expected;
+        const orders = await readPendingOrderList(session, pp, orderContext(input.target, expected));
         const ledger = deps.submissions.get(input.target.authorizationId);
         return { orders, counters: run.clock.snapshot(), irreversibleActionAt: ledger?.irreversible_action_at ?? null };
       });
     },
   };
+}
+
+/**
+ * preparePurchase on the phone: refused outright once the authorization is past
+ * `irreversible_action_at` (prepare taps); every stop before the fence keeps the phone's screen
+ * where it stopped; the interstitials it closed are logged and reported.
+ */
+async function prepareOnPhone(
+  ctx: DeviceContext,
+  deps: PurchaseDeps,
+  run: PhoneRun,
+  target: PurchaseTarget,
+): Promise<PreparedPurchase> {
+  const reading: Partial<FinalPanelReading> = { appVersion: run.appVersion ?? '' };
+  run.keepReading(reading);
+  if (deps.submissions.irreversible(target.authorizationId)) {
+    throw new DeviceError(
+      'SUBMIT_REFUSED',
+      `authorization ${target.authorizationId} is past irreversible_action_at; prepare would tap`,
+    );
+  }
+  const { session, pp } = openPurchasePhone(ctx, deps.submissions, run, target, false);
+  const evidence = new ActivityEvidence(ctx, deps.evidence, target, session);
+  let full: FinalPanelReading;
+  try {
+    full = await prepareFinalPanel(session, pp, target, reading, {
+      evidence: (kind) => evidence.take(kind),
+      preview: () => evidence.preview(),
+    });
+    await evidence.settle();
+  } catch (err) {
+    // every stop before the fence keeps the phone's screen where it stopped
+    await evidence.take('SAFETY_STOP');
+    await evidence.settle();
+    throw err;
+  }
+  const closed = run.steps.entries.filter((e) => e.step === 'dismiss_interstitial');
+  if (closed.length > 0)
+    ctx.log.info(
+      { taskId: target.taskId, interstitials: closed.map((e) => e.details) },
+      'interstitials closed before the fence',
+    );
+  const interstitialsClosed = closed.map((e) => ({ name: String(e.details?.name ?? 'unknown'), at: e.at }));
+  return {
+    ok: true as const,
+    reading: full,
+    evidenceIds: evidence.ids,
+    counters: run.clock.snapshot(),
+    interstitialsClosed,
+  };
+}
+
+const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
+
+/**
+ * The last moment submitOnce may tap: its start-to-close deadline (counted from when the
+ * attempt was scheduled, which is earlier than its start) less the time it needs to record and
+ * report the tap. A tap after the server timed out the attempt would be a tap nobody hears of.
+ */
+function tapBy(): number {
+  const info = Context.current().info;
+  return info.currentAttemptScheduledTimestampMs + info.startToCloseTimeoutMs - SUBMIT_REPORT_RESERVE_MS;
 }

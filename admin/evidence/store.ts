@@ -8,9 +8,8 @@ import type { EvidenceAssetsTable } from '../db/tables/evidence';
 import { conflict, HttpError, validationError } from '../http/errors';
 import { EVIDENCE_KINDS } from './limits';
 import { decodeFully } from './png';
-import type { ReceivedFile } from './receive';
-import { removeQuietly, sweepStaleUploads } from './receive';
 import { Semaphore } from './semaphore';
+import { removeQuietly, sweepStaleUploads, type ReceivedFile } from './upload-file';
 
 const idText = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -, at most 128');
 

@@ -4,8 +4,6 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { OperatorAnswer, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
@@ -13,8 +11,16 @@ import { nowUtc } from '../../domain/time';
 import { OPERATOR_UPDATES, type WorkflowAction } from '../../workflows/purchase/messages';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict, notFound, unprocessable } from '../http/errors';
+import { conflict, notFound } from '../http/errors';
 import type { TemporalGateway } from '../temporal/gateway';
+import {
+  bodyDigest,
+  earlierAnswer,
+  requestIdOf,
+  statusOf,
+  unchangedAudit,
+  type UnchangedAudit,
+} from './operator-requests';
 import { closedWorkflowOf, repairClosedTask } from './repair';
 
 /** How long an operator's request waits for the workflow's answer before it says "still running". */
@@ -28,13 +34,7 @@ const UPDATE_DEADLINE_MS = 15_000;
  */
 export type ActionOutcome = OperatorAnswer | 'pending';
 
-/** The audit actions of a request that changed nothing (the changes are audited by their writer). */
-const UNCHANGED = {
-  received: 'task.request',
-  refused: 'task.request_refused',
-  superseded: 'task.request_superseded',
-  failed: 'task.request_failed',
-} as const;
+type Deps = { db: AdminDb; temporal: TemporalGateway; updateDeadlineMs?: number };
 
 /**
  * Operator actions on a purchase task. The state machine (domain/purchase/state-machine.ts)
@@ -54,7 +54,7 @@ const UNCHANGED = {
  * is refused (422 IDEMPOTENCY_KEY_REUSED).
  */
 export async function actOnTask(
-  deps: { db: AdminDb; temporal: TemporalGateway; updateDeadlineMs?: number },
+  deps: Deps,
   actor: AuditActor,
   taskId: string,
   action: WorkflowAction,
@@ -70,14 +70,7 @@ export async function actOnTask(
   const digest = bodyDigest(action, payload);
   const requestId = await requestIdOf(deps.db, taskId, action, digest, task.version, idempotencyKey);
   const status = task.status as PurchaseStatus;
-  const audit = (kind: keyof typeof UNCHANGED, details: Record<string, unknown>) =>
-    writeTransaction(deps.db, (trx) =>
-      recordAudit(trx, actor, {
-        action: UNCHANGED[kind],
-        target: { kind: 'task', id: taskId },
-        details: { action, request_id: requestId, ...details },
-      }),
-    );
+  const audit = unchangedAudit(deps.db, actor, taskId, action, requestId);
 
   const earlier = await earlierAnswer(deps.db, taskId, requestId);
   if (earlier) return earlier;
@@ -104,40 +97,60 @@ export async function actOnTask(
       return { result: 'applied', status: 'CANCELED' };
     }
     if (!task.workflow_id) throw conflict('ACTION_NOT_ALLOWED', `当前状态（${status}）不允许此操作`, { status });
-
-    const client = await deps.temporal.client();
-    const handle = client.workflow.getHandle(task.workflow_id);
-    const deadline = Date.now() + (deps.updateDeadlineMs ?? UPDATE_DEADLINE_MS);
-    let answer: OperatorAnswer | null;
-    try {
-      answer = await client.withDeadline(deadline, () =>
-        handle.executeUpdate(OPERATOR_UPDATES[action], {
-          updateId: requestId,
-          args: [{ actor: actor.name, requestId, ...(payload ?? {}) }],
-        }),
-      );
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        const cause = err.cause;
-        if (cause instanceof ApplicationFailure && cause.type === 'OPERATOR_WRITE_FAILED') {
-          await audit('failed', { reason: cause.message });
-          throw conflict('OPERATOR_WRITE_FAILED', cause.message, { status });
-        }
-        throw conflict('ACTION_NOT_ALLOWED', cause?.message ?? err.message, { status });
-      }
-      if (err instanceof WorkflowNotFoundError)
-        throw conflict('ACTION_NOT_ALLOWED', `任务的工作流已结束，当前状态（${status}）不允许此操作`, { status });
-      if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(err)) return 'pending';
-      throw err;
-    }
-    // an update accepted by code from before it answered anything: the change is the new state
-    const outcome = answer ?? { result: 'applied' as const, status: await statusOf(deps.db, taskId) };
-    if (outcome.result === 'superseded') await audit('superseded', { status: outcome.status });
-    return outcome;
+    return await sendUpdate(deps, task.workflow_id, { actor, taskId, action, payload, requestId, status }, audit);
   } catch (err) {
     if (isRefusal(err)) await audit('refused', { code: err.code, reason: err.message });
     throw err;
   }
+}
+
+/**
+ * The action as the workflow's update, under the request's id, waiting at most the deadline; the
+ * workflow's refusal is this request's refusal, and a write it could not make is said so.
+ */
+async function sendUpdate(
+  deps: Deps,
+  workflowId: string,
+  request: {
+    actor: AuditActor;
+    taskId: string;
+    action: WorkflowAction;
+    payload: ResolveReconciliationInput | undefined;
+    requestId: string;
+    status: PurchaseStatus;
+  },
+  audit: UnchangedAudit,
+): Promise<ActionOutcome> {
+  const { actor, action, payload, requestId, status } = request;
+  const client = await deps.temporal.client();
+  const handle = client.workflow.getHandle(workflowId);
+  const deadline = Date.now() + (deps.updateDeadlineMs ?? UPDATE_DEADLINE_MS);
+  let answer: OperatorAnswer | null;
+  try {
+    answer = await client.withDeadline(deadline, () =>
+      handle.executeUpdate(OPERATOR_UPDATES[action], {
+        updateId: requestId,
+        args: [{ actor: actor.name, requestId, ...(payload ?? {}) }],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) {
+      const cause = err.cause;
+      if (cause instanceof ApplicationFailure && cause.type === 'OPERATOR_WRITE_FAILED') {
+        await audit('failed', { reason: cause.message });
+        throw conflict('OPERATOR_WRITE_FAILED', cause.message, { status });
+      }
+      throw conflict('ACTION_NOT_ALLOWED', cause?.message ?? err.message, { status });
+    }
+    if (err instanceof WorkflowNotFoundError)
+      throw conflict('ACTION_NOT_ALLOWED', `任务的工作流已结束，当前状态（${status}）不允许此操作`, { status });
+    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(err)) return 'pending';
+    throw err;
+  }
+  // an update accepted by code from before it answered anything: the change is the new state
+  const outcome = answer ?? { result: 'applied' as const, status: await statusOf(deps.db, request.taskId) };
+  if (outcome.result === 'superseded') await audit('superseded', { status: outcome.status });
+  return outcome;
 }
 
 async function cancelDraft(
@@ -167,84 +180,6 @@ async function cancelDraft(
       details: { from: 'DRAFT', request_id: requestId },
     });
   });
-}
-
-/** What the request asks, as a digest: a key reused for another body is told apart by it. */
-function bodyDigest(action: WorkflowAction, payload: ResolveReconciliationInput | undefined): string {
-  const body = payload
-    ? { outcome: payload.outcome, ...(payload.outcome === 'created' ? { orderNo: payload.orderNo } : {}) }
-    : {};
-  return createHash('sha256').update(JSON.stringify({ action, body })).digest('hex');
-}
-
-/**
- * The update id: the client's key, or the version it acts on. A key seen before with another body
- * is refused. Without a key, a different body is a different request (its own id), and after a
- * write that failed for good asking again is a new request too — Temporal would otherwise answer
- * it with the first, failed update.
- */
-async function requestIdOf(
-  db: AdminDb,
-  taskId: string,
-  action: WorkflowAction,
-  digest: string,
-  version: number,
-  key: string | undefined,
-): Promise<string> {
-  if (key) {
-    const id = `${taskId}/${action}/${key}`;
-    const seen = await auditRows(db, taskId, id, [UNCHANGED.received]);
-    if (seen.some((d) => d.body_sha256 !== digest))
-      throw unprocessable('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was used for another ${action} request`);
-    return id;
-  }
-  const base = `${taskId}/${action}/v${version}${action === 'resolve' ? `/${digest.slice(0, 12)}` : ''}`;
-  for (let n = 0; ; n++) {
-    const id = n === 0 ? base : `${base}/r${n}`;
-    if ((await auditRows(db, taskId, id, [UNCHANGED.failed])).length === 0) return id;
-  }
-}
-
-async function auditRows(
-  db: AdminDb,
-  taskId: string,
-  requestId: string,
-  actions: readonly string[],
-): Promise<Record<string, unknown>[]> {
-  const rows = await db
-    .selectFrom('audit_log')
-    .select('details_json')
-    .where('target_kind', '=', 'task')
-    .where('target_id', '=', taskId)
-    .where('action', 'in', actions)
-    .where(sql<string>`json_extract(details_json, '$.request_id')`, '=', requestId)
-    .execute();
-  return rows.map((r) => JSON.parse(r.details_json ?? '{}') as Record<string, unknown>);
-}
-
-/**
- * The answer this request id already has: the change it made (an audit row a writer other than
- * this module left with the id) or the superseded answer it was given.
- */
-async function earlierAnswer(db: AdminDb, taskId: string, requestId: string): Promise<OperatorAnswer | null> {
-  const row = await db
-    .selectFrom('audit_log')
-    .select(['action', 'details_json'])
-    .where('target_kind', '=', 'task')
-    .where('target_id', '=', taskId)
-    .where('action', 'not in', [UNCHANGED.received, UNCHANGED.refused, UNCHANGED.failed])
-    .where(sql<string>`json_extract(details_json, '$.request_id')`, '=', requestId)
-    .orderBy('id')
-    .executeTakeFirst();
-  if (!row) return null;
-  const details = JSON.parse(row.details_json ?? '{}') as { to?: PurchaseStatus; status?: PurchaseStatus };
-  if (row.action === UNCHANGED.superseded) return { result: 'superseded', status: details.status! };
-  return { result: 'applied', status: details.to ?? (await statusOf(db, taskId)) };
-}
-
-async function statusOf(db: AdminDb, taskId: string): Promise<PurchaseStatus> {
-  const row = await db.selectFrom('tasks').select('status').where('task_id', '=', taskId).executeTakeFirstOrThrow();
-  return row.status as PurchaseStatus;
 }
 
 function isRefusal(err: unknown): err is { code: string; message: string } {

@@ -86,68 +86,9 @@ export async function repairClosedTask(
     }
     const pddOrderNo =
       answer.action === 'resolve' && answer.resolution.outcome === 'created' ? answer.resolution.orderNo : null;
-    const now = nowUtc();
-    const r = await trx
-      .updateTable('tasks')
-      .set({
-        status: to,
-        version: task.version + 1,
-        updated_at: now,
-        ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
-        ...(isTerminal(to) ? { finished_at: now } : {}),
-        ...(to === 'CANCELED' ? { reason_code: 'CANCELED_BY_OPERATOR' } : {}),
-        // back in DRAFT: a new start takes a new authorization; the old one is never revived
-        ...(to === 'DRAFT' ? { authorization_id: null, reason_code: null } : {}),
-      })
-      .where('task_id', '=', taskId)
-      .where('version', '=', task.version)
-      .executeTakeFirst();
-    if (r.numUpdatedRows !== 1n) throw conflict('STATE_CHANGED', '任务状态已变化，请刷新');
-    if (authId) {
-      await trx
-        .updateTable('order_authorizations')
-        .set({ status: to === 'DRAFT' || to === 'CANCELED' ? 'ABANDONED' : 'CONSUMED', closed_at: now })
-        .where('id', '=', authId)
-        .where('status', 'not in', AUTHORIZATION_STATES.terminal)
-        .execute();
-    }
-    if (submission && answer.action === 'resolve') {
-      await trx
-        .updateTable('order_submissions')
-        .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}) })
-        .where('id', '=', submission.id)
-        .execute();
-    }
-    if (authId) {
-      const attempt = await trx
-        .selectFrom('purchase_attempts')
-        .select(['id', 'timeline_json'])
-        .where('authorization_id', '=', authId)
-        .executeTakeFirst();
-      if (attempt) {
-        const timeline = JSON.parse(attempt.timeline_json) as unknown[];
-        timeline.push({
-          at: now,
-          status: to,
-          reason: null,
-          detail: `repaired by the operator: workflow ${workflowStatus}`,
-          actor: actor.name,
-        });
-        await trx
-          .updateTable('purchase_attempts')
-          .set({
-            timeline_json: JSON.stringify(timeline),
-            ...(answer.action === 'resolve'
-              ? {
-                  status: submission ? ATTEMPT_FOR_SUBMISSION.MANUAL_RESOLVED : 'STOPPED',
-                  finished_at: sql<string>`coalesce(finished_at, ${now})`,
-                }
-              : {}),
-          })
-          .where('id', '=', attempt.id)
-          .execute();
-      }
-    }
+    const repair: Repair = { trx, to, now: nowUtc(), answer, pddOrderNo };
+    await moveTask(repair, taskId, task.version);
+    if (authId) await settleAuthorization(repair, authId, submission?.id ?? null, actor.name, workflowStatus);
     await recordAudit(trx, actor, {
       action: 'task.repaired',
       target: { kind: 'task', id: taskId },
@@ -169,4 +110,83 @@ export async function repairClosedTask(
     });
     return to;
   });
+}
+
+/** One repair inside its transaction: the state it moves to, when, on which answer. */
+interface Repair {
+  trx: AdminDb;
+  to: PurchaseStatus;
+  now: string;
+  answer: RepairAnswer;
+  /** the PDD order number the operator entered for 已下单 */
+  pddOrderNo: string | null;
+}
+
+async function moveTask({ trx, to, now, pddOrderNo }: Repair, taskId: string, version: number): Promise<void> {
+  const r = await trx
+    .updateTable('tasks')
+    .set({
+      status: to,
+      version: version + 1,
+      updated_at: now,
+      ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}),
+      ...(isTerminal(to) ? { finished_at: now } : {}),
+      ...(to === 'CANCELED' ? { reason_code: 'CANCELED_BY_OPERATOR' } : {}),
+      // back in DRAFT: a new start takes a new authorization; the old one is never revived
+      ...(to === 'DRAFT' ? { authorization_id: null, reason_code: null } : {}),
+    })
+    .where('task_id', '=', taskId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (r.numUpdatedRows !== 1n) throw conflict('STATE_CHANGED', '任务状态已变化，请刷新');
+}
+
+/** The task's authorization closes, its submission takes the operator's answer, its attempt records the repair. */
+async function settleAuthorization(
+  { trx, to, now, answer, pddOrderNo }: Repair,
+  authId: string,
+  submissionId: string | null,
+  actorName: string,
+  workflowStatus: string,
+): Promise<void> {
+  await trx
+    .updateTable('order_authorizations')
+    .set({ status: to === 'DRAFT' || to === 'CANCELED' ? 'ABANDONED' : 'CONSUMED', closed_at: now })
+    .where('id', '=', authId)
+    .where('status', 'not in', AUTHORIZATION_STATES.terminal)
+    .execute();
+  if (submissionId !== null && answer.action === 'resolve') {
+    await trx
+      .updateTable('order_submissions')
+      .set({ status: 'MANUAL_RESOLVED', resolved_at: now, ...(pddOrderNo ? { pdd_order_no: pddOrderNo } : {}) })
+      .where('id', '=', submissionId)
+      .execute();
+  }
+  const attempt = await trx
+    .selectFrom('purchase_attempts')
+    .select(['id', 'timeline_json'])
+    .where('authorization_id', '=', authId)
+    .executeTakeFirst();
+  if (!attempt) return;
+  const timeline = JSON.parse(attempt.timeline_json) as unknown[];
+  timeline.push({
+    at: now,
+    status: to,
+    reason: null,
+    detail: `repaired by the operator: workflow ${workflowStatus}`,
+    actor: actorName,
+  });
+  await trx
+    .updateTable('purchase_attempts')
+    .set({
+      timeline_json: JSON.stringify(timeline),
+      ...(answer.action === 'resolve'
+        ? {
+            status: submissionId !== null ? ATTEMPT_FOR_SUBMISSION.MANUAL_RESOLVED : 'STOPPED',
+            finished_at: sql<string>`coalesce(finished_at, ${now})`,
+          }
+        : {}),
+    })
+    .where('id', '=', attempt.id)
+    .execute();
 }

@@ -1,11 +1,9 @@
 import { sql, type SqlBool } from 'kysely';
 import { LIVE_LINE_TASK_STATES, specsAgree, type MatchState, type OrderLineView } from '../../domain/syb';
-import { nowUtc } from '../../domain/time';
-import type { AuditHook } from '../catalog/common';
 import { decodeCursor, encodeCursor } from '../catalog/common';
-import { writeTransaction, type AdminDb } from '../db/database';
+import type { AdminDb } from '../db/database';
 import { containsText } from '../db/like';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { knownPurchase, UnknownPurchase } from '../purchase/known';
 
 export interface OrderListQuery {
@@ -20,9 +18,6 @@ export interface OrderListQuery {
   cursor?: string | undefined;
   limit: number;
 }
-
-/** The audit action of an operator's set or clear of a line's SKU; the sync reads it to leave that choice alone. */
-export const ORDER_LINE_SKU_SET = 'syb_order.sku.set';
 
 /** The task an order line shows: its live one, else the latest one made from it. */
 const lineTask = sql<string | null>`(select t.task_id from tasks t where t.syb_id = o.syb_id
@@ -81,6 +76,23 @@ export async function listOrderLines(
   db: AdminDb,
   query: OrderListQuery,
 ): Promise<{ items: OrderLineView[]; next_cursor: string | null }> {
+  const qb = filteredLines(db, query);
+  const key = decodeCursor(query.cursor);
+  // Only `ready` and `matched` are decided after the query; any other list is one query.
+  const keepOnly = query.match === 'ready' || query.match === 'matched' ? query.match : undefined;
+  const read = await readLines(db, qb, key === undefined ? undefined : parseKey(key), query.limit + 1, keepOnly);
+  const { kept, scannedTo } = read;
+  const page = kept.slice(0, query.limit);
+  await fillTaskStatuses(db, page);
+  const last = page[page.length - 1];
+  // More may follow when a line was left over, or when a filtered read stopped before the end.
+  const more = kept.length > query.limit || (keepOnly !== undefined && !read.exhausted && kept.length <= query.limit);
+  const cursorKey = kept.length > query.limit && last ? [last.created_at, last.syb_id] : more ? scannedTo : undefined;
+  return { items: page, next_cursor: cursorKey ? encodeCursor(JSON.stringify(cursorKey)) : null };
+}
+
+/** The lines the query's search text, line, match, task and day filters let through, with what a list row shows. */
+function filteredLines(db: AdminDb, query: OrderListQuery) {
   let qb = db
     .selectFrom('syb_orders as o')
     .leftJoin('shopee_skus as k', (j) =>
@@ -120,14 +132,27 @@ export async function listOrderLines(
     qb = qb.where(query.has_task ? sql<SqlBool>`${lineTask} is not null` : sql<SqlBool>`${lineTask} is null`);
   if (query.date_from) qb = qb.where('o.created_at', '>=', dayStartUtc(query.date_from));
   if (query.date_to) qb = qb.where('o.created_at', '<', dayStartUtc(query.date_to, 1));
-  const key = decodeCursor(query.cursor);
-  let after = key === undefined ? undefined : parseKey(key);
-  // Only `ready` and `matched` are decided after the query; any other list is one query.
-  const keepOnly = query.match === 'ready' || query.match === 'matched' ? query.match : undefined;
-  const wanted = query.limit + 1;
+  return qb;
+}
+
+type LineQuery = ReturnType<typeof filteredLines>;
+type LineRow = Awaited<ReturnType<LineQuery['execute']>>[number];
+
+/**
+ * Reads rows after the cursor until `wanted` lines are kept: one read, or with a `ready`/`matched`
+ * filter rounds of ROUND_ROWS (at most MAX_ROUNDS), keeping only the lines in that state.
+ * `scannedTo` is the last row looked at, kept or not; `exhausted`, whether the end was reached.
+ */
+async function readLines(
+  db: AdminDb,
+  qb: LineQuery,
+  cursor: [string, string] | undefined,
+  wanted: number,
+  keepOnly: 'ready' | 'matched' | undefined,
+): Promise<{ kept: OrderLineView[]; scannedTo: [string, string] | undefined; exhausted: boolean }> {
+  let after = cursor;
   const kept: OrderLineView[] = [];
   let scannedTo: [string, string] | undefined;
-  let exhausted = false;
   for (let round = 0; round < (keepOnly ? MAX_ROUNDS : 1) && kept.length < wanted; round++) {
     const from = after;
     const batch = keepOnly ? ROUND_ROWS : wanted;
@@ -145,37 +170,44 @@ export async function listOrderLines(
       .orderBy('o.syb_id', 'desc')
       .limit(batch)
       .execute();
-    for (const { has_local_sku, local_sku_id, product_known, ...r } of rows) {
+    for (const row of rows) {
       if (kept.length >= wanted) break;
-      scannedTo = [r.created_at, r.syb_id];
-      const state: MatchState =
-        r.data_problem !== null
-          ? 'invalid'
-          : r.shopee_sku_id !== null
-            ? local_sku_id !== null && (await purchasable(db, r.shopee_sku_id, r.quantity))
-              ? 'ready'
-              : 'matched'
-            : Number(has_local_sku) === 1
-              ? 'unmatched'
-              : 'sku_unknown';
-      if (keepOnly && state !== keepOnly) continue;
-      kept.push({
-        ...r,
-        order_no: r.syb_order_no,
-        match_state: state,
-        shopee_product_known: Number(product_known) === 1,
-        spec_mismatch:
-          r.shopee_sku_id !== null && local_sku_id !== null && !specsAgree(r.product_spec, r.shopee_sku_spec),
-        task_status: null,
-      });
+      scannedTo = [row.created_at, row.syb_id];
+      const line = await lineView(db, row);
+      if (!keepOnly || line.match_state === keepOnly) kept.push(line);
     }
-    if (rows.length < batch) {
-      exhausted = true;
-      break;
-    }
+    if (rows.length < batch) return { kept, scannedTo, exhausted: true };
     after = scannedTo;
   }
-  const page = kept.slice(0, query.limit);
+  return { kept, scannedTo, exhausted: false };
+}
+
+async function lineView(
+  db: AdminDb,
+  { has_local_sku, local_sku_id, product_known, ...r }: LineRow,
+): Promise<OrderLineView> {
+  const state: MatchState =
+    r.data_problem !== null
+      ? 'invalid'
+      : r.shopee_sku_id !== null
+        ? local_sku_id !== null && (await purchasable(db, r.shopee_sku_id, r.quantity))
+          ? 'ready'
+          : 'matched'
+        : Number(has_local_sku) === 1
+          ? 'unmatched'
+          : 'sku_unknown';
+  return {
+    ...r,
+    order_no: r.syb_order_no,
+    match_state: state,
+    shopee_product_known: Number(product_known) === 1,
+    spec_mismatch: r.shopee_sku_id !== null && local_sku_id !== null && !specsAgree(r.product_spec, r.shopee_sku_spec),
+    task_status: null,
+  };
+}
+
+/** Each line's task status, in one read for the page. */
+async function fillTaskStatuses(db: AdminDb, page: OrderLineView[]): Promise<void> {
   const taskIds = page.map((r) => r.task_id).filter((id): id is string => id !== null);
   const statuses = new Map(
     taskIds.length === 0
@@ -185,72 +217,10 @@ export async function listOrderLines(
         ),
   );
   for (const item of page) item.task_status = item.task_id ? (statuses.get(item.task_id) ?? null) : null;
-  const last = page[page.length - 1];
-  // More may follow when a line was left over, or when a filtered read stopped before the end.
-  const more = kept.length > query.limit || (keepOnly !== undefined && !exhausted && kept.length <= query.limit);
-  const cursorKey = kept.length > query.limit && last ? [last.created_at, last.syb_id] : more ? scannedTo : undefined;
-  return { items: page, next_cursor: cursorKey ? encodeCursor(JSON.stringify(cursorKey)) : null };
 }
 
 function parseKey(key: string): [string, string] {
   const v: unknown = JSON.parse(key);
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
   throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
-}
-
-/**
- * Sets or clears a line's Shopee SKU by hand. The SKU must exist locally and belong to the
- * line's goods: a SKU of another product would buy the wrong thing. A SKU whose spec does not
- * read as the line's 规格 (domain/syb.ts specsAgree) is refused with SPEC_MISMATCH unless the
- * operator confirmed it; the line then shows 规格不一致.
- */
-export async function setOrderLineSku(
-  db: AdminDb,
-  sybId: string,
-  skuId: string | null,
-  audit: AuditHook,
-  confirmMismatch = false,
-): Promise<OrderLineView> {
-  await writeTransaction(db, async (trx) => {
-    const line = await trx
-      .selectFrom('syb_orders')
-      .select(['syb_id', 'shopee_goods_id', 'shopee_sku_id', 'product_spec'])
-      .where('syb_id', '=', sybId)
-      .executeTakeFirst();
-    if (!line) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}; sync SYB first`);
-    if (skuId !== null) {
-      const sku = await trx
-        .selectFrom('shopee_skus')
-        .select(['sku_id', 'goods_id', 'spec_raw'])
-        .where('sku_id', '=', skuId)
-        .executeTakeFirst();
-      if (!sku) throw badRequest('SHOPEE_SKU_NOT_FOUND', `no local Shopee SKU ${skuId}; add it on the product first`);
-      if (sku.goods_id !== line.shopee_goods_id) {
-        throw badRequest(
-          'SHOPEE_SKU_OTHER_GOODS',
-          `Shopee SKU ${skuId} belongs to goods ${sku.goods_id}, not to this line's goods ${line.shopee_goods_id}`,
-        );
-      }
-      if (!confirmMismatch && !specsAgree(line.product_spec, sku.spec_raw)) {
-        throw conflict(
-          'SPEC_MISMATCH',
-          `Shopee SKU ${skuId} has the spec "${sku.spec_raw ?? ''}", the order line "${line.product_spec ?? ''}"; send confirm_mismatch: true to set it anyway`,
-          { line_spec: line.product_spec, sku_spec: sku.spec_raw },
-        );
-      }
-    }
-    await trx
-      .updateTable('syb_orders')
-      .set({ shopee_sku_id: skuId, updated_at: nowUtc() })
-      .where('syb_id', '=', sybId)
-      .execute();
-    await audit(trx, {
-      action: ORDER_LINE_SKU_SET,
-      target: { kind: 'syb_order', id: sybId },
-      details: { shopee_sku_id: skuId, previous: line.shopee_sku_id, confirm_mismatch: confirmMismatch },
-    });
-  });
-  const item = (await listOrderLines(db, { syb_id: sybId, limit: 1 })).items[0];
-  if (!item) throw notFound('SYB_ORDER_NOT_FOUND', `no order line ${sybId}`);
-  return item;
 }

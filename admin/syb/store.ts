@@ -2,7 +2,7 @@ import { specMatchKey } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { SybLine } from './client';
-import { ORDER_LINE_SKU_SET } from './orders';
+import { ORDER_LINE_SKU_SET } from './line-sku';
 
 /** Writing synced lines into `syb_orders` and matching them to local Shopee SKUs (admin/syb/sync.ts). */
 

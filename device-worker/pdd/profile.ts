@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { z } from 'zod';
 import { PDD_PACKAGE } from '../../domain/pdd-app';
 import { DeviceError } from '../errors';
 import {
@@ -106,6 +107,13 @@ const DEFAULT_DIR = path.join(__dirname, 'profiles');
 
 /** Reads and validates one profile file; any bad field is refused by name. */
 export function loadProfileFile(file: string): PddProfile {
+  return toProfile(readProfileFile(file));
+}
+
+type ProfileFile = z.infer<typeof profileFileSchema>;
+
+/** The file as the schema (./profile-schema.ts) accepts it, named after its version, for the PDD app. */
+function readProfileFile(file: string): ProfileFile {
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -123,6 +131,11 @@ export function loadProfileFile(file: string): PddProfile {
     throw new ProfileError(`PDD profile ${file}: field app_version: ${d.app_version} does not match the file name`);
   if (d.package !== PDD_PACKAGE)
     throw new ProfileError(`PDD profile ${file}: field package: ${d.package} is not ${PDD_PACKAGE}`);
+  return d;
+}
+
+/** The file's snake_case fields under the names the code reads them by. */
+function toProfile(d: ProfileFile): PddProfile {
   const t = d.texts;
   return {
     appVersion: d.app_version,
@@ -167,23 +180,28 @@ export function loadProfileFile(file: string): PddProfile {
       distance: d.reveal.distance,
       durationMs: d.reveal.duration_ms,
     },
-    purchase: {
-      text: {
-        submitLabel: t.submit_label,
-        cashierTitle: t.cashier_title,
-        plus: t.plus,
-        minus: t.minus,
-        orderUnpaid: t.order_unpaid,
-        orderSnPrefix: t.order_sn_prefix,
-        orderTimePrefix: t.order_time_prefix,
-        orderAmountPrefix: t.order_amount_prefix,
-        orderCountPrefix: t.order_count_prefix,
-        orderSpecSeparator: t.order_spec_separator,
-      },
-      orderFields: d.order_fields,
-      pendingOrdersUrl: d.urls.pending_orders,
-      orderTimeOffsetMinutes: d.order_time_offset_minutes,
+    purchase: toPurchase(d),
+  };
+}
+
+function toPurchase(d: ProfileFile): PddProfile['purchase'] {
+  const t = d.texts;
+  return {
+    text: {
+      submitLabel: t.submit_label,
+      cashierTitle: t.cashier_title,
+      plus: t.plus,
+      minus: t.minus,
+      orderUnpaid: t.order_unpaid,
+      orderSnPrefix: t.order_sn_prefix,
+      orderTimePrefix: t.order_time_prefix,
+      orderAmountPrefix: t.order_amount_prefix,
+      orderCountPrefix: t.order_count_prefix,
+      orderSpecSeparator: t.order_spec_separator,
     },
+    orderFields: d.order_fields,
+    pendingOrdersUrl: d.urls.pending_orders,
+    orderTimeOffsetMinutes: d.order_time_offset_minutes,
   };
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { startPhoneSim, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
-import type { TaskView } from '../../admin/purchase/queries';
+import type { TaskView } from '../../domain/purchase/views';
 import {
   issueTestDevice,
   loginOperator,

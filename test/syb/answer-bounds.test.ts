@@ -1,83 +1,55 @@
 import dnsPromises from 'node:dns/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { pinnedFetch } from '../../admin/syb/pinned-fetch';
 import { syncSybOrders, sybSyncStatus } from '../../admin/syb/sync';
 import { SYB_LIMITS } from '../../domain/syb';
 import { startTestAdmin, type TestAdmin } from '../harness';
-import { taipeiAt } from './helpers';
+import { oneLineDetail, startWireSyb, taipeiAt, type WireSyb } from './helpers';
 
 /**
  * A 顺运宝 on loopback that lists two shipments; the detail of `HUGE` streams more than
  * `SYB_LIMITS.answerBytes` without a Content-Length. Every request's Host header is recorded.
  */
-function upstream() {
-  const hosts: string[] = [];
-  const server = http.createServer((req, res) => {
-    hosts.push(req.headers.host ?? '');
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (body: unknown) => {
+function upstream(hosts: string[]): Promise<WireSyb> {
+  return startWireSyb({
+    onRequest: (req) => hosts.push(req.headers.host ?? ''),
+    list: () => ({ pages: 1, list: [{ id: 'HUGE' }, { id: 'FINE' }] }),
+    detail: (id, res) => {
+      if (id !== 'HUGE') return oneLineDetail(id, '77700000001');
+      // chunked: only counting while reading can stop it
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (url.pathname === '/api/auth/login') {
-      req.resume();
-      res.setHeader('set-cookie', 'SYB_SESSION=s1; Path=/');
-      return send({ code: 0, data: { token: 'a.b.c' } });
-    }
-    if (url.pathname === '/am/stock/list')
-      return send({ code: 0, data: { pages: 1, list: [{ id: 'HUGE' }, { id: 'FINE' }] } });
-    if (url.pathname === '/am/stock/detail/listByStock') {
-      const id = url.searchParams.get('stockId') ?? '';
-      if (id === 'HUGE') {
-        // chunked: only counting while reading can stop it
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(`{"code":0,"data":{"id":"HUGE","created":"${taipeiAt(0, '08:00:00')}","details":[`);
-        const chunk = `${JSON.stringify({ id: 'H', productId: '1', title: 'x'.repeat(1024 * 1024), quantity: 1, price: '1' })},`;
-        let sent = 0;
-        const more = () => {
-          while (sent <= SYB_LIMITS.answerBytes + 2 * chunk.length) {
-            sent += chunk.length;
-            if (!res.write(chunk)) return void res.once('drain', more);
-          }
-          res.end('{}]}}');
-        };
-        res.on('error', () => undefined);
-        return more();
-      }
-      return send({
-        code: 0,
-        data: {
-          id,
-          code: `TW-${id}`,
-          created: taipeiAt(0, '08:00:00'),
-          details: [{ id: `${id}-L1`, productId: '77700000001', title: 't', spec: null, quantity: 1, price: '1' }],
-        },
-      });
-    }
-    res.writeHead(404).end();
+      res.write(`{"code":0,"data":{"id":"HUGE","created":"${taipeiAt(0, '08:00:00')}","details":[`);
+      const chunk = `${JSON.stringify({ id: 'H', productId: '1', title: 'x'.repeat(1024 * 1024), quantity: 1, price: '1' })},`;
+      let sent = 0;
+      const more = () => {
+        while (sent <= SYB_LIMITS.answerBytes + 2 * chunk.length) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end('{}]}}');
+      };
+      res.on('error', () => undefined);
+      more();
+      return undefined;
+    },
   });
-  return { server, hosts };
 }
 
 describe('SYB answers: size cap and the checked address', () => {
   let admin: TestAdmin | undefined;
-  let server: http.Server | undefined;
+  let syb: WireSyb | undefined;
   let port = 0;
   let hosts: string[] = [];
   beforeEach(async () => {
-    const u = upstream();
-    server = u.server;
-    hosts = u.hosts;
-    await new Promise<void>((r) => u.server.listen(0, '127.0.0.1', r));
-    port = (u.server.address() as AddressInfo).port;
+    hosts = [];
+    syb = await upstream(hosts);
+    port = syb.port;
   });
   afterEach(async () => {
     jest.restoreAllMocks();
     await admin?.close();
     admin = undefined;
-    server?.closeAllConnections();
-    await new Promise((r) => server?.close(r));
+    await syb?.close();
   });
 
   it('an answer over the 32 MB cap is refused with its reason, nothing of it stored, the sync goes on', async () => {
@@ -104,8 +76,8 @@ describe('SYB answers: size cap and the checked address', () => {
       syb: { url: `http://syb.rebind.invalid:${port}`, username: 'u', password: 'p' },
     });
     const before = lookup.mock.calls.length;
-    server!.removeAllListeners('request');
-    server!.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    syb!.server.removeAllListeners('request');
+    syb!.server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       hosts.push(req.headers.host ?? '');
       req.resume();
       res.setHeader('set-cookie', 'SYB_SESSION=s1; Path=/');

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import type { Shipment } from '../../sim/syb/data';
 import { taipeiDay } from '../../domain/syb';
@@ -81,5 +83,62 @@ export function shipment(
       price: l.price ?? '100',
       imageUrl: `https://cf.shopee.tw/file/${l.productId}`,
     })),
+  };
+}
+
+/** A shipment's detail with one line, as SYB's detail call answers it. */
+export function oneLineDetail(id: string, productId: string) {
+  return {
+    id,
+    code: `TW-${id}`,
+    created: taipeiAt(0, '08:00:00'),
+    details: [{ id: `${id}-L1`, productId, title: 't', spec: null, quantity: 1, price: '1' }],
+  };
+}
+
+export interface WireSyb {
+  server: http.Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A tiny 顺运宝 on loopback that speaks the wire protocol itself, for answers the simulator never
+ * gives (a page count that lies, a detail that never ends): every login succeeds; `list` answers
+ * a list page's `data`, `detail` a shipment's `data` — or writes the response itself and returns
+ * undefined. Any other path is a 404.
+ */
+export async function startWireSyb(answers: {
+  list: (url: URL) => unknown;
+  detail: (id: string, res: http.ServerResponse) => unknown;
+  onRequest?: (req: http.IncomingMessage) => void;
+}): Promise<WireSyb> {
+  const server = http.createServer((req, res) => {
+    answers.onRequest?.(req);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (data: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 0, data }));
+    };
+    if (url.pathname === '/api/auth/login') {
+      req.resume();
+      res.setHeader('set-cookie', 'SYB_SESSION=s1; Path=/');
+      return send({ token: 'a.b.c' });
+    }
+    if (url.pathname === '/am/stock/list') return send(answers.list(url));
+    if (url.pathname === '/am/stock/detail/listByStock') {
+      const data = answers.detail(url.searchParams.get('stockId') ?? '', res);
+      return data === undefined ? undefined : send(data);
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }

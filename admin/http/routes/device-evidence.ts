@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { auditRequest, markAudited } from '../../audit/audit';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { EVIDENCE_LIMITS } from '../../evidence/limits';
-import { receiveEvidenceUpload, removeQuietly } from '../../evidence/receive';
+import { receiveEvidenceUpload } from '../../evidence/receive';
+import { removeQuietly } from '../../evidence/upload-file';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../errors';
 

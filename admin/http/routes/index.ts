@@ -17,6 +17,7 @@ import { taskRoutes } from './tasks';
 import { appVersionRoutes } from './app-versions';
 import { hostRoutes } from './hosts';
 import { codecRoutes } from './codec';
+import { taskActionRoutes } from './task-actions';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -41,5 +42,6 @@ export function allRouters(deps: AppDeps): Router[] {
     appVersionRoutes(deps),
     hostRoutes(deps),
     codecRoutes(deps),
+    taskActionRoutes(deps),
   ];
 }

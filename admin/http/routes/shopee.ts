@@ -5,14 +5,10 @@ import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from '../../../domain/text';
 import { operatorOf } from '../../auth/principal';
 import { readImport, writeImport } from '../../catalog/import';
 import { readMultipartFile } from '../../catalog/multipart';
-import {
-  addManualSku,
-  fixSku,
-  getShopeeProduct,
-  linkPddGoods,
-  listShopeeProducts,
-  unlinkPddGoods,
-} from '../../catalog/products';
+import { linkPddGoods, unlinkPddGoods } from '../../catalog/pdd-link';
+import { listShopeeProducts } from '../../catalog/product-list';
+import { getShopeeProduct } from '../../catalog/products';
+import { addManualSku, fixSku } from '../../catalog/skus';
 import { writeTransaction } from '../../db/database';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams, parseQuery } from '../validate';

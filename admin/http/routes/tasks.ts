@@ -3,19 +3,17 @@ import { z } from 'zod';
 import { createPurchaseDraftSchema, editPurchaseDraftSchema } from '../../../domain/purchase/schemas';
 import { actorOf } from '../../auth/principal';
 import { markAudited } from '../../audit/audit';
-import { actOnTask, type ActionOutcome } from '../../purchase/actions';
 import { copyAsLive, createPurchaseDraft, editPurchaseDraft } from '../../purchase/drafts';
 import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { closedWorkflowOf } from '../../purchase/repair';
-import { getPurchaseTask } from '../../purchase/queries';
 import { TaskListCache } from '../../purchase/list-cache';
 import { startPurchases } from '../../purchase/start';
+import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
-import { badRequest, conflict } from '../errors';
 import { parseBody, parseParams, parseQuery } from '../validate';
 
-const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
+export const taskParams = z.object({ taskId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a task id') });
 const startBody = z
   .object({
     tasks: z
@@ -29,18 +27,6 @@ const knownQuery = z.object({
   quantity: z.coerce.number().int().min(1).max(1000).default(1),
 });
 const hideBody = z.object({ task_ids: z.array(z.string().min(1).max(64)).min(1).max(500) }).strict();
-const pddOrderNo = z.string().trim().min(1).max(64);
-/** `order_no` is the deprecated alias of `pdd_order_no` here (docs/api.md "Names"); two different numbers are refused. */
-const resolveBody = z.discriminatedUnion('outcome', [
-  z
-    .object({ outcome: z.literal('created'), pdd_order_no: pddOrderNo.optional(), order_no: pddOrderNo.optional() })
-    .strict()
-    .refine((b) => (b.pdd_order_no ?? b.order_no) !== undefined, { message: 'pdd_order_no is required' })
-    .refine((b) => !b.pdd_order_no || !b.order_no || b.pdd_order_no === b.order_no, {
-      message: 'pdd_order_no and its alias order_no differ',
-    }),
-  z.object({ outcome: z.literal('not_created') }).strict(),
-]);
 const listQuery = z.object({
   status: z
     .string()
@@ -52,29 +38,10 @@ const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-/** The client's key for one operator request: a retry with the same key gets the first answer. */
-function idempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^[A-Za-z0-9:._-]{1,100}$/.test(header)) {
-    throw badRequest('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key: 1–100 characters of A-Z a-z 0-9 : . _ -');
-  }
-  return header;
-}
-
 /**
- * A request the workflow did not finish within the deadline: said so, never reported as done.
- * Otherwise `applied` (this request made the change) or `superseded` (the workflow got there first).
+ * 采购任务 (docs/api.md): drafts, the all-or-nothing start, reads. The operator actions on a
+ * task are ./task-actions.ts.
  */
-function finished(outcome: ActionOutcome): 'applied' | 'superseded' {
-  if (outcome === 'pending')
-    throw conflict(
-      'UPDATE_PENDING',
-      'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome',
-    );
-  return outcome.result;
-}
-
-/** 采购任务 (docs/api.md): drafts, the all-or-nothing start, reads, and the operator actions. */
 export function taskRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/tasks' });
   const listPages = new TaskListCache();
@@ -130,47 +97,6 @@ export function taskRoutes(deps: AppDeps): Router {
     ctx.status = 201;
     ctx.body = await copyAsLive(deps.db, actorOf(ctx), taskId);
     markAudited(ctx);
-  });
-
-  // The route of each operator action is its name in the state machine.
-  for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
-    router.post(`/:taskId/${action}`, async (ctx) => {
-      const { taskId } = parseParams(ctx, taskParams);
-      const result = finished(
-        await actOnTask(
-          deps,
-          actorOf(ctx),
-          taskId,
-          action,
-          undefined,
-          idempotencyKey(ctx.get('idempotency-key') || undefined),
-        ),
-      );
-      markAudited(ctx); // written with the change, by the workflow's admin activity
-      ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
-    });
-  }
-
-  router.post('/:taskId/resolve', async (ctx) => {
-    const { taskId } = parseParams(ctx, taskParams);
-    const body = parseBody(ctx, resolveBody);
-    const resolution =
-      body.outcome === 'created'
-        ? { outcome: 'created' as const, orderNo: (body.pdd_order_no ?? body.order_no)! }
-        : { outcome: 'not_created' as const };
-    // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
-    const result = finished(
-      await actOnTask(
-        deps,
-        actorOf(ctx),
-        taskId,
-        'resolve',
-        resolution,
-        idempotencyKey(ctx.get('idempotency-key') || undefined),
-      ),
-    );
-    markAudited(ctx);
-    ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
   });
 
   return router;

@@ -4,7 +4,9 @@ import type { AdbDevice } from '../../adb/adb-device';
 import type { CounterClock } from '../../counters';
 import type { StepLog } from '../../step-log';
 import type { PddProfile } from '../profile';
-import { activityCheckpoint, PddSession, WAIT, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
+import { PddSession, type DumpMemory, type OpenPanel, type SessionTiming } from '../session';
+import { waitForPanel } from '../session/panel';
+import { WAIT } from '../session/waits';
 import { parseUiDump, type UiDump, type UiNode } from '../ui-xml';
 import { readStepper } from './final-panel';
 import type { PurchaseProfile } from './profile';
@@ -33,10 +35,7 @@ export class PurchaseSession extends PddSession {
   /** Read-only navigation by intent (no tap): the orders list, 待付款 tab. */
   async openPendingOrders(): Promise<{ screen: Screen; dump: UiDump }> {
     this.steps.add('open_orders', { url: this.pp.pendingOrdersUrl });
-    await this.beforeInput();
-    activityCheckpoint('open_orders');
-    this.inputs += 1;
-    await this.phone.startView(this.pp.pendingOrdersUrl);
+    await this.parts.inputs.send('open_orders', () => this.phone.startView(this.pp.pendingOrdersUrl));
     return this.readScreen('the orders list', (s) => s.kind === 'orders');
   }
 
@@ -65,7 +64,7 @@ export class PurchaseSession extends PddSession {
     // exactly this step: the same selection, the count one further — no dump of its own
     const selection = [...panel.state.selection];
     const next = String(Number(panel.state.view.count) + (which === 'plus' ? 1 : -1));
-    this.witnessAcross((dump) => {
+    this.parts.dumps.across((dump) => {
       try {
         const s = classify(dump, this.profile);
         if (s.kind !== 'sku_panel') return false;
@@ -76,9 +75,10 @@ export class PurchaseSession extends PddSession {
       }
     });
     this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
-    await this.tapAt(stepper.point, `quantity ${which}`);
+    await this.parts.inputs.tapAt(stepper.point, `quantity ${which}`);
     const count = panel.state.view.count;
-    panel.state = await this.waitForPanel(
+    panel.state = await waitForPanel(
+      this.parts,
       panel,
       `quantity ${which}`,
       [...panel.state.selection],
@@ -91,7 +91,7 @@ export class PurchaseSession extends PddSession {
   /** Read-only: a fresh dump of the same panel, no input before it. */
   async rereadPanel(panel: OpenPanel): Promise<PanelState> {
     this.steps.add('reread_panel');
-    panel.state = await this.waitFor('the final panel', false, (s) =>
+    panel.state = await this.parts.waits.waitFor('the final panel', false, (s) =>
       s.kind === 'sku_panel' ? readPanelState(s.panel, panel.names, this.profile, panel.state.selection) : undefined,
     );
     return panel.state;
@@ -100,7 +100,7 @@ export class PurchaseSession extends PddSession {
   /** The one irreversible tap. The guard refuses it unless submitOnce armed its permit for this point. */
   async tapSubmit(point: { x: number; y: number; node: UiNode }): Promise<void> {
     this.steps.add('submit_tap', { tap: { x: point.x, y: point.y } });
-    await this.tapAt(point, this.pp.text.submitLabel, false);
+    await this.parts.inputs.tapAt(point, this.pp.text.submitLabel, false);
   }
 
   /**
@@ -114,7 +114,12 @@ export class PurchaseSession extends PddSession {
     accept: (s: Screen) => boolean = () => true,
     afterNavigation = false,
   ): Promise<{ screen: Screen; dump: UiDump }> {
-    const screen = await this.waitFor<Screen>(what, false, (s) => (accept(s) ? s : WAIT), afterNavigation ? 1 : 0);
+    const screen = await this.parts.waits.waitFor<Screen>(
+      what,
+      false,
+      (s) => (accept(s) ? s : WAIT),
+      afterNavigation ? 1 : 0,
+    );
     return { screen, dump: this.lastDump() };
   }
 }

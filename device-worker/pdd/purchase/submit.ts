@@ -8,7 +8,7 @@ import { readPanelState } from '../panel-state';
 import { readSubmitControl, type SubmitControl } from './final-panel';
 import type { TapGuard } from './guard';
 import { readOrderList, type OrderContext } from './orders';
-import { readFinal } from './prepare';
+import { readFinal } from './panel-gates';
 import type { PurchaseProfile } from './profile';
 import type { PurchaseSession } from './purchase-session';
 import type { PendingOrder } from '../../../domain/purchase/orders';

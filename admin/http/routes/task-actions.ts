@@ -1,0 +1,83 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { ResolveReconciliationInput } from '../../../domain/purchase/workflow-types';
+import type { WorkflowAction } from '../../../workflows/purchase/messages';
+import { markAudited } from '../../audit/audit';
+import { actorOf } from '../../auth/principal';
+import { actOnTask, type ActionOutcome } from '../../purchase/actions';
+import { getPurchaseTask } from '../../purchase/task-view';
+import type { AppDeps } from '../deps';
+import { badRequest, conflict } from '../errors';
+import { parseBody, parseParams } from '../validate';
+import { taskParams } from './tasks';
+
+const pddOrderNo = z.string().trim().min(1).max(64);
+/** `order_no` is the deprecated alias of `pdd_order_no` here (docs/api.md "Names"); two different numbers are refused. */
+const resolveBody = z.discriminatedUnion('outcome', [
+  z
+    .object({ outcome: z.literal('created'), pdd_order_no: pddOrderNo.optional(), order_no: pddOrderNo.optional() })
+    .strict()
+    .refine((b) => (b.pdd_order_no ?? b.order_no) !== undefined, { message: 'pdd_order_no is required' })
+    .refine((b) => !b.pdd_order_no || !b.order_no || b.pdd_order_no === b.order_no, {
+      message: 'pdd_order_no and its alias order_no differ',
+    }),
+  z.object({ outcome: z.literal('not_created') }).strict(),
+]);
+
+/** The client's key for one operator request: a retry with the same key gets the first answer. */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[A-Za-z0-9:._-]{1,100}$/.test(header)) {
+    throw badRequest('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key: 1–100 characters of A-Z a-z 0-9 : . _ -');
+  }
+  return header;
+}
+
+/**
+ * A request the workflow did not finish within the deadline: said so, never reported as done.
+ * Otherwise `applied` (this request made the change) or `superseded` (the workflow got there first).
+ */
+function finished(outcome: ActionOutcome): 'applied' | 'superseded' {
+  if (outcome === 'pending')
+    throw conflict(
+      'UPDATE_PENDING',
+      'the workflow did not finish the action in time; send the same request again (same Idempotency-Key) to see its outcome',
+    );
+  return outcome.result;
+}
+
+/**
+ * The operator actions on a purchase task (docs/api.md), each route named as its action in the
+ * state machine; the answer is the task as it is now, with what became of the request.
+ */
+export function taskActionRoutes(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/api/tasks' });
+
+  const act = async (ctx: Context, taskId: string, action: WorkflowAction, resolution?: ResolveReconciliationInput) => {
+    const key = idempotencyKey(ctx.get('idempotency-key') || undefined);
+    const result = finished(await actOnTask(deps, actorOf(ctx), taskId, action, resolution, key));
+    markAudited(ctx); // written with the change, by the workflow's admin activity
+    ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
+  };
+
+  for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
+    router.post(`/:taskId/${action}`, async (ctx) => act(ctx, parseParams(ctx, taskParams).taskId, action));
+  }
+
+  // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
+  router.post('/:taskId/resolve', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    const body = parseBody(ctx, resolveBody);
+    await act(
+      ctx,
+      taskId,
+      'resolve',
+      body.outcome === 'created'
+        ? { outcome: 'created', orderNo: (body.pdd_order_no ?? body.order_no)! }
+        : { outcome: 'not_created' },
+    );
+  });
+
+  return router;
+}

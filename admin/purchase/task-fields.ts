@@ -1,0 +1,35 @@
+import type { ExpressionBuilder } from 'kysely';
+import { phaseOf, PURCHASE_STATUSES } from '../../domain/purchase/state-machine';
+import { parseUtcTimestamp } from '../../domain/time';
+import type { AdminDatabase } from '../db/schema';
+
+/*
+ * What the task list and the task page both show of a task beyond its own columns, worked out
+ * the same way for both.
+ */
+
+/** A task's device by its display name (a subquery, so the task filters stay unambiguous). */
+export const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
+  eb
+    .selectFrom('device_credentials as dc')
+    .select('dc.display_name')
+    .whereRef('dc.device_id', '=', 'tasks.device_id')
+    .as('device_name');
+
+/**
+ * States the phone has stopped in, waiting for a person (not terminal, so no finished_at): the
+ * task's last change is when it stopped, and nothing but the operator's action changes it next.
+ */
+const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => phaseOf(s) === 'person'));
+
+/** A task's times as 用时 reads them. */
+type Timed = Record<'status' | 'created_at' | 'updated_at', string> &
+  Record<'started_at' | 'finished_at', string | null>;
+
+/** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
+export function durationSeconds(t: Timed): number | null {
+  const from = t.started_at ?? t.created_at;
+  const to = t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
+  if (!to) return null;
+  return Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
+}

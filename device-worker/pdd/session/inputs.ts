@@ -1,0 +1,80 @@
+import type { AdbDevice, TapTarget } from '../../adb/adb-device';
+import type { CounterClock } from '../../counters';
+import { DeviceError } from '../../errors';
+import type { PddProfile } from '../profile';
+import { classify } from '../screens';
+import { reaches, resolveRef, type UiDump, type UiNode } from '../ui-xml';
+import { activityCheckpoint } from './checkpoint';
+import type { DumpCache } from './dumps';
+
+/**
+ * Every input the session sends to the phone, and what is checked before each: the witness gets
+ * its dump of the screen as it is (a screen that is no longer the one proven takes no input), the
+ * activity's safe point (./checkpoint.ts), and for a tap, that nothing is drawn over its node.
+ * Each input is counted before it is sent.
+ */
+export class SessionInputs {
+  constructor(
+    private readonly adb: AdbDevice,
+    private readonly profile: PddProfile,
+    private readonly clock: CounterClock,
+    private readonly dumps: DumpCache,
+  ) {}
+
+  /**
+   * Before every input but the submit tap: a witness still waiting for the screen as it is gets
+   * its dump now. A screen that is no longer the one the flow proved takes no input.
+   */
+  async beforeInput(): Promise<void> {
+    if (!this.dumps.witnessWaiting()) return;
+    const last = this.dumps.lastDumpOrNull();
+    const proven = last ? kindOf(last, this.profile) : null;
+    const now = await this.dumps.look();
+    if (!now || kindOf(now, this.profile) !== proven)
+      throw new DeviceError(
+        'UNEXPECTED_SCREEN',
+        `the screen changed from ${proven ?? 'nothing'} before an input; no input on it`,
+      );
+  }
+
+  /** One input that is not a tap (an intent, the swipe, back): the witness, the safe point `what`, then the input. */
+  async send(what: string, input: () => Promise<void>): Promise<void> {
+    await this.beforeInput();
+    activityCheckpoint(what);
+    this.dumps.inputSent();
+    await input();
+  }
+
+  /**
+   * One tap on `point.node` of the last dump. Refused here already (for collect as for a purchase)
+   * when the node Android would dispatch to at the point is not that node or inside it: nothing
+   * drawn over a control is ever tapped. `checkpoint: false` only for the submit tap, which follows
+   * its ledger row with nothing between.
+   */
+  async tapAt(point: { x: number; y: number; node: UiNode }, label: string, checkpoint = true): Promise<void> {
+    const dump = this.dumps.lastDumpOrNull();
+    const node = dump ? resolveRef(dump, point.node) : null;
+    if (!dump || !node || !reaches(dump, point, node))
+      throw new DeviceError(
+        'TAP_REFUSED',
+        `tap (${point.x},${point.y}) on ${label} refused: something is drawn over it`,
+      );
+    if (checkpoint) {
+      // (never for the submit tap: nothing between its ledger row and it)
+      await this.beforeInput();
+      activityCheckpoint('a tap');
+    }
+    const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
+    this.dumps.inputSent();
+    await this.adb.tap(point.x, point.y, target);
+    this.clock.counters.taps += 1;
+  }
+}
+
+function kindOf(dump: UiDump, profile: PddProfile): string | null {
+  try {
+    return classify(dump, profile).kind;
+  } catch {
+    return null;
+  }
+}
