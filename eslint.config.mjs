@@ -21,10 +21,7 @@ const counted = { skipBlankLines: true, skipComments: true };
  * make room.
  */
 /** @type {Record<string, [number, number]>} */
-export const OVER_THE_LIMIT = {
-  // each check prints the command that fixes it, in order
-  'temporal/startup-checks.ts': [0, 110],
-};
+export const OVER_THE_LIMIT = {};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', '.tools/**', 'ui/dist/**', '.jest-cache/**', 'coverage/**'] },

@@ -21,3 +21,15 @@ export function collectRunStatusZh(status: string): string | null {
     ? COLLECT_RUN_STATUS_ZH[status as CollectRunStatus]
     : null;
 }
+
+/**
+ * The failures that reject what the phone sent (a result that does not parse, or another goods'):
+ * the run is `rejected`, not `failed` (activities/admin/catalog.ts `saveCollectResult`), and the
+ * collect workflow's `TaskStatus` search attribute says the same word as the row.
+ */
+const COLLECT_REJECTION_CODES: readonly string[] = ['COLLECT_RESULT_INVALID', 'COLLECT_GOODS_MISMATCH'];
+
+/** The run status a collect's failure leaves in its row. */
+export function collectFailureStatus(code: string): Extract<CollectRunStatus, 'failed' | 'rejected'> {
+  return COLLECT_REJECTION_CODES.includes(code) ? 'rejected' : 'failed';
+}

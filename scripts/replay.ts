@@ -5,6 +5,7 @@ import { ensureWorkflowBundle, readWorkflowBundle } from '../admin/temporal/work
 import { installPayloadKeys, temporalDataConverter } from '../temporal/codec';
 import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { temporalConnection, temporalConnectOptions } from '../temporal/connection';
+import { tracingSinks } from '../temporal/tracing';
 
 /**
  * The deploy gate (docs/versioning.md): `npm run replay -- --live` replays every open workflow of
@@ -24,7 +25,8 @@ export async function replayOpenWorkflows(client: Client, bundleCode: string): P
   const report: ReplayReport = { replayed: 0, failed: [] };
   for await (const result of Worker.runReplayHistories(
     // the histories' payloads are encrypted (temporal/codec): replayed with the admin's converter
-    { workflowBundle: { code: bundleCode }, dataConverter: temporalDataConverter() },
+    // and the worker's sinks: a traced workflow's bundle calls one (temporal/tracing.ts)
+    { workflowBundle: { code: bundleCode }, dataConverter: temporalDataConverter(), sinks: tracingSinks() },
     open,
   )) {
     report.replayed++;

@@ -37,6 +37,9 @@ const grpcStatus = {
   UNAUTHENTICATED: 16,
 } as const;
 
+type Call = <T>(fn: () => Promise<T>) => Promise<T>;
+type NamespaceDescription = Awaited<ReturnType<Connection['workflowService']['describeNamespace']>>;
+
 /**
  * Run by the admin and every device worker before they start polling. Workflows write the five
  * search attributes on every step, so a namespace without them fails each purchase at its first
@@ -59,102 +62,133 @@ export async function checkTemporalAtStartup(opts: StartupCheckOptions): Promise
     );
     return 'unreachable';
   }
-  const call = <T>(fn: () => Promise<T>) => connection.withDeadline(Date.now() + CALL_DEADLINE_MS, fn);
+  const call: Call = (fn) => connection.withDeadline(Date.now() + CALL_DEADLINE_MS, fn);
   try {
-    const service = connection.workflowService;
-    const namespace = temporal.namespace;
-
-    let desc: Awaited<ReturnType<typeof service.describeNamespace>>;
-    try {
-      desc = await call(() => service.describeNamespace({ namespace }));
-    } catch (err) {
-      if (!hasCode(err, grpcStatus.NOT_FOUND)) throw err;
-      if (!temporal.embedded)
-        throw notReady(
-          temporal,
-          [`the namespace "${namespace}" does not exist`],
-          [namespaceCommand(temporal), ...SEARCH_ATTRIBUTE_NAMES.map((n) => attributeCommand(namespace, n))],
-        );
-      await call(() => registerNamespace(service, namespace, temporal.retentionDays));
-      log.info(
-        { namespace, retentionDays: temporal.retentionDays },
-        'namespace created on the embedded Temporal server',
-      );
-      desc = await call(() => service.describeNamespace({ namespace }));
-      await untilServed(() => call(() => connection.operatorService.listSearchAttributes({ namespace })));
-    }
-
-    const registered =
-      (await call(() => connection.operatorService.listSearchAttributes({ namespace }))).customAttributes ?? {};
-    const missing = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] === undefined);
-    const mistyped = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] !== undefined && registered[n] !== KEYWORD);
-    if (mistyped.length > 0) {
-      // a search attribute's type cannot be changed in place, not even on the embedded server
-      throw notReady(
-        temporal,
-        mistyped.map(
-          (n) =>
-            `the search attribute ${n} is registered as ${TYPE_NAMES.get(registered[n]) ?? String(registered[n])}, not Keyword`,
-        ),
-        mistyped.flatMap((n) => [
-          `temporal operator search-attribute remove --namespace ${namespace} --name ${n}`,
-          attributeCommand(namespace, n),
-        ]),
-      );
-    }
-    if (missing.length > 0) {
-      if (!temporal.embedded) {
-        throw notReady(
-          temporal,
-          [`the search attributes ${missing.join(', ')} are not registered`],
-          missing.map((n) => attributeCommand(namespace, n)),
-        );
-      }
-      await call(() =>
-        connection.operatorService.addSearchAttributes({
-          namespace,
-          searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])),
-        }),
-      );
-      log.info({ namespace, created: missing }, 'search attributes registered on the embedded Temporal server');
-    }
-
-    if (opts.checkRetention) {
-      const days = retentionDaysOf(desc);
-      if (temporal.embedded && days !== temporal.retentionDays) {
-        await call(() => setRetentionDays(service, namespace, temporal.retentionDays));
-        log.info(
-          { namespace, from: days, retentionDays: temporal.retentionDays },
-          'retention of the embedded namespace set',
-        );
-      } else if (!temporal.embedded && days !== null && days < temporal.retentionDays) {
-        log.warn(
-          { namespace, retentionDays: days, expected: temporal.retentionDays },
-          `the namespace keeps closed workflows ${days} days, less than CMAUTOBUY_TEMPORAL_RETENTION_DAYS=${temporal.retentionDays}: ` +
-            `purchases leave the Temporal Web UI early (temporal operator namespace update --namespace ${namespace} --retention ${temporal.retentionDays}d)`,
-        );
-      }
-    }
+    const desc = await ensureNamespace(connection, call, opts);
+    await ensureSearchAttributes(connection, call, opts);
+    if (opts.checkRetention) await checkRetention(connection, call, opts, desc);
     return 'ok';
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    if (hasCode(err, grpcStatus.UNAUTHENTICATED) || hasCode(err, grpcStatus.PERMISSION_DENIED)) {
-      throw new ConfigError(
-        `Temporal at ${temporal.address} refused this process (${describeError(err)}): check CMAUTOBUY_TEMPORAL_API_KEY or the mTLS client certificate, ` +
-          `and that it may use the namespace "${temporal.namespace}"`,
-      );
-    }
-    if (hasCode(err, grpcStatus.UNAVAILABLE) || hasCode(err, grpcStatus.DEADLINE_EXCEEDED)) {
-      log.warn(
-        { address: temporal.address, err: describeError(err) },
-        'Temporal stopped answering during the start-up checks; starting anyway',
-      );
-      return 'unreachable';
-    }
-    throw err;
+    return startupFailure(err, opts);
   } finally {
     await connection.close().catch(() => undefined);
   }
+}
+
+/** The namespace's description; on the embedded server a missing namespace is created first. */
+async function ensureNamespace(
+  connection: Connection,
+  call: Call,
+  opts: StartupCheckOptions,
+): Promise<NamespaceDescription> {
+  const { temporal, log } = opts;
+  const service = connection.workflowService;
+  const namespace = temporal.namespace;
+  try {
+    return await call(() => service.describeNamespace({ namespace }));
+  } catch (err) {
+    if (!hasCode(err, grpcStatus.NOT_FOUND)) throw err;
+  }
+  if (!temporal.embedded)
+    throw notReady(
+      temporal,
+      [`the namespace "${namespace}" does not exist`],
+      [namespaceCommand(temporal), ...SEARCH_ATTRIBUTE_NAMES.map((n) => attributeCommand(namespace, n))],
+    );
+  await call(() => registerNamespace(service, namespace, temporal.retentionDays));
+  log.info({ namespace, retentionDays: temporal.retentionDays }, 'namespace created on the embedded Temporal server');
+  const desc = await call(() => service.describeNamespace({ namespace }));
+  await untilServed(() => call(() => connection.operatorService.listSearchAttributes({ namespace })));
+  return desc;
+}
+
+/**
+ * Every search attribute the workflows write is registered as Keyword; on the embedded server the
+ * missing ones are registered. A mistyped one is refused everywhere: its type cannot change in place.
+ */
+async function ensureSearchAttributes(connection: Connection, call: Call, opts: StartupCheckOptions): Promise<void> {
+  const { temporal, log } = opts;
+  const namespace = temporal.namespace;
+  const registered =
+    (await call(() => connection.operatorService.listSearchAttributes({ namespace }))).customAttributes ?? {};
+  const missing = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] === undefined);
+  const mistyped = SEARCH_ATTRIBUTE_NAMES.filter((n) => registered[n] !== undefined && registered[n] !== KEYWORD);
+  if (mistyped.length > 0) {
+    throw notReady(
+      temporal,
+      mistyped.map(
+        (n) =>
+          `the search attribute ${n} is registered as ${TYPE_NAMES.get(registered[n]) ?? String(registered[n])}, not Keyword`,
+      ),
+      mistyped.flatMap((n) => [
+        `temporal operator search-attribute remove --namespace ${namespace} --name ${n}`,
+        attributeCommand(namespace, n),
+      ]),
+    );
+  }
+  if (missing.length === 0) return;
+  if (!temporal.embedded) {
+    throw notReady(
+      temporal,
+      [`the search attributes ${missing.join(', ')} are not registered`],
+      missing.map((n) => attributeCommand(namespace, n)),
+    );
+  }
+  await call(() =>
+    connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])),
+    }),
+  );
+  log.info({ namespace, created: missing }, 'search attributes registered on the embedded Temporal server');
+}
+
+/** The embedded namespace keeps the configured retention; a cluster's shorter one is reported. */
+async function checkRetention(
+  connection: Connection,
+  call: Call,
+  opts: StartupCheckOptions,
+  desc: NamespaceDescription,
+): Promise<void> {
+  const { temporal, log } = opts;
+  const namespace = temporal.namespace;
+  const days = retentionDaysOf(desc);
+  if (temporal.embedded && days !== temporal.retentionDays) {
+    await call(() => setRetentionDays(connection.workflowService, namespace, temporal.retentionDays));
+    log.info(
+      { namespace, from: days, retentionDays: temporal.retentionDays },
+      'retention of the embedded namespace set',
+    );
+  } else if (!temporal.embedded && days !== null && days < temporal.retentionDays) {
+    log.warn(
+      { namespace, retentionDays: days, expected: temporal.retentionDays },
+      `the namespace keeps closed workflows ${days} days, less than CMAUTOBUY_TEMPORAL_RETENTION_DAYS=${temporal.retentionDays}: ` +
+        `purchases leave the Temporal Web UI early (temporal operator namespace update --namespace ${namespace} --retention ${temporal.retentionDays}d)`,
+    );
+  }
+}
+
+/**
+ * A failure during the checks: refused credentials are a configuration error with what to check;
+ * a Temporal that stopped answering is `unreachable` (the process starts and reconnects).
+ */
+function startupFailure(err: unknown, opts: StartupCheckOptions): StartupCheckOutcome {
+  const { temporal, log } = opts;
+  if (err instanceof ConfigError) throw err;
+  if (hasCode(err, grpcStatus.UNAUTHENTICATED) || hasCode(err, grpcStatus.PERMISSION_DENIED)) {
+    throw new ConfigError(
+      `Temporal at ${temporal.address} refused this process (${describeError(err)}): check CMAUTOBUY_TEMPORAL_API_KEY or the mTLS client certificate, ` +
+        `and that it may use the namespace "${temporal.namespace}"`,
+    );
+  }
+  if (hasCode(err, grpcStatus.UNAVAILABLE) || hasCode(err, grpcStatus.DEADLINE_EXCEEDED)) {
+    log.warn(
+      { address: temporal.address, err: describeError(err) },
+      'Temporal stopped answering during the start-up checks; starting anyway',
+    );
+    return 'unreachable';
+  }
+  throw err;
 }
 
 /** A new namespace is stored at once but served only once the server's registry reloads. */

@@ -1,5 +1,12 @@
-import { ApplicationFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { CatalogCollectActivities } from '../activities/admin/catalog-contract';
+import { collectFailureStatus } from '../domain/collect-labels';
 import { GoodsIdAttr as GoodsId, TaskStatusAttr as TaskStatus } from '../domain/search-attributes';
 import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
 import { describeFailure } from './activity-failure';
@@ -24,6 +31,11 @@ const admin = proxyActivities<CatalogCollectActivities>({
  * `collect/<pddGoodsId>`: claim a phone, read every option and price of the
  * goods (read-only, so transient failures retry with backoff), store the result in the admin,
  * release the phone. Any failure is recorded with its code and where the artifacts are.
+ *
+ * `TaskStatus` speaks the collect task row's words (domain/collect-labels.ts: queued, collecting,
+ * succeeded, failed, rejected), so one query finds the same runs in Temporal and in `tasks`.
+ * Collects started before `collect-status-as-row` wrote `collected` and `failed` for every
+ * failure, and replay that way (docs/versioning.md).
  */
 export async function collect(input: CollectInput): Promise<{ status: 'collected'; skus: number }> {
   const { workflowId } = workflowInfo();
@@ -44,12 +56,13 @@ export async function collect(input: CollectInput): Promise<{ status: 'collected
         counters: { ...counters },
       });
     });
-    upsertSearchAttributes([{ key: TaskStatus, value: 'collected' }]);
+    upsertSearchAttributes([{ key: TaskStatus, value: patched('collect-status-as-row') ? 'succeeded' : 'collected' }]);
     return outcome;
   } catch (err) {
     const failure = collectFailure(err);
     await admin.markCollectFailed({ pddGoodsId, workflowId, ...failure });
-    upsertSearchAttributes([{ key: TaskStatus, value: 'failed' }]);
+    const status = patched('collect-status-as-row') ? collectFailureStatus(failure.code) : 'failed';
+    upsertSearchAttributes([{ key: TaskStatus, value: status }]);
     throw ApplicationFailure.nonRetryable(failure.message, failure.code);
   }
 }

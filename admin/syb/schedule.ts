@@ -5,6 +5,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type ScheduleDescription,
   type ScheduleHandle,
+  type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
 import { SYB_SYNC_MANUAL_WORKFLOW_ID, SYB_SYNC_SCHEDULE_ID } from '../../domain/syb';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
@@ -19,13 +20,15 @@ const PAUSED_NOTE = 'paused: no SYB account (set it on 设置 → 顺运宝)';
 /** What the code says the Schedule is; an existing one that differs is updated to it at start. */
 const EVERY_MS = 10 * 60_000;
 const SPEC = { intervals: [{ every: EVERY_MS }] };
+// typed by the workflow (its arguments are checked against it); by name, since the admin never
+// loads workflow code (docs/architecture.md "Starting a workflow")
 const ACTION = {
-  type: 'startWorkflow' as const,
+  type: 'startWorkflow',
   workflowType: 'sybSync',
   taskQueue: ADMIN_TASK_QUEUE,
   workflowId: SYB_SYNC_SCHEDULE_ID,
   args: [],
-};
+} satisfies ScheduleOptionsStartWorkflowAction<typeof sybSync>;
 const POLICIES = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: EVERY_MS };
 
 /** True when the Schedule on the server runs what SPEC, ACTION and POLICIES say. */

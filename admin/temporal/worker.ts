@@ -7,7 +7,7 @@ import type { Logger } from '../../platform/logger';
 import type { SybService } from '../syb/account';
 import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions } from '../../temporal/connection';
-import { tracingWorkerInterceptors } from '../../temporal/tracing';
+import { tracingSinks, tracingWorkerInterceptors } from '../../temporal/tracing';
 import type { TemporalSettings } from './gateway';
 import { loadWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
@@ -59,6 +59,8 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
           workflowBundle: { code: bundle.code },
           dataConverter: temporalDataConverter(),
           interceptors: tracingWorkerInterceptors(),
+          // what the bundle's tracing interceptor calls (workflows/tracing.ts); records nothing with tracing off
+          sinks: tracingSinks(),
           // identification only (Web UI, logs): versioning rules would strand the open purchases
           buildId: bundle.buildId,
           useVersioning: false,

@@ -15,6 +15,8 @@ import { FAILURE_CONVERTER_PATH } from '../../temporal/codec';
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 const ROOT = path.resolve(path.dirname(WORKFLOWS_PATH), '..');
+/** The workflow interceptors every bundle carries (its variants in the tests too). */
+const WORKFLOW_INTERCEPTORS_PATH = require.resolve('../../workflows/tracing');
 // A compiled build runs from dist/ itself; the bundle sits beside its output, git-ignored either way.
 const OUT_DIR = path.basename(ROOT) === 'dist' ? ROOT : path.join(ROOT, 'dist');
 export const WORKFLOW_BUNDLE_FILE = path.join(OUT_DIR, 'workflow-bundle.js');
@@ -77,11 +79,19 @@ export function readWorkflowBundle(codePath = WORKFLOW_BUNDLE_FILE): WorkflowBun
  * and renamed, so a worker starting meanwhile never loads half a bundle.
  */
 export async function bundleWorkflows(
-  opts: { outFile?: string; workflowsPath?: string; webpackConfigHook?: BundleOptions['webpackConfigHook'] } = {},
+  opts: {
+    outFile?: string;
+    workflowsPath?: string;
+    webpackConfigHook?: BundleOptions['webpackConfigHook'];
+    /** the workflow interceptor modules (tests swap them); default the production one */
+    interceptorModules?: string[];
+  } = {},
 ): Promise<WorkflowBundleFile> {
   const outFile = opts.outFile ?? WORKFLOW_BUNDLE_FILE;
   const { code } = await bundleWorkflowCode({
     workflowsPath: opts.workflowsPath ?? WORKFLOWS_PATH,
+    // the workflow's side of tracing: a sink call, no command (temporal/tracing.ts)
+    workflowInterceptorModules: opts.interceptorModules ?? [WORKFLOW_INTERCEPTORS_PATH],
     failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger(),
     ...(opts.webpackConfigHook ? { webpackConfigHook: opts.webpackConfigHook } : {}),

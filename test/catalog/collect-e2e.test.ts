@@ -120,7 +120,7 @@ describe('collect end to end: admin → Temporal → device worker → sim → s
       return d.status.name === 'RUNNING' ? null : d;
     });
     expect(desc.status.name).toBe('COMPLETED');
-    expect(desc.searchAttributes).toMatchObject({ GoodsId: [PDD], TaskStatus: ['collected'] });
+    expect(desc.searchAttributes).toMatchObject({ GoodsId: [PDD], TaskStatus: [task.status] });
 
     expect((await op.get('/api/shopee/products/8001')).body).toMatchObject({ state: 'collected', pdd_goods_id: PDD });
     const black = byValues('黑色', 'M');

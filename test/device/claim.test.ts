@@ -13,6 +13,7 @@ import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { deviceWorker, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
 import { temporalDataConverter } from '../../temporal/codec';
+import type { deviceCheck } from '../../workflows/device-check';
 
 /** The device claim (workflows/device-claim.ts) on the real Temporal server, driven by `deviceCheck`. */
 describe('device claim', () => {
@@ -46,7 +47,7 @@ describe('device claim', () => {
   };
   const openClaimA = () => claimsA().find((c) => c.released_at === null);
   const check = (holdSeconds: number, id: string) =>
-    client.workflow.start('deviceCheck', {
+    client.workflow.start<typeof deviceCheck>('deviceCheck', {
       taskQueue: 'admin',
       workflowId: `device-check/${id}-${Date.now()}`,
       args: [{ holdSeconds }],

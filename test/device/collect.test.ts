@@ -8,6 +8,7 @@ import { collectOf } from '../collected';
 import { diffCollect, onSale } from './catalog-expect';
 import { deviceWorker, fakeCatalog, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
 import { temporalDataConverter } from '../../temporal/codec';
+import type { collect } from '../../workflows/collect';
 
 /**
  * The collect workflow end to end on the real Temporal server: device worker + real adbkit +
@@ -59,7 +60,7 @@ describe('collect on the phone simulator', () => {
   });
 
   const runCollect = (goodsId: string) =>
-    client.workflow.execute('collect', {
+    client.workflow.execute<typeof collect>('collect', {
       taskQueue: 'admin',
       workflowId: `collect/${goodsId}/${Date.now()}`,
       args: [{ pddGoodsId: goodsId, goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}` }],
@@ -98,7 +99,7 @@ describe('collect on the phone simulator', () => {
   });
 
   it('stops at once on a delisted goods with GOODS_DELISTED and says where the artifacts are', async () => {
-    const handle = await client.workflow.start('collect', {
+    const handle = await client.workflow.start<typeof collect>('collect', {
       taskQueue: 'admin',
       workflowId: `collect/600000000105/${Date.now()}`,
       args: [{ pddGoodsId: '600000000105', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=600000000105' }],
@@ -137,7 +138,7 @@ describe('collect on the phone simulator', () => {
   it('takes no collect while its phone runs an unprofiled app version, with zero taps', async () => {
     await fetch(`${control()}/devices/sim-c1/reset`, { method: 'POST' });
     await faults('sim-c1', { app_version: '8.18.0' });
-    const handle = await client.workflow.start('collect', {
+    const handle = await client.workflow.start<typeof collect>('collect', {
       taskQueue: 'admin',
       workflowId: `collect/937122477375/unprofiled-${Date.now()}`,
       args: [{ pddGoodsId: '937122477375', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375' }],
@@ -167,7 +168,7 @@ describe('collect on the phone simulator', () => {
       phone.tap = tap;
       phone.setFaults({ disconnect_after_commands: 2 });
     };
-    const handle = await client.workflow.start('collect', {
+    const handle = await client.workflow.start<typeof collect>('collect', {
       taskQueue: 'admin',
       workflowId: `collect/600000000101/disconnect-${Date.now()}`,
       args: [{ pddGoodsId: '600000000101', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=600000000101' }],

@@ -1,9 +1,16 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { ensureWorkflowBundle, readWorkflowBundle, WORKFLOWS_PATH, type WorkflowBundleFile } from '../../admin/temporal/workflow-bundle';
+import {
+  bundleWorkflows,
+  ensureWorkflowBundle,
+  readWorkflowBundle,
+  WORKFLOWS_PATH,
+  type WorkflowBundleFile,
+} from '../../admin/temporal/workflow-bundle';
 import '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
 import { workflowsVariant } from './variant';
@@ -77,6 +84,11 @@ const RECORDED_WITH_FAKE_ACTIVITIES = [
   'syb-sync',
   'device-check',
   'purchase-cashier-old-branch',
+  'collect-succeeded',
+  'collect-rejected',
+  // test/workflows/old-branches.test.ts
+  'purchase-operator-wait-old-branch',
+  'purchase-device-name-old-branch',
   // test/workflows/held-phone.test.ts
   'purchase-fence-release-gate',
   'purchase-fence-release-gate-old-branch',
@@ -90,20 +102,18 @@ const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES
 /**
  * Both branches of every patch in workflows/: `taken`, histories that recorded the patch's marker
  * (the new code), and `old`, histories without it that pass the patched place (the code from
- * before, which open workflows may still be on). `commandsDiffer`: the old histories ask for
- * other commands than the new code would, so the new code without the patch fails them; for the
- * others the change is in options or timing only (a deadline, a release run beside the wait).
+ * before, which open workflows may still be on). Each patch is taken out both ways below: the old
+ * code alone fails a `taken` history, and the new code alone fails an `old` one — unless the
+ * patch is in SAME_COMMANDS.
  */
-const BRANCHES: Record<string, { taken: string[]; old: string[]; commandsDiffer: boolean }> = {
+const BRANCHES: Record<string, { taken: string[]; old: string[] }> = {
   'attempt-before-claimed': {
     taken: ['purchase-succeeded', 'purchase-gate1-over-cap'],
     old: ['purchase-pre-attempt-first'],
-    commandsDiffer: true,
   },
   'cashier-needs-matched-order': {
     taken: ['purchase-cashier-unmatched', 'purchase-cashier-zero-orders'],
     old: ['purchase-cashier-old-branch'],
-    commandsDiffer: true,
   },
   'release-in-background': {
     taken: [
@@ -113,7 +123,6 @@ const BRANCHES: Record<string, { taken: string[]; old: string[]; commandsDiffer:
       'purchase-dry-run-released',
     ],
     old: ['purchase-succeeded', 'purchase-dry-run', 'purchase-gate1-over-cap'],
-    commandsDiffer: false,
   },
   'operator-writes-in-update': {
     taken: [
@@ -123,51 +132,66 @@ const BRANCHES: Record<string, { taken: string[]; old: string[]; commandsDiffer:
       'purchase-resolve-superseded',
     ],
     old: ['purchase-succeeded', 'purchase-reset', 'purchase-resolved-created', 'purchase-resolved-not-created'],
-    commandsDiffer: false,
   },
   'admin-deadline-while-held': {
     taken: ['purchase-admin-outage-before-fence', 'purchase-admin-outage-after-fence', 'purchase-tap-failed'],
     old: ['purchase-succeeded', 'purchase-fence-unavailable', 'purchase-captcha'],
-    commandsDiffer: false,
   },
   'release-deadline': {
     taken: ['purchase-release-given-up', 'device-check', 'purchase-dry-run-released'],
     old: ['collect', 'purchase-succeeded'],
-    commandsDiffer: false,
   },
   'device-name-attribute': {
     taken: ['purchase-mark-paid-once', 'purchase-fence-revoked'],
-    old: ['purchase-succeeded'],
-    commandsDiffer: false,
+    old: ['purchase-device-name-old-branch', 'purchase-succeeded'],
   },
   'operator-wait-ends': {
     taken: ['purchase-operator-wait-ended', 'purchase-admin-outage-before-fence', 'purchase-mark-paid-write-failed'],
-    old: ['purchase-succeeded-release-in-background', 'purchase-succeeded', 'purchase-reset', 'purchase-cashier-unmatched'],
-    // the wait's timer is the only new command, and the recorded old histories replay with it too;
-    // the patch keeps it that way for any history whose workflow task order differs
-    commandsDiffer: false,
+    old: [
+      'purchase-operator-wait-old-branch',
+      'purchase-succeeded-release-in-background',
+      'purchase-succeeded',
+      'purchase-reset',
+      'purchase-cashier-unmatched',
+    ],
   },
   'fence-names-release-gate': {
     taken: ['purchase-fence-release-gate'],
     old: ['purchase-fence-release-gate-old-branch'],
-    // the reason the status write carries differs, not the commands
-    commandsDiffer: false,
   },
   'reconcile-window-from-ledger': {
     taken: ['purchase-reconcile-window-ledger'],
     old: ['purchase-reconcile-window-old-branch'],
-    commandsDiffer: true,
   },
   'held-progress-in-one': {
     taken: ['purchase-held-progress-in-one', 'purchase-fence-release-gate', 'purchase-dry-run-released-at-panel'],
     old: ['purchase-succeeded', 'purchase-dry-run-released', 'purchase-fence-refused-canceled'],
-    commandsDiffer: true,
   },
   'dry-run-releases-at-panel': {
     taken: ['purchase-dry-run-released-at-panel'],
     old: ['purchase-dry-run-released', 'purchase-dry-run'],
-    commandsDiffer: true,
   },
+  'collect-status-as-row': {
+    taken: ['collect-succeeded', 'collect-rejected'],
+    old: ['collect'],
+  },
+};
+
+/**
+ * The patches whose branches ask for the same commands — they differ only where replay does not
+ * look (Temporal compares each command's kind and id: not an activity's options or input, not a
+ * search attribute's value, not which workflow task asked for it) — so no history of their old
+ * branch can fail on the new code alone. Their old branch is kept for what running workflows do,
+ * not for replay; the test below checks the claim itself: the new code alone replays every old
+ * history of these. A change that makes the commands differ fails there and needs an old-branch
+ * history that fails instead (test/workflows/old-branches.test.ts).
+ */
+const SAME_COMMANDS: Record<string, string> = {
+  'release-in-background': 'the release is asked for in the same order; only which workflow task awaits it moves',
+  'admin-deadline-while-held': "an admin activity's schedule-to-close timeout",
+  'release-deadline': "the release's schedule-to-close timeout",
+  'fence-names-release-gate': 'the reason code inside the status write',
+  'collect-status-as-row': "the TaskStatus search attribute's value",
 };
 
 async function productionBundle(): Promise<WorkflowBundleFile> {
@@ -233,18 +257,46 @@ describe('recorded histories replay on the production bundle', () => {
 });
 
 /**
- * A patch taken out fails replay: the code from before alone (the patch always false) fails the
- * histories that took the new branch, and, where the branches ask for other commands, the new code
- * alone (always true) fails the histories of the old one.
+ * A patch taken out either way fails replay: the code from before alone (the patch always false)
+ * fails a history that took the new branch, and the new code alone (always true) fails a history
+ * of the old one — a deliberate reorder of a patch's branches is caught before a deploy. For the
+ * patches in SAME_COMMANDS the new code alone replays every old history instead.
  */
-describe('each patch taken out fails replay', () => {
+describe('each patch taken out fails replay, both ways', () => {
   it.each(Object.keys(BRANCHES))('%s', async (id) => {
-    const { taken, old, commandsDiffer } = BRANCHES[id]!;
+    const { taken, old } = BRANCHES[id]!;
     const onlyOld = await replay({ workflowBundle: { code: (await workflowsVariant(`patched('${id}')`, 'false')).code } }, taken);
     expect(taken.filter((name) => onlyOld[name] instanceof DeterminismViolationError)).not.toEqual([]);
-    if (!commandsDiffer) return;
     const onlyNew = await replay({ workflowBundle: { code: (await workflowsVariant(`patched('${id}')`, 'true')).code } }, old);
-    expect(old.filter((name) => onlyNew[name] instanceof DeterminismViolationError)).not.toEqual([]);
+    const failed = old.filter((name) => onlyNew[name] instanceof DeterminismViolationError);
+    if (id in SAME_COMMANDS) expect({ id, failed }).toEqual({ id, failed: [] });
+    else expect({ id, failed: failed.length > 0 }).toEqual({ id, failed: true });
+  });
+
+  it('the patches that ask for the same commands are patches', () => {
+    expect(Object.keys(SAME_COMMANDS).filter((id) => !(id in BRANCHES))).toEqual([]);
+  });
+});
+
+/**
+ * Why the bundle's tracing interceptor (workflows/tracing.ts) must not yield: an interceptor that
+ * awaits before the workflow runs and before each activity is scheduled — as
+ * @temporalio/interceptors-opentelemetry's workflow interceptors do — reorders the commands of one
+ * activation (a claim cancelled as it is asked for, an update answered beside a status write), and
+ * recorded purchases no longer replay. The production interceptor replays all (above).
+ */
+describe('a workflow interceptor that yields', () => {
+  it('fails recorded purchases', async () => {
+    const dir = fs.mkdtempSync(path.join(process.env.CMAUTOBUY_TEST_TMP ?? os.tmpdir(), 'yielding-'));
+    const bundle = await bundleWorkflows({
+      outFile: path.join(dir, 'workflow-bundle.js'),
+      interceptorModules: [path.join(__dirname, 'yielding-interceptors.ts')],
+    });
+    const results = await replay({ workflowBundle: { code: bundle.code } }, ENDINGS);
+    const failed = Object.entries(results).filter(([, err]) => err !== null).map(([name]) => name);
+    expect(failed).toEqual(
+      expect.arrayContaining(['purchase-cancel-in-prepare', 'purchase-cancel-while-claiming', 'purchase-pre-attempt-first']),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import { sharedTemporal } from '../harness';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
 import { fakePurchaseRig, stateOf, until } from '../workflows/fake-purchase';
+import type { purchase } from '../../workflows/purchase';
 
 /**
  * Every Temporal payload is encrypted (docs/security.md "Temporal payloads"): a real purchase's
@@ -185,7 +186,7 @@ describe("a failed activity's message and stack trace are encrypted too", () => 
     const orderNo = '260912345678901234';
     rig.script.observeFails = `order ${orderNo} not on the screen`;
     rig.script.pendingFails = `order ${orderNo} not in the list`;
-    const handle = await rig.client.workflow.start('purchase', {
+    const handle = await rig.client.workflow.start<typeof purchase>('purchase', {
       workflowId: `purchase/failure-text-${process.pid}/auth`,
       taskQueue: rig.taskQueue,
       args: [

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TRACE_PARENT_HEADER } from '../../domain/tracing';
 import { flushTracing, installTracing } from '../../temporal/tracing';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
 
@@ -11,6 +12,7 @@ import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
 interface OtlpSpan {
   traceId: string;
   spanId: string;
+  parentSpanId?: string;
   name: string;
   attributes?: Array<{ key: string; value: { stringValue?: string } }>;
 }
@@ -77,5 +79,20 @@ describe('traces: one purchase is one trace, exported over OTLP', () => {
     expect(trace.filter((n) => n.startsWith('RunActivity:')).length).toBeGreaterThan(3);
     // and no other purchase's start shares it
     expect(spans().filter((s) => s.name === 'StartWorkflow:purchase' && s.traceId === start!.traceId)).toHaveLength(1);
+
+    // the chain: the operator's start → the workflow (workflows/tracing.ts) → every activity of it
+    const runs = inTrace.filter((s) => s.name === 'RunWorkflow:purchase');
+    expect(runs).toHaveLength(1);
+    const run = runs[0]!;
+    expect(run.parentSpanId).toBe(start!.spanId);
+    const handle = (await rig.admin.temporal.client()).workflow.getHandle(t.workflow_id!);
+    expect(attrs(run)['temporal.run_id']).toBe((await handle.describe()).runId);
+    const activities = inTrace.filter((s) => s.name.startsWith('RunActivity:'));
+    expect(activities.filter((s) => s.parentSpanId !== run.spanId).map((s) => s.name)).toEqual([]);
+
+    // the start's span reached the workflow in its start header, which the recorded histories lack
+    const history = await handle.fetchHistory();
+    const header = history.events?.[0]?.workflowExecutionStartedEventAttributes?.header?.fields ?? {};
+    expect(Object.keys(header)).toContain(TRACE_PARENT_HEADER);
   });
 });

@@ -1,11 +1,13 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
+import { ADMIN_TASK_QUEUE, DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { workflowsVariant } from '../histories/variant';
 import { CLAIM, DEVICE_QUEUE, fakePurchaseRig, keep, stateOf } from './fake-purchase';
 import { temporalDataConverter } from '../../temporal/codec';
+import type { collect } from '../../workflows/collect';
 import type { deviceCheck } from '../../workflows/device-check';
 import type { sybSync } from '../../workflows/syb-sync';
 import type { systemCheck } from '../../workflows/system-check';
@@ -49,6 +51,28 @@ describe('system check, SYB sync and device check', () => {
           },
         },
       }),
+      // the collect's admin activities: it asks for them on the admin's queue
+      await Worker.create({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace,
+        taskQueue: ADMIN_TASK_QUEUE,
+        activities: {
+          async markCollecting() {
+            asked.push('markCollecting');
+          },
+          async saveCollectResult(input: { pddGoodsId: string; result: { goods_id: string; skus: unknown[] } }) {
+            asked.push('saveCollectResult');
+            // what activities/admin/catalog.ts answers for another goods' result: the row says rejected
+            if (input.result.goods_id !== input.pddGoodsId)
+              throw ApplicationFailure.nonRetryable('another goods was collected', 'COLLECT_GOODS_MISMATCH');
+            return { status: 'collected' as const, skus: input.result.skus.length };
+          },
+          async markCollectFailed() {
+            asked.push('markCollectFailed');
+          },
+        },
+      }),
       await Worker.create({
         dataConverter: temporalDataConverter(),
         connection,
@@ -74,6 +98,12 @@ describe('system check, SYB sync and device check', () => {
               screen: null,
               counters,
             };
+          },
+          async collectSkus(input: { pddGoodsId: string }) {
+            asked.push('collectSkus');
+            // goods 2 is the phone landing on another goods' page
+            const goodsId = input.pddGoodsId === '2' ? '3' : input.pddGoodsId;
+            return { skus_json: { goods_id: goodsId, skus: [{}, {}] }, counters: { adbRoundTrips: 1 } };
           },
           async releaseDevice() {
             asked.push('releaseDevice');
@@ -120,6 +150,31 @@ describe('system check, SYB sync and device check', () => {
     expect(await handle.result()).toMatchObject({ deviceId: CLAIM.device_id });
     expect(asked).toContain('releaseDevice');
     await keep('device-check', handle);
+  });
+
+  // TaskStatus says the collect task row's word (domain/collect-labels.ts), not the goods' `collected`
+  it('collect ends with TaskStatus succeeded, as its task row', async () => {
+    const handle = await client.workflow.start<typeof collect>('collect', {
+      workflowId: `collect-ok-${process.pid}`,
+      taskQueue,
+      args: [{ pddGoodsId: '1', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=1' }],
+    });
+    expect(await handle.result()).toEqual({ status: 'collected', skus: 2 });
+    expect((await handle.describe()).searchAttributes).toMatchObject({ TaskStatus: ['succeeded'] });
+    await keep('collect-succeeded', handle);
+  });
+
+  it("collect of another goods' page ends with TaskStatus rejected, as its task row", async () => {
+    const handle = await client.workflow.start<typeof collect>('collect', {
+      workflowId: `collect-rejected-${process.pid}`,
+      taskQueue,
+      args: [{ pddGoodsId: '2', goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=2' }],
+    });
+    const err: unknown = await handle.result().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect(((err as WorkflowFailedError).cause as ApplicationFailure).type).toBe('COLLECT_GOODS_MISMATCH');
+    expect((await handle.describe()).searchAttributes).toMatchObject({ TaskStatus: ['rejected'] });
+    await keep('collect-rejected', handle);
   });
 });
 
