@@ -14,7 +14,7 @@ import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session'
 import { observeAfterTap, submitFinalPanel } from '../device-worker/pdd/purchase/submit';
 import { PddSession } from '../device-worker/pdd/session';
 import { EvidenceCamera } from '../device-worker/pdd/purchase/camera';
-import { percentile, showSpread, spread } from './stats';
+import { percentile } from './stats';
 import { StepLog } from '../device-worker/step-log';
 import { defaultCatalog, startPhoneSim, type LatencyProfile, type PhoneSim } from '../sim/phone';
 import { PDD_PACKAGE } from '../domain/pdd-app';
@@ -152,82 +152,30 @@ export async function benchDevice(opts: {
   const serial = 'bench-phone';
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial], latency: opts.latency });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-device-'));
-  const rows: DeviceRow[] = [];
-  let purchaseDumps = 0;
-  let collectDumpsOverColours = 0;
   const live: DeviceFigures['live'] = { wallS: [], dumps: [], throughEvidenceS: [], dryRunWallS: [] };
+  let purchases: { rows: DeviceRow[]; purchaseDumps: number };
+  let collects: { rows: DeviceRow[]; collectDumpsOverColours: number };
   try {
     const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
-    let n = 0;
-    const cases = PURCHASES.flatMap((c, i) =>
-      Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c),
-    );
-    for (const c of cases) {
-      const first = c === PURCHASES[0];
-      const { prepared, ordered, all, observed } = await livePurchase(sim, serial, ledger, c, ++n);
-      const floor = c.quantity > 1 ? 4 : 3;
-      const label = `${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims)`;
-      purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
-      const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-      if (first) {
-        live.dryRunWallS.push(prepared.wall_ms / 1000);
-        live.throughEvidenceS.push(all.wall_ms / 1000);
-        if (ordered) {
-          live.wallS.push(ordered.wall_ms / 1000);
-          live.dumps.push(ordered.dumps);
-        }
-      }
-      // the table shows every case once: the first case's first run
-      if (!first || live.dryRunWallS.length === 1) {
-        rows.push({ what: `purchase ${label} to the final panel`, counters: prepared, floor });
-        if (ordered)
-          rows.push({ what: `purchase ${label} to the observed 待付款 order`, counters: ordered, floor: floor + 3 });
-        rows.push({
-          what: `purchase ${label} through observe and its evidence check (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`,
-          counters: all,
-          floor: floor + 3,
-        });
-      }
-      opts.say(
-        `device: ${label}: ${prepared.dumps} dumps to the final panel (${s(prepared.wall_ms)}), ${ordered?.dumps ?? '?'} to the observed order (${ordered ? s(ordered.wall_ms) : '?'}), ${all.dumps} through observe (${s(all.wall_ms)})`,
-      );
+    try {
+      purchases = await purchaseRows(sim, serial, ledger, live, opts);
+    } finally {
+      ledger.close();
     }
-    ledger.close();
-
-    const catalog = defaultCatalog().goods.filter(
-      (g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)),
-    );
-    for (const goods of catalog) {
-      sim.phone(serial).reset();
-      const clock = new CounterClock();
-      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
-      const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
-      const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
-      const k = clock.snapshot();
-      const colours = goods.dimensions[0]?.values.length ?? 1;
-      const perColour = result.price_granularity === 'color';
-      const floor = perColour ? colours + 2 : result.skus.length + 2;
-      if (perColour) collectDumpsOverColours = Math.max(collectDumpsOverColours, k.dumps - colours);
-      rows.push({
-        what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`,
-        counters: k,
-        floor,
-      });
-      opts.say(`device: collect ${goods.goods_id}: ${k.dumps} dumps, ${(k.wall_ms / 1000).toFixed(1)} s`);
-    }
+    collects = await collectRows(sim, serial, opts);
   } finally {
     await sim.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const r1 = (x: number) => Math.round(x * 10) / 10;
   return {
-    rows,
-    purchaseDumps,
-    collectDumpsOverColours,
+    rows: [...purchases.rows, ...collects.rows],
+    purchaseDumps: purchases.purchaseDumps,
+    collectDumpsOverColours: collects.collectDumpsOverColours,
     live,
     json: {
-      purchase_dumps: purchaseDumps,
-      collect_dumps_over_colours: collectDumpsOverColours,
+      purchase_dumps: purchases.purchaseDumps,
+      collect_dumps_over_colours: collects.collectDumpsOverColours,
       live_wall_s: r1(percentile(live.wallS, 50)),
       live_dumps: percentile(live.dumps, 50),
       dry_run_wall_s: r1(percentile(live.dryRunWallS, 50)),
@@ -235,72 +183,79 @@ export async function benchDevice(opts: {
   };
 }
 
-/** The device rows of docs/PERFORMANCE.md's goals table. */
-export function deviceGoalRows(dv: DeviceFigures): string[] {
-  const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
-  const j = dv.json;
-  return [
-    `| live purchase to the observed 待付款 ≤ 20 s, realistic profile | ${j.live_wall_s} s | ${yes(j.live_wall_s <= 20)} |`,
-    `| ≤ 9 dumps, goods opened → order observed | ${j.live_dumps} | ${yes(j.live_dumps <= 9)} |`,
-    `| dry run to the final panel ≤ 13 s, realistic profile | ${j.dry_run_wall_s} s | ${yes(j.dry_run_wall_s <= 13)} |`,
-  ];
+/** Every purchase case live, the first one `runs` times (its runs fill `live`); the table shows each case once. */
+async function purchaseRows(
+  sim: PhoneSim,
+  serial: string,
+  ledger: SubmissionLedger,
+  live: DeviceFigures['live'],
+  opts: { runs?: number; say: (l: string) => void },
+): Promise<{ rows: DeviceRow[]; purchaseDumps: number }> {
+  const rows: DeviceRow[] = [];
+  let purchaseDumps = 0;
+  let n = 0;
+  const cases = PURCHASES.flatMap((c, i) => Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c));
+  for (const c of cases) {
+    const first = c === PURCHASES[0];
+    const { prepared, ordered, all, observed } = await livePurchase(sim, serial, ledger, c, ++n);
+    const floor = c.quantity > 1 ? 4 : 3;
+    const label = `${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims)`;
+    purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    if (first) {
+      live.dryRunWallS.push(prepared.wall_ms / 1000);
+      live.throughEvidenceS.push(all.wall_ms / 1000);
+      if (ordered) {
+        live.wallS.push(ordered.wall_ms / 1000);
+        live.dumps.push(ordered.dumps);
+      }
+    }
+    // the table shows every case once: the first case's first run
+    if (!first || live.dryRunWallS.length === 1) {
+      rows.push({ what: `purchase ${label} to the final panel`, counters: prepared, floor });
+      if (ordered)
+        rows.push({ what: `purchase ${label} to the observed 待付款 order`, counters: ordered, floor: floor + 3 });
+      rows.push({
+        what: `purchase ${label} through observe and its evidence check (${observed.outcome}${observed.orderNo ? ', order no. read' : ''})`,
+        counters: all,
+        floor: floor + 3,
+      });
+    }
+    opts.say(
+      `device: ${label}: ${prepared.dumps} dumps to the final panel (${s(prepared.wall_ms)}), ${ordered?.dumps ?? '?'} to the observed order (${ordered ? s(ordered.wall_ms) : '?'}), ${all.dumps} through observe (${s(all.wall_ms)})`,
+    );
+  }
+  return { rows, purchaseDumps };
 }
 
-/** docs/PERFORMANCE.md's device section: the figures, each beside its floor and what stands between them. */
-export function deviceSection(dv: DeviceFigures): string {
-  const s = (v: number[], digits = 1) => showSpread(spread(v), digits);
-  const runs = dv.live.wallS.length;
-  return `### Device economy on the \`realistic\` profile (\`bench/device.ts\`)
-
-One phone on the simulator's \`realistic\` profile (dump 1.2–2.5 s, tap 80–200 ms, am start
-0.6–1.2 s, screenshot 0.3–0.6 s plus the simulator drawing the PNG, a page's settle 0.3–1.5 s) with
-the device worker's default waits (\`DEFAULT_TIMING\` in \`device-worker/pdd/session.ts\`): no pause
-after \`am start\`, an option, a quantity step or the swipe, 1.1 s after the spec-panel entry tap;
-a loading, stale or unchanged dump is looked at again at once, then after ¼, ½ and 1 × 500 ms.
-Evidence is taken as the activities take it: each picture with a dump of the same screen on both
-sides (\`device-worker/pdd/purchase/camera.ts\`), the flow's own next dump being the second
-wherever it makes one. The first case (one piece, live) ran ${runs} time(s): its figures are the
-median with the range in brackets; the table shows its first run and every other case once. The
-floor column is the fewest dumps the flow could make by the reasoning in \`bench/device.ts\`
-(3 / 4 to the final panel, +3 to the order) — without the simulator's loading dumps and the reveal.
-
-| flow | dumps | floor | taps | ADB round trips | wall s |
-|---|---|---|---|---|---|
-${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.counters.taps} | ${r.counters.adb_round_trips} | ${(r.counters.wall_ms / 1000).toFixed(1)} |`).join('\n')}
-
-| figure (one piece, live) | measured | goal | floor on this simulator |
-|---|---|---|---|
-| open the goods → the observed 待付款 order (\`device.live_wall_s\`) | ${s(dv.live.wallS)} s | ≤ 20 s | about 26 s |
-| dumps, goods opened → order observed (\`device.live_dumps\`) | ${s(dv.live.dumps, 0)} | ≤ 9 | 12 |
-| dry run: open the goods → the final panel (\`device.dry_run_wall_s\`) | ${s(dv.live.dryRunWallS)} s | ≤ 13 s | about 16 s |
-| the observe activity through its evidence check | ${s(dv.live.throughEvidenceS)} s | — | live + one dump |
-
-To the final panel: **${dv.purchaseDumps} dumps** at most. A collect priced per colour costs colours +
-${dv.collectDumpsOverColours} dumps at most.
-
-What stands between each figure and its floor:
-
-- **Dumps (12).** Nine are proofs the flow keeps exactly as strict: the goods page, the panel, the
-  read-back of each option, the sizes after the one reveal swipe, Gate 3's fresh read, submitOnce's
-  re-check before its tap, the result, the orders list. The other three are the simulator's
-  loading screen after \`am start\` (goods, orders list) and after the submit tap: it shows for the
-  first dump whatever the wait (\`loading_dumps\`, default 1, sim/phone/SCREENS.md), so no pause saves
-  them — the session dumps at once and that dump is the wait. Goal ≤ 9 is these nine alone; below
-  it only by dropping a proof, which is not done. Already cut: Gate 2 at one piece is read from the
-  dump that proved the selection and Gate 1 (the same proof; a price change after it is still seen
-  by Gate 3's fresh read), and the evidence pictures cost no dump of their own at one piece (the
-  picture between the selection's read-back and Gate 3's read names both Gate 1 and Gate 3). At two
-  pieces or more Gate 1's picture is checked by the first "+"'s read-back, which must show exactly
-  that step.
-  The orders list's picture is checked by one dump after the order was read (the last column).
-- **Live wall time.** The floor is the dumps at their mean (12 × 1.85 s ≈ 22 s) plus two \`am start\`
-  (≈ 1.8 s), four taps and the swipe (≈ 1 s), the panel's settle (the session waits 1.1 s; a dump of
-  the loading marker would cost more than the rest of the 0.3–1.5 s settle) and one screenshot —
-  about 26 s; the ≤ 20 s goal is below what twelve dumps take. Beyond the floor in this run: the
-  machine's load — the simulator draws each screenshot's PNG on the shared cores (2–3.5 s per
-  picture at a load average of 20, against 0.3–0.6 s by the profile) and every ADB round trip
-  waits for a core.
-- **Dry run.** Seven dumps (loading, goods, panel, two options, sizes, Gate 3; ≈ 13 s), \`am start\`,
-  three taps, the swipe, the panel's settle and one screenshot: about 16 s; ≤ 13 s is again below
-  the dumps alone.`;
+/** A collect of each on-sale catalog goods asked for, beside its floor (colours + 2, or SKUs + 2 priced per SKU). */
+async function collectRows(
+  sim: PhoneSim,
+  serial: string,
+  opts: { collectGoodsIds?: string[]; say: (l: string) => void },
+): Promise<{ rows: DeviceRow[]; collectDumpsOverColours: number }> {
+  const rows: DeviceRow[] = [];
+  let collectDumpsOverColours = 0;
+  const catalog = defaultCatalog().goods.filter(
+    (g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)),
+  );
+  for (const goods of catalog) {
+    sim.phone(serial).reset();
+    const clock = new CounterClock();
+    const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
+    const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
+    const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
+    const k = clock.snapshot();
+    const colours = goods.dimensions[0]?.values.length ?? 1;
+    const perColour = result.price_granularity === 'color';
+    const floor = perColour ? colours + 2 : result.skus.length + 2;
+    if (perColour) collectDumpsOverColours = Math.max(collectDumpsOverColours, k.dumps - colours);
+    rows.push({
+      what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`,
+      counters: k,
+      floor,
+    });
+    opts.say(`device: collect ${goods.goods_id}: ${k.dumps} dumps, ${(k.wall_ms / 1000).toFixed(1)} s`);
+  }
+  return { rows, collectDumpsOverColours };
 }

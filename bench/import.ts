@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { stopChild } from '../scripts/supervise/children';
 import type { ExportRow } from '../test/catalog/workbook';
 import { xlsxForm } from '../test/catalog/helpers';
-import { operator, startAdminProcess } from './stack';
+import { operator, startAdminProcess } from './stack-processes';
 import type { BenchTemporal } from './temporal';
 
 /**

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TimedClient } from './http';
-import { cpuMs, draftDryRuns, startStack, startTasks } from './stack';
+import { draftDryRuns, startTasks } from './purchases';
+import { cpuMs, startStack } from './stack';
 import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -52,13 +53,13 @@ export async function benchLoad(opts: {
   try {
     await stack.addPhoneHosts(opts.phones);
     const client = new TimedClient(stack.adminUrl, stack.op.sessionCookie!);
-    await draftDryRuns(stack.op, 100); // a list of fifty rows to read
+    await draftDryRuns(stack, 100); // a list of fifty rows to read
     const idleCost = await adminCpuPerList(client, stack.adminPid);
     opts.say(`load: idle admin, GET /api/tasks one at a time: ${idleCost.toFixed(2)} ms of admin CPU each`);
     const rounds: LoadRound[] = [];
     // each round starts one more batch; the earlier ones are still queued or running
     for (let r = 0; r < opts.rounds; r++) {
-      const drafts = await draftDryRuns(stack.op, 500);
+      const drafts = await draftDryRuns(stack, 500);
       const started = performance.now();
       await startTasks(stack.op, drafts);
       const start500Ms = performance.now() - started;

@@ -1,15 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  cpuMs,
-  draftDryRuns,
-  handOverGaps,
-  startStack,
-  startTasks,
-  waitForTerminal,
-  workflowTimes,
-  type Stack,
-} from './stack';
+import { draftDryRuns, startTasks, waitForTerminal } from './purchases';
+import { cpuMs, startStack, type Stack } from './stack';
+import { handOverGaps, workflowTimes } from './workflow-times';
 import { percentile } from './stats';
 import { round, showSpread, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
@@ -102,7 +95,7 @@ async function oneRun(
   phones: number,
   purchases: number,
 ): Promise<OrchestrationRun> {
-  const drafts = await draftDryRuns(stack.op, purchases);
+  const drafts = await draftDryRuns(stack, purchases);
   const pids = [temporal.server.pid, ...stack.pids()];
   const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   await startTasks(stack.op, drafts);

@@ -72,6 +72,8 @@ export const API_ERROR_CODES = {
   OPTION_DIMENSION_MISSING: '缺少规格：每个规格都要选一个值',
   OPTION_VALUE_UNKNOWN: '商品没有这个规格值，请按采集结果选择',
   OPTION_OUT_OF_STOCK: '这个规格在上次采集时缺货，请换一个规格或重新采集',
+  // a purchase is made from what a phone collected: the form and the API refuse goods never collected
+  NOT_COLLECTED: '这个拼多多商品还没有采集结果：请先在商品页关联链接并采集，再新建采购任务',
   HIDE_REFUSED: '没有任何任务被隐藏：只有已结束的任务可以隐藏',
   NOT_FINISHED: '任务尚未结束，不能隐藏',
 

@@ -2,7 +2,7 @@ import type { CollectedSku, SkusJson } from '../../domain/collect';
 import type { ApiErrorCode } from '../../domain/api-errors';
 import type { AdminDb } from '../db/database';
 import { collected } from '../catalog/pdd-view';
-import { badRequest } from '../http/errors';
+import { badRequest, conflict } from '../http/errors';
 
 export interface OptionsRefusal {
   code: Extract<
@@ -71,16 +71,25 @@ async function collectedOf(db: AdminDb, goodsId: string): Promise<SkusJson | nul
  * The one check every way a purchase task gets its options goes through (the form, an edit, a
  * 顺运宝 order line): refused with the Chinese reason when the goods has collected data that
  * does not offer them, or offers them without a price (the cap could not be judged). A goods
- * never collected is not judged here (the 新建采购任务 form refuses it before it asks); the
- * phone's gates still are. Returns the collected combination the options name, if any.
+ * never collected successfully is refused too (409 NOT_COLLECTED), here and not only by the
+ * 新建采购任务 form: without what a phone read, neither the options nor the cap can be judged,
+ * and a script or a stale form must not get past what the form refuses. Returns the collected
+ * combination the options name.
  */
 export async function checkPurchaseOptions(
   db: AdminDb,
   goodsId: string,
   options: Readonly<Record<string, string>>,
-): Promise<CollectedSku | null> {
+): Promise<CollectedSku> {
   const data = await collectedOf(db, goodsId);
-  if (!data) return null;
+  if (!data)
+    throw conflict(
+      'NOT_COLLECTED',
+      `PDD goods ${goodsId} has no collect result; collect it before drafting a purchase`,
+      {
+        pdd_goods_id: goodsId,
+      },
+    );
   const judged = optionsRefusal(data, options);
   if ('refusal' in judged)
     throw badRequest(judged.refusal.code, judged.refusal.message, { pdd_goods_id: goodsId, options });

@@ -21,11 +21,17 @@ export interface DraftResult {
   error: { code: DraftRefusal; message: string; link: RefusalLink | null } | null;
 }
 
-const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code']>([
+/**
+ * The draft check's refusals a line reports as OPTION_UNAVAILABLE (re-collect or re-map): the
+ * same code `knownPurchase` gives a goods without collected data, so a collect lost between the
+ * two reads (NOT_COLLECTED) reads the same as one missing before them.
+ */
+const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code'] | 'NOT_COLLECTED'>([
   'OPTION_DIMENSION_UNKNOWN',
   'OPTION_DIMENSION_MISSING',
   'OPTION_VALUE_UNKNOWN',
   'OPTION_OUT_OF_STOCK',
+  'NOT_COLLECTED',
 ]);
 
 class Refused extends Error {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
+import { collectedInTestDb } from '../collected';
 import {
   issueTestDevice,
   loginOperator,
@@ -22,6 +23,9 @@ const GOODS_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=123456789012
 /** a goods a phone collected (written as the collect stores it): the form buys only these */
 const COLLECTED_ID = '123456789013';
 const COLLECTED_URL = `https://mobile.yangkeduo.com/goods.html?goods_id=${COLLECTED_ID}`;
+/** the phone simulator's reference goods, collected (test/collected.ts) for the drafts made through the API */
+const SIM_GOODS = { id: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' } };
+const SIM_GOODS_URL = `https://mobile.yangkeduo.com/goods.html?goods_id=${SIM_GOODS.id}`;
 
 let admin: TestAdmin;
 let page: Page;
@@ -54,6 +58,7 @@ beforeAll(async () => {
       updated_at: now,
     })
     .execute();
+  await collectedInTestDb(admin.db, SIM_GOODS.id);
 });
 
 afterAll(async () => {
@@ -175,8 +180,8 @@ test('selecting drafts shows the count and the exact sum; a 409 lists the refuse
   // A live draft whose cap would show float error if added as yuan (0.1 + 0.2).
   const created = await api.post('/api/tasks', {
     type: 'purchase',
-    pdd_goods_url: GOODS_URL,
-    pdd_options: { 颜色: '蓝色' },
+    pdd_goods_url: SIM_GOODS_URL,
+    pdd_options: SIM_GOODS.options,
     quantity: 1,
     max_total_price_cent: 30,
     execution_mode: 'live',
@@ -286,8 +291,8 @@ test('cancelling from the detail page ends the task as 已取消', async () => {
 test('a task whose workflow was terminated by hand: the page says so in Chinese and 未创建 (no fence reached) sends it back to 草稿', async () => {
   const created = await api.post('/api/tasks', {
     type: 'purchase',
-    pdd_goods_url: GOODS_URL,
-    pdd_options: { 颜色: '黑色' },
+    pdd_goods_url: SIM_GOODS_URL,
+    pdd_options: SIM_GOODS.options,
     quantity: 1,
     max_total_price_cent: 1000,
     execution_mode: 'dry_run',

@@ -1,3 +1,4 @@
+import { collectedInTestDb } from '../collected';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
 import { upload } from './helpers';
 import { buildWorkbook, type ExportRow } from './workbook';
@@ -28,21 +29,20 @@ describe('search text is literal: _ and % are not wildcards', () => {
     expect(res.body).toMatchObject({ products: titles.length, skus: titles.length, failed_rows: [] });
 
     for (const [i, title] of titles.entries()) {
-      // PDD titles come from a collect; set them directly, on goods linked through the API.
+      // PDD titles come from a collect: the simulator's reference goods under this title, on goods linked through the API.
       const linked = await op.put(`/api/shopee/products/${goodsIdOf(i)}/pdd-link`, {
         url: `https://mobile.yangkeduo.com/goods.html?goods_id=${41000000000 + i}`,
       });
       expect(linked.status).toBe(200);
-      await admin.db
-        .updateTable('pdd_products')
-        .set({ title })
-        .where('goods_id', '=', String(41000000000 + i))
-        .execute();
+      await collectedInTestDb(admin.db, String(41000000000 + i), {
+        copyOf: '937122477375',
+        asCollected: (g) => ({ ...g, title }),
+      });
 
       const task = await op.post('/api/tasks', {
         type: 'purchase',
         pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${41000000000 + i}`,
-        pdd_options: { 颜色: '黑色' },
+        pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
         quantity: 1,
         max_total_price_cent: 1000,
         title,

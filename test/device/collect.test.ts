@@ -4,6 +4,7 @@ import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../sim/phone/in
 import type { DeviceWorkerHandle } from '../../device-worker/worker';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir } from '../harness';
+import { collectOf } from '../collected';
 import { diffCollect, onSale } from './catalog-expect';
 import { deviceWorker, fakeCatalog, FAST_TIMING, startWorkflowWorker, until } from './fixtures';
 import { temporalDataConverter } from '../../temporal/codec';
@@ -77,6 +78,8 @@ describe('collect on the phone simulator', () => {
         goods: goods.goods_id,
         diff: [],
       });
+      // the tests' stand-in for a collect (test/collected.ts) stores exactly what the phone read
+      expect(collectOf(goods, s!.result.captured_at)).toEqual(s!.result);
       expect(s!.counters).toMatchObject({
         dumps: expect.any(Number),
         taps: expect.any(Number),

@@ -64,7 +64,10 @@ describe('phones that need help stop claiming', () => {
 
   const deviceView = async (dev: TestDevice): Promise<DeviceView | undefined> =>
     ((await op.get('/api/devices')).body as DeviceView[]).find((d) => d.device_id === dev.deviceId);
-  const { task, waitFor, dryRun } = operatorSteps(() => op);
+  const { task, waitFor, dryRun } = operatorSteps(
+    () => op,
+    () => admin.db,
+  );
   const attemptsOn = async (dev: TestDevice) =>
     (
       await admin.db.selectFrom('purchase_attempts').select('task_id').where('device_id', '=', dev.deviceId).execute()

@@ -6,7 +6,19 @@ import { Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { freePort } from '../../temporal/dev-server';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
+import { openAdminDb } from '../../admin/db/database';
+import { collectedInTestDb } from '../collected';
 import { getJson, loginOperator, tempDataDir } from '../harness';
+
+/** A draft needs a collect: the simulator's reference goods as its collect stores it, written beside the running admin. */
+async function collectedInAdminDb(dataDir: string): Promise<void> {
+  const db = openAdminDb(path.join(dataDir, 'admin.db'));
+  try {
+    await collectedInTestDb(db, '937122477375');
+  } finally {
+    await db.destroy();
+  }
+}
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -279,6 +291,7 @@ describe('npm start (the embedded system)', () => {
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
     type Task = { status: string; reason_code: string | null; pdd_order_no: string | null };
     const run = async (mode: 'live' | 'dry_run'): Promise<Task> => {
+      await collectedInAdminDb(dataDir);
       const draft = await op.post('/api/tasks', {
         type: 'purchase',
         pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
@@ -363,6 +376,7 @@ describe('npm start (the embedded system)', () => {
     expect(await deviceWorkers(3)).toHaveLength(3);
     // the phones from the start are paused, so the dry run can only go to the new one
     for (const d of atStart) expect((await op.post(`/api/devices/${d.device_id}/pause`)).status).toBe(200);
+    await collectedInAdminDb(dataDir);
     const draft = await op.post('/api/tasks', {
       type: 'purchase',
       pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',

@@ -1,12 +1,6 @@
-import {
-  ledgerClaims,
-  draftDryRuns,
-  startStack,
-  startTasks,
-  waitForTerminal,
-  workflowTimes,
-  type Stack,
-} from '../../bench/stack';
+import { draftDryRuns, startTasks, waitForTerminal } from '../../bench/purchases';
+import { ledgerClaims, startStack, type Stack } from '../../bench/stack';
+import { workflowTimes } from '../../bench/workflow-times';
 import { getJson, sharedTemporal, tempDataDir } from '../harness';
 import { allocateNamespace } from '../namespaces';
 
@@ -35,7 +29,7 @@ describe('eight phone hosts, one admin', () => {
     await stack.addPhoneHosts(8);
     expect(new Set(stack.hosts.map((h) => h.dataDir)).size).toBe(8);
 
-    const drafts = await draftDryRuns(stack.op, 16);
+    const drafts = await draftDryRuns(stack, 16);
     await startTasks(stack.op, drafts);
     const statuses = await waitForTerminal(
       stack.adminDbFile,

@@ -1,4 +1,6 @@
+import type { AdminDb } from '../../admin/db/database';
 import type { TaskView } from '../../domain/purchase/views';
+import { collectedInTestDb } from '../collected';
 import type { OperatorClient } from '../harness';
 import { BLACK_M } from '../purchase/setup';
 
@@ -28,10 +30,10 @@ export async function until<T>(
 
 /**
  * What the phone tests do as the operator, through the API: start a dry run of the simulator's
- * BLACK_M goods and wait for its task to reach a state. `op` is read at each call, so a file
- * may log in inside its beforeAll.
+ * BLACK_M goods (collected first: a draft needs a collect) and wait for its task to reach a
+ * state. `op` and `db` are read at each call, so a file may log in inside its beforeAll.
  */
-export function operatorSteps(op: () => OperatorClient, tries?: number) {
+export function operatorSteps(op: () => OperatorClient, db: () => AdminDb, tries?: number) {
   const task = async (id: string) => (await op().get(`/api/tasks/${id}`)).body as TaskView;
   const waitFor = (id: string, statuses: string[]) =>
     until(
@@ -41,6 +43,7 @@ export function operatorSteps(op: () => OperatorClient, tries?: number) {
       tries,
     );
   async function dryRun(): Promise<string> {
+    await collectedInTestDb(db(), BLACK_M.goodsId);
     const d = await op().post('/api/tasks', {
       type: 'purchase',
       pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,

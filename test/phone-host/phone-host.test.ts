@@ -68,7 +68,11 @@ describe('phone host', () => {
       `${serial} ${what}`,
       TRIES,
     ) as Promise<DeviceView>;
-  const { task, waitFor, dryRun } = operatorSteps(() => op, TRIES);
+  const { task, waitFor, dryRun } = operatorSteps(
+    () => op,
+    () => admin.db,
+    TRIES,
+  );
   const workerPid = (serial: string) => host.snapshot().find((p) => p.serial === serial)?.worker_pid ?? null;
   async function approve(serial: string): Promise<DeviceView> {
     const pending = await viewOf(serial, (d) => d.state === 'pending', 'pending');

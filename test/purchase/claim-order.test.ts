@@ -1,5 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { collectedInTestDb } from '../collected';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
@@ -17,6 +18,7 @@ describe('claims: priority, then first come first served', () => {
   });
 
   const draft = async (priority?: number) => {
+    await collectedInTestDb(rig.admin.db, BLACK_M.goodsId); // a draft needs a collect
     const res = await rig.op.post('/api/tasks', {
       type: 'purchase',
       pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { startPhoneSim, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
+import { startPhoneSim, type Goods, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
 import type { TaskView } from '../../domain/purchase/views';
+import { collectedInTestDb } from '../collected';
 import {
   issueTestDevice,
   loginOperator,
@@ -37,6 +38,7 @@ export interface PurchaseRig {
   onSubmitTap(fn: (() => void) | null): void;
   /** creates a DRAFT and starts it; returns the task id */
   purchase(t: TaskSpec): Promise<string>;
+  /** a DRAFT on the goods as the phone collected it (test/collected.ts): a draft needs a collect */
   draft(t: TaskSpec): Promise<{ task_id: string; version: number }>;
   task(id: string): Promise<TaskView>;
   /** polls the admin DB tightly: returns the moment the row shows one of `statuses` (to race an operator click against the workflow) */
@@ -61,6 +63,8 @@ export interface TaskSpec {
   quantity: number;
   capCent: number;
   mode?: 'dry_run' | 'live';
+  /** the goods as the phone showed it when collected, for a goods that changed since (test/collected.ts) */
+  asCollected?: (goods: Goods) => Goods;
 }
 
 export const BLACK_M = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' } };
@@ -194,6 +198,7 @@ export async function startPurchaseRig(
       submitTapHook = fn;
     },
     async draft(t) {
+      await collectedInTestDb(rig.admin.db, t.goodsId, { asCollected: t.asCollected });
       const res = await op.post('/api/tasks', {
         type: 'purchase',
         pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${t.goodsId}`,

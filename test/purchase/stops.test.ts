@@ -1,6 +1,17 @@
 import type { DeviceView } from '../../domain/devices';
-import type { Faults } from '../../sim/phone';
+import type { Faults, Goods } from '../../sim/phone';
 import { BLACK_M, startPurchaseRig, type PurchaseRig, type TaskSpec } from './setup';
+
+/** The goods as collected before it changed on the phone: every option in stock. */
+const restocked = (g: Goods): Goods => ({ ...g, skus: g.skus.map((s) => ({ ...s, stock: Math.max(s.stock, 5) })) });
+/** The goods as collected before an option was renamed on the phone (`now` was `then`). */
+const renamed =
+  (now: string, then: string) =>
+  (g: Goods): Goods => ({
+    ...g,
+    dimensions: g.dimensions.map((d) => ({ ...d, values: d.values.map((v) => (v === now ? then : v)) })),
+    skus: g.skus.map((s) => ({ ...s, options: s.options.map((v) => (v === now ? then : v)) })),
+  });
 
 /**
  * Every stop before the fence: NEEDS_MANUAL with its reason code, no order,
@@ -58,12 +69,26 @@ describe('purchase stops before the fence', () => {
     },
     {
       name: 'missing option (红红 is not 红)',
-      task: { goodsId: '600000000101', options: { 颜色: '红红', 尺码: 'S' }, quantity: 1, capCent: 2000 },
+      task: {
+        goodsId: '600000000101',
+        options: { 颜色: '红红', 尺码: 'S' },
+        quantity: 1,
+        capCent: 2000,
+        // collected when the shop still called it 红红: the admin takes the draft, the phone finds no 红红
+        asCollected: renamed('红', '红红'),
+      },
       reason: 'OPTION_NOT_FOUND',
     },
     {
       name: 'out-of-stock option (白色/L)',
-      task: { goodsId: '937122477375', options: { 颜色分类: '白色', 尺码: 'L' }, quantity: 1, capCent: 5000 },
+      task: {
+        goodsId: '937122477375',
+        options: { 颜色分类: '白色', 尺码: 'L' },
+        quantity: 1,
+        capCent: 5000,
+        // in stock when collected, sold out since
+        asCollected: restocked,
+      },
       reason: 'OPTION_UNAVAILABLE',
     },
     {
@@ -81,7 +106,14 @@ describe('purchase stops before the fence', () => {
     },
     {
       name: 'delisted goods',
-      task: { goodsId: '600000000105', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1, capCent: 9000 },
+      task: {
+        goodsId: '600000000105',
+        options: { 颜色分类: '黑色', 尺码: 'M' },
+        quantity: 1,
+        capCent: 9000,
+        // on sale when collected, delisted since
+        asCollected: (g) => restocked({ ...g, status: 'on_sale' }),
+      },
       reason: 'GOODS_DELISTED',
       noTapsAtAll: true,
     },

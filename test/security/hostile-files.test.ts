@@ -13,6 +13,7 @@ import {
   type TestAdmin,
   type TestDevice,
 } from '../harness';
+import { collectedInTestDb } from '../collected';
 import { uploadEvidence } from './evidence-client';
 import { realPng } from './png-fixtures';
 import { rawRequest, requestHead } from './raw-http';
@@ -97,11 +98,13 @@ describe('hostile files and requests, second probe', () => {
     const draft = (title: string) => ({
       type: 'purchase',
       pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=41000000001',
-      pdd_options: { 颜色: '黑色' },
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
       quantity: 1,
       max_total_price_cent: 1000,
       title,
     });
+    // a draft needs a collect: the goods as the phone shows the simulator's reference goods
+    await collectedInTestDb(admin.db, '41000000001', { copyOf: '937122477375' });
     const tasksBefore = (await admin.db.selectFrom('tasks').select('task_id').execute()).length;
     const task = await op.post('/api/tasks', draft('evil\u202etxt.exe'));
     expect({ status: task.status, body: task.body }).toMatchObject({

@@ -7,13 +7,15 @@ import {
   type OperatorClient,
   type TestAdmin,
 } from '../harness';
+import { collectedInTestDb } from '../collected';
 
 /**
  * 设置 over HTTP against a real admin: `GET /api/settings`, the partial `PUT /api/settings` (zod
  * ranges, Chinese refusals that write nothing, one audit row old → new), and that the code acting
  * on a setting reads the new value at once — no restart.
  */
-const GOODS_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375';
+const GOODS_ID = '937122477375';
+const GOODS_URL = `https://mobile.yangkeduo.com/goods.html?goods_id=${GOODS_ID}`;
 const DEFAULTS = {
   'safety.max_quantity': 10,
   'safety.price_tolerance_cent': 500,
@@ -49,10 +51,11 @@ describe('settings API', () => {
       .execute();
 
   async function draft(quantity: number): Promise<{ task_id: string; version: number }> {
+    await collectedInTestDb(admin.db, GOODS_ID); // a draft needs a collect
     const res = await op.post('/api/tasks', {
       type: 'purchase',
       pdd_goods_url: GOODS_URL,
-      pdd_options: { 颜色分类: '黑色' },
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
       quantity,
       max_total_price_cent: 2000,
     });

@@ -1,4 +1,5 @@
 import { skusJson, upload } from '../catalog/helpers';
+import { collectedInTestDb } from '../collected';
 import { buildWorkbook } from '../catalog/workbook';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
 
@@ -11,6 +12,8 @@ const SHOPEE = '33300000001';
 const PDD = '990001';
 const URL = `https://mobile.yangkeduo.com/goods.html?goods_id=${PDD}`;
 const UNCOLLECTED_URL = 'https://mobile.yangkeduo.com/goods.html?goods_id=990002';
+/** a goods of the phone simulator's catalog, never collected in this admin until the test says so */
+const RED_S = { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' } };
 
 interface Task {
   task_id: string;
@@ -148,18 +151,6 @@ describe('purchase drafts from what is known', () => {
       expect((res.body as { error: { message: string } }).error.message).toMatch(message);
     }
     expect(await taskCount()).toBe(before);
-    // A goods with no collected data is not judged here (the phone's gates still are).
-    expect(
-      (
-        await op.post('/api/tasks', {
-          type: 'purchase',
-          pdd_goods_url: UNCOLLECTED_URL,
-          pdd_options: { 颜色: '随便' },
-          quantity: 1,
-          max_total_price_cent: 100,
-        })
-      ).status,
-    ).toBe(201);
   });
 
   it('refuses a quantity over the limit with both numbers, on create and on edit, writing nothing', async () => {
@@ -201,6 +192,49 @@ describe('purchase drafts from what is known', () => {
     expect(edit.status).toBe(400);
     expect(edit.body).toMatchObject({ error: { code: 'PRICE_UNKNOWN' } });
     expect((await task(t.task_id)).pdd_options).toEqual({ 颜色分类: '黑色', 尺码: 'M' });
+  });
+
+  it('refuses a goods never collected (NOT_COLLECTED) on create and on a goods-changing edit, writing nothing; after a collect it is drafted', async () => {
+    const auditCount = async () => (await admin.db.selectFrom('audit_log').select('id').execute()).length;
+    const simGoods = {
+      id: RED_S.goodsId,
+      url: `https://mobile.yangkeduo.com/goods.html?goods_id=${RED_S.goodsId}`,
+      options: RED_S.options,
+    };
+    const t = await created();
+    const [tasksBefore, auditBefore] = [await taskCount(), await auditCount()];
+    for (const goods of [{ id: '990002', url: UNCOLLECTED_URL, options: { 颜色: '随便' } }, simGoods]) {
+      const res = await draft(goods.options, { pdd_goods_url: goods.url });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({
+        error: {
+          code: 'NOT_COLLECTED',
+          message: expect.stringContaining('no collect result') as unknown,
+          details: { pdd_goods_id: goods.id },
+        },
+      });
+      // an edit moving a draft onto it, with its options or with the draft's own
+      for (const change of [{ pdd_goods_url: goods.url, pdd_options: goods.options }, { pdd_goods_url: goods.url }]) {
+        const edit = await op.request('PATCH', `/api/tasks/${t.task_id}`, { version: t.version, ...change });
+        expect(edit.status).toBe(409);
+        expect(edit.body).toMatchObject({ error: { code: 'NOT_COLLECTED' } });
+      }
+    }
+    expect([await taskCount(), await auditCount()]).toEqual([tasksBefore, auditBefore]);
+    expect(await task(t.task_id)).toMatchObject({ version: t.version, pdd_options: { 颜色分类: '黑色', 尺码: 'M' } });
+
+    // the same simulator goods once a phone collected it
+    await collectedInTestDb(admin.db, RED_S.goodsId);
+    const made = await draft(simGoods.options, { pdd_goods_url: simGoods.url });
+    expect(made.status).toBe(201);
+    expect(await task((made.body as { task_id: string }).task_id)).toMatchObject({ pdd_options: RED_S.options });
+    const moved = await op.request('PATCH', `/api/tasks/${t.task_id}`, {
+      version: t.version,
+      pdd_goods_url: simGoods.url,
+      pdd_options: simGoods.options,
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ version: t.version + 1, pdd_options: RED_S.options });
   });
 
   it('saves a cap below collected price × quantity with the warning CAP_BELOW_COLLECTED_PRICE, gone once the cap covers it', async () => {

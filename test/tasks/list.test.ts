@@ -1,4 +1,8 @@
+import { collectedInTestDb } from '../collected';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
+
+/** a goods of its own per draft (the goods id is searched), each shown by the phone as its reference goods */
+const REFERENCE_GOODS = '937122477375';
 
 describe('GET /api/tasks — keyset pagination and search', () => {
   let admin: TestAdmin;
@@ -7,6 +11,17 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     admin = await startTestAdmin();
     op = await loginOperator(admin);
   });
+  /** a draft on `goodsId` once a phone collected it (a draft needs a collect) */
+  const draftOn = async (goodsId: string, fields: { max_total_price_cent: number; title: string }) => {
+    await collectedInTestDb(admin.db, goodsId, { copyOf: REFERENCE_GOODS });
+    return op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 1,
+      ...fields,
+    });
+  };
   afterAll(async () => {
     await admin?.close();
   });
@@ -14,14 +29,7 @@ describe('GET /api/tasks — keyset pagination and search', () => {
   it('pages through every task exactly once and finds one by text', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await op.post('/api/tasks', {
-        type: 'purchase',
-        pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=93712247737${i}`,
-        pdd_options: { 颜色分类: '黑色' },
-        quantity: 1,
-        max_total_price_cent: 1000 + i,
-        title: `标题 ${i}`,
-      });
+      const res = await draftOn(`93712247737${i}`, { max_total_price_cent: 1000 + i, title: `标题 ${i}` });
       expect(res.status).toBe(201);
       ids.push((res.body as { task_id: string }).task_id);
     }
@@ -62,14 +70,7 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     expect(page1.next_cursor).not.toBeNull();
     expect((await list(`limit=1&cursor=${encodeURIComponent(page1.next_cursor!)}`)).total).toBe(all.total);
 
-    const made = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477379',
-      pdd_options: { 颜色分类: '黑色' },
-      quantity: 1,
-      max_total_price_cent: 500,
-      title: '计数 样本',
-    });
+    const made = await draftOn('937122477379', { max_total_price_cent: 500, title: '计数 样本' });
     expect(made.status).toBe(201);
     const id = (made.body as { task_id: string }).task_id;
     expect((await list('limit=1')).total).toBe(all.total + 1);
@@ -94,14 +95,7 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     const titles = ['引号 "甲" 乙', '大小写 AbCdE', '旧标题 xyz'];
     const ids: string[] = [];
     for (const [i, title] of titles.entries()) {
-      const res = await op.post('/api/tasks', {
-        type: 'purchase',
-        pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=93712247738${i}`,
-        pdd_options: { 颜色分类: '黑色' },
-        quantity: 1,
-        max_total_price_cent: 700,
-        title,
-      });
+      const res = await draftOn(`93712247738${i}`, { max_total_price_cent: 700, title });
       expect(res.status).toBe(201);
       ids.push((res.body as { task_id: string }).task_id);
     }
@@ -126,14 +120,7 @@ describe('GET /api/tasks — keyset pagination and search', () => {
     type ListBody = { items: Array<{ task_id: string }>; total: number };
     const search = async (q: string) =>
       (await op.get(`/api/tasks?q=${encodeURIComponent(q)}&limit=100`)).body as ListBody;
-    const res = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477399',
-      pdd_options: { 颜色分类: '黑色' },
-      quantity: 1,
-      max_total_price_cent: 700,
-      title: '订单号测试',
-    });
+    const res = await draftOn('937122477399', { max_total_price_cent: 700, title: '订单号测试' });
     const taskId = (res.body as { task_id: string }).task_id;
     const pddOrderNo = '260101987654321098';
     await admin.db

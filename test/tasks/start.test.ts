@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort, startDevServer, type DevServer } from '../../temporal/dev-server';
+import { collectedInTestDb } from '../collected';
 import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
 
+/** a goods of the phone simulator's catalog, collected before the drafts (a draft needs a collect) */
+const GOODS_ID = '937122477375';
 const draft = (quantity: number) => ({
   type: 'purchase',
-  pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+  pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${GOODS_ID}`,
   pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
   quantity,
   max_total_price_cent: 5000,
@@ -25,6 +28,7 @@ describe('starting purchases', () => {
   it('refuses the whole start when one task is over safety.max_quantity, changing nothing', async () => {
     admin = await startTestAdmin();
     const op = await loginOperator(admin);
+    await collectedInTestDb(admin.db, GOODS_ID);
     const ok = (await op.post('/api/tasks', draft(3))).body as { task_id: string; version: number };
     const over = (await op.post('/api/tasks', draft(4))).body as { task_id: string; version: number };
     // the limit lowered after the drafts were saved (a save over it is refused: test/tasks/drafts.test.ts)
@@ -42,6 +46,7 @@ describe('starting purchases', () => {
     const rows = await admin.db
       .selectFrom('tasks')
       .select(['task_id', 'status', 'version'])
+      .where('task_type', '=', 'purchase')
       .orderBy('task_id')
       .execute();
     expect(rows).toEqual([
@@ -60,13 +65,22 @@ describe('starting purchases', () => {
       purchaseSweepIntervalMs: 500,
     });
     const op = await loginOperator(admin);
+    await collectedInTestDb(admin.db, GOODS_ID);
     const task = (await op.post('/api/tasks', draft(1))).body as { task_id: string; version: number };
 
     const started = await op.post('/api/tasks/start', { tasks: [{ task_id: task.task_id, version: task.version }] });
     expect(started.status).toBe(200);
     const auth = await admin.db.selectFrom('order_authorizations').selectAll().executeTakeFirstOrThrow();
     expect(auth.workflow_started_at).toBeNull();
-    expect((await admin.db.selectFrom('tasks').select('status').executeTakeFirstOrThrow()).status).toBe('PENDING');
+    expect(
+      (
+        await admin.db
+          .selectFrom('tasks')
+          .select('status')
+          .where('task_type', '=', 'purchase')
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('PENDING');
 
     server = await startDevServer({
       dbFile: path.join(dir, 'temporal.db'),

@@ -85,6 +85,16 @@ describe('API error codes', () => {
     for (const text of Object.values(API_ERROR_CODES)) expect(text).toMatch(/[\u4e00-\u9fff]/);
   });
 
+  it("the UI's own codes never repeat a server code: a code has one wording, the server's table's", () => {
+    const ui = fs.readFileSync(path.resolve(__dirname, '..', '..', 'ui', 'src', 'errors.ts'), 'utf8');
+    const table = /const CLIENT_ERROR_CODES = \{([\s\S]*?)\} as const/.exec(ui)?.[1] ?? '';
+    const clientCodes = [...table.matchAll(/^\s*([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1] as string);
+    expect(clientCodes).toContain('NETWORK_ERROR'); // the scan itself works
+    expect(clientCodes.filter((code) => isApiErrorCode(code))).toEqual([]);
+    // the 新建采购任务 form's refusal of goods never collected is the server's code
+    expect(isApiErrorCode('NOT_COLLECTED')).toBe(true);
+  });
+
   it('a new code string in the admin fails the check', () => {
     const files = new Map([
       [

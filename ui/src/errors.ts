@@ -10,8 +10,6 @@ const CLIENT_ERROR_CODES = {
   NETWORK_ERROR: '无法连接管理服务，请检查网络或服务是否已启动',
   TIMEOUT: '请求超时，请稍后重试',
   BAD_RESPONSE: '服务返回了无法识别的响应',
-  // the 新建采购任务 form's own refusal: a purchase is made from what a phone collected
-  NOT_COLLECTED: '这个拼多多商品还没有采集结果：请先在商品页关联链接并采集，再新建采购任务',
 } as const satisfies Record<string, string>;
 
 const MESSAGES: Readonly<Record<string, string>> = { ...API_ERROR_CODES, ...CLIENT_ERROR_CODES };
