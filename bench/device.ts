@@ -35,10 +35,11 @@ import { PDD_PACKAGE } from '../domain/pdd-app';
  *   Floor: 3 for one piece, 4 otherwise.
  * - submit and observe: one read-only re-check of the final panel before the tap, one look at
  *   the result after it, one at the orders list for the order number: +3.
- * - what the simulator adds on top on every profile (sim/phone/SCREENS.md): the first dump after
- *   `am start` and after the submit tap shows the loading screen whatever the wait (+1 at the
- *   goods, +1 after the submit, +1 at the orders list), and with two dimensions the sizes are
- *   below the fold until one swipe, whose result is read before a size is tapped (+1).
+ * - what the simulator adds on top (sim/phone/SCREENS.md): with two dimensions the sizes are
+ *   below the fold until one swipe, whose result is read before a size is tapped (+1); on the
+ *   `zero` profile only, the first dump after `am start` and after the submit tap shows the
+ *   loading screen (+1 at the goods, +1 after the submit, +1 at the orders list) — on
+ *   `realistic` a dump waits for the page to settle, as on a phone.
  * - collect: the goods page, the panel, then one reading per colour (each colour's SKUs are
  *   read from the panel after tapping it) — colours + 2; goods priced per size need a reading
  *   per SKU instead.
