@@ -81,7 +81,7 @@ export async function benchLoad(opts: {
         eventLoopMaxMs: loop.maxMs,
       };
       opts.say(
-        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors; ${finishedDuringLoad} purchases finished meanwhile; admin event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(0)} ms`,
+        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors${errorKinds(results)}; ${finishedDuringLoad} purchases finished meanwhile; admin event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(0)} ms`,
       );
       rounds.push(round);
     }
@@ -146,4 +146,19 @@ async function adminCpuPerList(client: TimedClient, adminPid: number): Promise<n
   const before = cpuMs(adminPid);
   for (let i = 0; i < n; i++) await client.get('/api/tasks?limit=50');
   return (cpuMs(adminPid) - before) / n;
+}
+
+/**
+ * What the failed requests answered, e.g. ` (503 AUTH_STORE_UNAVAILABLE ×3, no answer ×1)`: a
+ * run's errors are rare and gone in the next, so the run itself must say what they were.
+ */
+function errorKinds(results: ReadonlyArray<{ status: number; body: string }>): string {
+  const kinds = new Map<string, number>();
+  for (const r of results) {
+    if (r.status === 200) continue;
+    const code = /"code":"([A-Z_]+)"/.exec(r.body)?.[1];
+    const kind = r.status === 0 ? 'no answer' : `${r.status}${code ? ` ${code}` : ''}`;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return kinds.size === 0 ? '' : ` (${[...kinds].map(([k, n]) => `${k} ×${n}`).join(', ')})`;
 }
