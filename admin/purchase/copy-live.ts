@@ -1,6 +1,7 @@
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { conflict } from '../http/errors';
+import { purchaseTaskRow } from './task-row';
 import { createPurchaseDraft, type DraftCreated } from './drafts';
 
 /**
@@ -10,13 +11,7 @@ import { createPurchaseDraft, type DraftCreated } from './drafts';
  * draft creator, so it is judged as any draft (the goods' collect as it is now).
  */
 export async function copyAsLive(db: AdminDb, actor: AuditActor, taskId: string): Promise<DraftCreated> {
-  const task = await db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('task_id', '=', taskId)
-    .where('task_type', '=', 'purchase')
-    .executeTakeFirst();
-  if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
+  const task = await purchaseTaskRow(db, taskId);
   if (task.status !== 'DRY_RUN_PASSED') throw conflict('ACTION_NOT_ALLOWED', '只有试运行通过的任务可以复制为真实下单');
   const orderLine =
     task.syb_id !== null && task.syb_order_no !== null && task.shopee_goods_id !== null && task.shopee_sku_id !== null

@@ -9,6 +9,7 @@ import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
+import { purchaseTaskRow } from './task-row';
 import { checkQuantity, collectedNames, draftGoodsId } from './draft-rules';
 import type { DraftCreated } from './drafts';
 import { checkPurchaseOptions } from './options';
@@ -97,13 +98,7 @@ async function editableDraft(
   taskId: string,
   seenVersion: number,
 ): Promise<Selectable<AdminDatabase['tasks']>> {
-  const task = await trx
-    .selectFrom('tasks')
-    .selectAll()
-    .where('task_id', '=', taskId)
-    .where('task_type', '=', 'purchase')
-    .executeTakeFirst();
-  if (!task) throw notFound('TASK_NOT_FOUND', `no purchase task ${taskId}`);
+  const task = await purchaseTaskRow(trx, taskId);
   const status = task.status as PurchaseStatus;
   if (!allowsAction(status, 'edit'))
     throw conflict('NOT_DRAFT', `只有草稿可以编辑（当前状态：${STATUS_ZH[status] ?? task.status}）`);
