@@ -84,3 +84,15 @@ export async function waitInPage<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Waits until the page's location hash is `expected` (a string matches whole) and returns it. */
+export async function waitForHash(page: Page, expected: string | RegExp): Promise<string> {
+  const accept = typeof expected === 'string' ? (h: string) => h === expected : (h: string) => expected.test(h);
+  return waitInPage<string>(page, 'window.location.hash', accept, 30_000);
+}
+
+/** Waits until the element with `testid` shows `text`: a list says 正在加载… before its rows or its empty line. */
+export async function waitForText(page: Page, testid: string, text: string): Promise<void> {
+  const read = `document.querySelector('[data-testid="${testid}"]')?.textContent ?? ''`;
+  await waitInPage<string>(page, read, (seen) => seen.includes(text));
+}

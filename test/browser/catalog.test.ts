@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { startBrowserRig, waitForHash, waitForText, waitInPage, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { buildWorkbook, type ExportRow } from '../catalog/workbook';
 import { sharedTemporal, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
@@ -33,10 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.close();
 });
-
-async function waitForHash(p: Page, expected: string): Promise<void> {
-  await waitInPage<string>(p, 'window.location.hash', (hash) => hash === expected, 30_000);
-}
 
 /** Waits until the rows with `testid` carry exactly these `attr` values, in order; says what it saw if not. */
 async function waitForRows(testid: string, attr: string, want: string[]): Promise<void> {
@@ -88,7 +84,7 @@ test('the 商品 page asks for login first, then imports a workbook: counts, the
   await page.getByTestId('login-submit').click();
   await waitForHash(page, '#/products');
   await page.getByTestId('page-products').waitFor();
-  expect(await page.getByTestId('products-table').textContent()).toContain('没有商品');
+  await waitForText(page, 'products-table', '没有商品');
 
   expect(await page.getByTestId('import-start').isDisabled()).toBe(true);
   await page.getByTestId('import-file').setInputFiles({

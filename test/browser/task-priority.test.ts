@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { startBrowserRig, waitForHash, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
@@ -46,10 +46,6 @@ function taskRow(taskId: string): Locator {
   return page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]`);
 }
 
-async function waitForHash(expected: RegExp): Promise<string> {
-  return waitInPage<string>(page, 'window.location.hash', (h) => expected.test(h), 30_000);
-}
-
 async function storedPriority(taskId: string): Promise<{ priority: number; version: number }> {
   const got = await api.get(`/api/tasks/${taskId}`);
   expect(got.status).toBe(200);
@@ -79,7 +75,7 @@ test('a new task is saved with the 优先级 picked on the form; its page and th
   await page.getByTestId('field-max-price').fill('30');
   await page.getByTestId('field-priority').selectOption({ label: '较高' });
   await page.getByTestId('task-form-submit').click();
-  await waitForHash(/^#\/tasks\?created=/);
+  await waitForHash(page, /^#\/tasks\?created=/);
   ids.high = /已保存草稿 (\S+)/.exec((await page.getByTestId('task-notice').textContent()) ?? '')?.[1];
   expect(ids.high).toBeDefined();
   expect(await storedPriority(ids.high!)).toMatchObject({ priority: 1, version: 1 });
@@ -108,7 +104,7 @@ test('a new task is saved with the 优先级 picked on the form; its page and th
 
 test('editing the draft changes its 优先级: a new version with the new level, shown on its page', async () => {
   await page.getByTestId('action-edit').click();
-  await waitForHash(/\/edit$/);
+  await waitForHash(page, /\/edit$/);
   await page.locator('[data-testid="task-form"][data-ready="ready"]').waitFor();
   // the form opens with the draft's level, not the default
   expect(await page.getByTestId('field-priority').inputValue()).toBe('1');

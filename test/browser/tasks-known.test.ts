@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PRODUCTS } from '../../sim/syb/data';
 import { demoShopeeExport, demoSkus } from '../../sim/syb/demo-export';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { startBrowserRig, waitForHash, type BrowserRig } from '../browser';
 import { linkAndCollect, startDemoPhone, type DemoPhone } from './demo';
 import { upload } from '../catalog/helpers';
 import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
@@ -56,12 +56,8 @@ function picker(dimension: string): Locator {
   return page.locator(`[data-testid="option-picker"][data-dimension="${dimension}"]`);
 }
 
-async function waitForHash(expected: RegExp): Promise<string> {
-  return waitInPage<string>(page, 'window.location.hash', (h) => expected.test(h), 30_000);
-}
-
 async function createdId(): Promise<string> {
-  await waitForHash(/^#\/tasks\?created=/);
+  await waitForHash(page, /^#\/tasks\?created=/);
   const notice = await page.getByTestId('task-notice').textContent();
   const id = /已保存草稿 (\S+)/.exec(notice ?? '')?.[1];
   if (!id) throw new Error(`no saved draft in the notice: ${notice ?? ''}`);
@@ -75,7 +71,7 @@ test('采购 on a mapped SKU opens the form with pickers of the collected dimens
   await page.getByTestId('login-submit').click();
   const sku = page.locator(`[data-testid="sku-row"][data-sku-id="${blackM()}"]`);
   await sku.getByTestId('sku-purchase').click();
-  await waitForHash(/^#\/tasks\/new\?sku=/);
+  await waitForHash(page, /^#\/tasks\/new\?sku=/);
   await page.locator('[data-testid="task-form"][data-ready="ready"]').waitFor();
   await picker('颜色分类').waitFor();
   // the pickers offer exactly what was collected; no free-text rows
@@ -167,7 +163,7 @@ test('复制为真实下单 makes a live draft with the same goods, options, qua
   await taskRow(ids.live).getByTestId('task-link').click();
   await page.locator(`[data-testid="page-task-detail"][data-task-id="${ids.live}"]`).waitFor();
   await page.getByTestId('action-edit').click();
-  await waitForHash(/\/edit$/);
+  await waitForHash(page, /\/edit$/);
   await page.locator('[data-testid="task-form"][data-ready="ready"]').waitFor();
   expect(await page.getByTestId('mode-live').isChecked()).toBe(true);
   expect(await picker('尺码').inputValue()).toBe('M');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { startBrowserRig, waitForHash, waitInPage, type BrowserRig } from '../browser';
 import { skusJson } from '../catalog/helpers';
 import { collectedInTestDb } from '../collected';
 import {
@@ -68,13 +68,6 @@ afterAll(async () => {
 // Expressions as strings: the tests' tsconfig has no DOM types, and they run in the page anyway.
 async function hash(p: Page): Promise<string> {
   return p.evaluate<string>('window.location.hash');
-}
-
-async function waitForHash(p: Page, expected: string | RegExp): Promise<void> {
-  const source =
-    typeof expected === 'string' ? `^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : expected.source;
-  const pattern = new RegExp(source);
-  await waitInPage<string>(p, 'window.location.hash', (hash) => pattern.test(hash), 30_000);
 }
 
 async function logIn(p: Page): Promise<void> {
