@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Enough for every test file of one run; a file that finds the pool empty fails loudly. */
-export const TEST_NAMESPACE_POOL = Array.from({ length: 160 }, (_, i) => `test-${i + 1}`);
+export const TEST_NAMESPACE_POOL = Array.from({ length: 200 }, (_, i) => `test-${i + 1}`);
 
 /** Takes the next unused namespace of this run (atomic across jest workers via O_EXCL). */
 export function allocateNamespace(): string {

@@ -14,27 +14,26 @@ import { temporalDataConverter } from '../../temporal/codec';
  * The purchase workflow (production bundle) against stubbed activities: what each timeout of a
  * phone step and the operator's cancel do to a purchase. On the shared dev server, not the
  * time-skipping one, which has no search attributes: the timeouts take their real time (the
- * heartbeat timeout, submitOnce's minute). The real-stack counterparts (a real phone host
+ * heartbeat timeout, submitOnce's minute), so the tests run concurrently, each purchase in its
+ * own namespace. The real-stack counterparts (a real phone host
  * killed, a real cancel on the simulator) are in test/purchase/crash-heartbeat.test.ts.
  */
 describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities)', () => {
-  const env = {} as { client: Client; nativeConnection: NativeConnection };
-  beforeAll(async () => {
-    const { address } = sharedTemporal();
-    const namespace = allocateNamespace();
-    env.client = new Client({
-      dataConverter: temporalDataConverter(),
-      connection: await Connection.connect({ address }),
-      namespace,
-    });
-    env.nativeConnection = await NativeConnection.connect({ address });
-    ns = namespace;
-  });
+  // Connected on first use, not in beforeAll: concurrent tests may start before hooks run.
+  let connected: Promise<{ connection: Connection; nativeConnection: NativeConnection }> | null = null;
+  const connect = () =>
+    (connected ??= (async () => {
+      const { address } = sharedTemporal();
+      return {
+        connection: await Connection.connect({ address }),
+        nativeConnection: await NativeConnection.connect({ address }),
+      };
+    })());
   afterAll(async () => {
-    await env.client?.connection.close();
-    await env.nativeConnection?.close();
+    const env = await connected;
+    await env?.connection.close();
+    await env?.nativeConnection.close();
   });
-  let ns = '';
 
   const READING: FinalPanelReading = {
     appVersion: '8.17.0',
@@ -61,6 +60,8 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
   ) {
     n += 1;
     const id = `hb-${n}`;
+    // a namespace each: the workflow's admin and claim queues have fixed names
+    const ns = allocateNamespace();
     const queue = `device/${id}`;
     const calls: { name: string; input: unknown }[] = [];
     // one driver per phone, as the device worker's gate keeps it: the release waits for a running prepare
@@ -158,9 +159,10 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     };
     const bundle = { codePath: sharedTemporal().workflowBundlePath };
     const workers = async () => {
+      const { nativeConnection } = await connect();
       const adminW = await Worker.create({
         dataConverter: temporalDataConverter(),
-        connection: env.nativeConnection,
+        connection: nativeConnection,
         namespace: ns,
         taskQueue: 'admin',
         workflowBundle: bundle,
@@ -168,7 +170,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       });
       const claimW = await Worker.create({
         dataConverter: temporalDataConverter(),
-        connection: env.nativeConnection,
+        connection: nativeConnection,
         namespace: ns,
         taskQueue: 'devices',
         activities: claims,
@@ -176,7 +178,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       // heartbeats reach the server as often as the device worker sends them (device-worker/runtime/reconnect.ts)
       const phoneW = await Worker.create({
         dataConverter: temporalDataConverter(),
-        connection: env.nativeConnection,
+        connection: nativeConnection,
         namespace: ns,
         taskQueue: queue,
         activities: phone,
@@ -184,8 +186,12 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       });
       return { adminW, claimW, phoneW };
     };
-    const start = () =>
-      env.client.workflow.start<typeof purchase>('purchase', {
+    const start = async () =>
+      new Client({
+        dataConverter: temporalDataConverter(),
+        connection: (await connect()).connection,
+        namespace: ns,
+      }).workflow.start<typeof purchase>('purchase', {
         taskQueue: 'admin',
         workflowId: `purchase/${id}`,
         args: [input],
@@ -202,42 +208,45 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     return w.adminW.runUntil(w.claimW.runUntil(w.phoneW.runUntil(fn)));
   }
 
-  it('cancel during prepare: the running prepare receives the cancel, the purchase ends CANCELED, the phone is released, nothing is fenced', async () => {
-    let cancelled: (reason: string) => void = () => {};
-    const sawCancel = new Promise<string>((r) => (cancelled = r));
-    let preparing: () => void = () => {};
-    const started = new Promise<void>((r) => (preparing = r));
-    const r = rig({
-      async preparePurchase() {
-        const ctx = Context.current();
-        preparing();
-        // a prepare that heartbeats per dump, as the device session does, until it is cancelled
-        for (;;) {
-          ctx.heartbeat();
-          if (ctx.cancellationSignal.aborted) {
-            cancelled(String(ctx.cancellationSignal.reason));
-            throw new CancelledFailure('cancelled at a safe point');
+  it.concurrent(
+    'cancel during prepare: the running prepare receives the cancel, the purchase ends CANCELED, the phone is released, nothing is fenced',
+    async () => {
+      let cancelled: (reason: string) => void = () => {};
+      const sawCancel = new Promise<string>((r) => (cancelled = r));
+      let preparing: () => void = () => {};
+      const started = new Promise<void>((r) => (preparing = r));
+      const r = rig({
+        async preparePurchase() {
+          const ctx = Context.current();
+          preparing();
+          // a prepare that heartbeats per dump, as the device session does, until it is cancelled
+          for (;;) {
+            ctx.heartbeat();
+            if (ctx.cancellationSignal.aborted) {
+              cancelled(String(ctx.cancellationSignal.reason));
+              throw new CancelledFailure('cancelled at a safe point');
+            }
+            await new Promise((res) => setTimeout(res, 50));
           }
-          await new Promise((res) => setTimeout(res, 50));
-        }
-      },
-    });
-    const w = await r.workers();
-    const status = await withWorkers(w, async () => {
-      const h = await r.start();
-      await started;
-      await h.executeUpdate(cancelUpdate, { args: [{ actor: 'op' }] });
-      expect(await sawCancel).toMatch(/CANCELLED/);
-      return h.result();
-    });
-    expect(status).toBe('CANCELED');
-    expect(r.statuses.at(-1)).toEqual({ to: 'CANCELED', reasonCode: 'CANCELED_BY_OPERATOR' });
-    expect(r.names()).toContain('releaseDevice');
-    expect(r.names()).not.toContain('createSubmissionFence');
-    expect(r.names()).not.toContain('submitOnce');
-  });
+        },
+      });
+      const w = await r.workers();
+      const status = await withWorkers(w, async () => {
+        const h = await r.start();
+        await started;
+        await h.executeUpdate(cancelUpdate, { args: [{ actor: 'op' }] });
+        expect(await sawCancel).toMatch(/CANCELLED/);
+        return h.result();
+      });
+      expect(status).toBe('CANCELED');
+      expect(r.statuses.at(-1)).toEqual({ to: 'CANCELED', reasonCode: 'CANCELED_BY_OPERATOR' });
+      expect(r.names()).toContain('releaseDevice');
+      expect(r.names()).not.toContain('createSubmissionFence');
+      expect(r.names()).not.toContain('submitOnce');
+    },
+  );
 
-  it('cancel while waiting for a phone: CANCELED, no claim held, nothing on a phone', async () => {
+  it.concurrent('cancel while waiting for a phone: CANCELED, no claim held, nothing on a phone', async () => {
     const r = rig({}, { noPhone: true, expiresInMs: 60_000 });
     const w = await r.workers();
     const status = await withWorkers(w, async () => {
@@ -250,139 +259,157 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     expect(r.names()).not.toContain('releaseDevice');
   });
 
-  it('a prepare whose phone host stops heartbeating: HEARTBEAT timeout, not retried, NEEDS_MANUAL DEVICE_ERROR, released', async () => {
-    const r = rig({
-      async preparePurchase() {
-        // the host is gone: no heartbeat ever again (the sleep ends early when the worker stops)
-        await Context.current().sleep(45_000);
-        return {
-          ok: true,
-          reading: READING,
-          evidenceIds: [],
-          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
-        };
-      },
-    });
-    const w = await r.workers();
-    const h = await withWorkers(w, async () => {
-      const h = await r.start();
-      await waitFor(async () => (await h.query(stateQuery)).status === 'NEEDS_MANUAL');
-      await waitFor(async () => r.names().includes('releaseDevice'));
-      return h;
-    });
-    expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
-    expect(r.names().filter((x) => x === 'preparePurchase')).toHaveLength(1);
-    expect(r.names()).not.toContain('createSubmissionFence');
-    const stop = r.calls.find((c) => c.name === 'recordAttemptProgress');
-    expect(JSON.stringify(stop?.input)).toMatch(/heartbeat/i);
-    await h.terminate('test done');
-  });
+  it.concurrent(
+    'a prepare whose phone host stops heartbeating: HEARTBEAT timeout, not retried, NEEDS_MANUAL DEVICE_ERROR, released',
+    async () => {
+      const r = rig({
+        async preparePurchase() {
+          // the host is gone: no heartbeat ever again (the sleep ends early when the worker stops)
+          await Context.current().sleep(45_000);
+          return {
+            ok: true,
+            reading: READING,
+            evidenceIds: [],
+            counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+          };
+        },
+      });
+      const w = await r.workers();
+      const h = await withWorkers(w, async () => {
+        const h = await r.start();
+        await waitFor(async () => (await h.query(stateQuery)).status === 'NEEDS_MANUAL');
+        await waitFor(async () => r.names().includes('releaseDevice'));
+        return h;
+      });
+      expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
+      expect(r.names().filter((x) => x === 'preparePurchase')).toHaveLength(1);
+      expect(r.names()).not.toContain('createSubmissionFence');
+      const stop = r.calls.find((c) => c.name === 'recordAttemptProgress');
+      expect(JSON.stringify(stop?.input)).toMatch(/heartbeat/i);
+      await h.terminate('test done');
+    },
+  );
 
-  it('a prepare that fails with a retryable phone fault is not retried by Temporal: NEEDS_MANUAL with the reason from the failure table', async () => {
-    const r = rig({
-      async preparePurchase() {
-        throw ApplicationFailure.create({ type: 'SCREEN_TIMEOUT', message: 'waited for the spec panel' });
-      },
-    });
-    const w = await r.workers();
-    const h = await withWorkers(w, async () => {
-      const h = await r.start();
-      await waitFor(async () => (await h.query(stateQuery)).status === 'NEEDS_MANUAL');
-      return h;
-    });
-    expect(r.names().filter((x) => x === 'preparePurchase')).toHaveLength(1);
-    expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
-    await h.terminate('test done');
-  });
-
-  it('submitOnce never taken by a phone host (SCHEDULE_TO_START): NEEDS_MANUAL, the fence abandoned, no reconciliation', async () => {
-    let stopPhone: () => Promise<void> = async () => {};
-    const r = rig({}, { fence: () => stopPhone() });
-    const w = await r.workers();
-    const phoneRun = w.phoneW.run();
-    // the phone host goes away between the fence and submitOnce
-    stopPhone = async () => {
-      w.phoneW.shutdown();
-      await phoneRun;
-    };
-    const h = await w.adminW.runUntil(
-      w.claimW.runUntil(async () => {
+  it.concurrent(
+    'a prepare that fails with a retryable phone fault is not retried by Temporal: NEEDS_MANUAL with the reason from the failure table',
+    async () => {
+      const r = rig({
+        async preparePurchase() {
+          throw ApplicationFailure.create({ type: 'SCREEN_TIMEOUT', message: 'waited for the spec panel' });
+        },
+      });
+      const w = await r.workers();
+      const h = await withWorkers(w, async () => {
         const h = await r.start();
         await waitFor(async () => (await h.query(stateQuery)).status === 'NEEDS_MANUAL');
         return h;
-      }),
-    );
-    expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
-    expect(r.names()).toContain('abandonUntappedFence');
-    expect(r.names()).not.toContain('submitOnce');
-    expect(r.names()).not.toContain('recordSubmissionOutcome');
-    expect(r.statuses.map((s) => s.to)).not.toContain('RECONCILIATION_REQUIRED');
-    await h.terminate('test done');
-  });
-
-  it('submitOnce that outlives its start-to-close (START_TO_CLOSE): an unknown outcome, reconciled, never retried', async () => {
-    const r = rig({
-      async submitOnce() {
-        // past submitOnce's minute (the sleep ends early when the worker stops)
-        await Context.current().sleep(65_000);
-        return { tappedAt: '2026-01-01T00:00:01Z', counters: { adbRoundTrips: 0, dumps: 0, taps: 1, wallMs: 0 } };
-      },
-    });
-    const w = await r.workers();
-    const h = await withWorkers(w, async () => {
-      const h = await r.start();
-      await waitFor(
-        async () =>
-          (await h.query(stateQuery)).status === 'RECONCILIATION_REQUIRED' && r.names().includes('readPendingOrders'),
-      );
-      return h;
-    });
-    expect(r.names().filter((x) => x === 'submitOnce')).toHaveLength(1);
-    expect(r.statuses.find((s) => s.to === 'RECONCILIATION_REQUIRED')?.reasonCode).toBe('SUBMIT_NOT_CONFIRMED');
-    expect(r.names()).not.toContain('abandonUntappedFence');
-    await h.terminate('test done');
-  });
-
-  it('no phone before the authorization expires: back to DRAFT with AUTHORIZATION_EXPIRED, nothing on a phone', async () => {
-    const r = rig({}, { noPhone: true });
-    const w = await r.workers();
-    const status = await withWorkers(w, async () => (await r.start()).result());
-    expect(status).toBe('DRAFT');
-    expect(r.statuses.at(-1)).toEqual({ to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' });
-    expect(r.names()).not.toContain('preparePurchase');
-  });
-
-  it('holdsClaim: yes for the claim the workflow works on, no for any other claim, no once it has let the phone go', async () => {
-    let finishPrepare: () => void = () => {};
-    const prepareMayFinish = new Promise<void>((r) => (finishPrepare = r));
-    let preparing: () => void = () => {};
-    const started = new Promise<void>((r) => (preparing = r));
-    const r = rig({
-      async preparePurchase() {
-        preparing();
-        await prepareMayFinish;
-        return {
-          ok: true,
-          reading: READING,
-          evidenceIds: [],
-          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
-        };
-      },
-    });
-    const w = await r.workers();
-    await withWorkers(w, async () => {
-      const h = await r.start();
-      await started;
-      expect(await h.query(holdsClaimQuery, `claim-${r.id}`)).toBe(true);
-      // a claim some phone host recorded for this workflow but whose reply never arrived
-      expect(await h.query(holdsClaimQuery, 'claim-whose-reply-was-lost')).toBe(false);
-      finishPrepare();
-      await waitFor(async () => (await h.query(stateQuery)).status === 'WAITING_PAYMENT');
-      await waitFor(async () => r.names().includes('releaseDevice'));
-      expect(await h.query(holdsClaimQuery, `claim-${r.id}`)).toBe(false);
+      });
+      expect(r.names().filter((x) => x === 'preparePurchase')).toHaveLength(1);
+      expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
       await h.terminate('test done');
-    });
-  });
+    },
+  );
+
+  it.concurrent(
+    'submitOnce never taken by a phone host (SCHEDULE_TO_START): NEEDS_MANUAL, the fence abandoned, no reconciliation',
+    async () => {
+      let stopPhone: () => Promise<void> = async () => {};
+      const r = rig({}, { fence: () => stopPhone() });
+      const w = await r.workers();
+      const phoneRun = w.phoneW.run();
+      // the phone host goes away between the fence and submitOnce
+      stopPhone = async () => {
+        w.phoneW.shutdown();
+        await phoneRun;
+      };
+      const h = await w.adminW.runUntil(
+        w.claimW.runUntil(async () => {
+          const h = await r.start();
+          await waitFor(async () => (await h.query(stateQuery)).status === 'NEEDS_MANUAL');
+          return h;
+        }),
+      );
+      expect(r.statuses.at(-1)).toEqual({ to: 'NEEDS_MANUAL', reasonCode: 'DEVICE_ERROR' });
+      expect(r.names()).toContain('abandonUntappedFence');
+      expect(r.names()).not.toContain('submitOnce');
+      expect(r.names()).not.toContain('recordSubmissionOutcome');
+      expect(r.statuses.map((s) => s.to)).not.toContain('RECONCILIATION_REQUIRED');
+      await h.terminate('test done');
+    },
+  );
+
+  it.concurrent(
+    'submitOnce that outlives its start-to-close (START_TO_CLOSE): an unknown outcome, reconciled, never retried',
+    async () => {
+      const r = rig({
+        async submitOnce() {
+          // past submitOnce's minute (the sleep ends early when the worker stops)
+          await Context.current().sleep(65_000);
+          return { tappedAt: '2026-01-01T00:00:01Z', counters: { adbRoundTrips: 0, dumps: 0, taps: 1, wallMs: 0 } };
+        },
+      });
+      const w = await r.workers();
+      const h = await withWorkers(w, async () => {
+        const h = await r.start();
+        await waitFor(
+          async () =>
+            (await h.query(stateQuery)).status === 'RECONCILIATION_REQUIRED' && r.names().includes('readPendingOrders'),
+        );
+        return h;
+      });
+      expect(r.names().filter((x) => x === 'submitOnce')).toHaveLength(1);
+      expect(r.statuses.find((s) => s.to === 'RECONCILIATION_REQUIRED')?.reasonCode).toBe('SUBMIT_NOT_CONFIRMED');
+      expect(r.names()).not.toContain('abandonUntappedFence');
+      await h.terminate('test done');
+    },
+  );
+
+  it.concurrent(
+    'no phone before the authorization expires: back to DRAFT with AUTHORIZATION_EXPIRED, nothing on a phone',
+    async () => {
+      const r = rig({}, { noPhone: true });
+      const w = await r.workers();
+      const status = await withWorkers(w, async () => (await r.start()).result());
+      expect(status).toBe('DRAFT');
+      expect(r.statuses.at(-1)).toEqual({ to: 'DRAFT', reasonCode: 'AUTHORIZATION_EXPIRED' });
+      expect(r.names()).not.toContain('preparePurchase');
+    },
+  );
+
+  it.concurrent(
+    'holdsClaim: yes for the claim the workflow works on, no for any other claim, no once it has let the phone go',
+    async () => {
+      let finishPrepare: () => void = () => {};
+      const prepareMayFinish = new Promise<void>((r) => (finishPrepare = r));
+      let preparing: () => void = () => {};
+      const started = new Promise<void>((r) => (preparing = r));
+      const r = rig({
+        async preparePurchase() {
+          preparing();
+          await prepareMayFinish;
+          return {
+            ok: true,
+            reading: READING,
+            evidenceIds: [],
+            counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+          };
+        },
+      });
+      const w = await r.workers();
+      await withWorkers(w, async () => {
+        const h = await r.start();
+        await started;
+        expect(await h.query(holdsClaimQuery, `claim-${r.id}`)).toBe(true);
+        // a claim some phone host recorded for this workflow but whose reply never arrived
+        expect(await h.query(holdsClaimQuery, 'claim-whose-reply-was-lost')).toBe(false);
+        finishPrepare();
+        await waitFor(async () => (await h.query(stateQuery)).status === 'WAITING_PAYMENT');
+        await waitFor(async () => r.names().includes('releaseDevice'));
+        expect(await h.query(holdsClaimQuery, `claim-${r.id}`)).toBe(false);
+        await h.terminate('test done');
+      });
+    },
+  );
 });
 
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
