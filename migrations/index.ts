@@ -28,7 +28,7 @@ import * as m0135 from './0135_task_list_version';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
- * A static list rather than a folder scan, so the same code works under tsx, ts-jest and
+ * A static list rather than a folder scan, so the same code works under tsx, jest and
  * a compiled build.
  */
 export const migrations: Record<string, Migration> = {

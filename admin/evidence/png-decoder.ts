@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-// Plain JavaScript, so the same worker runs under tsx, ts-jest and compiled code alike.
+// Plain JavaScript, so the same worker runs under tsx, jest and compiled code alike.
 const DECODE_WORKER = `
 const { parentPort } = require('node:worker_threads');
 const zlib = require('node:zlib');

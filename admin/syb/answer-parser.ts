@@ -11,7 +11,7 @@ import { SYB_LIMITS } from '../../domain/syb';
  * the recipient's data among them — never leave the worker.
  *
  * The worker is plain JavaScript evaluated from this string, so it runs the same under tsx,
- * ts-jest and a compiled build.
+ * jest and a compiled build.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
