@@ -64,6 +64,7 @@ export function startAdminWorkerProcess(opts: {
   const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
     name: 'admin-worker',
+    background: true, // as under npm start (scripts/supervise/child-specs.ts)
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),

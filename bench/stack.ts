@@ -69,6 +69,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     const sim = await startChild({
       name: 'sim',
+      background: true,
       command: process.execPath,
       args: tsEntry('sim/phone/main.ts'),
       env: {
@@ -133,6 +134,7 @@ async function addPhoneHosts(
       const dataDir = path.join(s.root, `host-${d.serial}`);
       const child = await startChild({
         name: `device-${d.serial}`,
+        background: true,
         command: process.execPath,
         args: tsEntry('device-worker/main.ts', [
           ...['--device-id', d.deviceId, '--serial', d.serial],

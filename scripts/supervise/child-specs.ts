@@ -40,6 +40,7 @@ export class ChildSpecs {
   sim(): ChildSpec {
     return {
       name: 'sim',
+      background: true,
       command: this.node,
       args: ts('sim/phone/main.ts'),
       env: this.childEnv,
@@ -52,6 +53,7 @@ export class ChildSpecs {
   sybSim(): ChildSpec {
     return {
       name: 'syb-sim',
+      background: true,
       command: this.node,
       args: ts('sim/syb/main.ts'),
       env: { ...this.childEnv, CMAUTOBUY_SYB_SIM_PORT: String(this.env.CMAUTOBUY_SYB_SIM_PORT) },
@@ -89,6 +91,7 @@ export class ChildSpecs {
     const { metrics } = this;
     return {
       name: 'admin-worker',
+      background: true,
       command: this.node,
       args: ts('admin/temporal/worker-main.ts', [
         '--metrics-port',
@@ -110,6 +113,7 @@ export class ChildSpecs {
   async phoneHost(adminUrl: string, adbPort: string, hostToken: string): Promise<ChildSpec> {
     return {
       name: 'phone-host',
+      background: true,
       command: this.node,
       args: ts('phone-host/main.ts', [
         '--admin-url',

@@ -16,7 +16,17 @@ export interface ChildSpec {
   logFile: string;
   /** lines shown on the terminal and never written to the log (the one-time admin password) */
   terminalOnly?: RegExp;
+  /**
+   * Batch work (phones, simulators, the admin's Temporal worker): started at nice 10, so on a
+   * machine whose cores they fill the admin still answers operators first. Every thread of the
+   * child inherits it, which a renice after the start would not give (Linux nices per thread).
+   */
+  background?: boolean;
 }
+
+/** The batch children's niceness (`ChildSpec.background`), where `nice` exists. */
+const BACKGROUND_NICE = '10';
+const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => fs.existsSync(p));
 
 export interface RunningChild {
   name: string;
@@ -75,7 +85,10 @@ export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
   const log = fs.createWriteStream(spec.logFile, { flags: 'a', mode: 0o600 });
-  const child = spawn(spec.command, spec.args, {
+  const [command, args] =
+    spec.background && NICE ? [NICE, ['-n', BACKGROUND_NICE, spec.command, ...spec.args]] : [spec.command, spec.args];
+  // nice execs the command: the pid is the child's own, for signals and the restart log alike
+  const child = spawn(command, args, {
     env: { ...baseEnvironment(), ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

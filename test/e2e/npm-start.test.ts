@@ -67,6 +67,14 @@ function cmdline(pid: number): string {
   }
 }
 
+/** The nice value of each thread of a process (Linux keeps one per thread). */
+function threadNices(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
 function environ(pid: number): string {
   try {
     return fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
@@ -185,6 +193,21 @@ describe('npm start (the embedded system)', () => {
       expect({ job: t.labels.job, status: (await fetch(`http://${t.targets[0]}/metrics`)).status }).toEqual({
         job: t.labels.job,
         status: 200,
+      });
+  });
+
+  it('runs the batch (phones, simulators, the admin worker) at nice 10 and the admin at 0, every thread', async () => {
+    const workers = await deviceWorkers(2);
+    const tree = descendants(proc!.pid!).filter((p) => alive(p) !== null);
+    const by = (entry: string) => tree.filter((p) => cmdline(p).includes(entry));
+    const niceOf = (pid: number) => [...new Set(threadNices(pid))];
+    expect(niceOf(adminPid()!)).toEqual([0]);
+    const batch = ['sim/phone/main.ts', 'sim/syb/main.ts', 'admin/temporal/worker-main.ts', 'phone-host/main.ts'];
+    for (const entry of batch) expect({ entry, running: by(entry).length }).toEqual({ entry, running: 1 });
+    for (const pid of [...batch.flatMap(by), ...workers])
+      expect({ process: cmdline(pid).slice(0, 80), nice: niceOf(pid) }).toEqual({
+        process: cmdline(pid).slice(0, 80),
+        nice: [10],
       });
   });
 
