@@ -94,6 +94,20 @@ class FixtureRun {
     return session;
   }
 
+  /**
+   * Dumps until the phone's overlay is drawn: one set to come after a few dumps at the final
+   * panel may still be waiting when the purchase's own way there (fewer dumps) has ended.
+   */
+  async untilOverlayShows(): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      const got = await fetch(`${this.control}/devices/${SERIAL}/overlays`);
+      const { overlays } = (await got.json()) as { overlays: { visible: boolean }[] };
+      if (overlays.some((o) => o.visible)) return;
+      await this.adb.dumpUi();
+    }
+    throw new Error('the overlay never showed: check its after_dumps against the dumps the flow makes');
+  }
+
   /** The simulator's overlays on this phone (its control API, sim/phone/SCREENS.md). */
   async setOverlays(overlays: object[]): Promise<void> {
     await fetch(`${this.control}/devices/${SERIAL}/overlays`, {
@@ -188,6 +202,7 @@ async function captureInterstitials(run: FixtureRun, templates: { name: string }
       await run.setOverlays([{ template: t.name, when, after_dumps: when === 'open' ? 0 : 3 }]);
       if (when === 'open') await run.open();
       else await run.finalPanel();
+      await run.untilOverlayShows();
       await run.capture(`${when.replace(/_/g, '-')}-${t.name.replace(/_/g, '-')}`, `interstitial:${t.name}`);
     }
   }
