@@ -12,13 +12,9 @@ import type { TemporalGateway } from '../temporal/gateway';
 import { containsText } from '../db/like';
 import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';
 import { CatalogErrors } from './errors';
+import { insertCollectTask } from './collect-task';
 import { collected, pddSkuRows, pddView } from './pdd-view';
 import type { collect } from '../../workflows/collect';
-
-/** The task row of one collect run (workflow `collect/<goods>` has one run id per start). */
-export function collectTaskId(workflowId: string, runId: string): string {
-  return `${workflowId}/${runId}`;
-}
 
 export interface PddListQuery {
   q?: string | undefined;
@@ -188,25 +184,9 @@ export async function startCollect(db: AdminDb, temporal: TemporalGateway, pddGo
     ],
   });
   const runId = handle.firstExecutionRunId;
-  const taskId = collectTaskId(workflowId, runId);
   const started = await writeTransaction(db, async (trx) => {
     const now = nowUtc();
-    const inserted = await trx
-      .insertInto('tasks')
-      .values({
-        task_id: taskId,
-        task_type: 'collect',
-        status: 'queued',
-        workflow_id: workflowId,
-        run_id: runId,
-        pdd_goods_url: goodsUrl,
-        pdd_goods_id: pddGoodsId,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('task_id').doNothing())
-      .executeTakeFirst();
-    const isNew = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    const isNew = await insertCollectTask(trx, { pddGoodsId, workflowId, runId });
     // Only a run this row has not seen yet resets the status; an activity of this run that
     // already reported (collecting, collected, failed) is never overwritten by the route.
     await trx

@@ -3,9 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Selectable } from 'kysely';
 import type { AdminDb } from '../../../admin/db/database';
 import type { TasksTable } from '../../../admin/db/tables/catalog';
-import { collectTaskId } from '../../../admin/catalog/pdd';
-import { canonicalPddGoodsUrl } from '../../../domain/pdd-url';
-import { nowUtc } from '../../../domain/time';
+import { collectTaskId, insertCollectTask } from '../../../admin/catalog/collect-task';
 
 /**
  * One collect run as the admin records it: its `tasks` row, whose outcome is written once, and
@@ -38,22 +36,7 @@ export async function ensureTask(
   runId: string,
 ): Promise<CollectTask> {
   const taskId = collectTaskId(workflowId, runId);
-  const now = nowUtc();
-  await trx
-    .insertInto('tasks')
-    .values({
-      task_id: taskId,
-      task_type: 'collect',
-      status: 'queued',
-      workflow_id: workflowId,
-      run_id: runId,
-      pdd_goods_url: canonicalPddGoodsUrl(pddGoodsId),
-      pdd_goods_id: pddGoodsId,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('task_id').doNothing())
-    .execute();
+  await insertCollectTask(trx, { pddGoodsId, workflowId, runId });
   return trx.selectFrom('tasks').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
 }
 
