@@ -82,13 +82,15 @@ function orchestrationSection(d: Doc): string {
   return `### Many phones (\`bench/orchestration.ts\`)
 
 Dry-run purchases through the whole stack as processes — admin, Temporal dev server, phone
-simulator on the \`zero\` latency profile, and per phone a device worker process with its own
+simulator on the \`realistic\` latency profile (a phone's time mostly waiting, as a real phone's
+is), and per phone a device worker process with its own
 data dir and device token — ${d.quick ? 2 : 3} purchases per phone, all started at once. Device
 time is what Temporal history shows inside the \`devices\` and \`device/<id>\` activities
 (started → closed); it includes the worker's own waits for the expected screen (dumps and
-short back-offs, docs/architecture.md §2.7), which dominate on the zero-latency simulator. Non-device time per purchase = (phones × wall −
-device time) ÷ purchases: the part of a phone's time spent waiting on the admin, Temporal and
-the claim hand-over. From the same histories, while a phone is held (its claim started → its
+short back-offs, docs/architecture.md §2.7). Non-device time per purchase = (Σ per phone, the
+batch's start → the phone's last release, − device time) ÷ purchases: the part of a phone's time
+spent waiting on the admin, Temporal and the claim hand-over (a phone done with its share while
+others still work has no work left, and is not counted). From the same histories, while a phone is held (its claim started → its
 release closed): the time workflow tasks took from scheduled to completed (the admin worker's
 turns) and admin activities from scheduled to completed; and the hand-over, from one release
 closing to the next claim starting on the same phone (median).
@@ -97,8 +99,8 @@ closing to the next claim starting on the same phone (median).
 |---|---|---|---|---|---|---|---|---|
 ${o.rows.join('\n')}
 
-Speed-up at 8 phones: **${o.speedup8.toFixed(2)}×** (goal ≥ 7×). Non-device time at 8 phones:
-**${o.json.non_device_ms_per_purchase} ms** per purchase (goal ≤ 500 ms).`;
+Speed-up at 8 phones: **${o.speedup8.toFixed(2)}×** (goal ≥ 7.5×). Non-device time at 8 phones:
+**${o.json.non_device_ms_per_purchase} ms** per purchase (goal ≤ 300 ms).`;
 }
 
 function tasksListSection(d: Doc): string {
@@ -255,21 +257,14 @@ function phoneWhy(d: Doc): string {
   const most = o.byPhones[String(mostPhones(o))];
   if (!one || !most) return '';
   const f = (s: { median: number }) => Math.round(s.median);
-  return `- **Speed-up with phones and non-device time**: the claim hand-over is not the cause — a phone's
-  next claim starts ${f(most.handOverMs)} ms (median) after its release closed. A held phone waits for the admin
-  worker: ${f(most.heldWorkflowTaskMs)} ms per purchase in workflow tasks (scheduled → completed) and ${f(most.heldAdminActivityMs)} ms in admin
-  activities at ${mostPhones(o)} phones, against ${f(one.heldWorkflowTaskMs)} and ${f(one.heldAdminActivityMs)} ms with one. A dry-run purchase holds its phone across
-  three admin activities (the attempt, CLAIMED, ORDERING), five workflow tasks and, after the
-  final panel, four more activities with their workflow tasks for the result's rows — each a
-  round trip through the Temporal server (this run measured a build that released the phone at
-  the final panel; that change is not on main: it was written against the purchase workflow
-  before its restructuring and waits to be redone there behind a patch); the stack used
-  ${cpuCores(o).toFixed(2)} cores' worth of CPU at ${mostPhones(o)} phones (${f(most.cpuMs)} ms per purchase over all its processes) on a machine
-  whose cores were shared with other engineers' runs (load average ${d.loadAverage.toFixed(1)} at the start), so each
-  of those hops waits for a core, and the waits grow with the phones' concurrent workflows. The
-  rest of the way to ≤ 500 ms is fewer hops while a phone is held, again a workflow change behind
-  \`patched()\` (docs/versioning.md): the attempt, CLAIMED and ORDERING written by one activity, or
-  the admin writes as local activities, which run inside the workflow task that asks for them.`;
+  return `- **Speed-up with phones and non-device time**: a phone's next claim starts ${f(most.handOverMs)} ms (median)
+  after its release closed. A held phone waits for the admin worker: ${f(most.heldWorkflowTaskMs)} ms per purchase in workflow
+  tasks (scheduled → completed) and ${f(most.heldAdminActivityMs)} ms in admin activities at ${mostPhones(o)} phones, against
+  ${f(one.heldWorkflowTaskMs)} and ${f(one.heldAdminActivityMs)} ms with one. While a phone is held a dry run makes one admin activity for
+  the attempt, CLAIMED and ORDERING (\`held-progress-in-one\`) and releases the phone at the final panel
+  (docs/versioning.md); each remaining hop is a round trip through the Temporal server. The stack used
+  ${cpuCores(o).toFixed(2)} cores' worth of CPU at ${mostPhones(o)} phones (${f(most.cpuMs)} ms per purchase over all its processes; load
+  average ${d.loadAverage.toFixed(1)} at the start): the hops wait for a core as the phones' concurrent workflows grow.`;
 }
 
 function goalRows(d: Doc): string[] {
@@ -281,8 +276,8 @@ function goalRows(d: Doc): string[] {
   };
   const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
   return [
-    `| 8 phones ≥ 7× one | ${o.speedup8.toFixed(2)}× | ${yes(o.speedup8 >= 7)} |`,
-    `| non-device time ≤ 500 ms per purchase | ${o.json.non_device_ms_per_purchase} ms at 8 phones, ${Math.round(o.byPhones['1']?.nonDeviceMs.median ?? NaN)} ms at 1 | ${yes(o.json.non_device_ms_per_purchase <= 500)} |`,
+    `| 8 phones ≥ 7.5× one | ${o.speedup8.toFixed(2)}× | ${yes(o.speedup8 >= 7.5)} |`,
+    `| non-device time ≤ 300 ms per purchase | ${o.json.non_device_ms_per_purchase} ms at 8 phones, ${Math.round(o.byPhones['1']?.nonDeviceMs.median ?? NaN)} ms at 1 | ${yes(o.json.non_device_ms_per_purchase <= 300)} |`,
     `| task list p99 ≤ 5 ms, first and deep page, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.first} / ${j.tasks_list.p99_ms.deep} ms | ${yes(j.tasks_list.p99_ms.first <= 5 && j.tasks_list.p99_ms.deep <= 5)} |`,
     `| \`GET /api/tasks\` p99 ≤ 20 ms at 200 req/s, 0 errors | ${j.load.p99_ms} ms, ${j.load.errors} errors | ${yes(j.load.p99_ms <= 20 && j.load.errors === 0)} |`,
     `| import ≤ 1.3× bare exceljs | ${j.import.ratio_vs_exceljs}× | ${yes(j.import.ratio_vs_exceljs <= 1.3)} |`,

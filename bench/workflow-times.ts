@@ -136,3 +136,16 @@ export function handOverGaps(times: readonly WorkflowTimes[]): number[] {
   }
   return gaps;
 }
+
+/**
+ * Per phone, the time it was in the batch: from the batch's first start to the release that let
+ * the phone go for the last time. A phone that has finished its share and waits for the others
+ * has no work left, which is not time spent on the admin.
+ */
+export function phoneSpans(times: readonly WorkflowTimes[]): number[] {
+  const batchStart = Math.min(...times.map((t) => t.startMs));
+  const lastRelease = new Map<string, number>();
+  for (const t of times)
+    if (t.phone) lastRelease.set(t.phone, Math.max(lastRelease.get(t.phone) ?? 0, t.releasedMs || t.closeMs));
+  return [...lastRelease.values()].map((end) => end - batchStart);
+}
