@@ -155,7 +155,7 @@ export async function waitForTemporal(
  */
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
-    const port = EPHEMERAL_FLOOR_LOW + Math.floor(Math.random() * (ephemeralLow() - EPHEMERAL_FLOOR_LOW));
+    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (ephemeralLow() - FREE_PORT_FLOOR));
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     if (await canListen(port)) return port;
@@ -164,14 +164,14 @@ export async function freePort(): Promise<number> {
 }
 
 /** Lowest port freePort picks: clear of the registered services most machines run. */
-const EPHEMERAL_FLOOR_LOW = 20_000;
+const FREE_PORT_FLOOR = 20_000;
 /** Ports this process has handed out: two callers never get the same one. */
 const handedOut = new Set<number>();
 
 function ephemeralLow(): number {
   try {
     const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return low > EPHEMERAL_FLOOR_LOW + 1000 ? low : 32_768;
+    return low > FREE_PORT_FLOOR + 1000 ? low : 32_768;
   } catch {
     return 32_768; // not Linux: the common default
   }
