@@ -332,8 +332,15 @@ test('the devices page lists a registered phone as offline; the settings self-ch
   expect(await deviceRow.getByTestId('device-online').textContent()).toBe('离线');
 
   await page.getByTestId('nav-settings').click();
+  // both forms above the button load their data first; a click while they grow would miss it
+  await page.getByTestId('setting-safety.max_quantity').waitFor();
+  await page.getByTestId('syb-state').waitFor();
   await page.getByTestId('system-check').click();
-  await page.getByTestId('system-check-result').waitFor({ timeout: 60_000 });
+  await page
+    .locator('[data-testid="system-check-result"], [data-testid="system-check-error"]')
+    .first()
+    .waitFor({ timeout: 60_000 });
+  expect(await page.getByTestId('system-check-error').allTextContents()).toEqual([]);
   expect(await page.getByTestId('system-check-workflow').textContent()).toMatch(/^system-check\//);
   expect(await page.getByTestId('system-check-db').textContent()).toContain('正常');
 });
