@@ -47,6 +47,10 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
     gate3SubmitAmountCent: 1000,
   };
 
+  /** A phone step that cost nothing, and a prepare that reached the final panel. */
+  const NO_COST = { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 };
+  const PREPARED = { ok: true, reading: READING, evidenceIds: [], counters: NO_COST };
+
   let n = 0;
   /** One purchase with its own device queue; the stubs record every call by name. */
   function rig(
@@ -112,12 +116,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
           phoneFree = running.catch(() => undefined);
           return running;
         }
-        return {
-          ok: true,
-          reading: READING,
-          evidenceIds: [],
-          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
-        };
+        return PREPARED;
       },
       async submitOnce(input: unknown) {
         calls.push({ name: 'submitOnce', input });
@@ -132,13 +131,13 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
           orderNo: '250101-1',
           orderedAtRaw: null,
           evidenceIds: [],
-          counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
+          counters: NO_COST,
         };
       },
       async readPendingOrders(input: unknown) {
         calls.push({ name: 'readPendingOrders', input });
         if (device.readPendingOrders) return device.readPendingOrders(input);
-        return { orders: [], counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 } };
+        return { orders: [], counters: NO_COST };
       },
       releaseDevice: async (input: unknown) => {
         await phoneFree;
@@ -266,12 +265,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
         async preparePurchase() {
           // the host is gone: no heartbeat ever again (the sleep ends early when the worker stops)
           await Context.current().sleep(45_000);
-          return {
-            ok: true,
-            reading: READING,
-            evidenceIds: [],
-            counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
-          };
+          return PREPARED;
         },
       });
       const w = await r.workers();
@@ -387,12 +381,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
         async preparePurchase() {
           preparing();
           await prepareMayFinish;
-          return {
-            ok: true,
-            reading: READING,
-            evidenceIds: [],
-            counters: { adbRoundTrips: 0, dumps: 0, taps: 0, wallMs: 0 },
-          };
+          return PREPARED;
         },
       });
       const w = await r.workers();
