@@ -8,18 +8,20 @@ import type { TemporalGateway } from '../temporal/gateway';
 // type-only: the admin never loads workflow code, the start's arguments are checked against it
 import type { purchase } from '../../workflows/purchase';
 
+const operatorWaitDaysSchema = z.coerce.number().int().min(1).max(365).default(OPERATOR_WAIT_DAYS_DEFAULT);
+// Built once, read per start: building the schema for each of a batch's 500 starts was a third of
+// what a start cost the admin's event loop (docs/PERFORMANCE.md).
+let waitDaysRead: { raw: string | undefined; days: number } | undefined;
+
 /**
  * How many days a purchase parked for its operator waits before its workflow closes and the
  * admin's repair takes the task (docs/versioning.md): CMAUTOBUY_OPERATOR_WAIT_DAYS, default 30.
  */
 function operatorWaitDays(): number {
-  return z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(365)
-    .default(OPERATOR_WAIT_DAYS_DEFAULT)
-    .parse(process.env.CMAUTOBUY_OPERATOR_WAIT_DAYS);
+  const raw = process.env.CMAUTOBUY_OPERATOR_WAIT_DAYS;
+  if (waitDaysRead === undefined || waitDaysRead.raw !== raw)
+    waitDaysRead = { raw, days: operatorWaitDaysSchema.parse(raw) };
+  return waitDaysRead.days;
 }
 
 /**
