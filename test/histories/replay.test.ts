@@ -96,6 +96,7 @@ const RECORDED_WITH_FAKE_ACTIVITIES = [
   'purchase-reconcile-window-old-branch',
   'purchase-held-progress-in-one',
   'purchase-dry-run-released-at-panel',
+  'purchase-held-progress-local',
 ];
 const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES].sort();
 
@@ -166,6 +167,10 @@ const BRANCHES: Record<string, { taken: string[]; old: string[] }> = {
   'held-progress-in-one': {
     taken: ['purchase-held-progress-in-one', 'purchase-fence-release-gate', 'purchase-dry-run-released-at-panel'],
     old: ['purchase-succeeded', 'purchase-dry-run-released', 'purchase-fence-refused-canceled'],
+  },
+  'held-progress-local': {
+    taken: ['purchase-held-progress-local'],
+    old: ['purchase-held-progress-in-one', 'purchase-dry-run-released-at-panel'],
   },
   'dry-run-releases-at-panel': {
     taken: ['purchase-dry-run-released-at-panel'],

@@ -5,7 +5,7 @@ import { fakePurchaseRig, keep, pendingOrder, stateOf, until } from './fake-purc
 /**
  * The purchase's own patches (docs/versioning.md): the release gate's refusal named as the task
  * row names it, the reconcile window centred on the ledger's irreversible_action_at, the writes
- * that only record progress while a phone is held as one activity, and a dry run that lets its
+ * that only record progress while a phone is held as one local activity, and a dry run that lets its
  * phone go at the final panel. Each new branch and each old one is kept as a history.
  */
 
@@ -23,6 +23,21 @@ async function scheduled(handle: WorkflowHandle): Promise<string[]> {
   return (history.events ?? []).flatMap((e) => {
     const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
     return name ? [name] : [];
+  });
+}
+
+/** The activity types the workflow ran as local activities, from their markers in its history. */
+async function localActivities(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return [];
+    const data = marker.details?.data?.payloads?.[0]?.data;
+    if (!data) return [];
+    // the SDK's own marker data (plain JSON, never through the codec): its field names follow its proto
+    const fields = JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string; activityType?: string };
+    const type = fields.activity_type ?? fields.activityType;
+    return type ? [type] : [];
   });
 }
 
@@ -64,13 +79,15 @@ describe('purchase workflow: held-phone patches, new branches', () => {
     await keep('purchase-reconcile-window-ledger', ours);
   });
 
-  it('while the phone is held, the attempt, CLAIMED and ORDERING are one admin activity before the phone is used', async () => {
+  it('while the phone is held, the attempt, CLAIMED and ORDERING are one local admin activity, run in the workflow task that took the claim', async () => {
     const handle = await start();
     await stateOf(handle, 'WAITING_PAYMENT');
     const types = await scheduled(handle);
-    expect(types.slice(0, types.indexOf('preparePurchase'))).toEqual(['claimDevice', 'beginOrdering']);
+    expect(types.slice(0, types.indexOf('preparePurchase'))).toEqual(['claimDevice']);
+    expect(await localActivities(handle)).toContain('beginOrdering');
+    expect(rig.calls.activities.indexOf('beginOrdering')).toBeLessThan(rig.calls.activities.indexOf('preparePurchase'));
     expect(rig.calls.statuses.slice(0, 3)).toEqual(['CLAIMED', 'ORDERING', 'WAITING_PAYMENT']);
-    await keep('purchase-held-progress-in-one', handle);
+    await keep('purchase-held-progress-local', handle);
   });
 
   it('a dry run lets its phone go at the final panel, before the admin books it', async () => {

@@ -10,6 +10,7 @@ import { allGates } from '../../domain/purchase/gates';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { DeviceIdAttr, DeviceNameAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { phoneActivities } from '../phone';
+import { heldLocalAdmin } from './activities';
 import { deviceFailure, type RecordedPrepareStop, type Step } from './failures';
 import { release } from './phone';
 import { purchaseResult } from './result';
@@ -59,7 +60,8 @@ async function beginInOne(run: PurchaseRun, claim: DeviceClaim, target: Purchase
   run.throwIfCanceled();
   // the workflow's own state moves first, as in PurchaseRun.moveTo
   state.status = 'ORDERING';
-  const begun = await run.adminApi().beginOrdering({
+  const api = patched('held-progress-local') ? heldLocalAdmin : run.adminApi();
+  const begun = await api.beginOrdering({
     taskId: input.taskId,
     authorizationId: input.authorizationId,
     deviceId: claim.device_id,
