@@ -60,6 +60,8 @@ async function startWorkflows(
   planned: readonly Authorized[],
 ): Promise<void> {
   const startedIds: string[] = [];
+  const ids = planned.map((p) => p.started.authorization_id);
+  for (const id of ids) startsUnderWay.add(id);
   await forEachAtMost(WORKFLOW_STARTS_AT_ONCE, planned, async ({ started, input, priority }) => {
     try {
       await startPurchaseWorkflow(deps.temporal, started.workflow_id, input, priority);
@@ -76,8 +78,18 @@ async function startWorkflows(
   } catch (err) {
     // the workflows run; the sweep's second start of one is a no-op by workflow id
     deps.log.warn({ err: (err as Error).message }, 'could not note the started workflows; the sweep will');
+  } finally {
+    for (const id of ids) startsUnderWay.delete(id);
   }
 }
+
+/**
+ * The authorizations whose workflows this process is starting right now. The sweep leaves them
+ * alone: a 500-task batch's starts go on for seconds after the answer, and a sweep in between
+ * started every one of them a second time beside it (no-ops by workflow id, but each a Temporal
+ * round trip and two reads while the batch's own starts are still going out).
+ */
+export const startsUnderWay = new Set<string>();
 
 /** `workflow_started_at` of these authorizations, in one statement per 500 (SQLite's parameter limit). */
 async function markWorkflowsStarted(db: AdminDb, authorizationIds: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import type { TemporalGateway } from '../temporal/gateway';
-import { startAuthorizedWorkflow } from './start';
+import { startAuthorizedWorkflow, startsUnderWay } from './start';
 
 const SWEEP_INTERVAL_MS = 30_000;
 
@@ -9,7 +9,11 @@ const SWEEP_INTERVAL_MS = 30_000;
  * Starts every authorised task whose workflow was not started (admin crashed after the commit,
  * Temporal was down). The workflow id makes a second start a no-op, so sweeping is always safe.
  */
-async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGateway; log: Logger }): Promise<number> {
+export async function sweepUnstartedPurchases(deps: {
+  db: AdminDb;
+  temporal: TemporalGateway;
+  log: Logger;
+}): Promise<number> {
   const pending = await deps.db
     .selectFrom('order_authorizations')
     .select(['id', 'task_id'])
@@ -20,6 +24,7 @@ async function sweepUnstartedPurchases(deps: { db: AdminDb; temporal: TemporalGa
     .execute();
   let started = 0;
   for (const auth of pending) {
+    if (startsUnderWay.has(auth.id)) continue; // its batch is starting it
     try {
       await startAuthorizedWorkflow(deps, auth.id);
       started++;

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { startPurchases } from '../../admin/purchase/start';
+import { sweepUnstartedPurchases } from '../../admin/purchase/sweep';
 import type { TemporalGateway } from '../../admin/temporal/gateway';
 import { startTestAdmin, testLogger, type TestAdmin } from '../harness';
 
@@ -59,7 +60,7 @@ describe('starting a batch', () => {
       .where('task_id', 'in', ids)
       .execute();
 
-  it('answers a 40-task batch before its starts are taken, every task PENDING; every workflow starts after', async () => {
+  it('answers a 40-task batch before its starts are taken, every task PENDING, the sweep leaving them to it; every workflow starts after', async () => {
     const items = await drafts(40);
     const ids = items.map((i) => i.task_id);
     const gate = gated();
@@ -71,6 +72,9 @@ describe('starting a batch', () => {
     expect(started.map((s) => s.status)).toEqual(ids.map(() => 'PENDING'));
     const rows = await admin.db.selectFrom('tasks').select('status').where('task_id', 'in', ids).execute();
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'PENDING'));
+    expect((await authorizations(ids)).filter((a) => a.workflow_started_at !== null)).toEqual([]);
+    // the sweep, on a Temporal that takes starts, leaves the batch being started alone
+    expect(await sweepUnstartedPurchases({ db: admin.db, temporal: admin.temporal, log: testLogger('sweep') })).toBe(0);
     expect((await authorizations(ids)).filter((a) => a.workflow_started_at !== null)).toEqual([]);
 
     gate.open();
