@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { TimedClient } from './http';
 import { draftDryRuns, startTasks } from './purchases';
-import { cpuMs, startStack } from './stack';
+import { cpuMs, startStack, type Stack } from './stack';
 import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -27,6 +28,10 @@ export interface LoadRound {
   /** the admin's event-loop delay over the load window (its own /metrics), p99 and max in ms */
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
+  /** how late the generator itself sent its requests, p99 in ms: counted in the latencies, and not the admin's doing */
+  generatorLateP99Ms: number;
+  /** cores each part of the stack used over the load window (CPU ms / window ms): who the admin shares the two cores with */
+  cores: Record<string, number>;
 }
 
 export async function benchLoad(opts: {
@@ -55,6 +60,7 @@ export async function benchLoad(opts: {
     const client = new TimedClient(stack.adminUrl, stack.op.sessionCookie!);
     await draftDryRuns(stack, 100); // a list of fifty rows to read
     const idleCost = await adminCpuPerList(client, stack.adminPid);
+    generatorFirst(opts.say);
     opts.say(`load: idle admin, GET /api/tasks one at a time: ${idleCost.toFixed(2)} ms of admin CPU each`);
     const rounds: LoadRound[] = [];
     // each round starts one more batch; the earlier ones are still queued or running
@@ -65,7 +71,11 @@ export async function benchLoad(opts: {
       const start500Ms = performance.now() - started;
       const doneBefore = await finished(stack.op);
       await eventLoopDelay(stack.adminUrl); // prom-client resets the delay histogram at each scrape
+      const parts = stackParts(stack, opts.temporal.server.pid);
+      const cpuBefore = cpuOf(parts);
+      const windowStarted = performance.now();
       const results = await openLoop(opts.rate, opts.seconds, () => client.get('/api/tasks?limit=50'));
+      const cores = coresSince(parts, cpuBefore, performance.now() - windowStarted);
       const loop = await eventLoopDelay(stack.adminUrl);
       const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
       const latencies = results.map((x) => x.ms);
@@ -79,9 +89,18 @@ export async function benchLoad(opts: {
         finishedDuringLoad,
         eventLoopP99Ms: loop.p99Ms,
         eventLoopMaxMs: loop.maxMs,
+        generatorLateP99Ms: percentile(
+          results.map((x) => x.lateMs),
+          99,
+        ),
+        cores,
       };
       opts.say(
-        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors${errorKinds(results)}; ${finishedDuringLoad} purchases finished meanwhile; admin event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(0)} ms`,
+        `load: start 500 in ${start500Ms.toFixed(0)} ms; ${round.requests} GET /api/tasks at ${opts.rate}/s: p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, max ${round.maxMs.toFixed(0)} ms, ${round.errors} errors${errorKinds(results)}; ${finishedDuringLoad} purchases finished meanwhile; the generator sent late by p99 ${round.generatorLateP99Ms.toFixed(1)} ms; admin event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms, max ${loop.maxMs.toFixed(0)} ms; cores used: ${Object.entries(
+          cores,
+        )
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')}`,
       );
       rounds.push(round);
     }
@@ -92,16 +111,58 @@ export async function benchLoad(opts: {
   }
 }
 
-async function openLoop<T extends { ms: number }>(rate: number, seconds: number, send: () => Promise<T>): Promise<T[]> {
+/** The stack's processes by part, as the load figures are read: who else wants the two cores. */
+function stackParts(stack: Stack, temporalPid: number): Record<string, number[]> {
+  const hosts = stack.hosts.map((h) => h.process.process.pid!);
+  const named = new Set([stack.adminPid, stack.adminWorkerPid, temporalPid, ...hosts]);
+  return {
+    admin: [stack.adminPid],
+    'admin worker': stack.adminWorkerPid === stack.adminPid ? [] : [stack.adminWorkerPid],
+    temporal: [temporalPid],
+    'device workers': hosts,
+    simulator: stack.pids().filter((p) => !named.has(p)),
+    'bench (load generator)': [process.pid],
+  };
+}
+
+function cpuOf(parts: Record<string, number[]>): Record<string, number> {
+  return Object.fromEntries(Object.entries(parts).map(([k, pids]) => [k, pids.reduce((n, p) => n + cpuMs(p), 0)]));
+}
+
+function coresSince(parts: Record<string, number[]>, before: Record<string, number>, windowMs: number) {
+  const now = cpuOf(parts);
+  return Object.fromEntries(Object.keys(parts).map((k) => [k, (now[k]! - before[k]!) / windowMs]));
+}
+
+/**
+ * The generator stands for operators' browsers, which run on other machines: on this one it must
+ * not wait for a core itself, or its own lateness (counted in every latency, as it must be) is
+ * read as the admin's. Raised above everything when the bench may (root, or CAP_SYS_NICE);
+ * otherwise it says so, and the figures include the generator's waits.
+ */
+function generatorFirst(say: (l: string) => void): void {
+  try {
+    os.setPriority(GENERATOR_NICE);
+  } catch {
+    say(`load: the generator could not take nice ${GENERATOR_NICE}; its own waits for a core count in the latencies`);
+  }
+}
+const GENERATOR_NICE = -10;
+
+async function openLoop<T extends { ms: number }>(
+  rate: number,
+  seconds: number,
+  send: () => Promise<T>,
+): Promise<Array<T & { lateMs: number }>> {
   const total = rate * seconds;
-  const pending: Array<Promise<T>> = [];
+  const pending: Array<Promise<T & { lateMs: number }>> = [];
   const t0 = performance.now();
   for (let n = 0; n < total; n++) {
     const due = t0 + (n * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const lateBy = performance.now() - due;
-    pending.push(send().then((r) => ({ ...r, ms: r.ms + Math.max(0, lateBy) })));
+    pending.push(send().then((r) => ({ ...r, ms: r.ms + Math.max(0, lateBy), lateMs: Math.max(0, lateBy) })));
   }
   return Promise.all(pending);
 }

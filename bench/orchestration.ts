@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { draftDryRuns, startTasks, waitForTerminal } from './purchases';
 import { cpuMs, startStack, type Stack } from './stack';
-import { handOverGaps, phoneSpans, workflowTimes } from './workflow-times';
+import { firstClaimWaits, handOverGaps, phoneSpans, workflowTimes } from './workflow-times';
 import { percentile } from './stats';
 import { round, showSpread, spread, type Spread } from './stats';
 import type { BenchTemporal } from './temporal';
@@ -36,6 +36,10 @@ export interface OrchestrationRun {
   /** while a phone was held: workflow tasks (scheduled → completed) and admin activities, per purchase */
   heldWorkflowTaskMs: number;
   heldAdminActivityMs: number;
+  /** while held, phone activities waiting for their device worker (scheduled → started), per purchase */
+  heldDeviceQueueMs: number;
+  /** median over the phones of the batch's first start → the phone's first claim starting */
+  firstClaimMs: number;
   /** median time from a release closing to the next claim starting on the same phone */
   handOverMs: number;
 }
@@ -84,7 +88,7 @@ export async function benchOrchestration(opts: {
       for (let r = 0; r < opts.runs; r++) {
         const run = await oneRun(stack, opts.temporal, phones, phones * opts.perPhone);
         opts.say(
-          `orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase (holding the phone: workflow tasks ${run.heldWorkflowTaskMs.toFixed(0)} ms, admin activities ${run.heldAdminActivityMs.toFixed(0)} ms; hand-over ${run.handOverMs.toFixed(0)} ms), CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`,
+          `orchestration: ${phones} phone(s), ${run.purchases} purchases in ${(run.wallMs / 1000).toFixed(1)} s → ${run.purchasesPerMin.toFixed(1)}/min, non-device ${run.nonDeviceMsPerPurchase.toFixed(0)} ms/purchase (holding the phone: workflow tasks ${run.heldWorkflowTaskMs.toFixed(0)} ms, admin activities ${run.heldAdminActivityMs.toFixed(0)} ms, phone queues ${run.heldDeviceQueueMs.toFixed(0)} ms; first claim ${run.firstClaimMs.toFixed(0)} ms after the batch's start; hand-over ${run.handOverMs.toFixed(0)} ms), CPU ${run.cpuMsPerPurchase.toFixed(0)} ms/purchase`,
         );
         runs.push(run);
       }
@@ -129,6 +133,8 @@ async function oneRun(
     cpuMsPerPurchase: cpu / purchases,
     heldWorkflowTaskMs: times.reduce((sum, t) => sum + t.heldWorkflowTaskMs, 0) / purchases,
     heldAdminActivityMs: times.reduce((sum, t) => sum + t.heldAdminActivityMs, 0) / purchases,
+    heldDeviceQueueMs: times.reduce((sum, t) => sum + t.heldDeviceQueueMs, 0) / purchases,
+    firstClaimMs: percentile(firstClaimWaits(times), 50),
     // one purchase per phone has no hand-over: 0 then
     handOverMs: percentile(handOverGaps(times), 50) || 0,
   };

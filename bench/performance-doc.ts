@@ -231,7 +231,7 @@ const FLOORS = `### Floors: what each admin-side figure could be, and what stand
 
 | figure (\`--json\` key) | floor | what stands between |
 |---|---|---|
-| \`orchestration.speedup_8\` | 8× — phones share nothing but the admin and Temporal | the admin hops a held phone waits for (workflow tasks, admin activities), each queued for a core on a shared machine; the progress writes while a phone is held (attempt, CLAIMED, ORDERING) are one activity since \`held-progress-in-one\` |
+| \`orchestration.speedup_8\` | 8× — phones share nothing but the admin and Temporal | the admin hops a held phone waits for (workflow tasks, admin activities), each queued for a core on a shared machine; the progress writes while a phone is held (attempt, CLAIMED, ORDERING) are one local activity since \`held-progress-local\` |
 | \`orchestration.non_device_ms_per_purchase\` | the round trips a purchase must make while it holds a phone — claim hand-over, the fence (a normal activity by design) and the release — each one matching plus one workflow task on an idle loopback server, tens of ms together | the same hops as above; since this branch the admin worker runs in its own process (\`admin/temporal/worker-main.ts\`), so its workflow tasks no longer queue behind HTTP requests, and admin activities go back eagerly with the workflow task that schedules them (\`system.enableActivityEagerExecution\`). Eager workflow start is not used: it needs the client and the worker in one process, which is what the split undoes |
 | \`load.p99_ms\` | the first page on an idle admin (\`tasks_list.p99_ms.first\`) | cores: 8 device workers, the simulator, Temporal, the admin worker and the generator share two. The admin's event loop now only answers HTTP — workflow tasks, activity writes and payload encryption of the batch run in the admin worker process |
 | \`load.errors\` | 0 | — |
@@ -260,8 +260,8 @@ function phoneWhy(d: Doc): string {
   return `- **Speed-up with phones and non-device time**: a phone's next claim starts ${f(most.handOverMs)} ms (median)
   after its release closed. A held phone waits for the admin worker: ${f(most.heldWorkflowTaskMs)} ms per purchase in workflow
   tasks (scheduled → completed) and ${f(most.heldAdminActivityMs)} ms in admin activities at ${mostPhones(o)} phones, against
-  ${f(one.heldWorkflowTaskMs)} and ${f(one.heldAdminActivityMs)} ms with one. While a phone is held a dry run makes one admin activity for
-  the attempt, CLAIMED and ORDERING (\`held-progress-in-one\`) and releases the phone at the final panel
+  ${f(one.heldWorkflowTaskMs)} and ${f(one.heldAdminActivityMs)} ms with one. While a phone is held a dry run writes the attempt, CLAIMED and
+  ORDERING in one local activity inside the workflow task that took the claim (\`held-progress-local\`) and releases the phone at the final panel
   (docs/versioning.md); each remaining hop is a round trip through the Temporal server. The stack used
   ${cpuCores(o).toFixed(2)} cores' worth of CPU at ${mostPhones(o)} phones (${f(most.cpuMs)} ms per purchase over all its processes; load
   average ${d.loadAverage.toFixed(1)} at the start): the hops wait for a core as the phones' concurrent workflows grow.`;

@@ -24,6 +24,8 @@ export interface WorkflowTimes {
    */
   heldWorkflowTaskMs: number;
   heldAdminActivityMs: number;
+  /** while held, from a phone activity being scheduled to a device worker starting it (matching's hand-over) */
+  heldDeviceQueueMs: number;
 }
 
 type HistoryEvent = NonNullable<
@@ -84,6 +86,7 @@ function timesOf(workflowId: string, events: readonly HistoryEvent[]): WorkflowT
     releasedMs: 0,
     heldWorkflowTaskMs: 0,
     heldAdminActivityMs: 0,
+    heldDeviceQueueMs: 0,
   };
   const holding = (at: number) => t.claimStartedMs > 0 && t.releasedMs === 0 && at >= t.claimStartedMs;
   for (const e of events) {
@@ -102,6 +105,9 @@ function timesOf(workflowId: string, events: readonly HistoryEvent[]): WorkflowT
     const started = e.activityTaskStartedEventAttributes;
     if (started) {
       startedAt.set(Number(started.scheduledEventId), at);
+      const queue = queueOf.get(Number(started.scheduledEventId)) ?? '';
+      const scheduled = scheduledAt.get(Number(started.scheduledEventId)) ?? at;
+      if (queue.startsWith('device/') && holding(scheduled)) t.heldDeviceQueueMs += at - scheduled;
       if (typeOf.get(Number(started.scheduledEventId)) === 'claimDevice') {
         t.claimStartedMs = at;
         t.phone = started.identity ?? '';
@@ -135,6 +141,14 @@ export function handOverGaps(times: readonly WorkflowTimes[]): number[] {
       if (list[i - 1]!.releasedMs > 0) gaps.push(list[i]!.claimStartedMs - list[i - 1]!.releasedMs);
   }
   return gaps;
+}
+
+/** Per phone, from the batch's first start to its first claim starting: what the batch's start costs a phone. */
+export function firstClaimWaits(times: readonly WorkflowTimes[]): number[] {
+  const batchStart = Math.min(...times.map((t) => t.startMs));
+  const first = new Map<string, number>();
+  for (const t of times) if (t.phone) first.set(t.phone, Math.min(first.get(t.phone) ?? Infinity, t.claimStartedMs));
+  return [...first.values()].map((at) => at - batchStart);
 }
 
 /**
