@@ -12,21 +12,18 @@ export const admin = proxyActivities<AdminActivities>({
 // lasting, so the purchase stops (NEEDS_MANUAL before the fence, 待核对 after) and lets the phone
 // go. Purchases from before took `admin` throughout and replay that way
 // (docs/versioning.md, `admin-deadline-while-held`).
-export const heldAdmin = proxyActivities<AdminActivities>({
+const WHILE_HELD = {
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '3 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
+export const heldAdmin = proxyActivities<AdminActivities>(WHILE_HELD);
 // The write that begins the held phone's purchase (the attempt, CLAIMED, ORDERING) runs inside the
 // workflow task that took the claim: no activity task to hand over and no workflow task to wait
 // for after it, two round trips fewer while the phone waits. Same deadline as `heldAdmin`.
 // Purchases from before scheduled it as an activity and replay that way (docs/versioning.md,
 // `held-progress-local`).
-export const heldLocalAdmin = proxyLocalActivities<AdminActivities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+export const heldLocalAdmin = proxyLocalActivities<AdminActivities>(WHILE_HELD);
 // The write behind an operator's update runs inside it: an outage longer than this fails the
 // update with its reason, and the operator asks again (docs/versioning.md, `operator-writes-in-update`).
 export const operatorAdmin = proxyActivities<AdminActivities>({
