@@ -170,7 +170,8 @@ const BRANCHES: Record<string, { taken: string[]; old: string[] }> = {
   },
   'held-progress-local': {
     taken: ['purchase-held-progress-local'],
-    old: ['purchase-held-progress-in-one', 'purchase-dry-run-released-at-panel'],
+    // no test records this one again: re-recording test/workflows/ cannot give it the marker
+    old: ['purchase-held-progress-in-one'],
   },
   'dry-run-releases-at-panel': {
     taken: ['purchase-dry-run-released-at-panel'],
