@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TimedClient } from './http';
 import { draftDryRuns, startTasks } from './purchases';
-import { cpuMs, startStack, type Stack } from './stack';
+import { cpuMs, cpuMsOf, startStack, type Stack } from './stack';
 import { percentile } from './stats';
 import type { BenchTemporal } from './temporal';
 
@@ -126,7 +126,7 @@ function stackParts(stack: Stack, temporalPid: number): Record<string, number[]>
 }
 
 function cpuOf(parts: Record<string, number[]>): Record<string, number> {
-  return Object.fromEntries(Object.entries(parts).map(([k, pids]) => [k, pids.reduce((n, p) => n + cpuMs(p), 0)]));
+  return Object.fromEntries(Object.entries(parts).map(([k, pids]) => [k, cpuMsOf(pids)]));
 }
 
 function coresSince(parts: Record<string, number[]>, before: Record<string, number>, windowMs: number) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { draftDryRuns, startTasks, waitForTerminal } from './purchases';
-import { cpuMs, startStack, type Stack } from './stack';
+import { cpuMsOf, startStack, type Stack } from './stack';
 import { firstClaimWaits, handOverGaps, phoneSpans, workflowTimes } from './workflow-times';
 import { percentile } from './stats';
 import { round, showSpread, spread, type Spread } from './stats';
@@ -107,7 +107,7 @@ async function oneRun(
 ): Promise<OrchestrationRun> {
   const drafts = await draftDryRuns(stack, purchases);
   const pids = [temporal.server.pid, ...stack.pids()];
-  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const cpuBefore = cpuMsOf(pids);
   await startTasks(stack.op, drafts);
   const ids = drafts.map((d) => d.task_id);
   const statuses = await waitForTerminal(stack.adminDbFile, ids, 60_000 + purchases * 30_000);
@@ -119,7 +119,7 @@ async function oneRun(
         .map(([id, s]) => `${id} ${s}`)
         .join(', ')}`,
     );
-  const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore;
+  const cpu = cpuMsOf(pids) - cpuBefore;
   const times = await workflowTimes(temporal, stack.adminDbFile, ids);
   const wallMs = Math.max(...times.map((t) => t.closeMs)) - Math.min(...times.map((t) => t.startMs));
   const deviceMs = times.reduce((sum, t) => sum + t.deviceMs, 0);

@@ -162,6 +162,11 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time (user + system) these processes have used so far together, in ms. */
+export function cpuMsOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+}
+
 /** The claims a phone host's ledger recorded, oldest first. */
 export function ledgerClaims(
   ledgerFile: string,
