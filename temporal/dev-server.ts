@@ -154,8 +154,9 @@ export async function waitForTemporal(
  * Temporal server started a few seconds later then fails with "address already in use".
  */
 export async function freePort(): Promise<number> {
+  const below = ephemeralLow();
   for (let tries = 0; tries < 50; tries++) {
-    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (ephemeralLow() - FREE_PORT_FLOOR));
+    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (below - FREE_PORT_FLOOR));
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     if (await canListen(port)) return port;
