@@ -33,6 +33,7 @@ export function startAdminProcess(opts: {
   const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
     name: 'admin',
+    answersOperators: true, // as under npm start (scripts/supervise/child-specs.ts)
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),

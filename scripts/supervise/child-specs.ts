@@ -67,6 +67,7 @@ export class ChildSpecs {
     const { env } = this;
     return {
       name: 'admin',
+      answersOperators: true,
       command: this.node,
       args: ts('admin/main.ts', ['--no-worker']),
       env: {

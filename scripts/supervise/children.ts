@@ -22,11 +22,46 @@ export interface ChildSpec {
    * child inherits it, which a renice after the start would not give (Linux nices per thread).
    */
   background?: boolean;
+  /**
+   * The admin, which answers operators: started at nice −10 where the supervisor may raise a
+   * process (`mayRaisePriority`), so its event loop gets a core as soon as a request arrives, ahead
+   * of the Temporal server's threads at 0 and the batch at 10, when they fill the cores. It is
+   * like nginx's `worker_priority`. JavaScript runs on one thread, so a busy admin still leaves
+   * the other cores to the rest. Without the right to raise a process it starts at the
+   * supervisor's own niceness, and its log file says so.
+   */
+  answersOperators?: boolean;
 }
 
 /** The batch children's niceness (`ChildSpec.background`), where `nice` exists. */
 const BACKGROUND_NICE = '10';
+/** The admin's niceness (`ChildSpec.answersOperators`), where the supervisor may raise a process. */
+const OPERATORS_NICE = '-10';
 const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => fs.existsSync(p));
+
+/**
+ * Whether this process may start a child at a negative niceness: CAP_SYS_NICE in its effective
+ * capabilities (Linux; root has it, except in a container that drops it, as Docker does by
+ * default). Without it, `nice -n -10` would only warn and run the child at the supervisor's own
+ * niceness anyway.
+ */
+export function mayRaisePriority(status = '/proc/self/status'): boolean {
+  try {
+    const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync(status, 'utf8'))?.[1];
+    return effective !== undefined && (BigInt(`0x${effective}`) & CAP_SYS_NICE) !== 0n;
+  } catch {
+    return false; // no /proc: not Linux, or hidden; start at the supervisor's own niceness
+  }
+}
+const CAP_SYS_NICE = 1n << 23n;
+
+/** The niceness a child starts at, or undefined for the supervisor's own. */
+function niceFor(spec: ChildSpec): string | undefined {
+  if (!NICE) return undefined;
+  if (spec.background) return BACKGROUND_NICE;
+  if (spec.answersOperators && mayRaisePriority()) return OPERATORS_NICE;
+  return undefined;
+}
 
 export interface RunningChild {
   name: string;
@@ -85,8 +120,12 @@ export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
   const log = fs.createWriteStream(spec.logFile, { flags: 'a', mode: 0o600 });
-  const [command, args] =
-    spec.background && NICE ? [NICE, ['-n', BACKGROUND_NICE, spec.command, ...spec.args]] : [spec.command, spec.args];
+  const nice = niceFor(spec);
+  const [command, args] = nice ? [NICE!, ['-n', nice, spec.command, ...spec.args]] : [spec.command, spec.args];
+  if (spec.answersOperators && !nice)
+    log.write(
+      `${spec.name} starts at the supervisor's niceness: answering operators first needs CAP_SYS_NICE (docs/operations.md)\n`,
+    );
   // nice execs the command: the pid is the child's own, for signals and the restart log alike
   const child = spawn(command, args, {
     env: { ...baseEnvironment(), ...spec.env },

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { freePort } from '../../temporal/dev-server';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { openAdminDb } from '../../admin/db/database';
+import { mayRaisePriority } from '../../scripts/supervise/children';
 import { collectedInTestDb } from '../collected';
 import { getJson, loginOperator, tempDataDir } from '../harness';
 
@@ -196,12 +197,13 @@ describe('npm start (the embedded system)', () => {
       });
   });
 
-  it('runs the batch (phones, simulators, the admin worker) at nice 10 and the admin at 0, every thread', async () => {
+  it('runs the batch (phones, simulators, the admin worker) at nice 10 and the admin at -10 where it may, every thread', async () => {
     const workers = await deviceWorkers(2);
     const tree = descendants(proc!.pid!).filter((p) => alive(p) !== null);
     const by = (entry: string) => tree.filter((p) => cmdline(p).includes(entry));
     const niceOf = (pid: number) => [...new Set(threadNices(pid))];
-    expect(niceOf(adminPid()!)).toEqual([0]);
+    // ahead of the Temporal server (0) when the cores are full; without CAP_SYS_NICE at the supervisor's 0
+    expect(niceOf(adminPid()!)).toEqual([mayRaisePriority() ? -10 : 0]);
     const batch = ['sim/phone/main.ts', 'sim/syb/main.ts', 'admin/temporal/worker-main.ts', 'phone-host/main.ts'];
     for (const entry of batch) expect({ entry, running: by(entry).length }).toEqual({ entry, running: 1 });
     for (const pid of [...batch.flatMap(by), ...workers])
