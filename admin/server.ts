@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import type { Logger } from '../platform/logger';
-import { openMigratedAdminDb, type AdminDb } from './db/database';
+import { openAdminReads, openMigratedAdminDb, type AdminDb } from './db/database';
 import { createApp } from './http/app';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runAdminWorker, type AdminWorkerHandle } from './temporal/worker';
@@ -112,12 +112,13 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const db = await openMigratedAdminDb(paths.adminDb);
   await ensureInitialAdmin(db, { password: opts.initialAdminPassword, announce: opts.announce ?? announceOnTerminal });
   const temporal = new TemporalGateway(opts.temporal, opts.log);
-  const security = createSecurity(db, paths.evidence, opts.security);
+  const reads = openAdminReads(paths.adminDb, db);
+  const security = createSecurity(db, paths.evidence, opts.security, reads);
   const syb = new SybService(db, opts.syb, opts.log);
   // the answer parser's thread starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
   if (opts.syb?.url) syb.warm();
   await clearStaleSyncFlag(db);
-  const app = createApp({ db, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
+  const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())
     : http.createServer(HTTP_LIMITS, app.callback());
@@ -164,6 +165,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
       await syb.close();
       await temporal.close();
       await stopPngDecoders();
+      if (reads !== db) await reads.destroy();
       await db.destroy();
     },
   };

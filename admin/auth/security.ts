@@ -42,9 +42,15 @@ export function isMetricsToken(authorization: string, expectedSha256: Buffer | n
   return crypto.timingSafeEqual(sha256(m[1]!), expectedSha256);
 }
 
-export function createSecurity(db: AdminDb, evidenceDir: string, opts: SecurityOptions = {}): Security {
+/** `reads`: where sessions are looked up (admin/db/database.ts `openAdminReads`); the main connection by default */
+export function createSecurity(
+  db: AdminDb,
+  evidenceDir: string,
+  opts: SecurityOptions = {},
+  reads: AdminDb = db,
+): Security {
   return {
-    sessions: new SessionStore(db, opts.sessionPolicy ?? DEFAULT_SESSION_POLICY),
+    sessions: new SessionStore(db, opts.sessionPolicy ?? DEFAULT_SESSION_POLICY, undefined, reads),
     throttle: new LoginThrottle(opts.throttlePolicy),
     knownClients: new KnownClients(),
     deviceAuth: new DeviceAuthenticator(db),

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import { migrationProvider } from '../../migrations';
 import { tightenFiles } from '../../platform/private-files';
+import { LockWaitingSqliteDialect, WRITE_LOCK_WAIT_MS } from './lock-wait';
 import { REQUIRED_TABLES, type AdminDatabase } from './schema';
 import { cachingStatements } from './statement-cache';
 
@@ -15,20 +16,37 @@ export class SchemaError extends Error {
 
 /**
  * Opens the admin SQLite file with the settings of docs/architecture.md §5.1: WAL so readers never
- * block the single writer, foreign keys on, and a busy timeout so a CLI command running
- * beside the admin waits instead of failing.
+ * block the single writer, foreign keys on, and a wait for another process's write lock (a CLI
+ * command or the admin worker beside the admin) instead of a failure. The wait is asynchronous
+ * (./lock-wait.ts): SQLite's own busy timeout would stop the event loop for it.
  */
 export function openAdminDb(file: string): AdminDb {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const database = new SQLite(file);
+  // the settings below may meet another process opening the file at the same moment
+  database.pragma(`busy_timeout = ${WRITE_LOCK_WAIT_MS}`);
   database.pragma('journal_mode = WAL');
   // Sessions, device credential hashes and the audit log are in here: owner only, also for a
   // file an older version or a CLI run under another umask created.
   if (file !== ':memory:') tightenFiles([file, `${file}-wal`, `${file}-shm`]);
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<AdminDatabase>({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
+  database.pragma('busy_timeout = 0');
+  return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
+}
+
+/**
+ * A second, read-only connection to the admin file, for the reads an operator waits on most (the
+ * session check, the task list). A write on the main connection that waits for the admin
+ * worker's lock holds that connection until it gets the lock. Reads queued behind it would wait
+ * as long. Under WAL a read on its own connection sees every committed write and waits for none.
+ * `:memory:` has no second connection: the main one serves.
+ */
+export function openAdminReads(file: string, db: AdminDb): AdminDb {
+  if (file === ':memory:') return db;
+  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  database.pragma('busy_timeout = 0');
+  return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
 }
 
 async function migrateToLatest(db: AdminDb): Promise<string[]> {

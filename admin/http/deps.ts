@@ -7,6 +7,8 @@ import type { TemporalGateway } from '../temporal/gateway';
 /** What every router is built from; its own module so routes and the app do not import each other. */
 export interface AppDeps {
   db: AdminDb;
+  /** the read-only connection for the reads operators wait on most (admin/db/database.ts `openAdminReads`) */
+  reads: AdminDb;
   temporal: TemporalGateway;
   log: Logger;
   uiDist: string;

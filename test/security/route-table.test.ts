@@ -43,6 +43,7 @@ describe('route table: every /api route needs the right identity', () => {
     device = await issueTestDevice(admin);
     const routers = allRouters({
       db: admin.db,
+      reads: admin.db,
       temporal: admin.temporal,
       log: testLogger(),
       uiDist: '/nonexistent',

@@ -77,7 +77,7 @@ export function taskRoutes(deps: AppDeps): Router {
   router.get('/', async (ctx) => {
     const { include_hidden, ...query } = parseQuery(ctx, listQuery);
     ctx.type = 'application/json';
-    ctx.body = await listPages.page(deps.db, { ...query, includeHidden: include_hidden === '1' });
+    ctx.body = await listPages.page(deps.reads, { ...query, includeHidden: include_hidden === '1' });
   });
 
   router.get('/:taskId', async (ctx) => {
