@@ -30,7 +30,7 @@ export interface LoadRound {
   eventLoopMaxMs: number;
   /** how late the generator itself sent its requests, p99 in ms: counted in the latencies, and not the admin's doing */
   generatorLateP99Ms: number;
-  /** cores each part of the stack used over the load window (CPU ms / window ms): who the admin shares the two cores with */
+  /** cores each part of the stack used over the load window (CPU ms / window ms): who the admin shares the two cores with, and what the host took (steal) */
   cores: Record<string, number>;
 }
 
@@ -73,9 +73,14 @@ export async function benchLoad(opts: {
       await eventLoopDelay(stack.adminUrl); // prom-client resets the delay histogram at each scrape
       const parts = stackParts(stack, opts.temporal.server.pid);
       const cpuBefore = cpuOf(parts);
+      const stealBefore = stealMs();
       const windowStarted = performance.now();
       const results = await openLoop(opts.rate, opts.seconds, () => listPage(client));
-      const cores = coresSince(parts, cpuBefore, performance.now() - windowStarted);
+      const windowMs = performance.now() - windowStarted;
+      const cores = {
+        ...coresSince(parts, cpuBefore, windowMs),
+        'the host (steal)': (stealMs() - stealBefore) / windowMs,
+      };
       const loop = await eventLoopDelay(stack.adminUrl);
       const finishedDuringLoad = (await finished(stack.op)) - doneBefore;
       const latencies = results.map((x) => x.ms);
@@ -133,6 +138,22 @@ function coresSince(parts: Record<string, number[]>, before: Record<string, numb
   const now = cpuOf(parts);
   return Object.fromEntries(Object.keys(parts).map((k) => [k, (now[k]! - before[k]!) / windowMs]));
 }
+
+/**
+ * CPU time the hypervisor gave to others while our virtual cores wanted it (`steal` in
+ * /proc/stat, in ms; 0 where there is none). On a shared host it stalls every process at once,
+ * whatever its niceness: read a round's tail with it.
+ */
+function stealMs(): number {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return (Number(cpu[8] ?? 0) * 1000) / USER_HZ;
+  } catch {
+    return 0;
+  }
+}
+/** /proc/stat's unit on Linux (`getconf CLK_TCK`), fixed for user space */
+const USER_HZ = 100;
 
 /**
  * The generator stands for operators' browsers, which run on other machines: on this one it must
