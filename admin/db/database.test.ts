@@ -167,7 +167,6 @@ describe('admin database', () => {
       const file = tempFile();
       await (await openMigratedAdminDb(file)).destroy();
       const database = new SQLite(file);
-      database.pragma('busy_timeout = 0');
       const db: AdminDb = new Kysely<AdminDatabase>({
         dialect: new LockWaitingSqliteDialect(database, cachingStatements(database), 150),
       });

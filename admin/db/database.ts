@@ -31,7 +31,6 @@ export function openAdminDb(file: string): AdminDb {
   if (file !== ':memory:') tightenFiles([file, `${file}-wal`, `${file}-shm`]);
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 0');
   return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
 }
 
@@ -45,7 +44,6 @@ export function openAdminDb(file: string): AdminDb {
 export function openAdminReads(file: string, db: AdminDb): AdminDb {
   if (file === ':memory:') return db;
   const database = new SQLite(file, { readonly: true, fileMustExist: true });
-  database.pragma('busy_timeout = 0');
   return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
 }
 

@@ -23,7 +23,7 @@ const LONGEST_PAUSE_MS = 16;
  * second, and at nice 10 it can be waiting for a core while it holds it. A phone host's
  * heartbeat written by the admin then froze the admin for up to 80 ms (docs/PERFORMANCE.md).
  *
- * With this dialect the connection's busy timeout is 0. A statement that meets the lock fails at
+ * This dialect sets the connection's busy timeout to 0. A statement that meets the lock fails at
  * once and runs again after an asynchronous pause, with the event loop free in between. After
  * `waitMs` it fails with SQLITE_BUSY, as the busy timeout did. Only statements SQLite says may be
  * run again are retried: one outside an explicit transaction (it changed nothing), a `BEGIN`,
@@ -38,6 +38,8 @@ export class LockWaitingSqliteDialect extends SqliteDialect {
     private readonly waitMs = WRITE_LOCK_WAIT_MS,
   ) {
     super({ database: statements });
+    // the waiting is ours from here on; SQLite's own would sleep inside the call
+    database.pragma('busy_timeout = 0');
   }
 
   override createDriver(): Driver {
