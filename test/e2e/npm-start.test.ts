@@ -304,13 +304,16 @@ describe('npm start (the embedded system)', () => {
     expect(supervisorRestarts.filter((r) => r.child === 'admin-worker' && r.exit === 'SIGKILL')).toHaveLength(1);
     expect(after.some((p) => before.includes(p))).toBe(false);
     const hostLog = fs.readdirSync(path.join(dataDir, 'logs')).find((f) => /^phone-host-.*\.log$/.test(f))!;
-    const restarts = fs
-      .readFileSync(path.join(dataDir, 'logs', hostLog), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { msg: string; child?: string; exit?: string })
-      .filter((l) => l.msg === 'device worker restarted');
-    expect(restarts.filter((r) => r.exit === 'SIGKILL')).toHaveLength(2);
+    const restartsLogged = () =>
+      fs
+        .readFileSync(path.join(dataDir, 'logs', hostLog), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { msg: string; child?: string; exit?: string })
+        .filter((l) => l.msg === 'device worker restarted' && l.exit === 'SIGKILL');
+    // the phone host's logger writes asynchronously: a new worker can be up before its line is on disk
+    for (let i = 0; i < 50 && restartsLogged().length < 2; i++) await new Promise((r) => setTimeout(r, 200));
+    expect(restartsLogged()).toHaveLength(2);
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
