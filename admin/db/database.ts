@@ -31,7 +31,7 @@ export function openAdminDb(file: string): AdminDb {
   if (file !== ':memory:') tightenFiles([file, `${file}-wal`, `${file}-shm`]);
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
+  return kyselyOver(database);
 }
 
 /**
@@ -44,6 +44,11 @@ export function openAdminDb(file: string): AdminDb {
 export function openAdminReads(file: string, db: AdminDb): AdminDb {
   if (file === ':memory:') return db;
   const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  return kyselyOver(database);
+}
+
+/** Kysely over one better-sqlite3 connection: prepared statements kept, lock waits off the event loop. */
+function kyselyOver(database: SQLite.Database): AdminDb {
   return new Kysely<AdminDatabase>({ dialect: new LockWaitingSqliteDialect(database, cachingStatements(database)) });
 }
 

@@ -48,6 +48,9 @@ export class LockWaitingSqliteDialect extends SqliteDialect {
 }
 
 class LockWaitingDriver implements Driver {
+  /** the dialect's one connection, wrapped once rather than on every query */
+  private wrapped: { inner: DatabaseConnection; outer: DatabaseConnection } | undefined;
+
   constructor(
     private readonly inner: Driver,
     private readonly database: SQLite.Database,
@@ -59,7 +62,10 @@ class LockWaitingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new LockWaitingConnection(await this.inner.acquireConnection(), this.database, this.waitMs);
+    const inner = await this.inner.acquireConnection();
+    if (this.wrapped?.inner !== inner)
+      this.wrapped = { inner, outer: new LockWaitingConnection(inner, this.database, this.waitMs) };
+    return this.wrapped.outer;
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
