@@ -26,3 +26,46 @@ export function cutText(text: string, maxUnits: number): string {
   const last = text.charCodeAt(maxUnits - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxUnits - 1 : maxUnits);
 }
+
+/**
+ * What outside text may never carry into storage (docs/security.md "Names and text"): C0/C1
+ * controls and DEL (tab, and newline/carriage return only where a field is multi-line), the
+ * direction controls above, and lone surrogates (half of a pair, which no encoder can write
+ * back out). One rule for every write path — import cells, host and device registration,
+ * settings — so they cannot drift apart.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_ONE_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+// eslint-disable-next-line no-control-regex
+const UNSAFE_MULTI_LINE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+export interface TextRule {
+  /** newline and carriage return are allowed (a free-text field); tab is always allowed */
+  multiLine?: boolean;
+}
+
+/** Half of a surrogate pair with no other half beside it (no `u` flag: the halves are matched as units). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const unsafeOf = (rule: TextRule) => (rule.multiLine === true ? UNSAFE_MULTI_LINE : UNSAFE_ONE_LINE);
+
+/** The first character the rule refuses, as `U+XXXX`, or null when the text may be stored as it is. */
+export function unsafeTextChar(text: string, rule: TextRule = {}): string | null {
+  LONE_SURROGATE.lastIndex = 0;
+  if (LONE_SURROGATE.test(text)) return 'a lone surrogate';
+  const re = unsafeOf(rule);
+  re.lastIndex = 0;
+  const m = re.exec(text);
+  return m === null ? null : `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The text with what the rule refuses removed: for bulk input (an import) where refusing a row for a stray BEL helps no one. */
+export function cleanText(text: string, rule: TextRule = {}): string {
+  const re = unsafeOf(rule);
+  re.lastIndex = 0;
+  const wellFormed = text.replace(LONE_SURROGATE, '');
+  return re.test(wellFormed) ? wellFormed.replace(re, '') : wellFormed;
+}
+
+export const UNSAFE_TEXT_MESSAGE = 'must not contain control characters, text-direction controls or lone surrogates';
