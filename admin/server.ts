@@ -115,8 +115,9 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   const reads = openAdminReads(paths.adminDb, db);
   const security = createSecurity(db, paths.evidence, opts.security, reads);
   const syb = new SybService(db, opts.syb, opts.log);
-  // the answer parser's thread starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
-  if (opts.syb?.url) syb.warm();
+  // a password sealed under an older payload key is sealed again; the answer parser's thread
+  // starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
+  await syb.start();
   await clearStaleSyncFlag(db);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls

@@ -25,6 +25,7 @@ import * as m0080 from './0080_task_priority';
 import * as m0100 from './0100_task_exact_search';
 import * as m0105 from './0105_device_health_app_version';
 import * as m0135 from './0135_task_list_version';
+import * as m0140 from './0140_syb_account_secret';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0100_task_exact_search': m0100,
   '0105_device_health_app_version': m0105,
   '0135_task_list_version': m0135,
+  '0140_syb_account_secret': m0140,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -44,6 +44,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'task_list_version',
   'syb_orders',
   'syb_session',
+  'syb_account_secret',
   'syb_sync_state',
   'device_attention',
   'app_versions',

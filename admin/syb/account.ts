@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { hasControlCharacter } from '../../domain/syb';
+import { unsafeTextChar, UNSAFE_TEXT_MESSAGE } from '../../domain/text';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest } from '../http/errors';
+import { readSybSecret, resealSybSecret, sealSybSecret, writeSybSecret } from './account-secret';
 import { checkSybAddress, SybAddressRefused } from './address';
 import { AnswerParser } from './answer-parser';
 import { SybClient, type SybAccount, type SybSession } from './client';
@@ -22,14 +25,25 @@ export interface SybDefaults {
 const URL_KEY = 'syb.url';
 const USERNAME_KEY = 'syb.username';
 
-/** No control character (NUL, CR, LF, ESC, DEL, C1) in any SYB setting: each would end up in a header or a log. */
-const noControl = { message: 'CONTROL_CHARACTER: control characters are not allowed' };
+/**
+ * A SYB setting may hold no control character (NUL, CR, LF, tab, ESC, DEL, C1: each would end up
+ * in a header or a log), no text-direction control (U+202E shows the address as something else
+ * than it is) and no lone surrogate — the text rule of domain/text.ts plus the tab it allows.
+ */
+function unsafeSettingChar(text: string): string | null {
+  // the text rule allows tab, the one control character it lets through: here it is refused too
+  return unsafeTextChar(text) ?? (hasControlCharacter(text) ? 'U+0009' : null);
+}
+const safeSetting = (v: string) => unsafeSettingChar(v) === null;
+const noControl = { message: `CONTROL_CHARACTER: ${UNSAFE_TEXT_MESSAGE}` };
 
-/** 400 CONTROL_CHARACTER for a control character in any string (or key) of a settings body, before anything else. */
+/** 400 CONTROL_CHARACTER for an unsafe character in any string (or key) of a settings body, before anything else. */
 export function refuseControlCharacters(body: unknown, depth = 0): void {
   if (depth > 5) return;
   if (typeof body === 'string') {
-    if (hasControlCharacter(body)) throw badRequest('CONTROL_CHARACTER', 'a setting contains a control character');
+    // names the character (U+202E), never the text: it may be the password
+    const unsafe = unsafeSettingChar(body);
+    if (unsafe !== null) throw badRequest('CONTROL_CHARACTER', `a setting contains ${unsafe}`);
     return;
   }
   if (body === null || typeof body !== 'object') return;
@@ -44,22 +58,17 @@ export const sybSettingsInput = z
     url: z
       .string()
       .max(500)
-      .refine((v) => !hasControlCharacter(v), noControl)
+      .refine(safeSetting, noControl)
       .pipe(z.url({ protocol: /^https?$/, message: 'the SYB address must start with https://' }))
       .optional(),
     username: z
       .string()
       .max(200)
-      .refine((v) => !hasControlCharacter(v), noControl)
+      .refine(safeSetting, noControl)
       .transform((v) => v.trim())
       .pipe(z.string().min(1))
       .optional(),
-    password: z
-      .string()
-      .min(1)
-      .max(500)
-      .refine((v) => !hasControlCharacter(v), noControl)
-      .optional(),
+    password: z.string().min(1).max(500).refine(safeSetting, noControl).optional(),
   })
   .strict();
 export type SybSettingsInput = z.infer<typeof sybSettingsInput>;
@@ -77,18 +86,23 @@ export interface SybSettingsView {
 }
 
 /**
- * The SYB account and its session, owned by the admin process. URL and user name are settings
- * (`app_settings`); the password is a secret and is held in memory only — from the environment
- * or set through the API — so it never reaches data/, a log or a Temporal payload. The session
- * cookies are a credential too and stay in memory (docs/syb-protocol.md).
+ * The SYB account and its session, in the admin and in the admin worker (which runs the syncs)
+ * alike, over the same database. URL and user name are settings (`app_settings`). The password
+ * is a secret: one set on 设置 is sealed with the payload key (account-secret.ts) so both
+ * processes read the same one and it survives a restart, and it is never in clear in data/, a
+ * log or a Temporal payload; the environment's is held in memory. The session cookies are a
+ * credential too and stay in the memory of the process that logged in (docs/syb-protocol.md).
  */
 export class SybService {
-  /** the password and the address and user name it was given for: it is sent nowhere else */
-  private password: { value: string; url: string | null; username: string | null; bound: boolean } | undefined;
+  /** CMAUTOBUY_SYB_PASSWORD, bound to the env address and user name when both are given */
+  private readonly envPassword:
+    { value: string; url: string | null; username: string | null; bound: boolean } | undefined;
   private session: { key: string; session: SybSession } | undefined;
   private syncing: Promise<unknown> = Promise.resolve();
-  /** parses SYB answers off the event loop; its (unref'd) worker thread lives as long as the admin */
+  /** parses SYB answers off the event loop; its (unref'd) worker thread lives as long as the process */
   private readonly parser = new AnswerParser();
+  /** key ids already reported as missing from the ring (once per process, not per read) */
+  private readonly reportedKeys = new Set<string>();
 
   constructor(
     readonly db: AdminDb,
@@ -96,9 +110,7 @@ export class SybService {
     /** where refused SYB data is reported, with its shipment id (never a recipient's data) */
     readonly log: SybLog = { warn: () => {} },
   ) {
-    // An env password comes with the env address and user name; without them it was given for the
-    // account saved on 设置, and is bound to it the first time it is read.
-    this.password =
+    this.envPassword =
       defaults.password === undefined
         ? undefined
         : {
@@ -109,25 +121,45 @@ export class SybService {
           };
   }
 
-  /** Whether the held password was given for this address and user name. */
-  private heldFor(url: string | null, username: string | null): boolean {
-    const p = this.password;
-    if (!p) return false;
-    if (!p.bound) this.password = { ...p, url, username, bound: true };
-    return this.password!.url === url && this.password!.username === username;
+  /**
+   * The password given for this address and user name, or null. One set on 设置 goes only to
+   * the address and user name saved with it. The environment's goes to the env address and user
+   * name; without them it was given for the account saved on 设置, until the operator sets or
+   * drops a password there.
+   */
+  private async passwordFor(url: string | null, username: string | null): Promise<string | null> {
+    const secret = await readSybSecret(this.db);
+    if (secret.kind === 'unreadable' && !this.reportedKeys.has(secret.keyId)) {
+      this.reportedKeys.add(secret.keyId);
+      this.log.warn(
+        { key_id: secret.keyId },
+        'the SYB password is sealed under a payload key this process does not hold: enter it again on 设置',
+      );
+    }
+    if (secret.kind === 'held' && secret.url === url && secret.username === username) return secret.password;
+    const env = this.envPassword;
+    if (!env) return null;
+    if (env.bound) return env.url === url && env.username === username ? env.value : null;
+    return secret.kind === 'none' ? env.value : null;
   }
 
-  /** Starts the answer parser's thread now (admin start), not during the first sync. */
-  warm(): void {
-    this.parser.warm();
+  /**
+   * At the start of the admin and of the admin worker: a password sealed under an older payload
+   * key is sealed again under the current one (rotation), and the answer parser's thread starts
+   * now rather than inside the first sync.
+   */
+  async start(): Promise<void> {
+    await resealSybSecret(this.db, this.log);
+    if ((await this.stored()).url) this.parser.warm();
   }
 
   async account(): Promise<SybAccount | null> {
     const { url, username } = await this.stored();
+    if (!url || !username) return null;
     // Given for another address or account (e.g. the env password after the URL was changed on
     // 设置): never sent to this one.
-    if (!url || !username || !this.password || !this.heldFor(url, username)) return null;
-    return { url, username, password: this.password.value };
+    const password = await this.passwordFor(url, username);
+    return password === null ? null : { url, username, password };
   }
 
   async view(): Promise<SybSettingsView> {
@@ -135,12 +167,13 @@ export class SybService {
     const session = username
       ? await this.db.selectFrom('syb_session').select('expires_at').where('username', '=', username).executeTakeFirst()
       : undefined;
+    const held = (await this.passwordFor(url, username)) !== null;
     return {
       url,
       username,
-      password_set: this.heldFor(url, username),
-      password_required: !this.heldFor(url, username),
-      configured: (await this.account()) !== null,
+      password_set: held,
+      password_required: !held,
+      configured: held && url !== null && username !== null,
       session_expires_at: session?.expires_at ?? null,
     };
   }
@@ -162,7 +195,10 @@ export class SybService {
     const before = await this.stored();
     const url = input.url ?? before.url;
     const username = input.username ?? before.username;
-    this.heldFor(before.url, before.username); // an unbound env password belongs to the account before this change
+    const accountChanged = url !== before.url || username !== before.username;
+    // sealed before the transaction: the codec is async, the write lock is held briefly
+    const sealed =
+      input.password !== undefined ? await sealSybSecret({ url, username, password: input.password }) : undefined;
     await writeTransaction(this.db, async (trx) => {
       const now = nowUtc();
       for (const [key, value] of [
@@ -178,6 +214,8 @@ export class SybService {
           )
           .execute();
       }
+      if (sealed) await writeSybSecret(trx, sealed);
+      else if (accountChanged) await writeSybSecret(trx, null);
       await audit(trx, {
         action: 'syb.settings.set',
         details: {
@@ -187,8 +225,6 @@ export class SybService {
         },
       });
     });
-    if (input.password !== undefined) this.password = { value: input.password, url, username, bound: true };
-    else if (this.password && !this.heldFor(url, username)) this.password = undefined;
     // Another account or address: the cached session belongs to the old one.
     this.session = undefined;
     return this.view();
@@ -196,7 +232,10 @@ export class SybService {
 
   /** An adapter that reuses (and refreshes) the cached session of this account. */
   client(account: SybAccount): SybClient {
-    const key = JSON.stringify([account.url, account.username]);
+    // a new password set on 设置 (in the other process) means a new login, not the old session
+    const key = createHash('sha256')
+      .update(JSON.stringify([account.url, account.username, account.password]))
+      .digest('hex');
     const cached = this.session?.key === key ? this.session.session : undefined;
     return new SybClient(
       account,
@@ -209,12 +248,12 @@ export class SybService {
     );
   }
 
-  /** Ends the answer parser's worker thread (admin shutdown). */
+  /** Ends the answer parser's worker thread (process shutdown). */
   async close(): Promise<void> {
     await this.parser.close();
   }
 
-  /** Runs syncs one after the other in this process (the only one that runs them). */
+  /** Runs syncs one after the other in this process (the one whose worker runs them). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.syncing.then(fn, fn);
     this.syncing = run.catch(() => undefined);

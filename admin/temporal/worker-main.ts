@@ -14,8 +14,9 @@ import { setUpAdminProcess } from '../process-setup';
  * a process of its own, so a batch's workflow tasks, SQLite writes and payload encryption never
  * queue behind — or in front of — an operator's request on the admin's event loop
  * (docs/architecture.md). Same environment as the admin (data dir, payload keys, Temporal,
- * SYB account); it writes the admin DB beside the admin through SQLite's write lock
- * (admin/db/database.ts `writeTransaction`). `--metrics-port N` serves the purchase metrics its
+ * SYB account); the account set on 设置 reaches it through the admin DB, its password sealed
+ * with the payload key (admin/syb/account-secret.ts). It writes the admin DB beside the admin
+ * through SQLite's write lock (admin/db/database.ts `writeTransaction`). `--metrics-port N` serves the purchase metrics its
  * activities record (docs/operations.md "Metrics").
  */
 async function main(): Promise<void> {
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
     { url: env.CMAUTOBUY_SYB_URL, username: env.CMAUTOBUY_SYB_USERNAME, password: env.CMAUTOBUY_SYB_PASSWORD },
     log,
   );
-  if (env.CMAUTOBUY_SYB_URL) syb.warm();
+  // the account set on 设置 is read from the admin DB at each sync (admin/syb/account-secret.ts)
+  await syb.start();
   const metricsPort = flagValue('--metrics-port');
   const metrics =
     metricsPort === undefined

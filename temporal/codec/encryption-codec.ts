@@ -10,7 +10,7 @@ import type { PayloadKeyRing } from './keys';
  * before encryption keep replaying.
  */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
-const METADATA_KEY_ID = 'encryption-key-id';
+export const METADATA_KEY_ID = 'encryption-key-id';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 

@@ -1,3 +1,4 @@
+import { sybSettingsInput } from '../../admin/syb/account';
 import { checkSybAddress } from '../../admin/syb/address';
 import { syncSybOrders } from '../../admin/syb/sync';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
@@ -92,6 +93,46 @@ describe('SYB account: where the password may go', () => {
     }
     expect(await settings()).toEqual(before);
     expect(await audits()).toBe(auditsBefore);
+  });
+
+  it('refuses text-direction controls and lone surrogates in each field with CONTROL_CHARACTER, writing nothing', async () => {
+    const before = await settings();
+    const audits = async () =>
+      (await admin.db.selectFrom('audit_log').select('id').where('action', '=', 'syb.settings.set').execute()).length;
+    const auditsBefore = await audits();
+    const hostile: Array<[string, string]> = [
+      ['\u202e', 'U+202E'], // right-to-left override: 'moc.elpmaxe' shown as 'example.com'
+      ['\u2066', 'U+2066'], // left-to-right isolate
+      ['\u200f', 'U+200F'], // right-to-left mark
+      ['\ud800', 'a lone surrogate'], // high half alone
+      ['x\udc00', 'a lone surrogate'], // low half alone
+      ['\t', 'U+0009'], // tab: the text rule allows it, a setting does not
+    ];
+    const fields: Array<[string, (bad: string) => string]> = [
+      ['url', (bad) => `${home.url}/${bad}`],
+      ['username', (bad) => `${creds.username}${bad}`],
+      ['password', (bad) => `${creds.password}${bad}`],
+    ];
+    for (const [field, value] of fields)
+      for (const [bad, named] of hostile) {
+        const res = await op.put('/api/syb/settings', { [field]: value(bad) });
+        expect([field, named, res.status]).toEqual([field, named, 400]);
+        expect(res.body).toMatchObject({ error: { code: 'CONTROL_CHARACTER' } });
+        // the message names the character, never the value (it may be the password)
+        expect(JSON.stringify(res.body)).toContain(named);
+        expect(JSON.stringify(res.body)).not.toContain(creds.password);
+      }
+    // in a key too, before the schema's unknown-key refusal
+    expect((await op.put('/api/syb/settings', { 'url\u202e': home.url })).body).toMatchObject({
+      error: { code: 'CONTROL_CHARACTER' },
+    });
+    expect(await settings()).toEqual(before);
+    expect(await audits()).toBe(auditsBefore);
+    // the schema refuses the same on its own (a caller that skips the body walk)
+    for (const field of ['url', 'username', 'password'])
+      expect(sybSettingsInput.safeParse({ [field]: `${home.url}\u202e` }).success).toBe(false);
+    // a surrogate pair is text, not a lone half: a user name with an emoji is kept
+    expect(sybSettingsInput.parse({ username: '顺运宝\ud83d\ude00' })).toEqual({ username: '顺运宝😀' });
   });
 
   it('CMAUTOBUY_SYB_ALLOW_PRIVATE=1 lets a private address in, never link-local or metadata', async () => {

@@ -27,6 +27,15 @@ interface SybSessionTable {
   updated_at: string;
 }
 
+/** migrations/0140: the password set on 设置, sealed with the payload key (admin/syb/account-secret.ts) */
+interface SybAccountSecretTable {
+  id: 1;
+  /** the payload key that sealed it; null with `sealed` once the password was dropped */
+  key_id: string | null;
+  sealed: Buffer | null;
+  updated_at: string;
+}
+
 interface SybSyncStateTable {
   id: 1;
   last_synced_at: string | null;
@@ -53,6 +62,7 @@ interface SybTaskColumns {
 export interface SybTables {
   syb_orders: SybOrdersTable;
   syb_session: SybSessionTable;
+  syb_account_secret: SybAccountSecretTable;
   syb_sync_state: SybSyncStateTable;
   tasks: SybTaskColumns;
 }
