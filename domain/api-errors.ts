@@ -134,8 +134,17 @@ export const API_ERROR_CODES = {
   HOST_NOT_FOUND: '找不到这台主机，请刷新主机列表',
   PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',
   PHONE_NOT_APPROVED: '这台手机还没有被批准',
+  HOST_PENDING_LIMIT: '这台主机待批准的手机已达上限：请先在「设备」页批准或拒绝，或在「设置」中调高上限',
+  METRICS_TARGET_REFUSED: '主机上报的监控地址不被接受：只能是主机连接管理服务所用的地址，或管理员允许的地址',
+
+  // Backup and restore of the admin database (admin/backup; `npm run cli -- db …` prints code and message)
+  BACKUP_FILE_IN_USE: '备份文件不能是正在使用的管理数据库、它的附属文件或管理服务打开的文件，请换一个路径',
+  BACKUP_REFUSED: '备份文件不可用（不存在、校验未通过或来自更新的版本），数据库没有改动',
+  RESTORE_DB_OPEN: '管理数据库正被使用：请先停止管理服务（以及正在运行的命令），再恢复',
+
   // Hostile input (docs/security.md)
   IMPORT_TOO_MANY_STRINGS: '工作簿的共享文本过多或过长，请检查文件',
+  IMPORT_TOO_COSTLY: '读取这个工作簿超出了时间或内存上限，已停止读取，没有写入任何内容；请检查文件或重新从虾皮后台导出',
 
   // 顺运宝 hardening (admin/syb): unusable lines, spec checks, where the password may go
   INVALID_LINE: '顺运宝的这条明细数据异常（见「数据异常」说明），不能采购',
@@ -144,6 +153,11 @@ export const API_ERROR_CODES = {
     '顺运宝地址不可用：须为 https:// 地址（本机模拟器可用 http://），不含用户名密码，且不能指向内网或云元数据地址',
   SYB_ADDRESS_REFUSED: '顺运宝地址指向了不允许的网络地址，已停止同步：请在设置中检查顺运宝地址',
   SYB_PARTIAL: '部分顺运宝货运单的明细未能读取，下次同步会重试；其余订单已同步',
+  SYB_ANSWER_TOO_COSTLY:
+    '顺运宝返回的内容结构过于庞大（对象、数值或嵌套过多），已拒绝读取；其余已读到的订单已保存，下次定时同步再试',
+  SYB_SYNC_BUDGET:
+    '本次同步读取的顺运宝数据已达每次同步的上限（设置 → 顺运宝每次同步上限），已读到的订单已保存，其余由下次同步继续',
+  SYB_SYNC_CANCELLED: '同步已被停止（同步任务被取消或终止），已读到的订单已保存，下次同步会从上次成功的位置继续',
   CONTROL_CHARACTER: '输入内容含有控制字符，请删除后再保存',
 } as const satisfies Record<string, string>;
 

@@ -50,3 +50,46 @@ function chmodQuietly(file: string, mode: number): void {
     // gone, or not ours: nothing to tighten
   }
 }
+
+/**
+ * A file that is 0600 from its first byte, whatever the umask: a folder of its own (mkdtemp
+ * makes it 0700) beside `target`, so it is on the same filesystem and a rename puts it in
+ * place, and in it an empty file made by an exclusive open and set 0600 before anything is
+ * written. A writer that opens the existing file (SQLite does) keeps its mode; SQLite gives its
+ * journal the database file's mode too. `finish` renames it onto `target`; `discard` removes
+ * it; either removes the folder.
+ */
+export interface PrivateTempFile {
+  /** the empty 0600 file to write */
+  file: string;
+  /** renames `file` onto the target and removes the folder */
+  finish(): void;
+  /** removes the folder and whatever is in it; safe after finish and to call twice */
+  discard(): void;
+}
+
+export function privateTempFile(target: string): PrivateTempFile {
+  const dir = fs.mkdtempSync(path.join(path.dirname(target), `.${path.basename(target).slice(0, 64)}.tmp-`));
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, path.basename(target));
+  try {
+    const fd = fs.openSync(file, 'wx', 0o600);
+    try {
+      fs.fchmodSync(fd, 0o600);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const discard = () => fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    file,
+    finish() {
+      fs.renameSync(file, target);
+      discard();
+    },
+    discard,
+  };
+}

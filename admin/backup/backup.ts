@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { ApiErrorCode } from '../../domain/api-errors';
 import { migrations } from '../../migrations';
+import { privateTempFile } from '../../platform/private-files';
+import { liveFileProblem } from './live-files';
 
 /**
  * Online backups of the admin database (docs/operations.md "Backup and restore"): SQLite's
@@ -10,34 +13,57 @@ import { migrations } from '../../migrations';
  */
 export class BackupError extends Error {
   override readonly name = 'BackupError';
+  readonly code: BackupErrorCode;
+  constructor(refusal: { code: BackupErrorCode; message: string }) {
+    super(refusal.message);
+    this.code = refusal.code;
+  }
+}
+
+/** the rows of domain/api-errors.ts a backup or restore refusal carries (the CLI prints code and message) */
+type BackupErrorCode = Extract<ApiErrorCode, 'BACKUP_FILE_IN_USE' | 'BACKUP_REFUSED' | 'RESTORE_DB_OPEN'>;
+
+function refuseLiveFile(file: string, dbFile: string, what: string): void {
+  const problem = liveFileProblem(file, dbFile);
+  if (problem)
+    throw new BackupError({ code: 'BACKUP_FILE_IN_USE', message: `refusing to ${what} ${file}: ${problem}` });
 }
 
 /** kysely's record of the applied migrations (admin/db/database.ts) */
 const MIGRATION_TABLE = 'kysely_migration';
 
-/** Writes a consistent copy of `dbFile` to `dest` (0600, via a temp file and a rename) and checks it. */
+/**
+ * Writes a consistent copy of `dbFile` to `dest` and checks it. The copy holds every table
+ * (password and token hashes included), so it is 0600 from its first byte: written into a 0700
+ * folder beside `dest`, then renamed into place. Refused onto the database itself or any file
+ * the admin has open (admin/backup/live-files.ts): the rename would replace it under the admin.
+ */
 export async function backupAdminDb(dbFile: string, dest: string): Promise<{ file: string; bytes: number }> {
-  if (!fs.existsSync(dbFile)) throw new BackupError(`no admin database at ${dbFile}`);
+  if (!fs.existsSync(dbFile))
+    throw new BackupError({ code: 'BACKUP_REFUSED', message: `no admin database at ${dbFile}` });
   const target = path.resolve(dest);
+  refuseLiveFile(target, dbFile, 'write a backup onto');
   fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-  const tmp = `${target}.${process.pid}.tmp`;
-  const source = new Database(dbFile, { fileMustExist: true, timeout: 5_000 });
+  const tmp = privateTempFile(target);
   try {
-    await source.backup(tmp);
+    const source = new Database(dbFile, { fileMustExist: true, timeout: 5_000 });
+    try {
+      await source.backup(tmp.file);
+    } finally {
+      source.close();
+    }
+    // one self-contained file (no -wal beside it): what gets copied, moved and restored
+    const copy = new Database(tmp.file, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
+    const problem = checkBackupFile(tmp.file);
+    if (problem) throw new BackupError({ code: 'BACKUP_REFUSED', message: `the copy failed its check: ${problem}` });
+    // checked again just before the rename: the target may have been opened meanwhile
+    refuseLiveFile(target, dbFile, 'write a backup onto');
+    tmp.finish();
   } finally {
-    source.close();
+    tmp.discard();
   }
-  fs.chmodSync(tmp, 0o600);
-  // one self-contained file (no -wal beside it): what gets copied, moved and restored
-  const copy = new Database(tmp);
-  copy.pragma('journal_mode = DELETE');
-  copy.close();
-  const problem = checkBackupFile(tmp);
-  if (problem) {
-    fs.rmSync(tmp, { force: true });
-    throw new BackupError(`the copy failed its check: ${problem}`);
-  }
-  fs.renameSync(tmp, target);
   return { file: target, bytes: fs.statSync(target).size };
 }
 
@@ -83,9 +109,13 @@ export async function restoreAdminDb(
   dbFile: string,
   now = new Date(),
 ): Promise<{ previous: string | null }> {
-  if (!fs.existsSync(backupFile)) throw new BackupError(`no backup file at ${backupFile}`);
+  if (!fs.existsSync(backupFile))
+    throw new BackupError({ code: 'BACKUP_REFUSED', message: `no backup file at ${backupFile}` });
+  // the same files a backup may not be written onto: restoring from them would move the source away first
+  refuseLiveFile(backupFile, dbFile, 'restore from');
   const problem = checkBackupFile(backupFile);
-  if (problem) throw new BackupError(`refusing to restore ${backupFile}: ${problem}`);
+  if (problem)
+    throw new BackupError({ code: 'BACKUP_REFUSED', message: `refusing to restore ${backupFile}: ${problem}` });
   fs.mkdirSync(path.dirname(dbFile), { recursive: true, mode: 0o700 });
 
   let previous: string | null = null;
@@ -101,9 +131,10 @@ export async function restoreAdminDb(
     } catch (err) {
       current.close();
       if ((err as { code?: string }).code === 'SQLITE_BUSY')
-        throw new BackupError(
-          `${dbFile} is open in another process: stop the admin (and any \`npm run cli\`) first, then restore`,
-        );
+        throw new BackupError({
+          code: 'RESTORE_DB_OPEN',
+          message: `${dbFile} is open in another process: stop the admin (and any \`npm run cli\`) first, then restore`,
+        });
       throw err;
     }
     current.close();
@@ -114,9 +145,14 @@ export async function restoreAdminDb(
     fs.renameSync(dbFile, previous);
   }
   for (const side of ['-wal', '-shm']) fs.rmSync(`${dbFile}${side}`, { force: true });
-  const tmp = `${dbFile}.${process.pid}.restore.tmp`;
-  fs.copyFileSync(backupFile, tmp);
-  fs.chmodSync(tmp, 0o600);
-  fs.renameSync(tmp, dbFile);
+  // in a 0700 folder: the copy takes the backup file's mode until it is tightened
+  const tmp = privateTempFile(dbFile);
+  try {
+    fs.copyFileSync(backupFile, tmp.file);
+    fs.chmodSync(tmp.file, 0o600);
+    tmp.finish();
+  } finally {
+    tmp.discard();
+  }
   return { previous };
 }

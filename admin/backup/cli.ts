@@ -3,7 +3,8 @@ import type { CliIo } from '../auth/cli-commands';
 import { BackupError, backupAdminDb, restoreAdminDb } from './backup';
 
 const DB_USAGE = [
-  '  db backup FILE         a consistent copy of the admin database, while the admin runs',
+  '  db backup FILE         a consistent copy of the admin database (0600), while the admin runs;',
+  '                         refuses FILE if it is the database, one of its files or a file the admin has open',
   '  db restore FILE        replace the admin database with FILE: only with the admin stopped;',
   '                         refuses a file that fails PRAGMA integrity_check or has a newer schema',
 ].join('\n');
@@ -31,7 +32,7 @@ export async function runDbCli(argv: string[], dataDir: string, io: Pick<CliIo, 
     return 0;
   } catch (err) {
     if (!(err instanceof BackupError)) throw err;
-    io.err(err.message);
+    io.err(`${err.code}: ${err.message}`);
     return 1;
   }
 }

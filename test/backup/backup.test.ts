@@ -20,6 +20,14 @@ function cli(dataDir: string, ...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+function safeReaddir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
@@ -117,6 +125,117 @@ describe('admin database backup and restore (npm run cli -- db backup|restore)',
     expect(await runDbCli(['db', 'restore', file], dataDir, c.io)).toBe(1);
     expect(c.err.join('\n')).toMatch(/newer schema.*9999_from_the_future/);
     expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('admin.db.before-restore-'))).toEqual([]);
+  });
+
+  it('writes the copy 0600 from its first byte, in a 0700 folder, whatever the umask', async () => {
+    const dataDir = tempDataDir('backup');
+    admin = await startTestAdmin({ dataDir, runWorker: false });
+    await addUser(admin.db, SYSTEM, 'in-the-copy', 'password-in-copy-0');
+    // a sizeable database, so the copy takes many steps of SQLite's backup and is watched mid-write
+    const db = new Database(dataPaths(dataDir).adminDb);
+    db.exec('CREATE TABLE bench_blob (b BLOB)');
+    const insert = db.prepare('INSERT INTO bench_blob VALUES (randomblob(65536))');
+    db.transaction(() => {
+      for (let i = 0; i < 640; i++) insert.run();
+    })();
+    db.close();
+    const dir = tempDataDir('backups');
+    const file = path.join(dir, 'admin-copy.db');
+
+    const seen: Array<{ name: string; mode: number; dir: boolean; size: number }> = [];
+    const look = () => {
+      const walk = (d: string) => {
+        for (const name of safeReaddir(d)) {
+          const full = path.join(d, name);
+          let st: fs.Stats;
+          try {
+            st = fs.lstatSync(full);
+          } catch {
+            continue; // renamed or removed between readdir and lstat
+          }
+          seen.push({ name: path.relative(dir, full), mode: st.mode & 0o777, dir: st.isDirectory(), size: st.size });
+          if (st.isDirectory()) walk(full);
+        }
+      };
+      walk(dir);
+    };
+    const oldUmask = process.umask(0o022);
+    const timer = setInterval(look, 1);
+    try {
+      await backupAdminDb(dataPaths(dataDir).adminDb, file);
+    } finally {
+      clearInterval(timer);
+      process.umask(oldUmask);
+    }
+    look();
+
+    // observed while being written: a temp file with data, not only the finished copy
+    const midWrite = seen.filter((o) => !o.dir && o.name !== 'admin-copy.db' && o.size > 0);
+    expect(midWrite.length).toBeGreaterThan(0);
+    const loose = seen.filter((o) => (o.dir ? o.mode !== 0o700 : o.mode !== 0o600));
+    expect(loose).toEqual([]);
+    expect(seen.filter((o) => o.dir).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(dir)).toEqual(['admin-copy.db']);
+    expect(fs.statSync(file).size).toBeGreaterThan(40 * 1024 * 1024);
+    const copy = new Database(file, { readonly: true });
+    expect(copy.prepare("SELECT 1 FROM users WHERE username = 'in-the-copy'").get()).toBeTruthy();
+    copy.close();
+  });
+
+  it('refuses a backup onto the live database, its files, a link to it or a file the admin has open; a restore from them too', async () => {
+    const dataDir = tempDataDir('backup');
+    admin = await startTestAdmin({ dataDir, runWorker: false });
+    await addUser(admin.db, SYSTEM, 'still-here', 'password-still-00');
+    const dbFile = dataPaths(dataDir).adminDb;
+    const elsewhere = tempDataDir('backups');
+    const symlink = path.join(elsewhere, 'looks-like-a-backup.db');
+    fs.symlinkSync(dbFile, symlink);
+    const hardLink = path.join(dataDir, 'hard-link.db');
+    fs.linkSync(dbFile, hardLink);
+    // this process holds the admin database open, so what it has open stands for the admin's own files (its log)
+    const log = path.join(elsewhere, 'admin.log');
+    fs.writeFileSync(log, 'a log line\n');
+    const logFd = fs.openSync(log, 'a');
+    const before = fs.statSync(dbFile);
+    try {
+      const viaCli = cli(dataDir, 'db', 'backup', dbFile);
+      expect(viaCli.code).toBe(1);
+      expect(viaCli.err).toMatch(/^BACKUP_FILE_IN_USE: /);
+      for (const target of [
+        `${dbFile}-wal`,
+        `${dbFile}-shm`,
+        `${dbFile}-journal`,
+        path.join(dataDir, '..', path.basename(dataDir), 'admin.db'),
+        symlink,
+        hardLink,
+        log,
+      ]) {
+        const c = capture();
+        expect({ target, code: await runDbCli(['db', 'backup', target], dataDir, c.io) }).toEqual({ target, code: 1 });
+        expect(c.err.join('\n')).toMatch(/^BACKUP_FILE_IN_USE: /);
+      }
+    } finally {
+      fs.closeSync(logFd);
+    }
+    // nothing changed: the same file, its rows, the link still a link, the log as it was, no temp left
+    expect(fs.statSync(dbFile).ino).toBe(before.ino);
+    expect(await names(admin)).toContain('still-here');
+    expect(fs.lstatSync(symlink).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(log, 'utf8')).toBe('a log line\n');
+    expect(fs.readdirSync(dataDir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(fs.existsSync(`${dbFile}-journal`)).toBe(false);
+
+    // the same check guards a restore: from the database itself it would move its own source away
+    await admin.close();
+    admin = undefined;
+    for (const source of [dbFile, symlink]) {
+      const c = capture();
+      expect(await runDbCli(['db', 'restore', source], dataDir, c.io)).toBe(1);
+      expect(c.err.join('\n')).toMatch(/^BACKUP_FILE_IN_USE: /);
+    }
+    expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('admin.db.before-restore-'))).toEqual([]);
+    admin = await startTestAdmin({ dataDir, runWorker: false });
+    expect(await names(admin)).toContain('still-here');
   });
 
   it('keeps the newest N scheduled backups', () => {
