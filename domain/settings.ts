@@ -42,6 +42,15 @@ export const SETTINGS = {
     unit: '天',
     help: '手机主机上失败截图与界面记录保留的天数；手机下次向管理服务注册时生效。',
   },
+  'hosts.max_pending_phones': {
+    default: 32,
+    min: 1,
+    // a bound on what one host token can add before an operator looks: 设备 lists every one
+    max: 256,
+    label: '每台主机待批准手机上限',
+    unit: '台',
+    help: '一台手机主机最多可有几台待批准的手机；超过后主机新上报的手机会被拒收，直到在「设备」页批准或拒绝。',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -87,6 +96,7 @@ export const settingsUpdateSchema = z
       'safety.price_tolerance_cent': settingValue('safety.price_tolerance_cent').optional(),
       'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
       'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
+      'hosts.max_pending_phones': settingValue('hosts.max_pending_phones').optional(),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? '只能修改设置页上列出的项目' : '设置须为一个对象') },
   )

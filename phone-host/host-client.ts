@@ -11,6 +11,30 @@ export class HostUnauthorized extends Error {
   override readonly name = 'HostUnauthorized';
 }
 
+/** The admin refused one request for what it carried (a 4xx with an error code): retrying it as it is will not help. */
+export class HostRequestRefused extends Error {
+  override readonly name = 'HostRequestRefused';
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function errorCode(text: string): string | null {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where Prometheus scrapes this host: a `host:port`, or a port at the address the admin sees this host connect from. */
+export type MetricsAddress = { metrics_target: string } | { metrics_port: number } | null;
+
 /**
  * The host's side of `/api/host/…` (docs/phone-hosts.md): every call carries
  * `Authorization: Bearer <host_id>.<token>`. A 401 (revoked or wrong token) is an error of its
@@ -36,12 +60,18 @@ export class HostClient {
     });
     const text = await res.text();
     if (res.status === 401) throw new HostUnauthorized(`the admin refused host ${this.hostId} (revoked?)`);
+    if (res.status >= 400 && res.status < 500)
+      throw new HostRequestRefused(
+        res.status,
+        errorCode(text),
+        `${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`,
+      );
     if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
     return JSON.parse(text) as T;
   }
 
-  heartbeat(metricsTarget: string | null, present: string[]): Promise<{ phones: HostPhone[] }> {
-    return this.call('POST', '/api/host/heartbeat', { metrics_target: metricsTarget, present });
+  heartbeat(metrics: MetricsAddress, present: string[]): Promise<{ phones: HostPhone[] }> {
+    return this.call('POST', '/api/host/heartbeat', { metrics_target: null, ...metrics, present });
   }
 
   reportPhone(p: { serial: string; model: string; android_version: string; app_version: string }): Promise<HostPhone> {

@@ -3,7 +3,7 @@ import type { Logger } from '../platform/logger';
 import { describeAdbError } from '../device-worker/adb/client-options';
 import { describeError } from '../platform/errors';
 import type { SupervisedChild } from '../scripts/supervise/children';
-import { HostClient, HostUnauthorized, type HostPhone } from './host-client';
+import { HostClient, HostRequestRefused, HostUnauthorized, type HostPhone, type MetricsAddress } from './host-client';
 import type { HostMetrics } from './metrics';
 import { adbClient, probePhone, readHealth } from './probe';
 import { startPhoneWorker } from './workers';
@@ -54,10 +54,13 @@ export class PhoneHost {
   private syncing: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** what the heartbeat tells the admin about this host's metrics; narrowed when the admin refuses it */
+  private metricsAddress: MetricsAddress;
 
   constructor(private readonly opts: PhoneHostOptions) {
     this.client = adbClient(opts.adb);
     this.admin = new HostClient(opts.adminUrl, opts.hostId, opts.token);
+    this.metricsAddress = opts.metricsTarget === null ? null : { metrics_target: opts.metricsTarget };
   }
 
   async start(): Promise<void> {
@@ -167,14 +170,18 @@ export class PhoneHost {
         return null;
       });
       if (info) {
-        p.known = await this.admin.reportPhone(info);
+        try {
+          p.known = await this.admin.reportPhone(info);
+        } catch (err) {
+          // one phone the admin will not take (too many waiting, an odd serial) holds back no other
+          if (!(err instanceof HostRequestRefused)) throw err;
+          this.opts.log.warn({ serial: p.serial, code: err.code, err: err.message }, 'the admin refused this phone');
+          continue;
+        }
         this.opts.log.info({ serial: p.serial, device_id: p.known.device_id, state: p.known.state }, 'phone reported');
       }
     }
-    const { phones } = await this.admin.heartbeat(
-      this.opts.metricsTarget,
-      present.map((p) => p.serial),
-    );
+    const { phones } = await this.heartbeat(present.map((p) => p.serial));
     for (const k of phones) {
       const p = this.phones.get(k.serial);
       if (p) p.known = k;
@@ -184,6 +191,31 @@ export class PhoneHost {
       const run = p.present && p.known?.state === 'active';
       if (run && !p.worker) await this.startWorker(p);
       else if (!run && p.worker) await this.stopWorker(p);
+    }
+  }
+
+  /**
+   * A metrics target the admin refuses (docs/phone-hosts.md "Metrics") falls back to its port at
+   * the address the admin sees this host connect from, then to none: the phones keep running.
+   */
+  private async heartbeat(present: string[]): Promise<{ phones: HostPhone[] }> {
+    for (;;) {
+      try {
+        return await this.admin.heartbeat(this.metricsAddress, present);
+      } catch (err) {
+        if (
+          !(err instanceof HostRequestRefused) ||
+          err.code !== 'METRICS_TARGET_REFUSED' ||
+          this.metricsAddress === null
+        )
+          throw err;
+        const port =
+          'metrics_target' in this.metricsAddress
+            ? Number(/:(\d+)$/.exec(this.metricsAddress.metrics_target)?.[1])
+            : NaN;
+        this.metricsAddress = Number.isInteger(port) && port > 0 ? { metrics_port: port } : null;
+        this.opts.log.warn({ err: err.message, now: this.metricsAddress }, 'the admin refused the metrics address');
+      }
     }
   }
 

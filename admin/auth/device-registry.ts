@@ -7,6 +7,7 @@ import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
+import { capabilitiesSchema, modelSchema, serialSchema, versionSchema } from '../devices/reported-fields';
 import { attentionByDevice } from '../devices/attention';
 import { PHONE_FAULT_CODES, phoneFaultZh } from '../../domain/device-faults';
 import type { TemporalGateway } from '../temporal/gateway';
@@ -17,14 +18,16 @@ import type { TemporalGateway } from '../temporal/gateway';
  */
 const ONLINE_WITHIN_MS = 10 * 60_000;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-
-/** `POST /api/device/register`; unknown fields are accepted and ignored, for newer workers. */
+/**
+ * `POST /api/device/register`; unknown fields are accepted and ignored, for newer workers. What
+ * is stored is checked (admin/devices/reported-fields.ts): printable, bounded, capabilities at
+ * most 8 KB of JSON.
+ */
 export const deviceRegistrationSchema = z.object({
-  serial: text(128),
-  model: text(128),
-  app_version: text(64),
-  capabilities: z.union([z.array(text(64)).max(64), z.record(z.string().max(64), z.unknown())]).default([]),
+  serial: serialSchema,
+  model: modelSchema(128),
+  app_version: versionSchema(64),
+  capabilities: capabilitiesSchema.default([]),
 });
 export type DeviceRegistration = z.infer<typeof deviceRegistrationSchema>;
 
@@ -110,8 +113,15 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
   const taskOf = new Map(busy.map((t) => [t.device_id, t]));
   const lastErrors = await lastErrorsByDevice(db);
   const attention = await attentionByDevice(db);
+  // A phone waiting as 待批准 has no token and runs no worker (docs/phone-hosts.md), so Temporal
+  // is not asked about it: what a host reports by itself costs 设备 no Temporal call.
+  const pending = new Set(
+    (await db.selectFrom('host_phones').select('device_id').where('approved_at', 'is', null).execute()).map(
+      (p) => p.device_id,
+    ),
+  );
   const polls = await presence.lastPolls(
-    rows.map((r) => r.device_id),
+    rows.filter((r) => !pending.has(r.device_id)).map((r) => r.device_id),
     now,
   );
   const lastSeen = (at: string | null): Date | null => (at === null ? null : parseUtcTimestamp(at));
@@ -181,6 +191,8 @@ export const POLLER_WINDOW_MS = 90_000;
 const PRESENCE_CACHE_MS = 5_000;
 /** A Temporal that does not answer within this is treated as down for the page. */
 const PRESENCE_TIMEOUT_MS = 2_000;
+/** Temporal calls of one presence round in flight at once. */
+const PRESENCE_CONCURRENCY = 8;
 
 type PollerSource = Pick<TemporalGateway, 'activityPollers'>;
 
@@ -207,13 +219,18 @@ export class DevicePresence {
     });
     if (stale.length > 0) {
       try {
-        const fresh = await Promise.all(
-          stale.map(async (id) => {
-            const pollers = await this.temporal.activityPollers(deviceTaskQueue(id), PRESENCE_TIMEOUT_MS);
-            const times = pollers.flatMap((p) => (p.lastAccessTime ? [p.lastAccessTime.getTime()] : []));
-            return [id, times.length > 0 ? new Date(Math.max(...times)) : null] as const;
-          }),
-        );
+        const fresh: Array<readonly [string, Date | null]> = [];
+        // a few at a time: many approved phones make a longer round, never a burst at Temporal
+        for (let i = 0; i < stale.length; i += PRESENCE_CONCURRENCY)
+          fresh.push(
+            ...(await Promise.all(
+              stale.slice(i, i + PRESENCE_CONCURRENCY).map(async (id) => {
+                const pollers = await this.temporal.activityPollers(deviceTaskQueue(id), PRESENCE_TIMEOUT_MS);
+                const times = pollers.flatMap((p) => (p.lastAccessTime ? [p.lastAccessTime.getTime()] : []));
+                return [id, times.length > 0 ? new Date(Math.max(...times)) : null] as const;
+              }),
+            )),
+          );
         const kept = new Set(deviceIds);
         for (const id of this.entries.keys()) if (!kept.has(id)) this.entries.delete(id);
         for (const [id, lastPoll] of fresh) this.entries.set(id, { at, lastPoll });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { deviceDisplayNameSchema } from '../../domain/devices';
+import { UNSAFE_TEXT_MESSAGE, unsafeTextChar } from '../../domain/text';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -33,6 +34,10 @@ function hostName(raw: string): string {
       'VALIDATION_FAILED',
       `host name: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
     );
+  // the name rule has no word on lone surrogates; the text rule of every outside write path does
+  const bad = unsafeTextChar(parsed.data);
+  if (bad !== null)
+    throw new DeviceCredentialError(400, 'VALIDATION_FAILED', `host name: ${UNSAFE_TEXT_MESSAGE} (found ${bad})`);
   return parsed.data;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
+import { versionSchema } from '../devices/reported-fields';
 
 /**
  * A phone's health readings (docs/phone-hosts.md "Health"): its host reads them every minute,
@@ -12,15 +13,9 @@ export const healthReadingSchema = z
     battery_level: z.number().int().min(0).max(100),
     charging: z.boolean(),
     screen: z.enum(['on', 'off', 'locked']),
-    free_storage_mb: z.number().int().min(0),
-    app_version: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      // eslint-disable-next-line no-control-regex
-      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters')
-      .optional(),
+    // 100 TB: any larger reading is not a phone's
+    free_storage_mb: z.number().int().min(0).max(100_000_000),
+    app_version: versionSchema(64).optional(),
   })
   .strict();
 export type HealthReading = z.infer<typeof healthReadingSchema>;

@@ -7,11 +7,16 @@ import {
   type PhoneHealth,
   type PhoneState,
 } from '../../domain/phone-health';
+import { cutText } from '../../domain/text';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { DeviceCredentialError, rotateDeviceCredential } from '../auth/device-credentials';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
+import { modelSchema, SERIAL_MAX, serialSchema, versionSchema } from '../devices/reported-fields';
+import { HttpError } from '../http/errors';
+import { readSetting } from '../settings/settings';
+import { checkMetricsTarget, targetAtRemote } from './metrics-target';
 import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading } from './health';
 
 /**
@@ -20,34 +25,26 @@ import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading }
  * it over the host channel — the admin keeps only hashes, so every fetch rotates the token and
  * the host keeps it in memory only.
  */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    // eslint-disable-next-line no-control-regex
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
-
+// checked as every reported field is (admin/devices/reported-fields.ts): printable, bounded, serials and versions from a small set
 export const hostPhoneReportSchema = z.object({
-  serial: text(128),
-  model: text(64),
-  android_version: text(32),
-  app_version: text(64),
+  serial: serialSchema,
+  model: modelSchema(64),
+  android_version: versionSchema(32),
+  app_version: versionSchema(64),
 });
 export type HostPhoneReport = z.infer<typeof hostPhoneReportSchema>;
 
 export const phoneHealthReportSchema = healthReadingSchema;
 
 export const heartbeatSchema = z.object({
-  metrics_target: z
-    .string()
-    .regex(/^[A-Za-z0-9.:[\]-]{1,200}:\d{1,5}$/, 'host:port')
-    .nullable()
-    .default(null),
+  /** `host:port`, judged against the request's address (admin/hosts/metrics-target.ts) */
+  metrics_target: z.string().max(260).nullable().default(null),
+  /** instead of a target: scrape this port at the address this host connects from */
+  metrics_port: z.number().int().min(1).max(65535).optional(),
   /** the serials this host sees on ADB now: its other phones show 离线 at once */
-  present: z.array(z.string().max(128)).max(256).default([]),
+  present: z.array(z.string().max(SERIAL_MAX)).max(256).default([]),
 });
+export type Heartbeat = z.infer<typeof heartbeatSchema>;
 
 export interface HostPhoneView {
   device_id: string;
@@ -80,13 +77,30 @@ export async function reportHostPhone(db: AdminDb, hostId: string, r: HostPhoneR
         .execute();
       return { device_id: known.device_id, serial: r.serial, state: stateOf(known.status, known.approved_at) };
     }
+    // A host names its phones itself; only an operator's 批准 or 拒绝 takes one off this count.
+    const limit = await readSetting(trx, 'hosts.max_pending_phones');
+    const { pending } = await trx
+      .selectFrom('host_phones as p')
+      .innerJoin('device_credentials as c', 'c.device_id', 'p.device_id')
+      .select((eb) => eb.fn.countAll<number>().as('pending'))
+      .where('p.host_id', '=', hostId)
+      .where('p.approved_at', 'is', null)
+      .where('c.status', '=', 'ACTIVE')
+      .executeTakeFirstOrThrow();
+    if (pending >= limit)
+      throw new HttpError(
+        429,
+        'HOST_PENDING_LIMIT',
+        `host ${hostId} already has ${pending} phones waiting for approval (limit ${limit}, setting hosts.max_pending_phones); approve or reject them first`,
+        { limit },
+      );
     const deviceId = crypto.randomUUID();
     const now = nowUtc();
     await trx
       .insertInto('device_credentials')
       .values({
         device_id: deviceId,
-        display_name: `${r.model} ${r.serial}`.slice(0, 100),
+        display_name: cutText(`${r.model} ${r.serial}`, 100),
         // nobody knows this token: the first fetch after approval replaces it
         token_sha256: crypto.randomBytes(32),
         status: 'ACTIVE',
@@ -154,15 +168,27 @@ export async function reportPhoneHealth(
   return { refusal: healthRefusal(h, isProfiled(profiles, deviceId, h.app_version ?? null)) };
 }
 
+/**
+ * A host's heartbeat; `remoteAddress` is where its request came from. A metrics target the
+ * host may not name (admin/hosts/metrics-target.ts) refuses the whole beat before anything is
+ * written.
+ */
 export async function hostHeartbeat(
   db: AdminDb,
   hostId: string,
-  beat: { metrics_target: string | null; present: string[] },
+  beat: Heartbeat,
+  remoteAddress: string,
 ): Promise<void> {
+  const target =
+    beat.metrics_target !== null
+      ? checkMetricsTarget(beat.metrics_target, remoteAddress)
+      : beat.metrics_port !== undefined
+        ? targetAtRemote(beat.metrics_port, remoteAddress)
+        : null;
   const now = nowUtc();
   await db
     .updateTable('phone_hosts')
-    .set({ last_seen_at: now, metrics_target: beat.metrics_target })
+    .set({ last_seen_at: now, metrics_target: target })
     .where('host_id', '=', hostId)
     .execute();
   // the same column the worker's own status check writes (admin/devices/attention.ts)
@@ -303,21 +329,4 @@ export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<H
   if (!h) return null;
   const profiles = await profiledVersions(db, [deviceId]);
   return healthRefusal({ ...h, charging: h.charging === 1 }, isProfiled(profiles, deviceId, h.app_version));
-}
-
-/** Prometheus HTTP service discovery: one group per active host that reported a metrics endpoint. */
-export async function metricsTargets(
-  db: AdminDb,
-): Promise<Array<{ targets: string[]; labels: Record<string, string> }>> {
-  const hosts = await db
-    .selectFrom('phone_hosts')
-    .select(['host_id', 'display_name', 'metrics_target'])
-    .where('status', '=', 'ACTIVE')
-    .where('metrics_target', 'is not', null)
-    .orderBy('created_at')
-    .execute();
-  return hosts.map((h) => ({
-    targets: [h.metrics_target!],
-    labels: { job: 'cmautobuy-phone-host', host_id: h.host_id, host_name: h.display_name },
-  }));
 }

@@ -21,6 +21,7 @@ const DEFAULTS = {
   'safety.price_tolerance_cent': 500,
   'purchase.authorization_ttl_minutes': 60,
   'diagnostics.retention_days': 14,
+  'hosts.max_pending_phones': 32,
 };
 
 describe('settings API', () => {

@@ -11,11 +11,11 @@ import {
   hostPhoneReportSchema,
   issueHostPhoneToken,
   listHostPhones,
-  metricsTargets,
   phoneHealthReportSchema,
   reportHostPhone,
   reportPhoneHealth,
 } from '../../hosts/phones';
+import { metricsTargets } from '../../hosts/metrics-target';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -61,7 +61,8 @@ export function hostRoutes(deps: AppDeps): Router {
   router.post('/api/host/heartbeat', async (ctx) => {
     const { hostId } = hostOf(ctx);
     const body = parseBody(ctx, heartbeatSchema);
-    await hostHeartbeat(deps.db, hostId, body);
+    // ctx.ip: the peer, or behind a trusted proxy the address it forwarded (admin/http/app.ts)
+    await hostHeartbeat(deps.db, hostId, body, ctx.ip);
     ctx.body = { phones: await listHostPhones(deps.db, hostId) };
   });
 
