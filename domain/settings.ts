@@ -51,6 +51,35 @@ export const SETTINGS = {
     unit: '台',
     help: '一台手机主机最多可有几台待批准的手机；超过后主机新上报的手机会被拒收，直到在「设备」页批准或拒绝。',
   },
+  // What one 顺运宝 sync may take (admin/syb/sync-run.ts): a hostile or broken upstream fills
+  // neither the disk nor the sync's time. Past one, the sync stops with SYB_SYNC_BUDGET, keeps what
+  // it stored and leaves its cursor, so the next sync reads the rest.
+  'syb.sync_max_lines': {
+    default: 20_000,
+    // one shipment may list 1,000 lines (SYB_LIMITS.linesPerShipment)
+    min: 1_000,
+    max: 1_000_000,
+    label: '顺运宝每次同步最多明细行数',
+    unit: '行',
+    help: '一次同步最多保存多少条订单明细；超过后本次同步停止，已保存的保留，其余由下次同步继续。',
+  },
+  'syb.sync_max_mb': {
+    default: 200,
+    // at least one whole answer (SYB_LIMITS.answerBytes)
+    min: 32,
+    max: 4096,
+    label: '顺运宝每次同步最多读取',
+    unit: 'MB',
+    help: '一次同步最多从顺运宝读取多少数据；超过后本次同步停止，其余由下次同步继续。',
+  },
+  'syb.sync_max_pages': {
+    default: 200,
+    min: 1,
+    max: 10_000,
+    label: '顺运宝每次同步最多列表页数',
+    unit: '页',
+    help: '一次同步最多读取多少页货运单列表；超过后本次同步停止，其余由下次同步继续。',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -97,6 +126,9 @@ export const settingsUpdateSchema = z
       'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
       'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
       'hosts.max_pending_phones': settingValue('hosts.max_pending_phones').optional(),
+      'syb.sync_max_lines': settingValue('syb.sync_max_lines').optional(),
+      'syb.sync_max_mb': settingValue('syb.sync_max_mb').optional(),
+      'syb.sync_max_pages': settingValue('syb.sync_max_pages').optional(),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? '只能修改设置页上列出的项目' : '设置须为一个对象') },
   )

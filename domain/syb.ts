@@ -199,11 +199,19 @@ export interface OrderLineView {
  * or broken answer costs bounded time and space.
  */
 export const SYB_LIMITS = {
-  /** `pages` is SYB's claim; the walk also ends at the first page that lists nothing new */
-  pagesPerSync: 200,
+  // pages, lines and bytes of a whole sync are the operator's settings (domain/settings.ts `syb.sync_max_*`)
   linesPerShipment: 1000,
   /** bytes of one answer body */
   answerBytes: 32 * 1024 * 1024,
+  /**
+   * What one answer may make JSON.parse build (admin/syb/answer-parser.ts counts it first): a
+   * 100,000-line shipment is about 2 million values and 100,000 objects. At these budgets the
+   * costliest answer measured (half a million objects, each with a key of its own, and millions
+   * of distinct short strings) holds under 300 MB of the parser thread's 512.
+   */
+  answerValues: 3_000_000,
+  answerContainers: 500_000,
+  answerDepth: 64,
   idChars: 100,
   titleChars: 500,
   specChars: 500,

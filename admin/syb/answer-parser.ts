@@ -10,6 +10,15 @@ import { SYB_LIMITS } from '../../domain/syb';
  * `linesPerShipment`: the copy back is bounded whatever the answer held, and unknown fields —
  * the recipient's data among them — never leave the worker.
  *
+ * Bytes alone do not bound the work: 31 MB of `[{},{},…]` is ten million objects, more than the
+ * thread's heap holds, and a worker thread that reaches its heap limit can take the whole process
+ * down with it (V8 aborts while tearing the isolate down). So the worker counts every chunk as it
+ * arrives — values, objects and arrays, nesting depth: one linear pass, no parsing — and refuses
+ * an answer past `SYB_LIMITS.answerValues` / `answerContainers` / `answerDepth` before
+ * `JSON.parse` ever sees it; the budgets keep the worst answer they let through well inside the
+ * heap limit (a 100,000-line shipment still parses). A refused answer, and any death of the
+ * thread, is an `AnswerTooCostly`; the next answer gets a fresh thread.
+ *
  * The worker is plain JavaScript evaluated from this string, so it runs the same under tsx,
  * jest and a compiled build.
  */
@@ -63,6 +72,33 @@ const project = {
     });
   },
 };
+// What JSON.parse would build, counted without building it: a value starts at every string (keys
+// included), object, array and comma; depth is the open objects and arrays. Bytes inside strings
+// are skipped, escapes included, so a quoted '[' counts nothing.
+function count(s, bytes) {
+  let { inString, escaped, depth } = s;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+      s.values++;
+    } else if (c === 0x7b || c === 0x5b) {
+      s.values++;
+      s.containers++;
+      if (++depth > s.maxDepth) s.maxDepth = depth;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c) s.values++;
+  }
+  Object.assign(s, { inString, escaped, depth });
+  if (s.maxDepth > L.answerDepth) return 'nests deeper than ' + L.answerDepth + ' levels';
+  if (s.containers > L.answerContainers) return 'holds more than ' + L.answerContainers + ' objects and arrays';
+  if (s.values > L.answerValues) return 'holds more than ' + L.answerValues + ' values';
+  return null;
+}
 const streams = new Map();
 function parse(id, kind, bytes) {
   let result;
@@ -74,12 +110,24 @@ function parse(id, kind, bytes) {
   parentPort.postMessage({ id, result });
 }
 parentPort.on('message', (m) => {
-  // a streamed answer: its chunks arrive one by one and are joined here, not on the admin's thread
-  if (m.chunk) return void streams.get(m.id)?.push(Buffer.from(m.chunk));
-  if (m.begin) return void streams.set(m.id, []);
-  const chunks = streams.get(m.id);
+  // a streamed answer: its chunks arrive one by one, are counted and joined here, not on the admin's thread
+  if (m.chunk) {
+    const s = streams.get(m.id);
+    if (!s) return;
+    const chunk = Buffer.from(m.chunk);
+    const refused = count(s, chunk);
+    if (!refused) return void s.chunks.push(chunk);
+    // answered at once, so the admin stops reading; what was kept is dropped now
+    streams.delete(m.id);
+    return void parentPort.postMessage({ id: m.id, result: { ok: false, costly: true, error: 'the answer ' + refused } });
+  }
+  if (m.begin) {
+    const s = { chunks: [], inString: false, escaped: false, depth: 0, maxDepth: 0, values: 0, containers: 0 };
+    return void streams.set(m.id, s);
+  }
+  const s = streams.get(m.id);
   streams.delete(m.id);
-  if (m.end && chunks) parse(m.id, m.kind, Buffer.concat(chunks));
+  if (m.end && s) parse(m.id, m.kind, Buffer.concat(s.chunks));
 });
 `;
 
@@ -126,7 +174,12 @@ export interface AnswerKinds {
   detail: Projected<ProjectedDetail>;
 }
 
-type Result = { ok: true; value: unknown } | { ok: false; error: string };
+type Result = { ok: true; value: unknown } | { ok: false; error: string; costly?: boolean };
+
+/** An answer refused before parsing (over the value, object or depth budget), or that ended the parser's thread. */
+export class AnswerTooCostly extends Error {
+  override readonly name = 'AnswerTooCostly';
+}
 
 /**
  * One worker thread, started on first use or by `warm()`. Starting a thread costs the main
@@ -138,11 +191,17 @@ export class AnswerParser {
   private next = 0;
   private readonly pending = new Map<number, (r: Result) => void>();
 
+  constructor(
+    /** the thread's heap; a test lowers it to see a thread that runs out of memory handled */
+    private readonly heapMb = 512,
+  ) {}
+
   /**
    * Parses an answer whose chunks are handed to the worker as they arrive: the admin's thread
    * never holds the whole answer (a 12 MB body joined and copied there cost it a long GC pause).
    * `read` feeds `send` every chunk and resolves when the body ended; when it throws (too big,
-   * broken off), the worker drops what it had and the error is passed on.
+   * broken off), the worker drops what it had and the error is passed on. When the worker refuses
+   * the answer part-way (too costly to parse), `send` throws `AnswerTooCostly` so the rest is not read.
    */
   async parseStreamed<K extends keyof AnswerKinds>(
     kind: K,
@@ -150,10 +209,12 @@ export class AnswerParser {
   ): Promise<AnswerKinds[K]> {
     const worker = this.start();
     const id = ++this.next;
-    const answered = new Promise<Result>((resolve) => this.pending.set(id, resolve));
+    let early: Result | undefined;
+    const answered = new Promise<Result>((resolve) => this.pending.set(id, resolve)).then((r) => (early = r));
     worker.postMessage({ id, begin: true });
     try {
       await read((chunk) => {
+        if (early) throw new AnswerTooCostly(early.ok ? 'the answer parser answered early' : early.error);
         // its own bytes only (a chunk may be a view into a larger buffer), moved, not cloned
         const own = new Uint8Array(chunk);
         worker.postMessage({ id, chunk: own }, [own.buffer]);
@@ -165,7 +226,7 @@ export class AnswerParser {
     }
     worker.postMessage({ id, kind, end: true });
     const result = await answered;
-    if (!result.ok) throw new SyntaxError(result.error);
+    if (!result.ok) throw result.costly ? new AnswerTooCostly(result.error) : new SyntaxError(result.error);
     return result.value as AnswerKinds[K];
   }
 
@@ -184,21 +245,26 @@ export class AnswerParser {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { ...SYB_LIMITS, listIds: 1000 },
-      // a hostile answer must not take the admin's memory with it
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      // A hostile answer must not take the process's memory with it. The budgets above keep the
+      // worst answer they let through far below these (about 300 MB of old generation); the
+      // limits are the last guard, not the plan.
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     });
     worker.unref();
     worker.on('message', (m: { id: number; result: Result }) => {
       this.pending.get(m.id)?.(m.result);
       this.pending.delete(m.id);
     });
+    // A thread that dies while it holds answers (out of memory, any crash) is blamed on them; one
+    // ended by close() is not. Either way the next answer starts a fresh thread.
     const failAll = (message: string) => {
-      for (const resolve of this.pending.values()) resolve({ ok: false, error: message });
+      const costly = this.worker === worker;
+      for (const resolve of this.pending.values()) resolve({ ok: false, error: message.slice(0, 200), costly });
       this.pending.clear();
       if (this.worker === worker) this.worker = undefined;
     };
-    worker.on('error', (err) => failAll(err.message));
-    worker.on('exit', (code) => failAll(`answer parser stopped (${code})`));
+    worker.on('error', (err) => failAll(`the answer parser's thread failed: ${err.message}`));
+    worker.on('exit', (code) => failAll(`the answer parser's thread stopped (${code})`));
     this.worker = worker;
     return worker;
   }

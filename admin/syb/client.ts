@@ -1,5 +1,5 @@
 import { SYB_LIMITS } from '../../domain/syb';
-import { AnswerParser, type AnswerKinds, type Projected, type Scalar } from './answer-parser';
+import { AnswerParser, AnswerTooCostly, type AnswerKinds, type Projected, type Scalar } from './answer-parser';
 import { readShipment, type ReadShipment } from './lines';
 import { pinSybAddress, SybAddressRefused, type PinnedAddress } from './address';
 import { pinnedFetch } from './pinned-fetch';
@@ -10,7 +10,8 @@ import { pinnedFetch } from './pinned-fetch';
  * from the detail call only, and keeps only the fields it knows (an allow-list: the recipient's
  * name, phone and address and anything else SYB adds are dropped while parsing, in a worker
  * thread — answer-parser.ts), so nothing downstream can store, log or pass them on. Every answer
- * is read up to `SYB_LIMITS.answerBytes` only.
+ * is read up to `SYB_LIMITS.answerBytes` only, and all of one sync's answers together up to its
+ * byte budget (`limitSync`); a stopped sync aborts the call in flight.
  */
 
 export interface SybAccount {
@@ -25,7 +26,10 @@ export type SybErrorCode =
   | 'SYB_UNAVAILABLE'
   | 'SYB_SESSION_LOST'
   | 'SYB_BAD_ANSWER'
-  | 'SYB_ADDRESS_REFUSED';
+  | 'SYB_ADDRESS_REFUSED'
+  | 'SYB_ANSWER_TOO_COSTLY'
+  | 'SYB_SYNC_BUDGET'
+  | 'SYB_SYNC_CANCELLED';
 
 export class SybError extends Error {
   override readonly name = 'SybError';
@@ -35,13 +39,24 @@ export class SybError extends Error {
   ) {
     super(message);
   }
-  /** a missing or wrong account does not heal by retrying; everything else may */
+  /**
+   * A missing or wrong account does not heal by retrying; an answer too costly to read, a spent
+   * budget or a stopped sync would only be fetched again at once: they wait for the Schedule's
+   * next run. Everything else may be retried.
+   */
   get retryable(): boolean {
-    return (
-      this.code !== 'SYB_LOGIN_REFUSED' && this.code !== 'SYB_NOT_CONFIGURED' && this.code !== 'SYB_ADDRESS_REFUSED'
-    );
+    return !NOT_RETRYABLE.has(this.code);
   }
 }
+
+const NOT_RETRYABLE: ReadonlySet<SybErrorCode> = new Set<SybErrorCode>([
+  'SYB_LOGIN_REFUSED',
+  'SYB_NOT_CONFIGURED',
+  'SYB_ADDRESS_REFUSED',
+  'SYB_ANSWER_TOO_COSTLY',
+  'SYB_SYNC_BUDGET',
+  'SYB_SYNC_CANCELLED',
+]);
 
 export interface SybSession {
   /** `name=value` pairs as the service set them */
@@ -89,6 +104,29 @@ export class SybClient {
   private readonly ownsParser: boolean;
   /** the address checked at this client's first call; every call connects there */
   private pinned: PinnedAddress | undefined;
+  /** bytes of every answer this client read (one client serves one sync) */
+  private read = 0;
+  private byteBudget = Number.POSITIVE_INFINITY;
+  private stop: AbortSignal | undefined;
+
+  /**
+   * The sync's own bounds: answers past `bytes` in all are not read (SYB_SYNC_BUDGET), and once
+   * `signal` aborts, the call in flight is abandoned and no other is made (SYB_SYNC_CANCELLED).
+   */
+  limitSync(limits: { bytes: number; signal?: AbortSignal | undefined }): void {
+    this.byteBudget = limits.bytes;
+    this.stop = limits.signal;
+  }
+
+  /** Bytes of all answers read so far. */
+  get bytesRead(): number {
+    return this.read;
+  }
+
+  /** Throws SYB_SYNC_CANCELLED once the sync was told to stop. */
+  checkStopped(): void {
+    if (this.stop?.aborted) throw stopped(this.stop);
+  }
 
   /** Shipment ids of one list page, and how many pages SYB claims. Amounts are ignored (mixed units). */
   async listPage(
@@ -199,6 +237,7 @@ export class SybClient {
         throw err;
       }
     }
+    this.checkStopped();
     // Cookies only: the login's JWT is never sent back.
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -208,9 +247,12 @@ export class SybClient {
         method,
         headers,
         body,
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        signal: this.stop
+          ? AbortSignal.any([AbortSignal.timeout(CALL_TIMEOUT_MS), this.stop])
+          : AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {
+      this.checkStopped();
       throw new SybError(
         'SYB_UNAVAILABLE',
         `SYB at ${url.origin} did not answer ${path} (${(err as Error).message}); check the SYB URL`,
@@ -230,14 +272,67 @@ export class SybClient {
     }
     let projected: AnswerKinds[K];
     try {
-      projected = await this.parser.parseStreamed(kind, (send) => readBounded(res, maxBytes, path, send));
+      projected = await this.parser.parseStreamed(kind, (send) => this.readBody(res, maxBytes, path, send));
     } catch (err) {
       if (err instanceof SybError) throw err;
+      if (err instanceof AnswerTooCostly)
+        throw new SybError(
+          'SYB_ANSWER_TOO_COSTLY',
+          `SYB answered ${path} with more than can be parsed safely: ${err.message}`,
+        );
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no JSON`);
     }
+    this.checkStopped();
     if (!projected.shape || typeof projected.code !== 'number')
       throw new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with HTTP ${res.status} and no {code, data}`);
     return projected;
+  }
+
+  /**
+   * The body, chunk by chunk to `send`, refused past `maxBytes` or past what is left of the sync's
+   * byte budget without reading the rest (a declared length is believed only when it says "too
+   * big"). A refusal by `send` (the parser found the answer too costly) also stops the reading.
+   */
+  private async readBody(
+    res: Response,
+    maxBytes: number,
+    path: string,
+    send: (chunk: Uint8Array) => void,
+  ): Promise<void> {
+    const tooBig = () =>
+      new SybError(
+        'SYB_BAD_ANSWER',
+        `SYB answered ${path} with more than ${Math.round(maxBytes / 1048576)} MB; refused`,
+      );
+    const overBudget = () =>
+      new SybError(
+        'SYB_SYNC_BUDGET',
+        `the answers of this sync passed ${Math.round(this.byteBudget / 1048576)} MB at ${path}; the rest is read by the next sync`,
+      );
+    const declared = Number(res.headers.get('content-length') ?? 0);
+    if (declared > maxBytes || this.read + declared > this.byteBudget) {
+      await res.body?.cancel().catch(() => undefined);
+      throw declared > maxBytes ? tooBig() : overBudget();
+    }
+    if (!res.body) return;
+    let size = 0;
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        this.read += value.byteLength;
+        if (size > maxBytes) throw tooBig();
+        if (this.read > this.byteBudget) throw overBudget();
+        send(value);
+      }
+    } catch (err) {
+      await reader.cancel().catch(() => undefined);
+      if (err instanceof SybError || err instanceof AnswerTooCostly) throw err;
+      this.checkStopped();
+      throw new SybError('SYB_UNAVAILABLE', `SYB's answer to ${path} broke off (${(err as Error).message})`);
+    }
   }
 }
 
@@ -249,38 +344,8 @@ function shortText(v: Scalar): string {
   return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 200) : '';
 }
 
-/**
- * The body, chunk by chunk to `send`, refused past `maxBytes` without reading the rest (a
- * declared length is believed only when it says "too big").
- */
-async function readBounded(
-  res: Response,
-  maxBytes: number,
-  path: string,
-  send: (chunk: Uint8Array) => void,
-): Promise<void> {
-  const tooBig = () =>
-    new SybError('SYB_BAD_ANSWER', `SYB answered ${path} with more than ${Math.round(maxBytes / 1048576)} MB; refused`);
-  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooBig();
-  }
-  if (!res.body) return;
-  let size = 0;
-  const reader = res.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooBig();
-      }
-      send(value);
-    }
-  } catch (err) {
-    if (err instanceof SybError) throw err;
-    throw new SybError('SYB_UNAVAILABLE', `SYB's answer to ${path} broke off (${(err as Error).message})`);
-  }
+/** The error of a sync told to stop (the activity cancelled, its workflow cancelled or terminated). */
+function stopped(signal: AbortSignal): SybError {
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
+  return new SybError('SYB_SYNC_CANCELLED', `the sync was stopped (${why.slice(0, 200)}); what was read is kept`);
 }

@@ -10,6 +10,11 @@ export class Reply extends Error {
   }
 }
 
+/** A body already written as JSON text (too large to build as objects first): sent as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /** The service's own error envelope: mostly under HTTP 200, as the real one (docs/syb-protocol.md). */
 export const serviceError = (code: number, msg: string) => ({ code, msg, data: null });
 export const ok = (data: unknown) => ({ code: 0, msg: 'success', data });

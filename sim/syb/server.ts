@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { allowedHostNames, checkApiRequest, checkHost } from '../../platform/http-guard';
 import { control } from './control';
 import type { Shipment } from './data';
-import { Reply, serviceError } from './reply';
+import { RawJson, Reply, serviceError } from './reply';
 import { detail, list, login, requireSession } from './service';
 import { newState } from './state';
 
@@ -50,7 +50,7 @@ export async function startSybSim(opts: SybSimOptions): Promise<SybSim> {
         });
       }
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(body));
+      res.end(body instanceof RawJson ? body.text : JSON.stringify(body));
     };
     const handle = async (): Promise<void> => {
       // Loopback names only (DNS rebinding); the control API takes JSON from its own origin only,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type http from 'node:http';
 import { z } from 'zod';
 import type { Shipment } from './data';
-import { ok, readJson, Reply, serviceError } from './reply';
+import { ok, RawJson, readJson, Reply, serviceError } from './reply';
 import type { RawShipment, Session, SybState } from './state';
 
 /*
@@ -75,6 +75,8 @@ export function list(state: SybState, query: URLSearchParams): unknown {
     throw new Reply(faults.fail_status ?? 500, serviceError(faults.fail_status ?? 500, '系统繁忙，请稍后再试'));
   }
   const pageSize = faults.page_size ?? DEFAULT_PAGE_SIZE;
+  if (faults.costly_list) return costlyAnswer('{"pages":1,"list":', '}');
+  if (faults.flood_lines) return floodPage(pageNum, pageSize);
   const all: Array<Shipment | RawShipment> = [...state.shipments.values(), ...state.raw.values()];
   const matching = all
     .filter((s) => s.created.slice(0, 10) >= start && s.created.slice(0, 10) <= end)
@@ -99,9 +101,54 @@ function listRow(s: Shipment | RawShipment) {
   };
 }
 
+/*
+ * A hostile upstream (the `flood_lines`, `costly_shipment` and `costly_list` faults): a list
+ * that claims a million pages and lists new shipments on each, every one with many lines, and
+ * answers of ten million empty objects — cheap to send, costly to parse. Generated, never stored.
+ */
+const FLOOD_PREFIX = 'FLOOD-';
+const FLOOD_PAGES = 1_000_000;
+
+function floodPage(pageNum: number, pageSize: number): unknown {
+  const created = taipeiNow();
+  const list = Array.from({ length: pageSize }, (_, i) => ({ id: `${FLOOD_PREFIX}${pageNum}-${i + 1}`, created }));
+  return ok({ total: FLOOD_PAGES * pageSize, pageNum, pageSize, pages: FLOOD_PAGES, list });
+}
+
+function floodDetail(id: string, lines: number): unknown {
+  return ok({
+    id,
+    code: `TW-${id}`,
+    orderCode: null,
+    created: taipeiNow(),
+    details: Array.from({ length: lines }, (_, i) => ({
+      id: `${id}-L${i + 1}`,
+      productId: '99900000001',
+      title: '洪水商品',
+      spec: null,
+      quantity: 1,
+      price: '1',
+      imageUrl: null,
+    })),
+  });
+}
+
+/** 31 MB: ten million `{}` in one array, each costing the parser a heap object. */
+function costlyAnswer(before: string, after: string): RawJson {
+  const empties = Math.floor((31 * 1024 * 1024) / 3);
+  return new RawJson(`{"code":0,"msg":"success","data":${before}[${'{},'.repeat(empties)}{}]${after}}`);
+}
+
+/** Now, as the service writes times: `YYYY-MM-DD HH:MM:SS` in Taipei (UTC + 8 h, no daylight saving). */
+function taipeiNow(): string {
+  return new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 /** One shipment with its lines; a raw one exactly as given, nothing added or checked. */
 export function detail(state: SybState, query: URLSearchParams): unknown {
   const id = query.get('stockId') ?? '';
+  if (state.faults.costly_shipment === id) return costlyAnswer(`{"id":${JSON.stringify(id)},"details":`, '}');
+  if (state.faults.flood_lines && id.startsWith(FLOOD_PREFIX)) return floodDetail(id, state.faults.flood_lines);
   const r = state.raw.get(id);
   if (r) return ok(r);
   const s = state.shipments.get(id);

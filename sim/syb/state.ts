@@ -10,6 +10,12 @@ export const faultsSchema = z
     fail_status: z.number().int().min(400).max(599).optional(),
     session_ttl_s: z.number().int().min(0).nullable().optional(),
     latency_ms: z.number().int().min(0).max(60_000).optional(),
+    /** hostile: the list never ends — every page lists `page_size` new shipments of this many lines each */
+    flood_lines: z.number().int().min(1).max(1000).nullable().optional(),
+    /** hostile: this shipment's detail is 31 MB of empty objects (`details: [{},{},…]`), under the 32 MB cap */
+    costly_shipment: z.string().min(1).max(100).nullable().optional(),
+    /** hostile: every list page is 31 MB of empty objects (`list: [{},{},…]`) */
+    costly_list: z.boolean().optional(),
   })
   .strict();
 type Faults = z.infer<typeof faultsSchema>;

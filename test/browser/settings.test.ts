@@ -70,6 +70,10 @@ test('saving stores cents and whole numbers, audited old → new, and survives a
       'safety.price_tolerance_cent': 150,
       'purchase.authorization_ttl_minutes': 30,
       'diagnostics.retention_days': 14,
+      'hosts.max_pending_phones': 32,
+      'syb.sync_max_lines': 20_000,
+      'syb.sync_max_mb': 200,
+      'syb.sync_max_pages': 200,
     },
     invalid: [],
   });

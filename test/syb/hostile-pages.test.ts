@@ -1,5 +1,5 @@
 import { syncSybOrders, sybSyncStatus } from '../../admin/syb/sync';
-import { SYB_LIMITS } from '../../domain/syb';
+import { SETTINGS } from '../../domain/settings';
 import { startTestAdmin, type TestAdmin } from '../harness';
 import { oneLineDetail, startWireSyb, type WireSyb } from './helpers';
 
@@ -7,7 +7,7 @@ import { oneLineDetail, startWireSyb, type WireSyb } from './helpers';
  * A 顺运宝 that lies about its page count (docs/syb-protocol.md "The sync" 5): `pages: 1000000`.
  * A tiny loopback server speaking the wire protocol, since the simulator computes `pages`
  * honestly. Repeated pages end the walk at once; pages that keep listing new shipments end at
- * `SYB_LIMITS.pagesPerSync`, and then the cursor stays (not all was read).
+ * the page budget (设置 `syb.sync_max_pages`), and then the cursor stays (not all was read).
  */
 describe('SYB list that claims a million pages', () => {
   let admin: TestAdmin | undefined;
@@ -48,13 +48,14 @@ describe('SYB list that claims a million pages', () => {
     expect(status.last_synced_at).not.toBeNull();
   });
 
-  it('pages that never end stop at the page limit; the cursor stays and last_error says why', async () => {
+  it('pages that never end stop at the page budget; the cursor stays and last_error says why', async () => {
     const calls = await start('endless');
+    const pages = SETTINGS['syb.sync_max_pages'].default;
     const counts = await syncSybOrders(admin!.syb);
-    expect(calls.list).toBe(SYB_LIMITS.pagesPerSync);
-    expect(counts.lines).toBe(SYB_LIMITS.pagesPerSync);
+    expect(calls.list).toBe(pages);
+    expect(counts.lines).toBe(pages);
     const status = await sybSyncStatus(admin!.db);
     expect(status.last_synced_at).toBeNull();
-    expect(status.last_error).toMatch(/^SYB_PARTIAL: .*more than 200 pages/);
+    expect(status.last_error).toMatch(/^SYB_SYNC_BUDGET: SYB lists more than 200 pages, the limit per sync/);
   }, 120_000);
 });
