@@ -118,7 +118,8 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   // a password sealed under an older payload key is sealed again; the answer parser's thread
   // starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
   await syb.start();
-  await clearStaleSyncFlag(db);
+  // the process whose worker runs the syncs clears what a killed one left (admin/syb/sync.ts)
+  if (opts.runWorker !== false && opts.inlineWorker !== false) await clearStaleSyncFlag(db);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())

@@ -127,8 +127,10 @@ export async function sybSyncStatus(db: AdminDb): Promise<SybSyncStatus> {
 }
 
 /**
- * Syncs run only inside the admin process; a fresh process runs none, so a `running` flag
- * left behind by a killed admin is cleared at start.
+ * Syncs run only in the process that runs the admin queue's worker (the admin worker, or the
+ * admin with its worker inside); a fresh one runs none yet, so it clears at start a `running`
+ * flag that a killed one left behind. The admin without its worker leaves the flag alone: a
+ * sync may be running beside it.
  */
 export async function clearStaleSyncFlag(db: AdminDb): Promise<void> {
   await db

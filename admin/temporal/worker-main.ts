@@ -8,6 +8,7 @@ import { SybService } from '../syb/account';
 import { runAdminWorker } from './worker';
 import { loadWorkflowBundle, MissingWorkflowBundle } from './workflow-bundle';
 import { setUpAdminProcess } from '../process-setup';
+import { clearStaleSyncFlag } from '../syb/sync';
 
 /**
  * `npm run admin-worker`: the `admin` queue worker (workflow tasks and the admin activities) in
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   );
   // the account set on 设置 is read from the admin DB at each sync (admin/syb/account-secret.ts)
   await syb.start();
+  await clearStaleSyncFlag(db);
   const metricsPort = flagValue('--metrics-port');
   const metrics =
     metricsPort === undefined

@@ -56,7 +56,7 @@ export default function SyncPanel(props: Props): JSX.Element {
       <Show when={!busy() && status()?.last_error}>
         {(e) => (
           <p class="or-sync-error" role="alert" data-testid="sync-error" title={e()}>
-            {e().startsWith('SYB_PARTIAL:') ? '上次同步部分完成：' : '上次同步失败：'}
+            {syncEndWords(e())}
             {syncErrorText(e())}
           </p>
         )}
@@ -70,4 +70,11 @@ export default function SyncPanel(props: Props): JSX.Element {
       </Show>
     </div>
   );
+}
+
+/** A sync that stored what it read and left the rest to the next one did not fail. */
+function syncEndWords(lastError: string): string {
+  if (lastError.startsWith('SYB_PARTIAL:') || lastError.startsWith('SYB_SYNC_BUDGET:')) return '上次同步部分完成：';
+  if (lastError.startsWith('SYB_SYNC_CANCELLED:')) return '上次同步已停止：';
+  return '上次同步失败：';
 }
