@@ -24,4 +24,5 @@ export const CatalogErrors = {
   COLLECT_NO_SKUS: 'COLLECT_NO_SKUS',
   INVALID_CURSOR: 'INVALID_CURSOR',
   IMPORT_TOO_MANY_STRINGS: 'IMPORT_TOO_MANY_STRINGS',
+  IMPORT_TOO_COSTLY: 'IMPORT_TOO_COSTLY',
 } as const satisfies Record<string, ApiErrorCode>;

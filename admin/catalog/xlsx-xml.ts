@@ -1,95 +1,137 @@
+import { COLON, SLASH, attribute, findElement, findEndTag, isNameChar, startTagAt } from './xml-scan';
+
 /**
  * The SpreadsheetML an import reads — shared strings and worksheet rows — parsed as it streams
  * out of the zip, one complete element at a time. Only the element being cut out is ever held
- * (bounded by `maxElementChars`), so a part's size never becomes the admin's memory.
+ * (bounded by `maxElementChars`), so a part's size never becomes the admin's memory. Scanning
+ * is linear (admin/catalog/xml-scan.ts): a 2.4 KB workbook holding one row of `<c><c><c>…`
+ * kept the admin busy for over 80 s while it was done with lazy regular expressions.
  */
-
-/** Any namespace prefix a generator may put on an element (`<x:row>`). */
-const PREFIX = '(?:[A-Za-z_][\\w.-]*:)?';
 
 export class XmlTooLarge extends Error {
   override readonly name = 'XmlTooLarge';
 }
 
+/** How far an end tag may straddle two pieces and still be found (`</x:row   >` is 11). */
+const STRADDLE = 64;
+
 /**
  * Cuts complete `<tag …>…</tag>` / `<tag …/>` elements out of text that arrives in pieces.
- * Linear in the text, and an element still open keeps its pieces as they came: its end is
- * looked for only in each new piece, and it is joined once, when it is complete.
+ * Linear in the text: each piece is scanned once (plus a few dozen characters carried over from
+ * the piece before), and an element still open keeps its pieces as they came, joined once, when
+ * it is complete.
  */
 export class ElementSplitter {
-  /** text after the last complete element that may hold the start of the next one */
-  private tail = '';
-  /** pieces of an element whose start tag is complete but whose end tag has not come yet */
+  /** looking for a start tag; the start tag read, looking for its `>`; in the element's body */
+  private state: 'seek' | 'start' | 'body' = 'seek';
+  /** seek: the end of the last piece, which may hold the start of a start tag cut in two */
+  private pending = '';
+  /** start/body: the element so far, as it came */
   private open: string[] = [];
   private openChars = 0;
-  /** the last characters of the open element, however small its pieces (an end tag may span several) */
-  private openTail = '';
-  private readonly start: RegExp;
-  private readonly end: RegExp;
+  /** start: the last character of the element so far (a `/` before the `>` closes it) */
+  private lastChar = 0;
+  /** body: the last characters of the body so far (an end tag may start in them) */
+  private carry = '';
 
   constructor(
-    tag: string,
+    private readonly tag: string,
     private readonly maxElementChars: number,
-  ) {
-    this.start = new RegExp(`<${PREFIX}${tag}\\b`, 'g');
-    this.end = new RegExp(`</${PREFIX}${tag}\\s*>`, 'g');
-  }
+  ) {}
 
   push(text: string, each: (element: string) => void): void {
-    let buf: string;
-    if (this.open.length > 0) {
-      // the end tag may straddle earlier pieces and this one: look from a little before
-      const carry = this.openTail;
-      this.end.lastIndex = 0;
-      const e = this.end.exec(carry + text);
-      if (e === null) {
-        this.open.push(text);
-        this.openChars += text.length;
-        this.openTail = (carry + text).slice(-40);
-        this.checkSize(this.openChars);
-        return;
-      }
-      const cut = this.end.lastIndex - carry.length;
-      each(this.open.join('') + text.slice(0, cut));
-      this.open = [];
-      this.openChars = 0;
-      buf = text.slice(cut);
-    } else {
-      buf = this.tail + text;
+    let buf = text;
+    if (this.state === 'seek' && this.pending !== '') {
+      buf = this.pending + text;
+      this.pending = '';
     }
-    this.tail = '';
     let pos = 0;
-    for (;;) {
-      this.start.lastIndex = pos;
-      const s = this.start.exec(buf);
-      if (s === null) {
-        // keep only enough to hold a start tag split across pieces
-        this.tail = buf.slice(Math.max(pos, buf.length - 80));
-        return;
+    /** where the open element's text begins in this piece */
+    let from = 0;
+    if (this.state === 'body' && this.carry !== '') {
+      // an end tag cut between the last piece and this one
+      const joined = this.carry + buf.slice(0, STRADDLE);
+      const end = findEndTag(joined, 0, this.tag, true);
+      if (end !== null && end.start < this.carry.length) {
+        pos = end.end - this.carry.length;
+        this.emit(buf.slice(0, pos), each);
       }
-      const gt = buf.indexOf('>', s.index);
-      if (gt < 0) {
-        this.tail = buf.slice(s.index); // a start tag cut in two
-        this.checkSize(this.tail.length);
-        return;
-      }
-      if (buf.charCodeAt(gt - 1) === 47 /* / */) {
-        each(buf.slice(s.index, gt + 1));
-        pos = gt + 1;
-        continue;
-      }
-      this.end.lastIndex = gt;
-      const e = this.end.exec(buf);
-      if (e === null) {
-        this.open = [buf.slice(s.index)];
-        this.openChars = this.open[0]!.length;
-        this.openTail = this.open[0]!.slice(-40);
-        this.checkSize(this.openChars);
-        return;
-      }
-      each(buf.slice(s.index, this.end.lastIndex));
-      pos = this.end.lastIndex;
     }
+    for (;;) {
+      if (this.state === 'seek') {
+        const start = this.findStart(buf, pos);
+        if (start < 0) return;
+        this.state = 'start';
+        from = start;
+        pos = start + 1;
+      }
+      if (this.state === 'start') {
+        const gt = buf.indexOf('>', pos);
+        if (gt < 0) {
+          this.keep(buf.slice(from));
+          return;
+        }
+        const before = gt > from ? buf.charCodeAt(gt - 1) : this.lastChar;
+        if (before === SLASH) {
+          pos = gt + 1;
+          this.emit(buf.slice(from, pos), each);
+          continue;
+        }
+        this.state = 'body';
+        this.carry = '';
+        pos = gt + 1;
+      }
+      // body
+      const end = findEndTag(buf, pos, this.tag, true);
+      if (end === null) {
+        const body = buf.slice(pos);
+        this.carry = body.length >= STRADDLE ? body.slice(-STRADDLE) : (this.carry + body).slice(-STRADDLE);
+        this.keep(buf.slice(from));
+        return;
+      }
+      pos = end.end;
+      this.emit(buf.slice(from, pos), each);
+      from = pos;
+    }
+  }
+
+  /** The next start tag at or after `pos`, or -1 (keeping what may be the beginning of one). */
+  private findStart(buf: string, pos: number): number {
+    for (let lt = buf.indexOf('<', pos); lt >= 0; lt = buf.indexOf('<', lt + 1)) {
+      const name = startTagAt(buf, lt, this.tag);
+      // a name that runs to the end of the piece may go on in the next one
+      if (name === buf.length || (name < 0 && this.runsOut(buf, lt))) break;
+      if (name >= 0) return lt;
+    }
+    // keep enough to hold a start tag cut in two
+    this.pending = buf.slice(Math.max(pos, buf.length - 80));
+    return -1;
+  }
+
+  /** Whether the name after the `<` at `lt` reaches the end of the piece (undecided until the next). */
+  private runsOut(buf: string, lt: number): boolean {
+    let j = lt + 1;
+    while (j < buf.length && (isNameChar(buf.charCodeAt(j)) || buf.charCodeAt(j) === COLON)) j++;
+    return j === buf.length;
+  }
+
+  private keep(piece: string): void {
+    this.open.push(piece);
+    this.openChars += piece.length;
+    if (piece.length > 0) this.lastChar = piece.charCodeAt(piece.length - 1);
+    this.checkSize(this.openChars);
+  }
+
+  private emit(last: string, each: (element: string) => void): void {
+    const chars = this.openChars + last.length;
+    const element = this.open.length === 0 ? last : this.open.join('') + last;
+    this.state = 'seek';
+    this.open = [];
+    this.openChars = 0;
+    this.lastChar = 0;
+    this.carry = '';
+    this.checkSize(chars);
+    each(element);
   }
 
   private checkSize(chars: number): void {
@@ -101,6 +143,7 @@ export class ElementSplitter {
 const ENTITY = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/** Entities and character references (the pattern's every try reads at most 11 characters). */
 function unescapeXml(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(ENTITY, (all, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
@@ -118,29 +161,23 @@ export function detached(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
-const RUN_TEXT = new RegExp(`<${PREFIX}t(?:\\s[^>]*)?>([\\s\\S]*?)</${PREFIX}t>`, 'g');
-const PHONETIC = new RegExp(`<${PREFIX}rPh\\b[\\s\\S]*?</${PREFIX}rPh>`, 'g');
-
 /** The text of an `<si>` or `<is>`: its `<t>` runs, phonetic guides (`<rPh>`) left out. */
 export function richText(xml: string): string {
-  const body = xml.includes('rPh') ? xml.replace(PHONETIC, '') : xml;
+  let body = xml;
+  if (xml.includes('rPh')) {
+    const kept: string[] = [];
+    let at = 0;
+    for (let p = findElement(xml, 0, 'rPh', 'open'); p !== null; p = findElement(xml, at, 'rPh', 'open')) {
+      kept.push(xml.slice(at, p.start));
+      at = p.end;
+    }
+    kept.push(xml.slice(at));
+    body = kept.join('');
+  }
   let text = '';
-  RUN_TEXT.lastIndex = 0;
-  for (let m = RUN_TEXT.exec(body); m !== null; m = RUN_TEXT.exec(body)) text += m[1]!;
+  for (let t = findElement(body, 0, 't', 'tag'); t !== null; t = findElement(body, t.end, 't', 'tag'))
+    text += body.slice(t.inner, t.innerEnd);
   return unescapeXml(text);
-}
-
-const CELL = new RegExp(`<${PREFIX}c\\b([^>]*?)(?:/>|>([\\s\\S]*?)</${PREFIX}c>)`, 'g');
-const VALUE = new RegExp(`<${PREFIX}v(?:\\s[^>]*)?>([\\s\\S]*?)</${PREFIX}v>`);
-const INLINE = new RegExp(`<${PREFIX}is\\b[\\s\\S]*?</${PREFIX}is>`);
-const ROW_OPEN = /^<[^>]*>/;
-const attr = (name: string) => new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
-const ATTR_R = attr('r');
-const ATTR_T = attr('t');
-
-function attrValue(re: RegExp, attrs: string): string | undefined {
-  const m = re.exec(attrs);
-  return m ? (m[1] ?? m[2]) : undefined;
 }
 
 /** Excel column letters → 1-based index; 0 when the reference has none or is beyond XFD. */
@@ -161,6 +198,36 @@ export class BadCell extends Error {
 }
 
 /**
+ * The cells of a row's body, in order: each `<c …/>` or `<c …>…</c>` (any prefix), its
+ * attribute text and, unless it closed itself, its content. A `<c>` with no `</c>` after it is
+ * passed over, as is every later one that is not `<c …/>`: there is no `</c>` for them either.
+ */
+function eachCell(body: string, cell: (attrs: string, inner: string | undefined) => void): void {
+  let noEnd = false;
+  let gt = -1;
+  for (let lt = body.indexOf('<'); lt >= 0; lt = body.indexOf('<', lt + 1)) {
+    const after = startTagAt(body, lt, 'c');
+    if (after < 0) continue;
+    // the first `>` after this tag is the one found for the tag before, while that lies ahead
+    if (gt < after) gt = body.indexOf('>', after);
+    if (gt < 0) return;
+    if (gt > after && body.charCodeAt(gt - 1) === SLASH) {
+      cell(body.slice(after, gt - 1), undefined);
+      lt = gt;
+      continue;
+    }
+    if (noEnd) continue;
+    const end = findEndTag(body, gt + 1, 'c');
+    if (end === null) {
+      noEnd = true;
+      continue;
+    }
+    cell(body.slice(after, gt), body.slice(gt + 1, end.start));
+    lt = end.end - 1;
+  }
+}
+
+/**
  * One `<row>` element → its number (Excel's, 1-based) and values (index = column, 1-based).
  * `previous` is the row before it, for rows and cells that leave out their reference.
  */
@@ -169,30 +236,28 @@ export function parseRow(
   previous: number,
   strings: readonly string[],
 ): { number: number; values: XmlCell[] } {
-  const open = ROW_OPEN.exec(xml)?.[0] ?? '';
-  const r = Number(attrValue(ATTR_R, open.slice(4)));
+  const gt = xml.startsWith('<') ? xml.indexOf('>') : -1;
+  const open = gt < 0 ? '' : xml.slice(0, gt + 1);
+  const r = Number(attribute(open.slice(4), 'r'));
   const number = Number.isSafeInteger(r) && r > 0 ? r : previous + 1;
   const values: XmlCell[] = [];
   if (open.endsWith('/>')) return { number, values };
-  const body = xml.slice(open.length);
   let col = 0;
-  CELL.lastIndex = 0;
-  for (let m = CELL.exec(body); m !== null; m = CELL.exec(body)) {
-    const attrs = m[1]!;
-    const ref = attrValue(ATTR_R, attrs);
+  eachCell(xml.slice(open.length), (attrs, inner) => {
+    const ref = attribute(attrs, 'r');
     const at = ref === undefined ? col + 1 : columnOf(ref);
     if (at === 0) throw new BadCell(`row ${number} has a cell reference "${ref ?? ''}" that is not a column`);
     col = at;
-    const inner = m[2];
-    if (inner === undefined) continue;
-    const type = attrValue(ATTR_T, attrs) ?? 'n';
+    if (inner === undefined) return;
+    const type = attribute(attrs, 't') ?? 'n';
     if (type === 'inlineStr') {
-      const is = INLINE.exec(inner);
-      if (is) values[col] = detached(richText(is[0]));
-      continue;
+      const is = findElement(inner, 0, 'is', 'open');
+      if (is) values[col] = detached(richText(inner.slice(is.start, is.end)));
+      return;
     }
-    const v = VALUE.exec(inner)?.[1];
-    if (v === undefined) continue;
+    const found = findElement(inner, 0, 'v', 'tag');
+    if (found === null) return;
+    const v = inner.slice(found.inner, found.innerEnd);
     switch (type) {
       case 's': {
         const s = strings[Number(v)];
@@ -214,6 +279,6 @@ export function parseRow(
       default: // str (a formula's text), d (an ISO date)
         values[col] = detached(unescapeXml(v));
     }
-  }
+  });
   return { number, values };
 }

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { BadCell, ElementSplitter, XmlTooLarge, detached, parseRow, richText, type XmlCell } from './xlsx-xml';
+import { attributes, startTags } from './xml-scan';
 import { ZipEntryTooLarge, ZipUnreadable, centralDirectory, entryText, inflateEntry, type ZipEntry } from './zip';
 
 /** A cell as the reader hands it over: text, number, boolean or empty. */
@@ -53,6 +54,14 @@ export class WorkbookTooLarge extends Error {
 /** Small parts (workbook.xml and its relationships) are read whole, within this. */
 const SMALL_PART_BYTES = 4 * 1024 * 1024;
 
+/** A sheet's relationship: its `r:id` (whatever the prefix is called), or a plain `id`. */
+function relationshipId(attrs: Map<string, string>): string | undefined {
+  for (const [name, value] of attrs)
+    if (name === 'id' || (name.length > 3 && name.indexOf(':') === name.length - 3 && name.endsWith(':id')))
+      return value;
+  return undefined;
+}
+
 /** Where the parts are: the first worksheet (the workbook's first <sheet>), the shared strings. */
 async function locateParts(bytes: Buffer, byName: Map<string, ZipEntry>) {
   const worksheets = [...byName.keys()]
@@ -63,10 +72,11 @@ async function locateParts(bytes: Buffer, byName: Map<string, ZipEntry>) {
   const rels = new Map<string, { type: string; target: string }>();
   if (relsEntry) {
     const xml = await entryText(bytes, relsEntry, SMALL_PART_BYTES);
-    for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
-      const id = /\sId="([^"]*)"/.exec(m[0])?.[1];
-      const target = /\sTarget="([^"]*)"/.exec(m[0])?.[1];
-      const type = /\sType="([^"]*)"/.exec(m[0])?.[1] ?? '';
+    for (const tag of startTags(xml, 'Relationship')) {
+      const attrs = attributes(tag);
+      const id = attrs.get('Id');
+      const target = attrs.get('Target');
+      const type = attrs.get('Type') ?? '';
       if (id && target) rels.set(id, { type, target: target.startsWith('/') ? target.slice(1) : `xl/${target}` });
     }
   }
@@ -74,9 +84,9 @@ async function locateParts(bytes: Buffer, byName: Map<string, ZipEntry>) {
   let first = worksheets[0];
   if (book) {
     const xml = await entryText(bytes, book, SMALL_PART_BYTES);
-    const declared = [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)].map((m) => m[0]);
+    const declared = startTags(xml, 'sheet');
     sheets = declared.length;
-    const rid = declared[0] === undefined ? undefined : /\s(?:\w+:)?id="([^"]*)"/.exec(declared[0])?.[1];
+    const rid = declared[0] === undefined ? undefined : relationshipId(attributes(declared[0]));
     const target = rid === undefined ? undefined : rels.get(rid)?.target;
     if (target !== undefined && byName.has(target)) first = target;
   }

@@ -1,4 +1,6 @@
+import { unsafeTextChar } from '../../domain/text';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
+import { deflated, sharedStrings, workbookParts, zip } from '../security/hostile-xlsx';
 import { dumpDb, upload, xlsxForm } from './helpers';
 import { buildWorkbook, emptyWorkbook, generatedExport } from './workbook';
 
@@ -267,5 +269,51 @@ describe('POST /api/shopee/imports (docs/architecture.md §5.2)', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ products: 0, skus: 0, failed_rows: [], manual_kept: 0 });
+  });
+
+  it('stores cells without control characters, direction overrides or lone surrogates', async () => {
+    // Written by hand: raw controls, and what only character references can carry (a lone
+    // surrogate; U+202E spelled as a reference too).
+    const header = ['商品ID', '商品名稱', '商品規格ID', '商品規格', '主商品貨號', '商品當前狀態', '商品選項貨號'];
+    const cell = (text: string) => `<c t="inlineStr"><is><t>${text}</t></is></c>`;
+    const row = (n: number, cells: string[]) => `<row r="${n}">${cells.map(cell).join('')}</row>`;
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      row(1, header) +
+      row(2, [
+        '21900000001',
+        '西裝\u0000外套\u0007&#7; \u202e&#x202E;黑色\nM&#xD800;碼&#xDC00;&#0;',
+        '-',
+        '',
+        'MAIN\u0001-1\u2066',
+        '上架\u202d中',
+        '',
+      ]) +
+      row(3, ['21900000001', '', '88900000001', '黑色\u0000,M\u202e', '', '', 'SKU\u0008-1&#xDFFF;']) +
+      row(4, ['2190\u202e0000002', 'x', '-', '', '', '', '']) +
+      '</sheetData></worksheet>';
+    const file = zip([...workbookParts(), { name: 'xl/worksheets/sheet1.xml', ...deflated(sheet) }, sharedStrings([])]);
+    const res = await upload(op, file);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      products: 1,
+      skus: 1,
+      failed_rows: [{ row: 4, reason: '商品ID「21900000002」不是数字' }],
+      manual_kept: 0,
+    });
+    const product = await admin.db
+      .selectFrom('shopee_products')
+      .select(['title', 'search_text', 'main_sku_code', 'shopee_status'])
+      .where('goods_id', '=', '21900000001')
+      .executeTakeFirstOrThrow();
+    expect(product).toMatchObject({ title: '西裝外套 黑色M碼', main_sku_code: 'MAIN-1', shopee_status: '上架中' });
+    const sku = await admin.db
+      .selectFrom('shopee_skus')
+      .select(['spec_raw', 'color', 'size', 'sku_code'])
+      .where('sku_id', '=', '88900000001')
+      .executeTakeFirstOrThrow();
+    expect(sku).toEqual({ spec_raw: '黑色,M', color: '黑色', size: 'M', sku_code: 'SKU-1' });
+    for (const text of [...Object.values(product), ...Object.values(sku)])
+      expect({ text, unsafe: unsafeTextChar(String(text)) }).toEqual({ text, unsafe: null });
   });
 });

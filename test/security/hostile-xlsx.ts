@@ -146,3 +146,175 @@ export function workbookParts(): ZipPart[] {
 /** A product summary row (goods id, title as shared string `titleIndex`, 商品規格ID "-"). */
 export const productRow = (titleIndex: number) =>
   `<row><c t="n"><v>21000000001</v></c><c t="s"><v>${titleIndex}</v></c><c t="inlineStr"><is><t>-</t></is></c></row>`;
+
+/** `text` as a body for `sharedStrings()` / `worksheet()`: a full-flush segment, then the final block. */
+function segment(text: string): Pick<ZipPart, 'data' | 'size'> {
+  const raw = Buffer.from(text, 'utf8');
+  const data = zlib.deflateRawSync(raw, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  return { data: Buffer.concat([data, zlib.deflateRawSync(Buffer.alloc(0))]), size: raw.length };
+}
+
+/** `unit` repeated to fill about `chars` characters (at least once). */
+const fill = (unit: string, chars: number) => unit.repeat(Math.max(1, Math.floor(chars / unit.length)));
+
+/** The parts every workbook has, with `extra` start tags left open at the end of the relationships and the sheet list. */
+function workbookPartsWith(extra: { rels?: string; sheets?: string }): ZipPart[] {
+  return workbookParts().map((p) => {
+    if (p.name === 'xl/_rels/workbook.xml.rels' && extra.rels !== undefined)
+      return {
+        name: p.name,
+        ...deflated(
+          '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>' +
+            extra.rels,
+        ),
+      };
+    if (p.name === 'xl/workbook.xml' && extra.sheets !== undefined)
+      return {
+        name: p.name,
+        ...deflated(
+          '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="商品" sheetId="1" r:id="rId1"/>' +
+            extra.sheets,
+        ),
+      };
+    return p;
+  });
+}
+
+interface WorkCase {
+  family: string;
+  name: string;
+  file: Buffer;
+  /** what the import answers: 200 (nothing of it stored) or a refusal */
+  status: number;
+  code?: string;
+}
+
+/**
+ * Workbooks built to make the reader work, not to be large: each is a few KB on the wire and
+ * within every size bound, one element (a row, a shared string, a small part) filled to about
+ * `chars` characters — the element bound, 4 Mi, by default — with start tags that never close,
+ * tags nested thousands deep, attribute lists of megabytes or a million empty cells. A reader
+ * that scans such text with backtracking patterns re-reads the element once per start tag:
+ * minutes to hours of one thread for a single upload.
+ */
+export function workWorkbooks(chars = 4 * 1024 * 1024 - 200): WorkCase[] {
+  const book = (sheet: ZipPart, strings: ZipPart = sharedStrings([]), parts = workbookParts()) =>
+    zip([...parts, sheet, strings]);
+  const row = (body: string) => worksheet(`<row r="2">${body}</row>`);
+  const nested = (open: string, close: string) => {
+    const times = Math.floor(chars / (open.length + close.length));
+    return open.repeat(times) + close.repeat(times);
+  };
+  return [
+    {
+      family: 'unclosed tags',
+      name: 'the probe’s 2.4 KB workbook: one row of 320,000 <c> that never close',
+      file: book(row('<c>'.repeat(320_000))),
+      status: 200,
+    },
+    {
+      family: 'unclosed tags',
+      name: 'a row of <c> to the element bound',
+      file: book(row(fill('<c>', chars))),
+      status: 200,
+    },
+    { family: 'unclosed tags', name: 'a row of <c  with no >', file: book(row(fill('<c ', chars))), status: 200 },
+    { family: 'unclosed tags', name: 'a cell of <v>', file: book(row(`<c>${fill('<v>', chars)}</c>`)), status: 200 },
+    {
+      family: 'unclosed tags',
+      name: 'a cell of <v  with no >',
+      file: book(row(`<c>${fill('<v ', chars)}</c>`)),
+      status: 200,
+    },
+    {
+      family: 'unclosed tags',
+      name: 'an inline string of <t>',
+      file: book(row(`<c t="inlineStr"><is>${fill('<t>', chars)}</is></c>`)),
+      status: 200,
+    },
+    {
+      family: 'unclosed tags',
+      name: 'a cell of <is>',
+      file: book(row(`<c t="inlineStr">${fill('<is>', chars)}</c>`)),
+      status: 200,
+    },
+    {
+      family: 'unclosed tags',
+      name: 'rows that never close',
+      file: book(worksheet(fill('<row>', chars * 2))),
+      status: 400,
+      code: 'IMPORT_CELL_TOO_LONG',
+    },
+    {
+      family: 'unclosed tags',
+      name: 'relationships and sheets left open',
+      file: book(
+        worksheet(),
+        sharedStrings([]),
+        workbookPartsWith({ rels: fill('<Relationship ', chars - 2000), sheets: fill('<sheet ', chars - 2000) }),
+      ),
+      status: 200,
+    },
+    {
+      family: 'deeply nested tags',
+      name: 'cells nested in inline strings, a million deep',
+      file: book(row(nested('<c t="inlineStr"><is>', '</is></c>'))),
+      status: 200,
+    },
+    {
+      family: 'deeply nested tags',
+      name: 'a row of rows',
+      file: book(worksheet(nested('<row>', '</row>'))),
+      status: 200,
+    },
+    {
+      family: 'deeply nested tags',
+      name: 'a shared string of runs in runs',
+      file: book(worksheet(), sharedStrings(segment(`<si>${nested('<r><t>', '</t></r>')}</si>`))),
+      status: 200,
+    },
+    {
+      family: 'huge attribute lists',
+      name: 'a row start tag of megabytes',
+      file: book(worksheet(`<row r="2" ${fill('a="1" ', chars)}><c r="A2"/></row>`)),
+      status: 200,
+    },
+    {
+      family: 'huge attribute lists',
+      name: 'a cell of references that never match',
+      file: book(row(`<c ${fill(' r=x', chars)}/>`)),
+      status: 200,
+    },
+    {
+      family: 'huge attribute lists',
+      name: 'a cell of a million quoted attributes',
+      file: book(row(`<c t="s" r="A2"${fill(' r="', chars / 2)}${fill(" t='", chars / 2)}><v>0</v></c>`)),
+      status: 200,
+    },
+    { family: 'many tiny cells', name: 'a row of a million <c/>', file: book(row(fill('<c/>', chars))), status: 200 },
+    {
+      family: 'many tiny cells',
+      name: 'rows of empty cells to the row bound',
+      file: book(worksheet(`${fill('<row><c/><c/><c/><c/></row>', 190_000 * 27)}`)),
+      status: 200,
+    },
+    {
+      family: 'pathological shared strings',
+      name: '<si><t><t><t>…',
+      file: book(worksheet(), sharedStrings(segment(`<si><t>${fill('<t>', chars)}</si>`))),
+      status: 200,
+    },
+    {
+      family: 'pathological shared strings',
+      name: '<rPh> that never closes',
+      file: book(worksheet(), sharedStrings(segment(`<si>${fill('<rPh>', chars)}<t>a</t></si>`))),
+      status: 200,
+    },
+    {
+      family: 'pathological shared strings',
+      name: '<rPh><t> pairs, none closed',
+      file: book(worksheet(), sharedStrings(segment(`<si>${fill('<rPh><t>', chars)}</si>`))),
+      status: 200,
+    },
+  ];
+}

@@ -71,4 +71,25 @@ describe('the import xlsx reader', () => {
       expect({ size, pieces }).toEqual({ size, pieces: whole });
     }
   });
+
+  it('finds the first sheet through its relationship, whatever the prefix, quotes and spacing', async () => {
+    const parts = [
+      part('[Content_Types].xml', '<Types/>'),
+      part(
+        'xl/workbook.xml',
+        "<x:workbook xmlns:x='main' xmlns:rel='rels'><x:sheets><x:sheet name='說明' sheetId = '2' rel:id = 'rIdB' />" +
+          '<x:sheet name="商品" sheetId="1" rel:id="rIdA"/></x:sheets></x:workbook>',
+      ),
+      part(
+        'xl/_rels/workbook.xml.rels',
+        "<Relationships><Relationship Target='worksheets/sheet1.xml' Id='rIdA' Type='…/worksheet'/>" +
+          '<Relationship\nId="rIdB"\nType="…/worksheet"\nTarget="/xl/worksheets/sheet2.xml"/></Relationships>',
+      ),
+      part('xl/worksheets/sheet1.xml', '<worksheet><sheetData><row><c><v>1</v></c></row></sheetData></worksheet>'),
+      part('xl/worksheets/sheet2.xml', '<worksheet><sheetData><row><c><v>2</v></c></row></sheetData></worksheet>'),
+    ];
+    const out: SheetRow[] = [];
+    expect(await readFirstSheet(zip(parts), (r) => out.push(r))).toEqual({ sheets: 2, rows: 1 });
+    expect(out[0]!.values).toEqual([undefined, 2]);
+  });
 });

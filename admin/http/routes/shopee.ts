@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { PRODUCT_STATES } from '../../../domain/catalog';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from '../../../domain/text';
 import { operatorOf } from '../../auth/principal';
-import { readImport, writeImport } from '../../catalog/import';
+import { writeImport } from '../../catalog/import';
+import { readImportInThread } from '../../catalog/import-thread';
 import { readMultipartFile } from '../../catalog/multipart';
 import { linkPddGoods, unlinkPddGoods } from '../../catalog/pdd-link';
 import { listShopeeProducts } from '../../catalog/product-list';
@@ -57,7 +58,7 @@ export function shopeeRoutes(deps: AppDeps): Router {
   router.post('/imports', async (ctx) => {
     operatorOf(ctx);
     const file = await readMultipartFile(ctx, 'file');
-    const parsed = await readImport(file.bytes);
+    const parsed = await readImportInThread(file.bytes);
     const audit = auditFor(ctx);
     ctx.body = await writeTransaction(deps.db, async (trx) => {
       const result = await writeImport(trx, parsed);
