@@ -33,6 +33,8 @@ export interface ParsedImport {
   products: Map<string, ParsedProduct>;
   skus: Map<string, ParsedSku>;
   failed: FailedRow[];
+  /** goods ids of SKUs whose product row is not in this file (worked out here, off the admin's loop) */
+  orphanGoods: string[];
 }
 
 /**
@@ -85,7 +87,10 @@ class ImportRows {
 
   result(): ParsedImport {
     if (this.index === undefined) throw emptyWorkbook();
-    return { present: this.present, products: this.products, skus: this.skus, failed: this.failed };
+    const orphanGoods = new Set<string>();
+    for (const s of this.skus.values()) if (!this.products.has(s.goods_id)) orphanGoods.add(s.goods_id);
+    const { present, products, skus, failed } = this;
+    return { present, products, skus, failed, orphanGoods: [...orphanGoods] };
   }
 
   private header(header: SheetRow): void {

@@ -47,16 +47,21 @@ parentPort.once('message', async (bytes) => {
     else parentPort.postMessage({ failed: String((err && err.stack) || err) });
     return;
   }
-  const send = (kind, items) => {
-    for (let i = 0; i < items.length; i += workerData.batch)
+  // One batch at a time, each after the admin took the one before: a port delivers every message
+  // waiting on it in one go, and fifty batches taken at once held the admin's loop for 280 ms.
+  const taken = () => new Promise((resolve) => parentPort.once('message', resolve));
+  const send = async (kind, items) => {
+    for (let i = 0; i < items.length; i += workerData.batch) {
       parentPort.postMessage({ kind, items: items.slice(i, i + workerData.batch) });
+      await taken();
+    }
   };
-  send('products', [...parsed.products]);
+  await send('products', [...parsed.products]);
   parsed.products.clear();
-  send('skus', [...parsed.skus]);
+  await send('skus', [...parsed.skus]);
   parsed.skus.clear();
-  send('failed', parsed.failed);
-  parentPort.postMessage({ done: [...parsed.present] });
+  await send('failed', parsed.failed);
+  parentPort.postMessage({ done: [...parsed.present], orphanGoods: parsed.orphanGoods });
 });
 `;
 
@@ -67,7 +72,7 @@ type Message =
   | { kind: 'products'; items: Array<[string, ParsedProduct]> }
   | { kind: 'skus'; items: Array<[string, ParsedSku]> }
   | { kind: 'failed'; items: ImportFailedRow[] }
-  | { done: Column[] };
+  | { done: Column[]; orphanGoods: string[] };
 
 const ext = path.extname(__filename);
 const READER = path.join(__dirname, `import-read${ext}`);
@@ -92,7 +97,13 @@ export function readImportInThread(
     workerData: { reader: READER, tsx: TSX, batch: BATCH },
     resourceLimits: { maxOldGenerationSizeMb: budget.heapMb },
   });
-  const parsed: ParsedImport = { present: new Set(), products: new Map(), skus: new Map(), failed: [] };
+  const parsed: ParsedImport = {
+    present: new Set(),
+    products: new Map(),
+    skus: new Map(),
+    failed: [],
+    orphanGoods: [],
+  };
   return new Promise<ParsedImport>((resolve, reject) => {
     let settled = false;
     const settle = (err: Error | undefined) => {
@@ -118,10 +129,14 @@ export function readImportInThread(
       else if ('failed' in m) settle(new Error(`the import reader failed: ${m.failed}`));
       else if ('done' in m) {
         parsed.present = new Set(m.done);
+        parsed.orphanGoods = m.orphanGoods;
         settle(undefined);
-      } else if (m.kind === 'products') for (const [k, v] of m.items) parsed.products.set(k, v);
-      else if (m.kind === 'skus') for (const [k, v] of m.items) parsed.skus.set(k, v);
-      else parsed.failed.push(...m.items);
+      } else {
+        if (m.kind === 'products') for (const [k, v] of m.items) parsed.products.set(k, v);
+        else if (m.kind === 'skus') for (const [k, v] of m.items) parsed.skus.set(k, v);
+        else parsed.failed.push(...m.items);
+        worker.postMessage('next');
+      }
     });
     worker.on('error', (err: Error & { code?: string }) =>
       settle(
