@@ -13,8 +13,12 @@ export class TimedClient {
     private readonly cookie: string,
   ) {}
 
-  /** GET `path`; resolves to the status, the body and the time to the last byte. */
-  get(path: string): Promise<{ status: number; ms: number; body: string }> {
+  /**
+   * GET `path`; resolves to the status, the body and the time to the last byte. With
+   * `timeoutMs`, a request unanswered by then is abandoned and resolves with status 0 and
+   * `timedOut` (a frozen server must not keep a bench waiting).
+   */
+  get(path: string, timeoutMs?: number): Promise<{ status: number; ms: number; body: string; timedOut?: boolean }> {
     const started = performance.now();
     return new Promise((resolve) => {
       const req = http.get(`${this.baseUrl}${path}`, { agent: this.agent, headers: { cookie: this.cookie } }, (res) => {
@@ -31,6 +35,13 @@ export class TimedClient {
       });
       // a refused or reset connection is an error of the run, counted by the caller as status 0
       req.on('error', () => resolve({ status: 0, ms: performance.now() - started, body: '' }));
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => {
+          resolve({ status: 0, ms: performance.now() - started, body: '', timedOut: true });
+          req.destroy();
+        }, timeoutMs);
+        req.on('close', () => clearTimeout(timer));
+      }
     });
   }
 

@@ -25,7 +25,7 @@ const OTHER = Array.from(
  * Written with exceljs's streaming writer (shared strings, as Excel and Shopee write them): the
  * in-memory writer needs minutes for 100,000 rows on a busy machine.
  */
-async function shopeeExport(rows: number, run: number): Promise<Buffer> {
+export async function shopeeExport(rows: number, run: number): Promise<Buffer> {
   const header = [...REQUIRED, ...OTHER];
   const chunks: Buffer[] = [];
   const stream = new PassThrough();

@@ -161,7 +161,7 @@ const USER_HZ = 100;
  * read as the admin's. Raised above everything when the bench may (root, or CAP_SYS_NICE);
  * otherwise it says so, and the figures include the generator's waits.
  */
-function generatorFirst(say: (l: string) => void): void {
+export function generatorFirst(say: (l: string) => void): void {
   try {
     os.setPriority(GENERATOR_NICE);
   } catch {
@@ -216,7 +216,7 @@ async function finished(op: { get(p: string): Promise<{ status: number; body: un
  * The admin's event-loop delay since the previous scrape, from its own `/metrics` (prom-client's
  * monitorEventLoopDelay): how long a request that arrived could have waited for the loop alone.
  */
-async function eventLoopDelay(adminUrl: string): Promise<{ p99Ms: number; maxMs: number }> {
+export async function eventLoopDelay(adminUrl: string): Promise<{ p99Ms: number; maxMs: number }> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
   const read = (name: string) => {
     const m = new RegExp(`^cmautobuy_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(

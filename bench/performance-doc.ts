@@ -4,6 +4,8 @@ import { deviceGoalRows, deviceSection } from './device-doc';
 import type { benchImport } from './import';
 import type { benchLoad } from './load';
 import type { benchOrchestration } from './orchestration';
+import type { ResponsivenessFigures } from './responsiveness';
+import { responsivenessGoalRow, responsivenessSection } from './responsiveness-doc';
 import { showSpread, spread } from './stats';
 import type { benchTasksList } from './tasks-list';
 
@@ -23,6 +25,7 @@ export interface DocInput {
   device: Awaited<ReturnType<typeof benchDevice>>;
   imports: Awaited<ReturnType<typeof benchImport>>;
   bigImports: Awaited<ReturnType<typeof benchImport>>;
+  responsiveness: ResponsivenessFigures;
   json: unknown;
 }
 
@@ -56,6 +59,7 @@ export function renderDoc(input: DocInput): string {
     loadSection(d),
     deviceSection(d.device),
     importSection(d),
+    responsivenessSection(d.responsiveness),
     goalsSection(d),
   ].join('\n\n');
 }
@@ -286,5 +290,6 @@ function goalRows(d: Doc): string[] {
     ...deviceGoalRows(d.device),
     `| start 500 tasks ≤ 3 s | ${j.load.start_500_ms} ms | ${yes(j.load.start_500_ms <= 3000)} |`,
     `| search for one order number p99 ≤ 10 ms, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.search} ms | ${yes(j.tasks_list.p99_ms.search <= 10)} |`,
+    responsivenessGoalRow(d.responsiveness),
   ];
 }

@@ -7,6 +7,8 @@ import { benchImport } from './import';
 import { benchLoad } from './load';
 import { benchOrchestration } from './orchestration';
 import { renderDoc } from './performance-doc';
+import { benchResponsiveness } from './responsiveness';
+import { responsivenessSection } from './responsiveness-doc';
 import { round, spread } from './stats';
 import { benchTasksList } from './tasks-list';
 import { startBenchTemporal, type BenchTemporal } from './temporal';
@@ -17,14 +19,14 @@ import { startBenchTemporal, type BenchTemporal } from './temporal';
  * their range, the machine, the date); `--json FILE` writes the same figures under fixed keys;
  * `--quick` runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
  * `--write-doc` is given too; `--only tasks-list,load` runs just those parts (of orchestration,
- * tasks-list, load, device, import) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
+ * tasks-list, load, device, import, responsiveness) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
  */
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const jsonIdx = argv.indexOf('--json');
 const jsonFile = jsonIdx >= 0 ? argv[jsonIdx + 1] : undefined;
 if (jsonIdx >= 0 && !jsonFile) throw new Error('--json needs a file name');
-const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import'] as const;
+const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import', 'responsiveness'] as const;
 type Part = (typeof PARTS)[number];
 const onlyIdx = argv.indexOf('--only');
 /** `--only tasks-list,load`: measure some parts alone, e.g. before and after a change to them */
@@ -46,6 +48,19 @@ function parseParts(list: string | undefined): Part[] {
 const SIZE = quick
   ? { runs: 1, perPhone: 2, tasks: 100_000, loadSeconds: 10, loadRounds: 1, importRuns: 1, bigImportRuns: 1 }
   : { runs: 5, perPhone: 3, tasks: 1_000_000, loadSeconds: 30, loadRounds: 3, importRuns: 5, bigImportRuns: 3 };
+/**
+ * The responsiveness part (bench/responsiveness.ts): what the admin works on while it is asked
+ * for /healthz and the task list, and how long each round may take before it is reported as
+ * not finished (the hostile workbook's cap is short: the round measures a freeze, not its end).
+ */
+const RESPONSIVENESS = {
+  importRows: quick ? 20_000 : 100_000,
+  sybShipments: quick ? 10 : 20,
+  sybLinesPerShipment: quick ? 500 : 1_000,
+  hostileTags: 200_000,
+  idleSeconds: quick ? 5 : 10,
+  capSeconds: { import: 180, sync: 180, hostile: quick ? 30 : 60 },
+};
 const PHONES = [1, 2, 4, 8];
 /** collect on the realistic profile costs about a minute per goods: one per pricing kind */
 const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
@@ -84,6 +99,7 @@ function parts(root: string, temporal: BenchTemporal | undefined) {
     imports: () => benchImport({ temporal: server(), root, rows: 11_287, runs: SIZE.importRuns, say }),
     /** a 100,000-row export on an admin of its own, so its peak RSS is this import's alone */
     bigImports: () => benchImport({ temporal: server(), root, rows: 100_000, runs: SIZE.bigImportRuns, say }),
+    responsiveness: () => benchResponsiveness({ temporal: server(), root, ...RESPONSIVENESS, say }),
   };
 }
 
@@ -112,12 +128,14 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
   const device = await part.device();
   const imports = await part.imports();
   const bigImports = await part.bigImports();
+  const responsiveness = await part.responsiveness();
   const json = {
     orchestration: orchestration.json,
     tasks_list: tasksListJson(tasks),
     load: loadJson(loadRounds),
     device: device.json,
     import: importJson(imports, bigImports),
+    responsiveness: responsiveness.json,
   };
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   const md = renderDoc({
@@ -130,6 +148,7 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
     device,
     imports,
     bigImports,
+    responsiveness,
     json,
   });
   if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
@@ -144,6 +163,12 @@ async function partial(part: ReturnType<typeof parts>): Promise<void> {
   if (runs('load')) json.load = loadJson(await part.load());
   if (runs('device')) json.device = (await part.device()).json;
   if (runs('import')) json.import = importJson(await part.imports(), await part.bigImports());
+  if (runs('responsiveness')) {
+    const figures = await part.responsiveness();
+    json.responsiveness = figures.json;
+    // its section of docs/PERFORMANCE.md, to read (or paste) without a full run
+    console.log(`${responsivenessSection(figures)}\n`);
+  }
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   console.log(JSON.stringify(json, null, 2));
 }

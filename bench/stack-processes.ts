@@ -29,6 +29,8 @@ export function startAdminProcess(opts: {
   temporal: { address: string; namespace: string };
   workflowBundlePath: string;
   adminPassword: string;
+  /** more environment, e.g. a 顺运宝 account (bench/responsiveness.ts) */
+  env?: Record<string, string>;
 }): Promise<RunningChild> {
   const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
@@ -49,6 +51,7 @@ export function startAdminProcess(opts: {
       CMAUTOBUY_ADMIN_PASSWORD: opts.adminPassword,
       CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
       CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      ...opts.env,
     },
     readyLine: /ADMIN READY (\S+)/,
     logFile: path.join(opts.logs, 'admin.out'),
@@ -61,6 +64,7 @@ export function startAdminWorkerProcess(opts: {
   logs: string;
   temporal: { address: string; namespace: string };
   workflowBundlePath: string;
+  env?: Record<string, string>;
 }): Promise<RunningChild> {
   const profileDir = process.env.CMAUTOBUY_BENCH_CPU_PROF;
   return startChild({
@@ -78,6 +82,7 @@ export function startAdminWorkerProcess(opts: {
       CMAUTOBUY_DATA_DIR: opts.dataDir,
       CMAUTOBUY_WORKFLOW_BUNDLE: opts.workflowBundlePath,
       CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      ...opts.env,
     },
     readyLine: /ADMIN WORKER READY/,
     logFile: path.join(opts.logs, 'admin-worker.out'),

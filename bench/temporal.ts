@@ -8,6 +8,8 @@ export interface BenchTemporal {
   namespace: string;
   /** the load part's own namespace: it leaves a batch running that no other part may pick up */
   loadNamespace: string;
+  /** the responsiveness part's own namespace: its admin runs the 顺运宝 sync Schedule */
+  responsivenessNamespace: string;
   workflowBundlePath: string;
   server: DevServer;
 }
@@ -20,12 +22,13 @@ export async function startBenchTemporal(root: string, say: (line: string) => vo
   ensureBinary(TEMPORAL_CLI, say);
   const namespace = 'bench';
   const loadNamespace = 'bench-load';
+  const responsivenessNamespace = 'bench-responsiveness';
   const [server, bundle] = await Promise.all([
     freePort().then((port) =>
       startDevServer({
         dbFile: path.join(root, 'temporal.db'),
         namespace,
-        extraNamespaces: [loadNamespace],
+        extraNamespaces: [loadNamespace, responsivenessNamespace],
         port,
         uiPort: null,
         logFile: path.join(root, 'temporal.log'),
@@ -35,5 +38,12 @@ export async function startBenchTemporal(root: string, say: (line: string) => vo
     // the production bundle's make-up (failure converter included), written under the bench's root
     bundleWorkflows({ outFile: path.join(root, 'workflow-bundle.js') }),
   ]);
-  return { address: server.address, namespace, loadNamespace, workflowBundlePath: bundle.codePath, server };
+  return {
+    address: server.address,
+    namespace,
+    loadNamespace,
+    responsivenessNamespace,
+    workflowBundlePath: bundle.codePath,
+    server,
+  };
 }
