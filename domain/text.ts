@@ -36,8 +36,8 @@ export function cutText(text: string, maxUnits: number): string {
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE_ONE_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_MULTI_LINE =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 export interface TextRule {
