@@ -5,6 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
+import type { sybSync } from '../../workflows/syb-sync';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { openMigratedAdminDb } from '../../admin/db/database';
 import { SybService } from '../../admin/syb/account';
@@ -207,7 +208,7 @@ describe('SYB account set on 设置: the admin worker syncs with it', () => {
       // 立即同步 is refused by the admin; a sync workflow started anyway is refused by the worker
       expect((await op.post('/api/syb/sync')).body).toMatchObject({ error: { code: 'SYB_NOT_CONFIGURED' } });
       const direct = await outcome(async (client) => {
-        const handle = await client.workflow.start('sybSync', {
+        const handle = await client.workflow.start<typeof sybSync>('sybSync', {
           workflowId: 'test-direct-sync',
           taskQueue: ADMIN_TASK_QUEUE,
           args: [],
