@@ -197,12 +197,16 @@ const PRESENCE_CONCURRENCY = 8;
 type PollerSource = Pick<TemporalGateway, 'activityPollers'>;
 
 /**
- * When each device's worker last polled its own queue `device/<id>`, from Temporal, with a
- * short cache so the 设备 page's polling costs one round of calls however many tabs are open.
+ * When each device's worker last polled its own queue `device/<id>`, from Temporal. A page load
+ * waits for Temporal only for a device it has never asked about; otherwise it is answered from
+ * what was learnt at most a cache period or one round ago, and a round for the stale ones runs
+ * beside it (one at a time, a few calls at once). So a load of 设备 costs the same with 5 phones
+ * or 500, however many tabs poll it.
  */
 export class DevicePresence {
   private entries = new Map<string, { at: number; lastPoll: Date | null }>();
   private downUntil = 0;
+  private round: Promise<boolean> | undefined;
 
   constructor(
     private readonly temporal: PollerSource,
@@ -213,39 +217,49 @@ export class DevicePresence {
   async lastPolls(deviceIds: readonly string[], now = new Date()): Promise<Map<string, Date | null> | null> {
     const at = now.getTime();
     if (at < this.downUntil) return null;
+    const kept = new Set(deviceIds);
+    for (const id of this.entries.keys()) if (!kept.has(id)) this.entries.delete(id);
     const stale = deviceIds.filter((id) => {
       const e = this.entries.get(id);
       return !e || at - e.at > PRESENCE_CACHE_MS || e.at > at;
     });
-    if (stale.length > 0) {
-      try {
-        const fresh: Array<readonly [string, Date | null]> = [];
-        // a few at a time: many approved phones make a longer round, never a burst at Temporal
-        for (let i = 0; i < stale.length; i += PRESENCE_CONCURRENCY)
-          fresh.push(
-            ...(await Promise.all(
-              stale.slice(i, i + PRESENCE_CONCURRENCY).map(async (id) => {
-                const pollers = await this.temporal.activityPollers(deviceTaskQueue(id), PRESENCE_TIMEOUT_MS);
-                const times = pollers.flatMap((p) => (p.lastAccessTime ? [p.lastAccessTime.getTime()] : []));
-                return [id, times.length > 0 ? new Date(Math.max(...times)) : null] as const;
-              }),
-            )),
-          );
-        const kept = new Set(deviceIds);
-        for (const id of this.entries.keys()) if (!kept.has(id)) this.entries.delete(id);
-        for (const [id, lastPoll] of fresh) this.entries.set(id, { at, lastPoll });
-      } catch (err) {
-        // Remembered for as long as an answer would be, so a page of devices waits for a down
-        // Temporal at most once per cache period.
-        this.downUntil = at + PRESENCE_CACHE_MS;
-        this.log.warn(
-          { err: describeError(err) },
-          'device presence from Temporal unavailable; online falls back to last_seen_at',
-        );
-        return null;
-      }
+    const unseen = stale.some((id) => !this.entries.has(id));
+    if (stale.length > 0 && this.round === undefined) {
+      this.round = this.ask(stale, at).finally(() => (this.round = undefined));
+    }
+    // never asked about: this answer waits for the round (the one under way, then its own)
+    if (unseen) {
+      if (!(await this.round)) return null;
+      if (deviceIds.some((id) => !this.entries.has(id)) && !(await this.ask(stale, at))) return null;
     }
     return new Map(deviceIds.map((id) => [id, this.entries.get(id)?.lastPoll ?? null]));
+  }
+
+  /** One round of Temporal calls for `ids`; false (and Temporal counted down for a while) when it did not answer. */
+  private async ask(ids: readonly string[], at: number): Promise<boolean> {
+    try {
+      // a few at a time: many approved phones make a longer round, never a burst at Temporal
+      for (let i = 0; i < ids.length; i += PRESENCE_CONCURRENCY) {
+        const fresh = await Promise.all(
+          ids.slice(i, i + PRESENCE_CONCURRENCY).map(async (id) => {
+            const pollers = await this.temporal.activityPollers(deviceTaskQueue(id), PRESENCE_TIMEOUT_MS);
+            const times = pollers.flatMap((p) => (p.lastAccessTime ? [p.lastAccessTime.getTime()] : []));
+            return [id, times.length > 0 ? new Date(Math.max(...times)) : null] as const;
+          }),
+        );
+        for (const [id, lastPoll] of fresh) this.entries.set(id, { at, lastPoll });
+      }
+      return true;
+    } catch (err) {
+      // Remembered for as long as an answer would be, so a page of devices waits for a down
+      // Temporal at most once per cache period.
+      this.downUntil = at + PRESENCE_CACHE_MS;
+      this.log.warn(
+        { err: describeError(err) },
+        'device presence from Temporal unavailable; online falls back to last_seen_at',
+      );
+      return false;
+    }
   }
 }
 
