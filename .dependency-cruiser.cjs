@@ -14,11 +14,16 @@
  * | activities/device| domain/, platform/, device-worker/                                        |
  * | admin/           | domain/, platform/, temporal/, migrations/, activities/admin/, workflows/ |
  * | device-worker/   | domain/, platform/, temporal/, activities/device/ (worker entry only)     |
- * | phone-host/      | domain/, platform/, temporal/, device-worker/adb/, scripts/supervise/children |
+ * | phone-host/      | domain/, platform/, temporal/, device-worker/adb/                         |
  * | sim/             | domain/ (types only), platform/                                           |
  * | ui/src/          | domain/                                                                   |
  * | migrations/      | nothing of ours                                                           |
  * | scripts/, bench/, test/, every *.test.ts and testkit.ts (test-only set-up) | anything     |
+ *
+ * No production folder (domain/, platform/, temporal/, workflows/, activities/, admin/,
+ * device-worker/, phone-host/) imports scripts/: what a process and a dev script both need
+ * (child processes, port holders) lives in platform/. The `only` rules below forbid it folder
+ * by folder; `production-never-imports-scripts` says it by name, so the error gives the reason.
  *
  * admin/ imports of workflows/ are limited to the message definitions (updates, queries) and
  * the bundle path, which the file-level rules below cannot tell apart: review keeps them so.
@@ -26,6 +31,8 @@
 
 const OURS =
   '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host|sim|ui|migrations|scripts|bench|test)/';
+/** The folders of the production processes (admin, admin worker, device worker, phone host). */
+const PRODUCTION = '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host)/';
 const TESTS = ['\\.test\\.ts$', '/testkit\\.ts$', '^test/', '^bench/', '^scripts/'];
 
 /** `from` may import only `allowed` of ours (a regex each, anchored at the repository root). */
@@ -48,6 +55,15 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'production-never-imports-scripts',
+      comment:
+        'A production process never leans on a dev script: what both need (child processes, restart with back-off, port holders) lives in platform/.',
+      severity: 'error',
+      // tests and testkits are not built into dist/ (tsconfig.build.json), so they may
+      from: { path: PRODUCTION, pathNot: TESTS },
+      to: { path: '^scripts/' },
     },
     only(
       'domain-is-pure',
@@ -121,7 +137,7 @@ module.exports = {
     only(
       'phone-host',
       '^phone-host/',
-      ['^domain/', '^platform/', '^temporal/', '^device-worker/adb/', '^scripts/supervise/children\\.ts$'],
+      ['^domain/', '^platform/', '^temporal/', '^device-worker/adb/'],
       'A phone host watches ADB and supervises one device worker process per phone; it never loads admin/ or activities.',
     ),
     only(

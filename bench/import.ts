@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { stopChild } from '../scripts/supervise/children';
+import { stopChild } from '../platform/children';
 import type { ExportRow } from '../test/catalog/workbook';
 import { xlsxForm } from '../test/catalog/helpers';
 import { operator, startAdminProcess } from './stack-processes';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startChild, stopChild, type RunningChild } from '../scripts/supervise/children';
+import { startChild, stopChild, type RunningChild } from '../platform/children';
 import { TimedClient } from './http';
 import { shopeeExport } from './import';
 import { eventLoopDelay, generatorFirst } from './load';

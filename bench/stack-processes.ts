@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startChild, type RunningChild } from '../scripts/supervise/children';
+import { startChild, type RunningChild } from '../platform/children';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { OperatorClient } from '../test/harness';
 

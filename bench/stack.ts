@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { dataPaths } from '../platform/data-dir';
-import { startChild, stopChild, type RunningChild } from '../scripts/supervise/children';
+import { startChild, stopChild, type RunningChild } from '../platform/children';
 import { provisionSimDevices } from '../scripts/supervise/sim-devices';
 import type { OperatorClient } from '../test/harness';
 import { inlineWorker, operator, startAdminProcess, startAdminWorkerProcess, tsEntry } from './stack-processes';

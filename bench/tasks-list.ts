@@ -7,7 +7,7 @@ import { dataPaths } from '../platform/data-dir';
 import type { AdminDatabase } from '../admin/db/schema';
 import { openMigratedAdminDb } from '../admin/db/database';
 import { listTasks, type ListQuery } from '../admin/purchase/queries';
-import { stopChild } from '../scripts/supervise/children';
+import { stopChild } from '../platform/children';
 import { TimedClient } from './http';
 import { operator, startAdminProcess } from './stack-processes';
 import { percentile, round, spread, type Spread } from './stats';

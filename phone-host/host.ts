@@ -2,7 +2,7 @@ import type { Device } from '@devicefarmer/adbkit';
 import type { Logger } from '../platform/logger';
 import { describeAdbError } from '../device-worker/adb/client-options';
 import { describeError } from '../platform/errors';
-import type { SupervisedChild } from '../scripts/supervise/children';
+import type { SupervisedChild } from '../platform/children';
 import { HostClient, HostRequestRefused, HostUnauthorized, type HostPhone, type MetricsAddress } from './host-client';
 import type { HostMetrics } from './metrics';
 import { adbClient, probePhone, readHealth } from './probe';

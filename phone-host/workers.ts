@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SupervisedChild, type RestartEvent } from '../scripts/supervise/children';
+import { SupervisedChild, type RestartEvent } from '../platform/children';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -11,7 +11,7 @@ export interface WorkerTarget {
 
 /**
  * One device worker process (device-worker/main.ts) per approved phone, each supervised on its
- * own: a worker that dies is restarted with a growing delay (scripts/supervise/children.ts), and
+ * own: a worker that dies is restarted with a growing delay (platform/children.ts), and
  * no phone's fault reaches another. The device token goes to the child in its environment only,
  * never on its command line or into the data dir.
  */

@@ -8,7 +8,7 @@ import { tightenTree, usePrivateUmask } from '../platform/private-files';
 import { waitForTemporal, type DevServer } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { ChildSpecs } from './supervise/child-specs';
-import { SupervisedChild, type ChildSpec } from './supervise/children';
+import { SupervisedChild, type ChildSpec } from '../platform/children';
 import { MetricsTargets } from './supervise/metrics-targets';
 import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES } from './supervise/sim-devices';

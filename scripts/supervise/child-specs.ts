@@ -4,7 +4,7 @@ import type { DataPaths } from '../../platform/data-dir';
 import { PROJECT_ROOT } from '../../temporal/binaries';
 import type { TemporalTarget } from '../../temporal/connection';
 import type { DevServer } from '../../temporal/dev-server';
-import type { ChildSpec } from './children';
+import type { ChildSpec } from '../../platform/children';
 import type { MetricsTargets } from './metrics-targets';
 import { sybAccountEnv } from './syb-sim';
 

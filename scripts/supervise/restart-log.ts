@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RestartEvent } from './children';
+import type { RestartEvent } from '../../platform/children';
 
 /**
  * What the supervisor does when a child died on its own and is being restarted: one line on the

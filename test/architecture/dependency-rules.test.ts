@@ -34,7 +34,14 @@ const FILES: Record<string, string> = {
   'domain/types.ts': `export type DeviceAct = number;`,
   'ui/src/view.ts': `import { cents } from '../../domain/money';\nimport { server } from '../../admin/server';\nexport const view = [cents, server];`,
   'migrations/001.ts': `import { cents } from '../domain/money';\nexport const m = cents;`,
-  'test/anything.ts': `import { server } from '../admin/server';\nimport { w } from '../device-worker/worker';\nexport const t = [server, w];`,
+  'test/anything.ts': `import { server } from '../admin/server';\nimport { w } from '../device-worker/worker';\nimport { scriptChild } from '../scripts/supervise/children';\nexport const t = [server, w, scriptChild];`,
+  'platform/children.ts': `export const spawnChild = 1;`,
+  'platform/leans-on-script.ts': `import { scriptChild } from '../scripts/supervise/children';\nexport const bad = scriptChild;`,
+  'scripts/supervise/children.ts': `import { spawnChild } from '../../platform/children';\nexport const scriptChild = spawnChild;\nexport type ChildSpec = { name: string };`,
+  'phone-host/workers.ts': `import { spawnChild } from '../platform/children';\nimport { conn } from '../temporal/conn';\nexport const workers = [spawnChild, conn];`,
+  'phone-host/leans-on-script.ts': `import { scriptChild } from '../scripts/supervise/children';\nexport const bad = scriptChild;`,
+  'phone-host/types-from-script.ts': `import type { ChildSpec } from '../scripts/supervise/children';\nexport const bad = (s: ChildSpec) => s.name;`,
+  'phone-host/host.test.ts': `import { scriptChild } from '../scripts/supervise/children';\nexport const t = scriptChild;`,
 };
 
 const EXPECTED = [
@@ -44,6 +51,12 @@ const EXPECTED = [
   'migrations: migrations/001.ts → domain/money.ts',
   'no-circular: platform/cycle-a.ts → platform/cycle-b.ts',
   'pdd-never-imports-activities: device-worker/pdd/flow.ts → activities/device/act.ts',
+  'phone-host: phone-host/leans-on-script.ts → scripts/supervise/children.ts',
+  'phone-host: phone-host/types-from-script.ts → scripts/supervise/children.ts',
+  'platform: platform/leans-on-script.ts → scripts/supervise/children.ts',
+  'production-never-imports-scripts: phone-host/leans-on-script.ts → scripts/supervise/children.ts',
+  'production-never-imports-scripts: phone-host/types-from-script.ts → scripts/supervise/children.ts',
+  'production-never-imports-scripts: platform/leans-on-script.ts → scripts/supervise/children.ts',
   'sim: sim/phone.ts → device-worker/phone.ts',
   'sim-domain-types-only: sim/values.ts → domain/money.ts',
   'ui: ui/src/view.ts → admin/server.ts',
@@ -80,10 +93,12 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         'admin',
         'activities',
         'device-worker',
+        'phone-host',
         'workflows',
         'sim',
         'ui',
         'migrations',
+        'scripts',
         'test',
       ];
       const out = await run(process.execPath, [...args, ...folders], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }).then(

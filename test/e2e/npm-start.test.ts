@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { freePort } from '../../temporal/dev-server';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { openAdminDb } from '../../admin/db/database';
-import { mayRaisePriority } from '../../scripts/supervise/children';
+import { mayRaisePriority } from '../../platform/children';
 import { collectedInTestDb } from '../collected';
 import { getJson, loginOperator, tempDataDir } from '../harness';
 

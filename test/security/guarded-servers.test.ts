@@ -5,7 +5,7 @@ import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
 import { allowedHostNames, checkApiRequest, hostNameOf } from '../../platform/http-guard';
 import { tightenTree } from '../../platform/private-files';
-import { baseEnvironment, SupervisedChild, type RestartEvent } from '../../scripts/supervise/children';
+import { baseEnvironment, SupervisedChild, type RestartEvent } from '../../platform/children';
 import { tempDataDir } from '../harness';
 import { rawRequest, requestHead } from './raw-http';
 

@@ -113,9 +113,9 @@ export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS
 }
 
 /**
- * Children of `npm start`. Their output goes to `<data>/logs/<name>.out` (each process also
- * keeps its own JSON log there); only the supervisor talks to the terminal, so READY is easy
- * to spot and scripts can wait for it.
+ * Children of `npm start` and a phone host's device workers. Their output goes to their
+ * `logFile` under `<data>/logs/` (each process also keeps its own JSON log there); only the
+ * supervisor talks to the terminal, so READY is easy to spot and scripts can wait for it.
  */
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
