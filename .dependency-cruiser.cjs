@@ -155,6 +155,14 @@ module.exports = {
       to: { path: '^domain/', dependencyTypesNot: ['type-only'] },
     },
     only('ui', '^ui/src/', ['^domain/'], 'The operator UI may use pure domain/ modules and nothing else of ours.'),
+    {
+      name: 'ui-builds-no-dictionary',
+      comment:
+        'domain/catalog-search.ts builds the traditional-to-simplified dictionary when it loads (~109 KB of it): the operator UI must not reach it, through any domain module, or every browser downloads and builds it.',
+      severity: 'error',
+      from: { path: '^ui/src/' },
+      to: { path: '^domain/catalog-search\\.ts$', reachable: true },
+    },
     only('migrations', '^migrations/', [], 'Migrations are append-only history; they import nothing of ours.'),
   ],
   options: {

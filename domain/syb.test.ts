@@ -1,4 +1,5 @@
-import { specMatchKey, specsAgree, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
+import { specsAgree } from './spec-agreement';
+import { specMatchKey, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
 
 describe('SYB prices: TWD 元 string → cents, half-up, never through a float', () => {
   it.each([

@@ -1,12 +1,6 @@
-import type { ConverterFunction, ConverterOptions } from 'opencc-js/t2cn' with { 'resolution-mode': 'require' };
 import { parseShopeeSpec } from './shopee-spec';
 import { API_ERROR_CODES } from './api-errors';
 import { statesWhere } from './purchase/state-machine';
-
-// opencc-js ships ES modules with a CommonJS build; see domain/catalog-search.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const opencc = require('opencc-js/t2cn') as { Converter(options: ConverterOptions): ConverterFunction };
-const toSimplified = opencc.Converter({ from: 'tw', to: 'cn' });
 
 /**
  * 顺运宝 order lines (docs/syb-protocol.md): the rules that are not wire protocol — the TWD
@@ -74,26 +68,6 @@ export function specMatchKey(spec: string | null): string | null {
   return parsed.ok
     ? JSON.stringify(['parsed', parsed.color, parsed.size, parsed.advice])
     : JSON.stringify(['raw', spec.trim()]);
-}
-
-/**
- * A spec text as an operator reads it: traditional → simplified Chinese, full-width → half-width
- * (NFKC), no spaces, one comma for every list separator, lower case. Two specs that read the
- * same are the same; anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
- */
-function normalizeSpecText(spec: string | null): string {
-  if (spec === null) return '';
-  return toSimplified(spec.normalize('NFKC'))
-    .replace(/\s+/g, '')
-    .replace(/[，、;；/|]/g, ',')
-    .toLowerCase();
-}
-
-/** Whether a Shopee SKU's spec reads as the order line's 规格 (either side parsed or as text). */
-export function specsAgree(lineSpec: string | null, skuSpec: string | null): boolean {
-  if (normalizeSpecText(lineSpec) === normalizeSpecText(skuSpec)) return true;
-  const a = specMatchKey(lineSpec);
-  return a !== null && a === specMatchKey(skuSpec);
 }
 
 /**

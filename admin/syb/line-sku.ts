@@ -1,4 +1,5 @@
-import { specsAgree, type OrderLineView } from '../../domain/syb';
+import { specsAgree } from '../../domain/spec-agreement';
+import type { OrderLineView } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -11,7 +12,7 @@ export const ORDER_LINE_SKU_SET = 'syb_order.sku.set';
 /**
  * Sets or clears a line's Shopee SKU by hand. The SKU must exist locally and belong to the
  * line's goods: a SKU of another product would buy the wrong thing. A SKU whose spec does not
- * read as the line's 规格 (domain/syb.ts specsAgree) is refused with SPEC_MISMATCH unless the
+ * read as the line's 规格 (domain/spec-agreement.ts) is refused with SPEC_MISMATCH unless the
  * operator confirmed it; the line then shows 规格不一致.
  */
 export async function setOrderLineSku(

@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
-import { LIVE_LINE_TASK_STATES, specsAgree, type MatchState, type OrderLineView } from '../../domain/syb';
+import { specsAgree } from '../../domain/spec-agreement';
+import { LIVE_LINE_TASK_STATES, type MatchState, type OrderLineView } from '../../domain/syb';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import type { AdminDb } from '../db/database';
 import { containsText } from '../db/like';

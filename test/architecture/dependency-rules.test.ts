@@ -33,6 +33,9 @@ const FILES: Record<string, string> = {
   'sim/values.ts': `import { cents } from '../domain/money';\nexport const simCents = cents;`,
   'domain/types.ts': `export type DeviceAct = number;`,
   'ui/src/view.ts': `import { cents } from '../../domain/money';\nimport { server } from '../../admin/server';\nexport const view = [cents, server];`,
+  'domain/catalog-search.ts': `export const fold = (s: string) => s;`,
+  'domain/labels.ts': `import { fold } from './catalog-search';\nexport const label = fold('x');`,
+  'ui/src/labels.ts': `import { label } from '../../domain/labels';\nexport const shown = label;`,
   'migrations/001.ts': `import { cents } from '../domain/money';\nexport const m = cents;`,
   'test/anything.ts': `import { server } from '../admin/server';\nimport { w } from '../device-worker/worker';\nimport { scriptChild } from '../scripts/supervise/children';\nexport const t = [server, w, scriptChild];`,
   'platform/children.ts': `export const spawnChild = 1;`,
@@ -60,6 +63,7 @@ const EXPECTED = [
   'sim: sim/phone.ts → device-worker/phone.ts',
   'sim-domain-types-only: sim/values.ts → domain/money.ts',
   'ui: ui/src/view.ts → admin/server.ts',
+  'ui-builds-no-dictionary: ui/src/labels.ts → domain/catalog-search.ts',
   'workflows-type-only-activities: workflows/loads-activity.ts → activities/device/act.ts',
 ];
 
@@ -114,5 +118,19 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('builds the Chinese dictionary in one module only, the one the rule keeps out of the UI', () => {
+    // the rule follows our modules only (node_modules is outside the graph): it holds as long
+    // as no other module loads opencc-js itself
+    const loaders = ['domain', 'admin', 'ui/src']
+      .flatMap((folder) =>
+        fs
+          .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+          .filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name))
+          .map((name) => path.join(folder, name)),
+      )
+      .filter((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').includes("require('opencc-js"));
+    expect(loaders).toEqual([path.join('domain', 'catalog-search.ts')]);
   });
 });
