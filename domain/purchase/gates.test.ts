@@ -1,4 +1,4 @@
-import { allGates, gate1, gate2, gate3 } from './gates';
+import { allGates, gate1, gate2, gate3, gateStandings } from './gates';
 
 describe('price gates', () => {
   it('gate 1: unit × quantity against the cap; unreadable stops', () => {
@@ -38,5 +38,42 @@ describe('price gates', () => {
     expect(allGates(ok, 2, 4000)).toEqual({ pass: true });
     expect(allGates({ ...ok, quantityRead: 1 }, 2, 4000)).toMatchObject({ reason: 'QUANTITY_READBACK_MISMATCH' });
     expect(allGates({ ...ok, gate3SubmitAmountCent: 3277 }, 2, 4000)).toMatchObject({ reason: 'GATE3_MISMATCH' });
+  });
+});
+
+describe('gate standings (the 价格闸门 panel)', () => {
+  const none = { gate1UnitPriceCent: null, gate2PanelTotalCent: null, gate3SubmitAmountCent: null, quantityRead: null };
+
+  it('a reading not taken is pending, never a pass', () => {
+    expect(gateStandings(none, 2, 10_000)).toEqual({
+      gate1: 'pending',
+      gate2: 'pending',
+      gate3: 'pending',
+      quantity: 'pending',
+    });
+  });
+
+  it('passes at the cap and fails one cent over it, gate by gate, as the gates themselves judge', () => {
+    const at = {
+      gate1UnitPriceCent: 5_000,
+      gate2PanelTotalCent: 10_000,
+      gate3SubmitAmountCent: 10_000,
+      quantityRead: 2,
+    };
+    expect(gateStandings(at, 2, 10_000)).toEqual({ gate1: 'pass', gate2: 'pass', gate3: 'pass', quantity: 'pass' });
+    const over = {
+      gate1UnitPriceCent: 5_001,
+      gate2PanelTotalCent: 10_001,
+      gate3SubmitAmountCent: 10_001,
+      quantityRead: 3,
+    };
+    expect(gateStandings(over, 2, 10_000)).toEqual({ gate1: 'fail', gate2: 'fail', gate3: 'fail', quantity: 'fail' });
+  });
+
+  it('a submit amount that differs from the panel total, or has none to equal, fails', () => {
+    expect(gateStandings({ ...none, gate2PanelTotalCent: 9_000, gate3SubmitAmountCent: 8_000 }, 1, 10_000).gate3).toBe(
+      'fail',
+    );
+    expect(gateStandings({ ...none, gate3SubmitAmountCent: 8_000 }, 1, 10_000).gate3).toBe('fail');
   });
 });

@@ -68,3 +68,38 @@ export function allGates(readings: GateReadings, quantity: number, capCent: Cent
     capCent,
   });
 }
+
+/** How a screen explains one gate: not read yet, or judged by the rules above. */
+export type GateStanding = 'pass' | 'fail' | 'pending';
+
+/**
+ * Each gate's standing for the operator's 价格闸门 panel, judged by the same functions the phone
+ * and the fence use, so the page cannot explain a reading differently from what stopped (or let
+ * through) the purchase. A reading not taken is pending, never a pass; a submit amount with no
+ * panel total to equal fails, as the fence would have it.
+ */
+export function gateStandings(
+  readings: GateReadings,
+  quantity: number,
+  capCent: Cent,
+): Record<'gate1' | 'gate2' | 'gate3' | 'quantity', GateStanding> {
+  const judged = (reading: number | null, verdict: () => GateVerdict): GateStanding =>
+    reading === null ? 'pending' : verdict().pass ? 'pass' : 'fail';
+  const panel = readings.gate2PanelTotalCent;
+  return {
+    gate1: judged(readings.gate1UnitPriceCent, () =>
+      gate1({ unitPriceCent: readings.gate1UnitPriceCent, quantity, capCent }),
+    ),
+    gate2: judged(panel, () => gate2({ panelTotalCent: panel, capCent })),
+    gate3: judged(readings.gate3SubmitAmountCent, () =>
+      panel === null
+        ? fail('GATE3_MISMATCH', 'no panel total to equal')
+        : gate3({ submitAmountCent: readings.gate3SubmitAmountCent, gate2PanelTotalCent: panel, capCent }),
+    ),
+    quantity: judged(readings.quantityRead, () =>
+      readings.quantityRead === quantity
+        ? pass
+        : fail('QUANTITY_READBACK_MISMATCH', `read ${readings.quantityRead}, wanted ${quantity}`),
+    ),
+  };
+}

@@ -1,4 +1,5 @@
 import { For, type JSX } from 'solid-js';
+import { gateStandings, type GateStanding } from '../../../../domain/purchase/gates';
 import type { GateView } from '../../../../domain/purchase/views';
 import { formatYuan } from '../../lib/money';
 
@@ -8,7 +9,7 @@ interface Props {
   capCents: number;
 }
 
-type Verdict = 'pass' | 'fail' | 'pending';
+type Verdict = GateStanding;
 
 interface GateLine {
   key: string;
@@ -20,11 +21,21 @@ interface GateLine {
 
 const VERDICT_ZH: Readonly<Record<Verdict, string>> = { pass: '通过', fail: '未通过', pending: '未读取' };
 
-/** The phone's readings against the authorised cap, recomputed here only to explain them. */
+/** The phone's readings against the authorised cap, judged by domain/purchase/gates.ts to explain them. */
 function lines(p: Props): GateLine[] {
   const g = p.gates;
   const cap = formatYuan(p.capCents);
   const g1Total = g.gate1_unit_price_cent === null ? null : g.gate1_unit_price_cent * p.quantity;
+  const standing = gateStandings(
+    {
+      gate1UnitPriceCent: g.gate1_unit_price_cent,
+      gate2PanelTotalCent: g.gate2_panel_total_cent,
+      gate3SubmitAmountCent: g.gate3_submit_amount_cent,
+      quantityRead: g.quantity_read,
+    },
+    p.quantity,
+    p.capCents,
+  );
   return [
     {
       key: 'gate1',
@@ -34,33 +45,28 @@ function lines(p: Props): GateLine[] {
           ? '—'
           : `${formatYuan(g.gate1_unit_price_cent)} × ${p.quantity} = ${formatYuan(g1Total)}`,
       rule: `单价 × 数量 ≤ ${cap}`,
-      verdict: g1Total === null ? 'pending' : g1Total <= p.capCents ? 'pass' : 'fail',
+      verdict: standing.gate1,
     },
     {
       key: 'gate2',
       label: '闸门二 面板总额',
       reading: formatYuan(g.gate2_panel_total_cent),
       rule: `面板总额 ≤ ${cap}`,
-      verdict: g.gate2_panel_total_cent === null ? 'pending' : g.gate2_panel_total_cent <= p.capCents ? 'pass' : 'fail',
+      verdict: standing.gate2,
     },
     {
       key: 'gate3',
       label: '闸门三 提交金额',
       reading: formatYuan(g.gate3_submit_amount_cent),
       rule: `等于闸门二且 ≤ ${cap}`,
-      verdict:
-        g.gate3_submit_amount_cent === null
-          ? 'pending'
-          : g.gate3_submit_amount_cent === g.gate2_panel_total_cent && g.gate3_submit_amount_cent <= p.capCents
-            ? 'pass'
-            : 'fail',
+      verdict: standing.gate3,
     },
     {
       key: 'quantity',
       label: '数量读回',
       reading: g.quantity_read === null ? '—' : String(g.quantity_read),
       rule: `等于 ${p.quantity}`,
-      verdict: g.quantity_read === null ? 'pending' : g.quantity_read === p.quantity ? 'pass' : 'fail',
+      verdict: standing.quantity,
     },
   ];
 }
