@@ -1,4 +1,4 @@
-import { formatCent } from '../../../domain/money';
+import { formatCent, yuanToCent } from '../../../domain/money';
 
 /**
  * Money is integer cents end to end. Yuan strings are built and parsed with integer and string
@@ -22,18 +22,19 @@ export function formatTwd(cents: number | null | undefined): string {
 
 export type ParsedCents = { ok: true; cents: number } | { ok: false; message: string };
 
-/** '12', '12.5', '12.50', '0' → cents; refuses more than two decimals, signs and exponents. */
+/**
+ * '12', '12.5', '12.50', '0' → cents, by the domain's one yuan parser (domain/money.ts); what
+ * it refuses is told apart here only to say why, in Chinese: more than two decimals, signs,
+ * exponents, more than ¥999,999,999.
+ */
 export function parseYuanAmount(input: string): ParsedCents {
   const s = input.trim();
   if (s === '') return { ok: false, message: '请填写金额' };
-  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
-  if (!m) return { ok: false, message: '请填写数字金额，例如 59.90' };
-  const whole = m[1] ?? '0';
-  const frac = m[2] ?? '';
+  if (!/^\d+(?:\.\d*)?$/.test(s)) return { ok: false, message: '请填写数字金额，例如 59.90' };
+  const [whole = '', frac = ''] = s.split('.');
   if (frac.length > 2) return { ok: false, message: '金额最多两位小数（到分）' };
-  const digits = `${whole}${frac.padEnd(2, '0')}`.replace(/^0+(?=\d)/, '');
-  if (digits.length > 15) return { ok: false, message: '金额过大' };
-  return { ok: true, cents: Number(digits) };
+  const cents = yuanToCent(frac === '' ? whole : s);
+  return cents === null ? { ok: false, message: '金额过大' } : { ok: true, cents };
 }
 
 /** A cap: a yuan amount above zero. */
