@@ -4,14 +4,18 @@
  */
 
 /**
- * C0/C1 controls and the Unicode direction controls (U+202A–U+202E, U+2066–U+2069, LRM, RLM,
- * ALM): a name holding one can render as something else than it is (U+202E flips what
- * follows), so names refuse them.
+ * DEL, the C1 controls and the Unicode direction controls (U+202A–U+202E, U+2066–U+2069, LRM,
+ * RLM, ALM): a text holding one can render as something else than it is (U+202E flips what
+ * follows). Every rule below refuses them; the rules differ only in the C0 controls they let by.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const DEL_C1_DIRECTION = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const unsafeWith = (c0: string) => new RegExp(`[${c0}${DEL_C1_DIRECTION}]`, 'gu');
+
+/** Names refuse every C0 control, tab included. */
+const UNSAFE_IN_NAMES = unsafeWith('\\u0000-\\u001f');
 
 export function hasUnsafeNameChars(text: string): boolean {
+  UNSAFE_IN_NAMES.lastIndex = 0;
   return UNSAFE_IN_NAMES.test(text);
 }
 
@@ -28,27 +32,30 @@ export function cutText(text: string, maxUnits: number): string {
 }
 
 /**
- * What outside text may never carry into storage (docs/security.md "Names and text"): C0/C1
- * controls and DEL (tab, and newline/carriage return only where a field is multi-line), the
- * direction controls above, and lone surrogates (half of a pair, which no encoder can write
- * back out). One rule for every write path — import cells, host and device registration,
- * settings — so they cannot drift apart.
+ * What outside text may never carry into storage (docs/security.md "Names and text"): the
+ * characters above, the C0 controls but tab (refused too with `tab: false`) and, where a field
+ * is multi-line, newline and carriage return, and lone surrogates (half of a pair, which no
+ * encoder can write back out). One rule for every write path — import cells, host and device
+ * registration, settings — so they cannot drift apart.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_ONE_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-const UNSAFE_MULTI_LINE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const UNSAFE = {
+  oneLine: unsafeWith('\\u0000-\\u0008\\u000a-\\u001f'),
+  multiLine: unsafeWith('\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f'),
+  noTab: UNSAFE_IN_NAMES,
+};
 
 export interface TextRule {
-  /** newline and carriage return are allowed (a free-text field); tab is always allowed */
+  /** newline and carriage return are allowed (a free-text field) */
   multiLine?: boolean;
+  /** false: tab is refused too (a value that ends up in a header or a URL) */
+  tab?: boolean;
 }
 
 /** Half of a surrogate pair with no other half beside it (no `u` flag: the halves are matched as units). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-const unsafeOf = (rule: TextRule) => (rule.multiLine === true ? UNSAFE_MULTI_LINE : UNSAFE_ONE_LINE);
+const unsafeOf = (rule: TextRule) =>
+  rule.tab === false ? UNSAFE.noTab : rule.multiLine === true ? UNSAFE.multiLine : UNSAFE.oneLine;
 
 /** The first character the rule refuses, as `U+XXXX`, or null when the text may be stored as it is. */
 export function unsafeTextChar(text: string, rule: TextRule = {}): string | null {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { hasControlCharacter } from '../../domain/syb';
 import { unsafeTextChar, UNSAFE_TEXT_MESSAGE } from '../../domain/text';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
@@ -28,12 +27,9 @@ const USERNAME_KEY = 'syb.username';
 /**
  * A SYB setting may hold no control character (NUL, CR, LF, tab, ESC, DEL, C1: each would end up
  * in a header or a log), no text-direction control (U+202E shows the address as something else
- * than it is) and no lone surrogate — the text rule of domain/text.ts plus the tab it allows.
+ * than it is) and no lone surrogate: the text rule of domain/text.ts, tab refused too.
  */
-function unsafeSettingChar(text: string): string | null {
-  // the text rule allows tab, the one control character it lets through: here it is refused too
-  return unsafeTextChar(text) ?? (hasControlCharacter(text) ? 'U+0009' : null);
-}
+const unsafeSettingChar = (text: string): string | null => unsafeTextChar(text, { tab: false });
 const safeSetting = (v: string) => unsafeSettingChar(v) === null;
 const noControl = { message: `CONTROL_CHARACTER: ${UNSAFE_TEXT_MESSAGE}` };
 
