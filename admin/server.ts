@@ -118,8 +118,9 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   // a password sealed under an older payload key is sealed again; the answer parser's thread
   // starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
   await syb.start();
+  const workerHere = opts.runWorker !== false && opts.inlineWorker !== false;
   // the process whose worker runs the syncs clears what a killed one left (admin/syb/sync.ts)
-  if (opts.runWorker !== false && opts.inlineWorker !== false) await clearStaleSyncFlag(db);
+  if (workerHere) await clearStaleSyncFlag(db);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
   const server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())
@@ -130,16 +131,15 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
     server.listen(opts.port, opts.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const worker =
-    opts.runWorker === false || opts.inlineWorker === false
-      ? undefined
-      : runAdminWorker({
-          temporal: opts.temporal,
-          db,
-          syb,
-          log: opts.log,
-          workflowBundlePath: opts.workflowBundlePath,
-        });
+  const worker = workerHere
+    ? runAdminWorker({
+        temporal: opts.temporal,
+        db,
+        syb,
+        log: opts.log,
+        workflowBundlePath: opts.workflowBundlePath,
+      })
+    : undefined;
   // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
   const sweep =
     opts.runWorker === false

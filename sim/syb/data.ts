@@ -38,7 +38,7 @@ export type Shipment = z.infer<typeof shipmentSchema>;
 /** Taipei has no daylight saving time: local = UTC + 8 h, always. */
 const TAIPEI_OFFSET_MS = 8 * 3600_000;
 
-function taipeiLocal(date: Date): string {
+export function taipeiLocal(date: Date): string {
   return new Date(date.getTime() + TAIPEI_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import { z } from 'zod';
-import type { Shipment } from './data';
+import { taipeiLocal, type Shipment } from './data';
 import { ok, RawJson, readJson, Reply, serviceError } from './reply';
 import type { RawShipment, Session, SybState } from './state';
 
@@ -110,7 +110,7 @@ const FLOOD_PREFIX = 'FLOOD-';
 const FLOOD_PAGES = 1_000_000;
 
 function floodPage(pageNum: number, pageSize: number): unknown {
-  const created = taipeiNow();
+  const created = taipeiLocal(new Date());
   const list = Array.from({ length: pageSize }, (_, i) => ({ id: `${FLOOD_PREFIX}${pageNum}-${i + 1}`, created }));
   return ok({ total: FLOOD_PAGES * pageSize, pageNum, pageSize, pages: FLOOD_PAGES, list });
 }
@@ -120,7 +120,7 @@ function floodDetail(id: string, lines: number): unknown {
     id,
     code: `TW-${id}`,
     orderCode: null,
-    created: taipeiNow(),
+    created: taipeiLocal(new Date()),
     details: Array.from({ length: lines }, (_, i) => ({
       id: `${id}-L${i + 1}`,
       productId: '99900000001',
@@ -137,11 +137,6 @@ function floodDetail(id: string, lines: number): unknown {
 function costlyAnswer(before: string, after: string): RawJson {
   const empties = Math.floor((31 * 1024 * 1024) / 3);
   return new RawJson(`{"code":0,"msg":"success","data":${before}[${'{},'.repeat(empties)}{}]${after}}`);
-}
-
-/** Now, as the service writes times: `YYYY-MM-DD HH:MM:SS` in Taipei (UTC + 8 h, no daylight saving). */
-function taipeiNow(): string {
-  return new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** One shipment with its lines; a raw one exactly as given, nothing added or checked. */
