@@ -56,25 +56,20 @@ export async function readSybSecret(db: AdminDb): Promise<StoredSybSecret> {
  * After a key rotation (a new key leads the ring), seals the password again under the new key,
  * so the old key can leave the ring once no workflow needs it. Idempotent, and safe when both
  * processes start together: the row is replaced only while it still holds what was read.
+ * Returns what it read (null: no sealed password), so the caller reports an unreadable one once.
  */
-export async function resealSybSecret(db: AdminDb, log: { warn(obj: object, msg: string): void }): Promise<void> {
+export async function resealSybSecret(db: AdminDb): Promise<StoredSybSecret | null> {
   const row = await db
     .selectFrom('syb_account_secret')
     .select(['key_id', 'sealed'])
     .where('id', '=', 1)
     .executeTakeFirst();
-  if (!row?.key_id || !row.sealed) return;
+  if (!row?.key_id || !row.sealed) return null;
   const old = { keyId: row.key_id, sealed: Buffer.from(row.sealed) };
   const secret = await openSecret(old);
-  if (!secret) {
-    log.warn(
-      { key_id: old.keyId },
-      'the SYB password is sealed under a payload key this process does not hold: enter it again on 设置',
-    );
-    return;
-  }
+  if (!secret) return { kind: 'unreadable', keyId: old.keyId };
   const fresh = await sealSybSecret(secret);
-  if (fresh.keyId === old.keyId) return;
+  if (fresh.keyId === old.keyId) return secret;
   await db
     .updateTable('syb_account_secret')
     .set({ key_id: fresh.keyId, sealed: fresh.sealed, updated_at: nowUtc() })
@@ -82,6 +77,7 @@ export async function resealSybSecret(db: AdminDb, log: { warn(obj: object, msg:
     .where('key_id', '=', old.keyId)
     .where('sealed', '=', old.sealed)
     .execute();
+  return secret;
 }
 
 async function openSecret(sealed: SealedValue): Promise<Extract<StoredSybSecret, { kind: 'held' }> | null> {

@@ -5,7 +5,7 @@ import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { badRequest } from '../http/errors';
-import { readSybSecret, resealSybSecret, sealSybSecret, writeSybSecret } from './account-secret';
+import { readSybSecret, resealSybSecret, sealSybSecret, writeSybSecret, type StoredSybSecret } from './account-secret';
 import { checkSybAddress, SybAddressRefused } from './address';
 import { AnswerParser } from './answer-parser';
 import { SybClient, type SybAccount, type SybSession } from './client';
@@ -125,13 +125,7 @@ export class SybService {
    */
   private async passwordFor(url: string | null, username: string | null): Promise<string | null> {
     const secret = await readSybSecret(this.db);
-    if (secret.kind === 'unreadable' && !this.reportedKeys.has(secret.keyId)) {
-      this.reportedKeys.add(secret.keyId);
-      this.log.warn(
-        { key_id: secret.keyId },
-        'the SYB password is sealed under a payload key this process does not hold: enter it again on 设置',
-      );
-    }
+    this.reportUnreadable(secret);
     if (secret.kind === 'held' && secret.url === url && secret.username === username) return secret.password;
     const env = this.envPassword;
     if (!env) return null;
@@ -145,8 +139,19 @@ export class SybService {
    * now rather than inside the first sync.
    */
   async start(): Promise<void> {
-    await resealSybSecret(this.db, this.log);
+    const secret = await resealSybSecret(this.db);
+    if (secret) this.reportUnreadable(secret);
     if ((await this.stored()).url) this.parser.warm();
+  }
+
+  /** A password sealed under a key this process's ring does not hold: said once per key and process. */
+  private reportUnreadable(secret: StoredSybSecret): void {
+    if (secret.kind !== 'unreadable' || this.reportedKeys.has(secret.keyId)) return;
+    this.reportedKeys.add(secret.keyId);
+    this.log.warn(
+      { key_id: secret.keyId },
+      'the SYB password is sealed under a payload key this process does not hold: enter it again on 设置',
+    );
   }
 
   async account(): Promise<SybAccount | null> {
