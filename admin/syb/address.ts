@@ -1,6 +1,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { hasControlCharacter } from '../../domain/syb';
+import { canonicalIp, isNeverATarget } from '../../platform/network';
 
 /**
  * Where the SYB password may be sent (docs/security.md, docs/syb-protocol.md): an `https://`
@@ -9,15 +10,6 @@ import { hasControlCharacter } from '../../domain/syb';
  * unless `CMAUTOBUY_SYB_ALLOW_PRIVATE=1` — to a private network. Checked when the settings are
  * saved and again before a sync's first call (a name may resolve elsewhere later).
  */
-
-const never = new net.BlockList();
-never.addSubnet('0.0.0.0', 8, 'ipv4');
-never.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, 169.254.169.254 metadata among them
-never.addSubnet('224.0.0.0', 3, 'ipv4'); // multicast, reserved, broadcast
-never.addAddress('::', 'ipv6');
-never.addSubnet('fe80::', 10, 'ipv6');
-never.addSubnet('ff00::', 8, 'ipv6');
-never.addAddress('fd00:ec2::254', 'ipv6'); // AWS IMDS over IPv6
 
 const privateNets = new net.BlockList();
 privateNets.addSubnet('10.0.0.0', 8, 'ipv4');
@@ -34,11 +26,10 @@ export class SybAddressRefused extends Error {
   override readonly name = 'SybAddressRefused';
 }
 
-/** An IPv4-mapped IPv6 address is judged as the IPv4 address it carries. */
+/** One spelling of a resolved address, an IPv4-mapped IPv6 one as the IPv4 address it carries. */
 function asFamily(address: string): { address: string; type: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return { address: mapped[1], type: 'ipv4' };
-  return { address, type: net.isIPv6(address) ? 'ipv6' : 'ipv4' };
+  const ip = canonicalIp(address);
+  return ip === null ? { address, type: 'ipv4' } : { address: ip.address, type: ip.family === 4 ? 'ipv4' : 'ipv6' };
 }
 
 const allowPrivate = () => process.env.CMAUTOBUY_SYB_ALLOW_PRIVATE === '1';
@@ -79,7 +70,8 @@ export async function pinSybAddress(raw: string): Promise<PinnedAddress> {
   }
   if (addresses.length === 0) throw new SybAddressRefused(`the SYB host ${host} does not resolve`);
   for (const a of addresses.map(asFamily)) {
-    if (never.check(a.address, a.type))
+    // the addresses no one outside this machine is ever sent to (platform/network.ts)
+    if (isNeverATarget(a.address))
       throw new SybAddressRefused(
         `the SYB host ${host} resolves to ${a.address}, a link-local, metadata or reserved address`,
       );
