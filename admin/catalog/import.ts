@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { ImportResult } from '../../domain/catalog-views';
 import { searchTextOf } from '../../domain/catalog-search';
 import { nowUtc } from '../../domain/time';
@@ -13,7 +14,7 @@ const CHUNK = 1000;
  * those on its write connection after the commit. Written in one go, a 100,000-row import held
  * the event loop for over a second; in turns, for a chunk's statement at a time.
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const nextTurn = () => setImmediate();
 
 /** The items a chunk at a time, each in a turn of its own. */
 async function* inTurns<T>(items: T[]): AsyncGenerator<T[]> {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { SYB_LIMITS, type SybSyncCounts } from '../../domain/syb';
 import type { SybService } from './account';
 import { SybError, type SybClient } from './client';
@@ -11,7 +12,7 @@ const MAX_FAILED_SHIPMENTS = 20;
 /** Refusals logged one by one per shipment; the rest as a count. */
 const LOGGED_REFUSALS = 50;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const yieldToEventLoop = () => setImmediate();
 
 /**
  * Failures of one shipment's detail (an answer too costly to parse among them: the shipment is
