@@ -230,7 +230,8 @@ export class DevicePresence {
     // never asked about: this answer waits for the round (the one under way, then its own)
     if (unseen) {
       if (!(await this.round)) return null;
-      if (deviceIds.some((id) => !this.entries.has(id)) && !(await this.ask(stale, at))) return null;
+      const missing = deviceIds.filter((id) => !this.entries.has(id));
+      if (missing.length > 0 && !(await this.ask(missing, at))) return null;
     }
     return new Map(deviceIds.map((id) => [id, this.entries.get(id)?.lastPoll ?? null]));
   }
