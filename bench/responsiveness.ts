@@ -21,8 +21,7 @@ import type { BenchTemporal } from './temporal';
  * Each round ends when its work does or at its cap, whichever comes first: the request loop is
  * bounded by rate × cap, and a request unanswered after REQUEST_TIMEOUT_MS counts as a time-out
  * at that value (so a p99 at the time-out means "no answer"). A work that passed its cap is
- * reported as not finished, and the admin is restarted for the next round (a frozen process
- * cannot be asked to stop what it is doing).
+ * reported as not finished; the rounds share one admin, stopped at the end.
  */
 const RATE = 20; // requests per second in all, alternating /healthz and /api/tasks
 const REQUEST_TIMEOUT_MS = 10_000;

@@ -9,17 +9,15 @@ interface Props {
   capCents: number;
 }
 
-type Verdict = GateStanding;
-
 interface GateLine {
   key: string;
   label: string;
   reading: string;
   rule: string;
-  verdict: Verdict;
+  verdict: GateStanding;
 }
 
-const VERDICT_ZH: Readonly<Record<Verdict, string>> = { pass: '通过', fail: '未通过', pending: '未读取' };
+const VERDICT_ZH: Readonly<Record<GateStanding, string>> = { pass: '通过', fail: '未通过', pending: '未读取' };
 
 /** The phone's readings against the authorised cap, judged by domain/purchase/gates.ts to explain them. */
 function lines(p: Props): GateLine[] {
