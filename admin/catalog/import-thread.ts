@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { LOWER_THREAD_PRIORITY } from '../../platform/thread-priority';
 import type { ApiErrorCode } from '../../domain/api-errors';
 import type { ImportFailedRow } from '../../domain/catalog-views';
 import { HttpError, unprocessable } from '../http/errors';
@@ -29,12 +30,7 @@ const BATCH = 2_000;
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-// Below the event loop's priority: on Linux a thread has its own nice value, and its id is the
-// last part of /proc/thread-self (as admin/evidence/png-decoder.ts does).
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, 10);
-} catch {}
+${LOWER_THREAD_PRIORITY}
 if (workerData.tsx) require(workerData.tsx);
 const { readImport } = require(workerData.reader);
 parentPort.once('message', async (bytes) => {

@@ -1,15 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import { LOWER_THREAD_PRIORITY } from '../../platform/thread-priority';
 
 // Plain JavaScript, so the same worker runs under tsx, jest and compiled code alike.
 const DECODE_WORKER = `
 const { parentPort } = require('node:worker_threads');
 const zlib = require('node:zlib');
-// Below the event loop's priority: on Linux a thread has its own nice value, and its id is the
-// last part of /proc/thread-self. Elsewhere the thread keeps the process's priority.
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, 10);
-} catch {}
+${LOWER_THREAD_PRIORITY}
 const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 function decode(job) {
   let inflated;
