@@ -80,7 +80,7 @@ export function targetAtRemote(port: number, remoteAddress: string): string {
 /** Whether a stored target may be served: one stored before these checks existed is not, if it names a never-address. */
 function servableTarget(target: string): boolean {
   const m = TARGET_RE.exec(target);
-  return m !== null && !isNeverATarget(m[1]!.replace(/^\[|\]$/g, ''));
+  return m !== null && !isNeverATarget(m[1]!);
 }
 
 /** Prometheus HTTP service discovery: one group per active host that reported a metrics endpoint. */
