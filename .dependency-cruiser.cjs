@@ -1,38 +1,49 @@
 // @ts-check
 /**
  * The dependency rules of the repository: which folder may import which (besides itself and
- * npm packages), and no cycles anywhere. `npm run lint` and `npm test` run this
+ * npm packages), and no cycles anywhere. The production folders are listed from the top down and
+ * every arrow points down: a folder imports only folders below it (`import type` of a workflow
+ * aside), and none imports workers/ or a dev folder. `npm run lint` and `npm test` run this
  * (`npm run depcruise`); test/architecture/dependency-rules.test.ts proves the rules bite.
  *
- * | folder           | may import                                                                |
- * |------------------|---------------------------------------------------------------------------|
- * | domain/          | nothing of ours (pure)                                                    |
- * | platform/        | domain/                                                                   |
- * | temporal/        | domain/, platform/                                                        |
- * | workflows/       | domain/; `import type` only from activities/                              |
- * | activities/admin | domain/, platform/, admin/                                                |
- * | activities/device| domain/, platform/, device-worker/                                        |
- * | admin/           | domain/, platform/, temporal/, migrations/, activities/admin/, workflows/ |
- * | device-worker/   | domain/, platform/, temporal/, activities/device/ (worker entry only)     |
- * | phone-host/      | domain/, platform/, temporal/, device-worker/adb/                         |
- * | sim/             | domain/ (types only), platform/                                           |
- * | ui/src/          | domain/                                                                   |
- * | migrations/      | nothing of ours                                                           |
- * | scripts/, bench/, test/, every *.test.ts and testkit.ts (test-only set-up) | anything     |
+ * | folder            | may import                                                                |
+ * |-------------------|---------------------------------------------------------------------------|
+ * | workers/          | every production folder: each process, its Temporal worker and what       |
+ * |                   | the worker registers (activities, the workflow bundle)                    |
+ * | activities/admin  | domain/, platform/, admin/, migrations/payloads/                          |
+ * | activities/device | domain/, platform/, device-worker/, migrations/payloads/                  |
+ * | workflows/        | domain/, migrations/payloads/; `import type` only from activities/        |
+ * | admin/            | domain/, platform/, temporal/, migrations/; `import type` from workflows/ |
+ * | phone-host/       | domain/, platform/, temporal/, device-worker/adb/                         |
+ * | device-worker/    | domain/, platform/, temporal/                                             |
+ * | temporal/         | domain/, platform/                                                        |
+ * | platform/         | domain/                                                                   |
+ * | domain/           | nothing of ours (pure; npm packages such as @temporalio/workflow)         |
+ * | sim/              | domain/ (types only), platform/                                           |
+ * | ui/src/           | domain/                                                                   |
+ * | migrations/       | nothing of ours                                                           |
+ * scripts/, bench/, test/, every *.test.ts and testkit.ts (test-only set-up): anything.
  *
- * No production folder (domain/, platform/, temporal/, workflows/, activities/, admin/,
- * device-worker/, phone-host/) imports scripts/: what a process and a dev script both need
- * (child processes, port holders) lives in platform/. The `only` rules below forbid it folder
- * by folder; `production-never-imports-scripts` says it by name, so the error gives the reason.
- *
- * admin/ imports of workflows/ are limited to the message definitions (updates, queries) and
- * the bundle path, which the file-level rules below cannot tell apart: review keeps them so.
+ * The `only` rules below say it folder by folder; the named rules say the arrows that matter by
+ * name, so the error gives the reason:
+ * - only workers/ registers activities: no process folder below it imports activities/;
+ * - below workers/, workflows/ is named by type only (a Temporal client naming what it starts);
+ *   what a workflow and its callers share at run time (update, query and signal definitions,
+ *   step lists, constants) lives in domain/contracts/;
+ * - activities/ never imports workflows/: a workflow calls activities, never the other way;
+ * - nothing production imports workers/: the composition sits on top;
+ * - only admin/http/ and the admin's HTTP composition (admin/server.ts) import admin/http/:
+ *   services refuse with domain/api-error.ts and know nothing of HTTP (admin-http-on-top);
+ * - no production folder imports scripts/: what a process and a dev script both need (child
+ *   processes, port holders) lives in platform/.
  */
 
 const OURS =
-  '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host|sim|ui|migrations|scripts|bench|test)/';
+  '^(domain|platform|temporal|workflows|activities|admin|device-worker|workers|phone-host|sim|ui|migrations|scripts|bench|test)/';
 /** The folders of the production processes (admin, admin worker, device worker, phone host). */
-const PRODUCTION = '^(domain|platform|temporal|workflows|activities|admin|device-worker|phone-host)/';
+const PRODUCTION = '^(domain|platform|temporal|workflows|activities|admin|device-worker|workers|phone-host)/';
+/** The production folders below workers/ that neither register activities nor load workflow code. */
+const BELOW_WORKERS = '^(domain|platform|temporal|admin|device-worker|phone-host)/';
 const TESTS = ['\\.test\\.ts$', '/testkit\\.ts$', '^test/', '^bench/', '^scripts/'];
 
 /** `from` may import only `allowed` of ours (a regex each, anchored at the repository root). */
@@ -65,6 +76,46 @@ module.exports = {
       from: { path: PRODUCTION, pathNot: TESTS },
       to: { path: '^scripts/' },
     },
+    {
+      name: 'workers-are-the-top',
+      comment:
+        'workers/ composes the processes (their Temporal workers, the activities they register, the workflow bundle); nothing production imports it, or an arrow would point up.',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^workers/', ...TESTS] },
+      to: { path: '^workers/' },
+    },
+    {
+      name: 'only-workers-register-activities',
+      comment:
+        'Activities are what a worker registers, so only workers/ imports them; what an activity shares with its callers (names, inputs, contracts) lives in domain/contracts/.',
+      severity: 'error',
+      from: { path: BELOW_WORKERS, pathNot: TESTS },
+      to: { path: '^activities/' },
+    },
+    {
+      name: 'workflows-named-by-type-only',
+      comment:
+        'Below workers/ a workflow is named by `import type` only (the client naming what it starts); update, query and signal definitions and other run-time names both sides use live in domain/contracts/.',
+      severity: 'error',
+      from: { path: BELOW_WORKERS, pathNot: TESTS },
+      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'admin-http-on-top',
+      comment:
+        'admin/http/ is the top of the admin: services refuse with an ApiError of a kind (domain/api-error.ts) and admin/http/errors.ts alone gives it its status. Only admin/http/ itself and the composition that serves it (admin/server.ts) import it.',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^admin/http/', '^admin/server\\.ts$', '^workers/', ...TESTS] },
+      to: { path: '^admin/http/' },
+    },
+    {
+      name: 'activities-never-import-workflows',
+      comment:
+        'A workflow calls activities, never the other way: an activity takes what it shares with a workflow from domain/contracts/.',
+      severity: 'error',
+      from: { path: '^activities/', pathNot: TESTS },
+      to: { path: '^workflows/' },
+    },
     only(
       'domain-is-pure',
       '^domain/',
@@ -86,8 +137,8 @@ module.exports = {
     only(
       'workflows',
       '^workflows/',
-      ['^domain/', '^activities/'],
-      'Workflows are deterministic: domain/ plus activity types.',
+      ['^domain/', '^activities/', '^migrations/payloads/'],
+      'Workflows are deterministic: domain/, activity types and the payload migrations that read recorded inputs.',
     ),
     {
       name: 'workflows-type-only-activities',
@@ -99,46 +150,38 @@ module.exports = {
     only(
       'activities-admin',
       '^activities/admin/',
-      ['^domain/', '^platform/', '^admin/'],
-      'Admin activities touch the admin DB through admin/.',
+      ['^domain/', '^platform/', '^admin/', '^migrations/payloads/'],
+      'Admin activities touch the admin DB through admin/; a recorded input reads through migrations/payloads/.',
     ),
     only(
       'activities-device',
       '^activities/device/',
-      ['^domain/', '^platform/', '^device-worker/'],
-      'Device activities drive a phone through device-worker/.',
+      ['^domain/', '^platform/', '^device-worker/', '^migrations/payloads/'],
+      'Device activities drive a phone through device-worker/; a recorded input reads through migrations/payloads/.',
     ),
     only(
       'admin',
       '^admin/',
-      ['^domain/', '^platform/', '^temporal/', '^migrations/', '^activities/admin/', '^workflows/'],
-      'The admin process: never the device side.',
+      ['^domain/', '^platform/', '^temporal/', '^migrations/', '^workflows/'],
+      'The admin process: never the device side; workflows/ by type only (workflows-named-by-type-only).',
     ),
     only(
       'device-worker',
       '^device-worker/',
-      ['^domain/', '^platform/', '^temporal/', '^activities/device/'],
-      'The device worker never imports admin/, workflows/ or the simulator.',
+      ['^domain/', '^platform/', '^temporal/'],
+      'The device worker never imports admin/, workflows/, activities/ or the simulator.',
     ),
-    {
-      name: 'device-worker-registers-activities-in-entry-only',
-      comment: 'Only the worker entry registers the device activities; the rest of device-worker/ is below them.',
-      severity: 'error',
-      from: { path: '^device-worker/', pathNot: ['^device-worker/worker\\.ts$', '^device-worker/pdd/', ...TESTS] },
-      to: { path: '^activities/' },
-    },
-    {
-      name: 'pdd-never-imports-activities',
-      comment: 'Page profiles and flows are what activities call; the contracts they share live in domain/.',
-      severity: 'error',
-      from: { path: '^device-worker/pdd/', pathNot: TESTS },
-      to: { path: '^activities/' },
-    },
     only(
       'phone-host',
       '^phone-host/',
       ['^domain/', '^platform/', '^temporal/', '^device-worker/adb/'],
       'A phone host watches ADB and supervises one device worker process per phone; it never loads admin/ or activities.',
+    ),
+    only(
+      'workers',
+      '^workers/',
+      [PRODUCTION],
+      'workers/ composes the production processes: it may import every production folder, never the simulator or a dev folder.',
     ),
     only(
       'sim',

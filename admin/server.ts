@@ -8,7 +8,6 @@ import type { Logger } from '../platform/logger';
 import { openAdminReads, openMigratedAdminDb, type AdminDb } from './db/database';
 import { createApp } from './http/app';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
-import { runAdminWorker, type AdminWorkerHandle } from './temporal/worker';
 import { runPurchaseSweep } from './purchase/sweep';
 import { dataPaths } from '../platform/data-dir';
 import { assertAdminListenIsSafe, type AdminTls } from './config/tls';
@@ -30,10 +29,16 @@ export interface AdminOptions {
   /** tests that only exercise HTTP can skip the worker (and the sweep and the SYB Schedule with it) */
   runWorker?: boolean;
   /**
-   * false: the admin worker runs in a process of its own (admin/temporal/worker-main.ts, as
+   * false: the admin worker runs in a process of its own (workers/main-admin-worker.ts, as
    * `npm start` runs it) and this one keeps its Temporal client only; default true (tests).
    */
   inlineWorker?: boolean;
+  /**
+   * Starts the admin worker this process hosts (runWorker and inlineWorker allowing). The admin
+   * does not know the activities a worker registers: whoever composes the process hands it in
+   * (workers/admin.ts's `startAdmin` passes `runAdminWorker`).
+   */
+  worker?: AdminWorkerStarter;
   /** how often the purchase sweep looks for authorised tasks without a workflow (default 30 s) */
   purchaseSweepIntervalMs?: number;
   /** HTTPS with this certificate; without it the admin only listens on loopback (admin/config/tls.ts) */
@@ -50,6 +55,24 @@ export interface AdminOptions {
   /** open connections one client address may hold (default 100; not applied behind a trusted proxy) */
   maxConnectionsPerAddress?: number;
 }
+
+/** What the admin hands the worker it hosts: the one writer of the admin DB shares its DB and SYB service. */
+export interface AdminWorkerDeps {
+  temporal: TemporalSettings;
+  db: AdminDb;
+  syb: SybService;
+  log: Logger;
+  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js — never built here */
+  workflowBundlePath?: string;
+}
+
+export interface AdminWorkerHandle {
+  /** resolves when the first worker is polling */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+type AdminWorkerStarter = (deps: AdminWorkerDeps) => AdminWorkerHandle;
 
 export interface AdminHandle {
   url: string;
@@ -101,8 +124,17 @@ function capConnectionsPerAddress(server: net.Server, cap: number): void {
   });
 }
 
-/** Everything the admin process runs, in one place, so `main.ts` and the tests start it the same way. */
+/**
+ * Everything the admin process runs, in one place, so workers/main-admin.ts and the tests start it
+ * the same way (both through workers/admin.ts, which hands in the worker).
+ */
 export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
+  const workerHere = opts.runWorker !== false && opts.inlineWorker !== false;
+  const startWorker = opts.worker;
+  if (workerHere && !startWorker)
+    throw new Error(
+      'startAdmin: no admin worker to run inline; pass `worker` (workers/admin.ts) or inlineWorker: false',
+    );
   assertAdminListenIsSafe({
     host: opts.host,
     tls: opts.tls,
@@ -118,7 +150,6 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   // a password sealed under an older payload key is sealed again; the answer parser's thread
   // starts with the admin, not inside the first sync (admin/syb/answer-parser.ts)
   await syb.start();
-  const workerHere = opts.runWorker !== false && opts.inlineWorker !== false;
   // the process whose worker runs the syncs clears what a killed one left (admin/syb/sync.ts)
   if (workerHere) await clearStaleSyncFlag(db);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
@@ -131,15 +162,16 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
     server.listen(opts.port, opts.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const worker = workerHere
-    ? runAdminWorker({
-        temporal: opts.temporal,
-        db,
-        syb,
-        log: opts.log,
-        workflowBundlePath: opts.workflowBundlePath,
-      })
-    : undefined;
+  const worker =
+    workerHere && startWorker
+      ? startWorker({
+          temporal: opts.temporal,
+          db,
+          syb,
+          log: opts.log,
+          workflowBundlePath: opts.workflowBundlePath,
+        })
+      : undefined;
   // Authorised purchases whose workflow did not start (Temporal down at the time) start here.
   const sweep =
     opts.runWorker === false

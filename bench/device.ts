@@ -111,7 +111,7 @@ async function livePurchase(
     goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`,
     options: c.options,
     quantity: c.quantity,
-    capCent: 1_000_000,
+    maxTotalPriceCent: 1_000_000,
     mode: 'live' as const,
   };
   const reading: Partial<FinalPanelReading> = {};

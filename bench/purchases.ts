@@ -13,7 +13,7 @@ const BENCH_GOODS = {
   goodsId: '937122477375',
   options: { 颜色分类: '黑色', 尺码: 'M' },
   quantity: 1,
-  capCent: 100_000,
+  maxTotalPriceCent: 100_000,
 };
 
 /**
@@ -38,7 +38,7 @@ export async function draftDryRuns(
       pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BENCH_GOODS.goodsId}`,
       pdd_options: BENCH_GOODS.options,
       quantity: BENCH_GOODS.quantity,
-      max_total_price_cent: BENCH_GOODS.capCent,
+      max_total_price_cent: BENCH_GOODS.maxTotalPriceCent,
       execution_mode: 'dry_run',
     });
     if (res.status !== 201) throw new Error(`draft: ${res.status} ${JSON.stringify(res.body)}`);

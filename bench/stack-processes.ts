@@ -18,7 +18,7 @@ export const tsEntry = (entry: string, args: string[] = []) => [
 ];
 
 /**
- * The admin process (`admin/main.ts --no-worker`: HTTP and its Temporal client) on a free
+ * The admin process (`workers/main-admin.ts --no-worker`: HTTP and its Temporal client) on a free
  * loopback port, on the given data dir; its worker is startAdminWorkerProcess. With
  * `CMAUTOBUY_BENCH_CPU_PROF=<dir>` it writes a V8 CPU profile there when it stops (open it in
  * Chrome DevTools' Performance panel): where the admin's time goes in a part.
@@ -39,7 +39,7 @@ export function startAdminProcess(opts: {
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
-      ...tsEntry('admin/main.ts', inlineWorker() ? [] : ['--no-worker']),
+      ...tsEntry('workers/main-admin.ts', inlineWorker() ? [] : ['--no-worker']),
     ],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,
@@ -58,7 +58,7 @@ export function startAdminProcess(opts: {
   });
 }
 
-/** The admin's Temporal worker (admin/temporal/worker-main.ts) on the admin's data dir. */
+/** The admin's Temporal worker (workers/main-admin-worker.ts) on the admin's data dir. */
 export function startAdminWorkerProcess(opts: {
   dataDir: string;
   logs: string;
@@ -73,7 +73,7 @@ export function startAdminWorkerProcess(opts: {
     command: process.execPath,
     args: [
       ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
-      ...tsEntry('admin/temporal/worker-main.ts'),
+      ...tsEntry('workers/main-admin-worker.ts'),
     ],
     env: {
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal.address,

@@ -136,7 +136,7 @@ async function addPhoneHosts(
         name: `device-${d.serial}`,
         background: true,
         command: process.execPath,
-        args: tsEntry('device-worker/main.ts', [
+        args: tsEntry('workers/main-device-worker.ts', [
           ...['--device-id', d.deviceId, '--serial', d.serial],
           ...['--adb-host', '127.0.0.1', '--adb-port', s.adbPort],
           ...['--admin-url', s.adminUrl, '--data-dir', dataDir],

@@ -29,7 +29,7 @@ const TABLES = {
     ...['pdd_order_no', 'started_at', 'finished_at', 'created_by', 'created_at', 'updated_at'],
   ],
   order_authorizations: [
-    ...['id', 'task_id', 'task_version', 'start_key', 'goods_id', 'pdd_options', 'quantity', 'total_price_cap_cent'],
+    ...['id', 'task_id', 'task_version', 'start_key', 'goods_id', 'pdd_options', 'quantity', 'max_total_price_cent'],
     ...['execution_mode', 'status', 'workflow_id', 'workflow_started_at', 'created_by', 'created_at', 'expires_at'],
     'closed_at',
   ],

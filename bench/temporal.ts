@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bundleWorkflows } from '../admin/temporal/workflow-bundle';
+import { bundleWorkflows } from '../workers/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI } from '../temporal/binaries';
 import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
 

@@ -10,7 +10,7 @@ export interface WorkerTarget {
 }
 
 /**
- * One device worker process (device-worker/main.ts) per approved phone, each supervised on its
+ * One device worker process (workers/main-device-worker.ts) per approved phone, each supervised on its
  * own: a worker that dies is restarted with a growing delay (platform/children.ts), and
  * no phone's fault reaches another. The device token goes to the child in its environment only,
  * never on its command line or into the data dir.
@@ -32,7 +32,7 @@ export function startPhoneWorker(
       args: [
         '--import',
         'tsx',
-        path.join(ROOT, 'device-worker/main.ts'),
+        path.join(ROOT, 'workers/main-device-worker.ts'),
         '--device-id',
         t.deviceId,
         '--serial',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bundleWorkflows, WORKFLOW_BUNDLE_FILE, workflowBundleStaleness } from '../admin/temporal/workflow-bundle';
+import { bundleWorkflows, WORKFLOW_BUNDLE_FILE, workflowBundleStaleness } from '../workers/workflow-bundle';
 
 /**
  * Bundles the workflows once, at build time, into dist/workflow-bundle.js — the code the admin

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { parseEnv } from '../admin/config/env';
-import { ensureWorkflowBundle, readWorkflowBundle } from '../admin/temporal/workflow-bundle';
+import { ensureWorkflowBundle, readWorkflowBundle } from '../workers/workflow-bundle';
 import { installPayloadKeys, temporalDataConverter } from '../temporal/codec';
 import { resolvePayloadKeys } from '../temporal/codec/keys';
 import { temporalConnection, temporalConnectOptions } from '../temporal/connection';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureWorkflowBundle } from '../admin/temporal/workflow-bundle';
+import { ensureWorkflowBundle } from '../workers/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/binaries';
 import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR } from '../temporal/codec/keys';
 import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';

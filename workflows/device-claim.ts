@@ -1,8 +1,8 @@
 import type { Duration } from '@temporalio/common';
 import {
   CancellationScope,
+  deprecatePatch,
   log,
-  patched,
   proxyActivities,
   setHandler,
   type ActivityOptions,
@@ -10,7 +10,7 @@ import {
 import type { ClaimDeviceActivities, DeviceActivities, DeviceClaim } from '../domain/contracts/device-activities';
 import { DEVICES_TASK_QUEUE } from '../domain/task-queues';
 import { DEVICE_HEARTBEAT_TIMEOUT } from './phone';
-import { holdsClaimQuery } from './purchase/messages';
+import { holdsClaimQuery } from '../domain/contracts/purchase-messages';
 
 export interface WithDeviceOptions {
   /** how long to wait for an idle phone before giving up */
@@ -98,16 +98,16 @@ const RELEASE_DEADLINE = '10 minutes';
 /**
  * Lets the phone go; never throws. It is retried, with the wait between tries capped so a phone
  * host that comes back is released within a minute, until RELEASE_DEADLINE; a refusal (the host
- * has no such claim for this workflow: nothing to release) ends it early. Workflows that
- * released before the deadline existed retried without one and replay that way
- * (docs/versioning.md, `release-deadline`).
+ * has no such claim for this workflow: nothing to release) ends it early (docs/versioning.md,
+ * `release-deadline`).
  */
 export async function releasePhone(claim: DeviceClaim): Promise<void> {
-  const deadline = patched('release-deadline');
+  deprecatePatch('release-deadline');
   const { releaseDevice } = proxyActivities<DeviceActivities>({
     taskQueue: claim.task_queue,
     startToCloseTimeout: '30 seconds',
-    ...(deadline ? { scheduleToCloseTimeout: RELEASE_DEADLINE, summary: '释放手机' } : {}),
+    scheduleToCloseTimeout: RELEASE_DEADLINE,
+    summary: '释放手机',
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
   try {

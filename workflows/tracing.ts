@@ -10,7 +10,7 @@ const { tracing } = proxySinks<TracingSinks>();
 
 /**
  * The workflow's side of tracing (docs/operations.md §1.6), bundled as a workflow interceptor
- * module (admin/temporal/workflow-bundle.ts): when the start carried the client's span, the worker
+ * module (workers/workflow-bundle.ts): when the start carried the client's span, the worker
  * is told through a sink, and records the workflow's span under it.
  *
  * Unlike @temporalio/interceptors-opentelemetry's workflow interceptors it asks for no command,

@@ -2,9 +2,8 @@ import type { AttentionReason, DeviceAttention, DeviceClaimability } from '../..
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { notFound } from '../http/errors';
-import { hostClaimRefusal } from '../hosts/phones';
-import { storeHealthReading, type HealthReading } from '../hosts/health';
+import { notFound } from '../../domain/api-error';
+import { hostClaimRefusal, storeHealthReading, type HealthReading } from './health';
 import { HEALTH_REFUSALS } from '../../domain/phone-health';
 
 /**

@@ -1,6 +1,6 @@
 import { canonicalIp, isNeverATarget } from '../../platform/network';
 import type { AdminDb } from '../db/database';
-import { HttpError } from '../http/errors';
+import { ApiError, invalidInput } from '../../domain/api-error';
 
 /**
  * Where Prometheus may be sent to scrape a phone host (docs/phone-hosts.md "Metrics",
@@ -18,8 +18,8 @@ export const METRICS_TARGET_HOSTS_VAR = 'CMAUTOBUY_METRICS_TARGET_HOSTS';
 /** `host:port` or `[v6]:port`: the two branches start apart (`[` or not), so a failing input is refused in one pass. */
 const TARGET_RE = /^(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$/;
 
-function refused(message: string): HttpError {
-  return new HttpError(400, 'METRICS_TARGET_REFUSED', message);
+function refused(message: string): ApiError {
+  return invalidInput('METRICS_TARGET_REFUSED', message);
 }
 
 /** One spelling of a host part, so `::ffff:10.0.0.5` matches `10.0.0.5` and names match in any case. */

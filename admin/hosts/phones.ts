@@ -14,10 +14,10 @@ import { DeviceCredentialError, rotateDeviceCredential } from '../auth/device-cr
 import { writeTransaction, type AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
 import { modelSchema, SERIAL_MAX, serialSchema, versionSchema } from '../devices/reported-fields';
-import { HttpError } from '../http/errors';
+import { tooMany } from '../../domain/api-error';
 import { readSetting } from '../settings/settings';
 import { checkMetricsTarget, targetAtRemote } from './metrics-target';
-import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading } from './health';
+import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading } from '../devices/health';
 
 /**
  * The phones of phone hosts (docs/phone-hosts.md): a host reports each phone it sees; the phone
@@ -88,8 +88,7 @@ export async function reportHostPhone(db: AdminDb, hostId: string, r: HostPhoneR
       .where('c.status', '=', 'ACTIVE')
       .executeTakeFirstOrThrow();
     if (pending >= limit)
-      throw new HttpError(
-        429,
+      throw tooMany(
         'HOST_PENDING_LIMIT',
         `host ${hostId} already has ${pending} phones waiting for approval (limit ${limit}, setting hosts.max_pending_phones); approve or reject them first`,
         { limit },
@@ -141,16 +140,17 @@ async function ownPhone(db: AdminDb, hostId: string, deviceId: string) {
     .where('p.device_id', '=', deviceId)
     .where('p.host_id', '=', hostId)
     .executeTakeFirst();
-  if (!row) throw new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no phone ${deviceId} on this host`);
+  if (!row) throw new DeviceCredentialError('not_found', 'DEVICE_NOT_FOUND', `no phone ${deviceId} on this host`);
   return row;
 }
 
 /** A fresh token for an approved phone of this host; the old one stops working. */
 export async function issueHostPhoneToken(db: AdminDb, hostId: string, deviceId: string): Promise<string> {
   const row = await ownPhone(db, hostId, deviceId);
-  if (row.status !== 'ACTIVE') throw new DeviceCredentialError(409, 'DEVICE_REVOKED', `phone ${deviceId} is revoked`);
+  if (row.status !== 'ACTIVE')
+    throw new DeviceCredentialError('conflict', 'DEVICE_REVOKED', `phone ${deviceId} is revoked`);
   if (row.approved_at === null)
-    throw new DeviceCredentialError(409, 'PHONE_NOT_APPROVED', `phone ${deviceId} waits for approval`);
+    throw new DeviceCredentialError('conflict', 'PHONE_NOT_APPROVED', `phone ${deviceId} waits for approval`);
   return (await rotateDeviceCredential(db, hostActor(hostId), deviceId)).token;
 }
 
@@ -216,9 +216,9 @@ async function pendingPhone(trx: AdminDb, deviceId: string): Promise<{ host_id: 
     .select(['p.host_id', 'p.serial', 'p.approved_at', 'c.status'])
     .where('p.device_id', '=', deviceId)
     .executeTakeFirst();
-  if (!row) throw new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no phone ${deviceId} of a phone host`);
+  if (!row) throw new DeviceCredentialError('not_found', 'DEVICE_NOT_FOUND', `no phone ${deviceId} of a phone host`);
   if (row.status !== 'ACTIVE' || row.approved_at !== null)
-    throw new DeviceCredentialError(409, 'PHONE_NOT_PENDING', `phone ${deviceId} is not waiting for approval`);
+    throw new DeviceCredentialError('conflict', 'PHONE_NOT_PENDING', `phone ${deviceId} is not waiting for approval`);
   return row;
 }
 
@@ -311,22 +311,4 @@ export async function hostFieldsByDevice(db: AdminDb): Promise<Map<string, HostF
         claim_block: block(healthRefusal(h, profiled.get(id))),
       });
   return out;
-}
-
-/** The host-side reason this phone may not claim now (pending, low battery, locked, unprofiled PDD version), or null. */
-export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<HealthRefusal | null> {
-  const p = await db
-    .selectFrom('host_phones')
-    .select('approved_at')
-    .where('device_id', '=', deviceId)
-    .executeTakeFirst();
-  if (p && p.approved_at === null) return 'PHONE_PENDING';
-  const h = await db
-    .selectFrom('device_health')
-    .select(['battery_level', 'charging', 'screen', 'app_version'])
-    .where('device_id', '=', deviceId)
-    .executeTakeFirst();
-  if (!h) return null;
-  const profiles = await profiledVersions(db, [deviceId]);
-  return healthRefusal({ ...h, charging: h.charging === 1 }, isProfiled(profiles, deviceId, h.app_version));
 }

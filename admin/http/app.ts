@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { BROWSER_SECURITY_HEADERS, checkHost } from '../../platform/http-guard';
-import { auditFallback } from '../audit/fallback';
+import { auditFallback } from './audit-fallback';
 import { codecCors } from './codec-cors';
 import { identityGate } from '../auth/gate';
 import type { AppDeps } from './deps';

@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/logger';
 import { temporalDataConverter } from '../../temporal/codec';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { tracingClientInterceptors } from '../../temporal/tracing';
-import { HttpError } from '../http/errors';
+import { unavailable } from '../../domain/api-error';
 
 export type TemporalSettings = TemporalConnectionSettings & {
   /** the Web UI of this server, for links operators follow (temporal/connection.ts temporalTarget) */
@@ -49,8 +49,7 @@ export class TemporalGateway {
     try {
       return await this.connecting;
     } catch {
-      throw new HttpError(
-        503,
+      throw unavailable(
         'TEMPORAL_UNAVAILABLE',
         `Temporal at ${this.settings.address} is not reachable; try again when /healthz says temporal "ok"`,
       );

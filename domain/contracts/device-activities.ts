@@ -1,6 +1,7 @@
 import type { SkusJson } from '../collect';
 import type { Cent } from '../money';
 import type { PendingOrder } from '../purchase/orders';
+import type { StopFacts } from '../purchase/stop-facts';
 import type { PurchaseWorkflowInput } from '../purchase/workflow-types';
 
 /**
@@ -21,7 +22,7 @@ export interface DeviceClaim {
 /**
  * The query a phone host sends the workflow of its open claim, with the claim id: does the
  * workflow still hold it? Every workflow that claims a phone answers it (workflows/device-claim.ts,
- * defined in workflows/purchase/messages.ts); the host frees the phone on a no
+ * defined in domain/contracts/purchase-messages.ts); the host frees the phone on a no
  * (device-worker/runtime/claim-checks.ts).
  */
 export const HOLDS_CLAIM_QUERY = 'holdsClaim';
@@ -52,6 +53,8 @@ export interface DeviceFailureDetails {
   counters: DeviceCounters;
   /** what a purchase had read on the panel up to the failure; null outside a purchase */
   reading?: Partial<FinalPanelReading> | null;
+  /** what the stop was, as data for the operator's sentence; absent from older workers and from phone faults */
+  facts?: StopFacts;
 }
 
 // ——— claim, health, collect ———

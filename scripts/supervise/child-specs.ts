@@ -69,7 +69,7 @@ export class ChildSpecs {
       name: 'admin',
       answersOperators: true,
       command: this.node,
-      args: ts('admin/main.ts', ['--no-worker']),
+      args: ts('workers/main-admin.ts', ['--no-worker']),
       env: {
         ...this.childEnv,
         ...this.keyEnv,
@@ -85,7 +85,7 @@ export class ChildSpecs {
   }
 
   /**
-   * The admin's Temporal worker (admin/temporal/worker-main.ts); started after the admin, which
+   * The admin's Temporal worker (workers/main-admin-worker.ts); started after the admin, which
    * has migrated the DB.
    */
   async adminWorker(sybSimUrl: string): Promise<ChildSpec> {
@@ -94,7 +94,7 @@ export class ChildSpecs {
       name: 'admin-worker',
       background: true,
       command: this.node,
-      args: ts('admin/temporal/worker-main.ts', [
+      args: ts('workers/main-admin-worker.ts', [
         '--metrics-port',
         String(await metrics.port('admin-worker', 'admin-worker')),
       ]),

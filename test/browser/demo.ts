@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import type { DeviceWorkerHandle } from '../../workers/device';
 import type { SkusJson } from '../../domain/collect';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone/index';
 import { DEMO_PRODUCTS } from '../../sim/syb/data';

@@ -1,4 +1,4 @@
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import type { DeviceWorkerHandle } from '../../workers/device';
 import type { SkusJson } from '../../domain/collect';
 import type { PddGoodsDetailView } from '../../domain/catalog-views';
 import { optionKey } from '../../domain/option-key';

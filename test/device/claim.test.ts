@@ -8,7 +8,7 @@ import { AdbDevice } from '../../device-worker/adb/adb-device';
 import { ArtifactStore } from '../../device-worker/artifacts';
 import { DeviceLedger, type ClaimRow } from '../../device-worker/ledger/ledger';
 import { DEFAULT_TIMING } from '../../device-worker/pdd/session';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import type { DeviceWorkerHandle } from '../../workers/device';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir, testLogger } from '../harness';
 import { deviceWorker, FAST_TIMING, startWorkflowWorker, until } from './fixtures';

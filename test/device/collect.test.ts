@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defaultCatalog, startPhoneSim, type PhoneSim } from '../../sim/phone/index';
-import type { DeviceWorkerHandle } from '../../device-worker/worker';
+import type { DeviceWorkerHandle } from '../../workers/device';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal, tempDataDir } from '../harness';
 import { collectOf } from '../collected';

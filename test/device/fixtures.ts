@@ -1,7 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { CatalogCollectActivities } from '../../activities/admin/catalog-contract';
 import type { SkusJson } from '../../domain/collect';
-import { startDeviceWorker, type DeviceWorkerHandle, type DeviceWorkerOptions } from '../../device-worker/worker';
+import { startDeviceWorker, type DeviceWorkerHandle, type DeviceWorkerOptions } from '../../workers/device';
 import { testLogger } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
 

@@ -24,7 +24,7 @@ function deviceWorker(deviceId: string, dataDir: string, namespace: string): Run
     [
       '--import',
       'tsx',
-      path.join(ROOT, 'device-worker/main.ts'),
+      path.join(ROOT, 'workers/main-device-worker.ts'),
       '--device-id',
       deviceId,
       '--serial',

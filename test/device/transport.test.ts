@@ -16,7 +16,7 @@ describe('device worker transport rule', () => {
       [
         '--import',
         'tsx',
-        path.join(ROOT, 'device-worker/main.ts'),
+        path.join(ROOT, 'workers/main-device-worker.ts'),
         '--device-id',
         'a1b2c3d4-0000-4000-8000-000000000000',
         '--serial',

@@ -54,7 +54,7 @@ describe('release gate per PDD app version', () => {
   });
 
   it('live on an unreleased version stops at the fence: APP_VERSION_NOT_RELEASED, NEEDS_MANUAL, 提交订单 never tapped', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'live' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'live' });
     const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']);
     expect(t).toMatchObject({ status: 'NEEDS_MANUAL', reason_code: 'APP_VERSION_NOT_RELEASED' });
     expect(rig.submitTaps()).toHaveLength(0);
@@ -66,7 +66,7 @@ describe('release gate per PDD app version', () => {
   });
 
   it('a dry run to the final panel makes the version releasable; once released (audited) a live purchase taps once', async () => {
-    const dry = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const dry = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     expect((await rig.waitFor(dry, ['DRY_RUN_PASSED', 'NEEDS_MANUAL'])).status).toBe('DRY_RUN_PASSED');
     const [v] = await versions();
     expect(v).toMatchObject({ app_version: '8.17.0', released: false });
@@ -79,7 +79,7 @@ describe('release gate per PDD app version', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_kind: 'operator', actor: 'admin', target_id: '8.17.0' });
 
-    const live = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'live' });
+    const live = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'live' });
     expect((await rig.waitFor(live, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'])).status).toBe(
       'WAITING_PAYMENT',
     );

@@ -4,7 +4,7 @@ import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
 import { purchaseActivities } from '../../activities/admin/purchase';
 import type { DeviceView } from '../../domain/devices';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
-import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
+import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
 import {
   issueTestDevice,
   loginOperator,

@@ -131,7 +131,7 @@ describe('devices by name (operator API)', () => {
   it('shows the task a phone is ordering and since when, then the newest stop of its attempts; a renamed device is shown by name on the task views', async () => {
     // a slow phone, so the claim is visible while it lasts
     rig.sim.phone(rig.serial).setFaults({ latency: 'realistic' });
-    const taskId = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 500, mode: 'dry_run' });
+    const taskId = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 500, mode: 'dry_run' });
     const busy = await until(
       () => deviceOf(rig.op, rig.device.deviceId),
       (d) => d?.current_task_id === taskId,

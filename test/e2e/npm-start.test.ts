@@ -95,7 +95,7 @@ describe('npm start (the embedded system)', () => {
   let simControl: number;
   const output: string[] = [];
   const runningWorkers = () =>
-    descendants(proc!.pid!).filter((p) => cmdline(p).includes('device-worker/main.ts') && alive(p) !== null);
+    descendants(proc!.pid!).filter((p) => cmdline(p).includes('workers/main-device-worker.ts') && alive(p) !== null);
   /** the device workers once there are `n` (the phone host starts them within a sync round) */
   const deviceWorkers = async (n: number, not: number[] = []) => {
     for (let i = 0; i < 600; i++) {
@@ -105,7 +105,8 @@ describe('npm start (the embedded system)', () => {
     }
     return runningWorkers();
   };
-  const adminPid = () => descendants(proc!.pid!).find((p) => cmdline(p).includes('admin/main.ts') && alive(p) !== null);
+  const adminPid = () =>
+    descendants(proc!.pid!).find((p) => cmdline(p).includes('workers/main-admin.ts') && alive(p) !== null);
 
   beforeAll(async () => {
     const [admin, temporalPort, temporalUi, adb, control, syb] = await Promise.all([
@@ -179,7 +180,7 @@ describe('npm start (the embedded system)', () => {
     for (const w of await deviceWorkers(2)) expect(descendants(hosts[0]!)).toContain(w);
     // the admin's Temporal worker is a process of its own, off the admin's event loop
     expect(
-      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null),
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('workers/main-admin-worker.ts') && alive(p) !== null),
     ).toHaveLength(1);
   });
 
@@ -204,7 +205,7 @@ describe('npm start (the embedded system)', () => {
     const niceOf = (pid: number) => [...new Set(threadNices(pid))];
     // ahead of the Temporal server (0) when the cores are full; without CAP_SYS_NICE at the supervisor's 0
     expect(niceOf(adminPid()!)).toEqual([mayRaisePriority() ? -10 : 0]);
-    const batch = ['sim/phone/main.ts', 'sim/syb/main.ts', 'admin/temporal/worker-main.ts', 'phone-host/main.ts'];
+    const batch = ['sim/phone/main.ts', 'sim/syb/main.ts', 'workers/main-admin-worker.ts', 'phone-host/main.ts'];
     for (const entry of batch) expect({ entry, running: by(entry).length }).toEqual({ entry, running: 1 });
     for (const pid of [...batch.flatMap(by), ...workers])
       expect({ process: cmdline(pid).slice(0, 80), nice: niceOf(pid) }).toEqual({
@@ -283,7 +284,7 @@ describe('npm start (the embedded system)', () => {
 
   it('restarts SIGKILLed device workers and the admin worker, logs each restart, and a purchase still finishes with one order', async () => {
     const adminWorker = () =>
-      descendants(proc!.pid!).filter((p) => cmdline(p).includes('admin/temporal/worker-main.ts') && alive(p) !== null);
+      descendants(proc!.pid!).filter((p) => cmdline(p).includes('workers/main-admin-worker.ts') && alive(p) !== null);
     const before = await deviceWorkers(2);
     expect(before).toHaveLength(2);
     const adminWorkerBefore = adminWorker();

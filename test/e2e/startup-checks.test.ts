@@ -111,7 +111,7 @@ describe('Temporal start-up checks', () => {
 
   it('refuses the admin process itself before it listens, with the commands on its output', () => {
     const namespace = `startup-admin-${randomUUID().slice(0, 8)}`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'admin/main.ts')], {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main-admin.ts')], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 90_000,

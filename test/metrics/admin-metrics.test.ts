@@ -52,7 +52,7 @@ describe('admin /metrics', () => {
 
   it('counts a dry run end to end: started, ended as DRY_RUN_PASSED, claim wait observed, HTTP latency by route pattern', async () => {
     const before = (await scrape()).parsed;
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     const task = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
     expect(task.status).toBe('DRY_RUN_PASSED');
     const { text, parsed: after } = await scrape();
@@ -104,7 +104,7 @@ describe('admin /metrics', () => {
 
   it('counts a stop at gate 1 by its gate and its reason code', async () => {
     const before = (await scrape()).parsed;
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 1, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 1, mode: 'dry_run' });
     const task = await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
     expect({ status: task.status, reason: task.reason_code }).toEqual({
       status: 'NEEDS_MANUAL',

@@ -1,5 +1,5 @@
 import { parseDeviceWorkerArgs } from '../../device-worker/args';
-import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
+import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
 import { testLogger } from '../harness';
 import { BLACK_M, FAST_TIMING, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
 import { parsePrometheusText, valueOf, type Scrape } from './prom-text';
@@ -59,7 +59,7 @@ describe('device worker metrics', () => {
     rig.resetPhone();
     const before = (await scrape()).parsed;
     const dumpsBefore = dumpsServed;
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     expect((await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL'])).status).toBe('DRY_RUN_PASSED');
     const { text, parsed: after } = await scrape();
 
@@ -87,7 +87,7 @@ describe('device worker metrics', () => {
     const before = (await scrape()).parsed;
     // a phone already gone from ADB takes no claim, so it goes after the claim, a few commands in
     rig.sim.phone(rig.serial).setFaults({ disconnect_after_commands: 3 });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     // the phone is gone: prepare fails on ADB
     for (let i = 0; i < 300; i++) {
       const now = (await scrape()).parsed;

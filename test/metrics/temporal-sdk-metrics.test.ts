@@ -22,7 +22,7 @@ describe('Temporal SDK metrics of the admin process', () => {
   beforeAll(async () => {
     rig = await startPurchaseRig({ adminWorker: false });
     sdkPort = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'admin/main.ts')], {
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main-admin.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -62,7 +62,7 @@ describe('Temporal SDK metrics of the admin process', () => {
   });
 
   it('exports the worker metrics the alerts of docs/operations.md are written against', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     expect((await rig.waitFor(id, ['DRY_RUN_PASSED', 'NEEDS_MANUAL'])).status).toBe('DRY_RUN_PASSED');
     const res = await fetch(`http://127.0.0.1:${sdkPort}/metrics`);
     expect(res.status).toBe(200);

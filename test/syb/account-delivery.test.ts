@@ -21,7 +21,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /**
  * The account set on 设置 is the one that syncs, as `npm start` runs it: the admin
- * (`admin/main.ts --no-worker`) and the admin worker (`admin/temporal/worker-main.ts`) are two
+ * (`workers/main-admin.ts --no-worker`) and the admin worker (`workers/main-admin-worker.ts`) are two
  * processes over one data dir, and neither gets a SYB variable — the account reaches the worker
  * only through `PUT /api/syb/settings`. A restart of either keeps it, and the password is in
  * clear nowhere: not in admin.db or its WAL, not in a log, not in a Temporal payload.
@@ -118,17 +118,12 @@ describe('SYB account set on 设置: the admin worker syncs with it', () => {
   const spawnAdmin = async () =>
     spawnProc(
       'admin',
-      [path.join(ROOT, 'admin/main.ts'), '--no-worker'],
+      [path.join(ROOT, 'workers/main-admin.ts'), '--no-worker'],
       childEnv({ CMAUTOBUY_ADMIN_PORT: String(await freePort()) }),
       /^ADMIN READY (\S+)/,
     );
   const spawnWorker = async () =>
-    spawnProc(
-      'admin worker',
-      [path.join(ROOT, 'admin/temporal/worker-main.ts')],
-      childEnv({}),
-      /^(ADMIN WORKER READY)/,
-    );
+    spawnProc('admin worker', [path.join(ROOT, 'workers/main-admin-worker.ts')], childEnv({}), /^(ADMIN WORKER READY)/);
 
   /** Every message down a failure's cause chain (workflow → activity → the activity's own error). */
   const causes = (err: unknown): string => {

@@ -19,6 +19,7 @@ const FOLDERS = [
   'sim',
   'temporal',
   'test',
+  'workers',
 ];
 
 function sources(): Array<{ file: string; text: string }> {

@@ -1,10 +1,16 @@
-import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, deprecatePatch, setHandler } from '@temporalio/workflow';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import type { OperatorAnswer, OperatorRef, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { answerHoldsClaim } from '../device-claim';
 import { operatorAdmin, type AdminApi } from './activities';
 import { describe, isLasting, who } from './failures';
-import { cancelUpdate, markPaidUpdate, resetUpdate, resolveReconciliationUpdate, stateQuery } from './messages';
+import {
+  cancelUpdate,
+  markPaidUpdate,
+  resetUpdate,
+  resolveReconciliationUpdate,
+  stateQuery,
+} from '../../domain/contracts/purchase-messages';
 import type { PurchaseRun } from './run';
 
 // ——— the operator: the state query and the updates, whose validators ask the state machine ———
@@ -17,10 +23,7 @@ export function listenToOperator(run: PurchaseRun): void {
   setHandler(
     resetUpdate,
     async (op): Promise<OperatorAnswer | null> => {
-      if (!patched('operator-writes-in-update')) {
-        run.resetBy = op;
-        return null;
-      }
+      deprecatePatch('operator-writes-in-update');
       const answer = await writeForOperator(run, (via) => run.moveTo('DRAFT', { ...who(op), reasonCode: null }, via));
       run.written.reset = true;
       run.resetBy = op;
@@ -37,10 +40,7 @@ export function listenToOperator(run: PurchaseRun): void {
   setHandler(
     markPaidUpdate,
     async (op): Promise<OperatorAnswer | null> => {
-      if (!patched('operator-writes-in-update')) {
-        run.paidBy = op;
-        return null;
-      }
+      deprecatePatch('operator-writes-in-update');
       const answer = await writeForOperator(run, (via) => run.moveTo('SUCCEEDED', who(op), via));
       run.written.paid = true;
       run.paidBy = op;
@@ -57,10 +57,7 @@ export function listenToOperator(run: PurchaseRun): void {
   setHandler(
     resolveReconciliationUpdate,
     async (r): Promise<OperatorAnswer | null> => {
-      if (!patched('operator-writes-in-update')) {
-        run.resolution = r;
-        return null;
-      }
+      deprecatePatch('operator-writes-in-update');
       return await resolveNow(run, r);
     },
     {

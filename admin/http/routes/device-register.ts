@@ -4,7 +4,7 @@ import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
 import { reportDeviceStatus } from '../../devices/attention';
-import { healthReadingSchema } from '../../hosts/health';
+import { healthReadingSchema } from '../../devices/health';
 import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
 import { z } from 'zod';

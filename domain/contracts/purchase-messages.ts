@@ -1,12 +1,12 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { HOLDS_CLAIM_QUERY } from '../../domain/contracts/device-activities';
-import type { OperatorAction } from '../../domain/purchase/state-machine';
+import { HOLDS_CLAIM_QUERY } from './device-activities';
+import type { OperatorAction } from '../purchase/state-machine';
 import type {
   OperatorAnswer,
   OperatorRef,
   PurchaseState,
   ResolveReconciliationInput,
-} from '../../domain/purchase/workflow-types';
+} from '../purchase/workflow-types';
 
 /**
  * The purchase workflow's messages, defined once: the workflow registers its handlers with these

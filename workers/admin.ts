@@ -1,29 +1,25 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAdminActivities } from '../../activities/admin';
-import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
-import type { AdminDb } from '../db/database';
-import { describeError } from '../../platform/errors';
-import type { Logger } from '../../platform/logger';
-import type { SybService } from '../syb/account';
-import { temporalDataConverter } from '../../temporal/codec';
-import { temporalConnectOptions } from '../../temporal/connection';
-import { tracingSinks, tracingWorkerInterceptors } from '../../temporal/tracing';
-import type { TemporalSettings } from './gateway';
+import { createAdminActivities } from '../activities/admin';
+import { ADMIN_TASK_QUEUE } from '../domain/task-queues';
+import { describeError } from '../platform/errors';
+import { temporalDataConverter } from '../temporal/codec';
+import { temporalConnectOptions } from '../temporal/connection';
+import { tracingSinks, tracingWorkerInterceptors } from '../temporal/tracing';
+import {
+  startAdmin as startAdminServer,
+  type AdminHandle,
+  type AdminOptions,
+  type AdminWorkerDeps,
+  type AdminWorkerHandle,
+} from '../admin/server';
 import { loadWorkflowBundle, type WorkflowBundleFile } from './workflow-bundle';
 
-export interface AdminWorkerOptions {
-  temporal: TemporalSettings;
-  db: AdminDb;
-  syb: SybService;
-  log: Logger;
-  /** a bundle built elsewhere (CMAUTOBUY_WORKFLOW_BUNDLE); otherwise dist/workflow-bundle.js — never built here */
-  workflowBundlePath?: string;
-}
-
-export interface AdminWorkerHandle {
-  /** resolves when the first worker is polling */
-  ready: Promise<void>;
-  stop(): Promise<void>;
+/**
+ * The admin process with its worker: admin/server.ts's `startAdmin`, handed `runAdminWorker`
+ * unless the caller brings its own. Every entry and test that starts an admin comes through here.
+ */
+export function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
+  return startAdminServer({ ...opts, worker: opts.worker ?? runAdminWorker });
 }
 
 /**
@@ -32,7 +28,7 @@ export interface AdminWorkerHandle {
  * taking the HTTP side down with it. The workflow bundle is loaded once, before the loop: every
  * reconnect runs the same code under the same build id (docs/versioning.md).
  */
-export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
+export function runAdminWorker(opts: AdminWorkerDeps): AdminWorkerHandle {
   let stopping = false;
   let current: Worker | undefined;
   let markReady: () => void = () => {};
@@ -43,7 +39,7 @@ export function runAdminWorker(opts: AdminWorkerOptions): AdminWorkerHandle {
     try {
       bundle = loadWorkflowBundle(opts.workflowBundlePath);
     } catch (err) {
-      // admin/main.ts checks this before it starts; here (an embedding caller) say so once and keep HTTP up
+      // workers/main-admin.ts checks this before it starts; here (an embedding caller) say so once and keep HTTP up
       opts.log.error({ err: (err as Error).message }, 'no workflow bundle: the admin worker does not run');
       return;
     }

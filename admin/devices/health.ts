@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { healthRefusal, type HealthRefusal } from '../../domain/phone-health';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
-import { versionSchema } from '../devices/reported-fields';
+import { versionSchema } from './reported-fields';
 
 /**
  * A phone's health readings (docs/phone-hosts.md "Health"): its host reads them every minute,
@@ -72,4 +73,22 @@ export async function profiledVersions(db: AdminDb, deviceIds?: string[]): Promi
 export function isProfiled(profiles: Map<string, Set<string>>, deviceId: string, appVersion: string | null): boolean {
   const p = profiles.get(deviceId);
   return !p || appVersion === null || p.has(appVersion);
+}
+
+/** The host-side reason this phone may not claim now (pending, low battery, locked, unprofiled PDD version), or null. */
+export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<HealthRefusal | null> {
+  const p = await db
+    .selectFrom('host_phones')
+    .select('approved_at')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  if (p && p.approved_at === null) return 'PHONE_PENDING';
+  const h = await db
+    .selectFrom('device_health')
+    .select(['battery_level', 'charging', 'screen', 'app_version'])
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  if (!h) return null;
+  const profiles = await profiledVersions(db, [deviceId]);
+  return healthRefusal({ ...h, charging: h.charging === 1 }, isProfiled(profiles, deviceId, h.app_version));
 }

@@ -4,19 +4,19 @@ import { deviceTaskQueue } from '../domain/task-queues';
 import { dataPaths } from '../platform/data-dir';
 import type { Logger } from '../platform/logger';
 import type { TemporalConnectionSettings } from '../temporal/connection';
-import { AdbDevice, type AdbTarget, type AdbTimeouts } from './adb/adb-device';
-import { DeviceLedger } from './ledger/ledger';
-import { SubmissionLedger } from './ledger/submissions';
-import { httpEvidenceUploader } from './pdd/purchase/evidence';
-import { DEFAULT_TIMING, type SessionTiming } from './pdd/session';
-import { OrphanClaimChecks } from './runtime/claim-checks';
-import { ClaimPoller } from './runtime/claim-poller';
-import { DeviceMetrics } from './runtime/metrics';
-import { deviceWorkerIdentity } from './runtime/identity';
-import { runDeviceQueue } from './runtime/reconnect';
-import { createRegistration, type Registration } from './runtime/registration';
-import { keepArtifacts, type ArtifactRetention } from './runtime/artifact-retention';
-import { DeviceStatusWatch } from './runtime/device-status';
+import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../device-worker/adb/adb-device';
+import { DeviceLedger } from '../device-worker/ledger/ledger';
+import { SubmissionLedger } from '../device-worker/ledger/submissions';
+import { httpEvidenceUploader } from '../device-worker/pdd/purchase/evidence';
+import { DEFAULT_TIMING, type SessionTiming } from '../device-worker/pdd/session';
+import { OrphanClaimChecks } from '../device-worker/runtime/claim-checks';
+import { ClaimPoller } from '../device-worker/runtime/claim-poller';
+import { DeviceMetrics } from '../device-worker/runtime/metrics';
+import { deviceWorkerIdentity } from '../device-worker/runtime/identity';
+import { runDeviceQueue } from '../device-worker/runtime/reconnect';
+import { createRegistration, type Registration } from '../device-worker/runtime/registration';
+import { keepArtifacts, type ArtifactRetention } from '../device-worker/runtime/artifact-retention';
+import { DeviceStatusWatch } from '../device-worker/runtime/device-status';
 
 export interface DeviceWorkerOptions {
   /** the admin-issued device id (also the queue `device/<id>` and the data folder) */
@@ -52,9 +52,10 @@ export interface DeviceWorkerHandle {
 
 /**
  * One device worker per phone (docs/architecture.md §3.1): the phone's own
- * queue `device/<id>` (runtime/reconnect.ts), the `devices` queue only while idle
+ * queue `device/<id>` (device-worker/runtime/reconnect.ts), the `devices` queue only while idle
  * (runtime/claim-poller.ts), orphan-claim checks against Temporal (runtime/claim-checks.ts) and
- * the report to the admin (runtime/registration.ts), composed around one ledger and one phone.
+ * the report to the admin (runtime/registration.ts), composed around one ledger and one phone,
+ * with the activities of activities/device registered on its queues.
  */
 export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<DeviceWorkerHandle> {
   const log = opts.log.child({ deviceId: opts.deviceId, serial: opts.serial });

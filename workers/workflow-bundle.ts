@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
-import { FAILURE_CONVERTER_PATH } from '../../temporal/codec';
+import { FAILURE_CONVERTER_PATH } from '../temporal/codec';
 
 /**
  * The workflow code the admin worker runs, bundled once at build time (docs/versioning.md).
@@ -12,24 +12,26 @@ import { FAILURE_CONVERTER_PATH } from '../../temporal/codec';
  */
 
 // Resolved, not spelled out: `index.ts` under tsx, `index.js` in a compiled build.
-export const WORKFLOWS_PATH = require.resolve('../../workflows');
+export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 const ROOT = path.resolve(path.dirname(WORKFLOWS_PATH), '..');
 /** The workflow interceptors every bundle carries (its variants in the tests too). */
-const WORKFLOW_INTERCEPTORS_PATH = require.resolve('../../workflows/tracing');
+const WORKFLOW_INTERCEPTORS_PATH = require.resolve('../workflows/tracing');
 // A compiled build runs from dist/ itself; the bundle sits beside its output, git-ignored either way.
 const OUT_DIR = path.basename(ROOT) === 'dist' ? ROOT : path.join(ROOT, 'dist');
 export const WORKFLOW_BUNDLE_FILE = path.join(OUT_DIR, 'workflow-bundle.js');
 
 /**
- * What goes into the bundle: the workflows, the domain code they import (it IS workflow code)
- * the failure converter of every client and worker (temporal/codec/failure-converter.ts: a
- * workflow's own failures are encoded inside the sandbox) and the lock file (the SDK's own
- * workflow runtime is bundled too).
+ * What goes into the bundle: the workflows, the domain code they import (it IS workflow code),
+ * the payload migrations they read recorded inputs through (migrations/payloads/), the failure
+ * converter of every client and worker (temporal/codec/failure-converter.ts: a workflow's own
+ * failures are encoded inside the sandbox) and the lock file (the SDK's own workflow runtime is
+ * bundled too).
  */
 const SOURCES = [
   path.join(ROOT, 'workflows'),
   path.join(ROOT, 'domain'),
+  path.join(ROOT, 'migrations', 'payloads'),
   FAILURE_CONVERTER_PATH,
   path.join(ROOT, 'package-lock.json'),
 ];

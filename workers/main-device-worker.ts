@@ -6,12 +6,12 @@ import { installPayloadKeys } from '../temporal/codec';
 import { PAYLOAD_KEYS_VAR, resolvePayloadKeys } from '../temporal/codec/keys';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { flushTracing, installTracing } from '../temporal/tracing';
-import { parseDeviceWorkerArgs } from './args';
+import { parseDeviceWorkerArgs } from '../device-worker/args';
 import { installProcessGuard } from '../platform/process-guard';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
-import { lockDevice } from './runtime/device-lock';
-import { readDeviceToken } from './token';
-import { startDeviceWorker } from './worker';
+import { lockDevice } from '../device-worker/runtime/device-lock';
+import { readDeviceToken } from '../device-worker/token';
+import { startDeviceWorker } from './device';
 
 /**
  * `npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …]

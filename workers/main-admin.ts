@@ -3,17 +3,17 @@ import { describeError } from '../platform/errors';
 import { temporalTarget } from '../temporal/connection';
 import { flushTracing } from '../temporal/tracing';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
-import { adminListen } from './config/tls';
+import { adminListen } from '../admin/config/tls';
 import { tightenTree } from '../platform/private-files';
-import { scheduleBackups } from './backup/schedule';
-import { loadWorkflowBundle, MissingWorkflowBundle } from './temporal/workflow-bundle';
-import { startAdmin } from './server';
-import { setUpAdminProcess } from './process-setup';
+import { scheduleBackups } from '../admin/backup/schedule';
+import { loadWorkflowBundle, MissingWorkflowBundle } from './workflow-bundle';
+import { startAdmin } from './admin';
+import { setUpAdminProcess } from '../admin/process-setup';
 
 /**
  * `npm run admin`: the admin process — HTTP API, operator UI, its Temporal client and, unless
  * `--no-worker`, the admin worker. `npm start` runs it with `--no-worker` and the worker as a
- * child of its own (`npm run admin-worker`, admin/temporal/worker-main.ts), off the event loop
+ * child of its own (`npm run admin-worker`, workers/main-admin-worker.ts), off the event loop
  * that answers operators (docs/PERFORMANCE.md); a deployment does the same with two units
  * (docs/operations.md).
  */

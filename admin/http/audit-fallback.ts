@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import { isMutating, zoneOf } from '../auth/zones';
 import { actorOf } from '../auth/principal';
-import { recordAudit, wasAudited } from './audit';
+import { recordAudit, wasAudited } from '../audit/audit';
 
 interface RoutedContext {
   _matchedRoute?: string | RegExp;

@@ -1,14 +1,14 @@
-import { ConfigError } from '../../platform/config';
-import { describeError } from '../../platform/errors';
-import { serveMetrics } from '../../platform/metrics';
-import { flushTracing } from '../../temporal/tracing';
-import { openMigratedAdminDb } from '../db/database';
-import { adminMetricsRegistry } from '../metrics/metrics';
-import { SybService } from '../syb/account';
-import { runAdminWorker } from './worker';
+import { ConfigError } from '../platform/config';
+import { describeError } from '../platform/errors';
+import { serveMetrics } from '../platform/metrics';
+import { flushTracing } from '../temporal/tracing';
+import { openMigratedAdminDb } from '../admin/db/database';
+import { adminMetricsRegistry } from '../admin/metrics/metrics';
+import { SybService } from '../admin/syb/account';
+import { runAdminWorker } from './admin';
 import { loadWorkflowBundle, MissingWorkflowBundle } from './workflow-bundle';
-import { setUpAdminProcess } from '../process-setup';
-import { clearStaleSyncFlag } from '../syb/sync';
+import { setUpAdminProcess } from '../admin/process-setup';
+import { clearStaleSyncFlag } from '../admin/syb/sync';
 
 /**
  * `npm run admin-worker`: the `admin` queue worker (workflow tasks and the admin activities) in
