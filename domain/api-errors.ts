@@ -1,6 +1,6 @@
 /**
  * Every error code the admin API sends, with the Chinese text an operator reads for it. The
- * server's `HttpError` only accepts a code from this table (admin/http/errors.ts), so a new code
+ * server's `ApiError` only accepts a code from this table (domain/api-error.ts), so a new code
  * cannot ship without its text; test/ui/error-codes.test.ts also reads the admin's source for
  * code strings and fails on one that has no row here. The server's own `message` stays English
  * and for developers.
@@ -10,6 +10,7 @@ export const API_ERROR_CODES = {
   BAD_REQUEST: '请求内容有误',
   INVALID_JSON: '请求内容格式有误，请刷新页面后重试',
   VALIDATION_FAILED: '输入内容不符合要求',
+  FIELD_RENAMED: '请求用了已改名的字段，请刷新页面后重试',
   NOT_FOUND: '要找的内容不存在',
   INVALID_CURSOR: '分页参数已失效，请刷新页面',
   INTERNAL: '服务内部错误，请稍后重试',

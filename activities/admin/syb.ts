@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { SybService } from '../../admin/syb/account';
 import { SybError } from '../../admin/syb/client';
 import { syncSybOrders } from '../../admin/syb/sync';
-import { HttpError } from '../../admin/http/errors';
+import { ApiError } from '../../domain/api-error';
 import type { SybSyncCounts } from '../../domain/syb';
 
 /**
@@ -45,7 +45,7 @@ export function sybActivities(syb: SybService) {
           throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable });
         }
         // a budget setting edited by hand past its range (SETTING_INVALID): no retry heals it
-        if (err instanceof HttpError) {
+        if (err instanceof ApiError) {
           throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
         }
         throw err;

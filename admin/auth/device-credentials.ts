@@ -4,7 +4,7 @@ import { deviceDisplayNameSchema } from '../../domain/devices';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../../domain/api-error';
 
 /**
  * Device credentials (docs/security.md "Devices"): a token is 32 random bytes, shown once as 64 lowercase
@@ -15,30 +15,30 @@ export const DEVICE_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f
 const BEARER_RE = /^Bearer ([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.([0-9a-f]{64})$/;
 
 /**
- * Refused by the credential store. An HttpError, so the 设备 page's routes answer with it as is
+ * Refused by the credential store. An ApiError, so the 设备 page's routes answer with it as is
  * and the CLI prints the same message.
  */
-export class DeviceCredentialError extends HttpError {
-  constructor(status: 400 | 404 | 409, code: ApiErrorCode, message: string) {
-    super(status, code, message);
+export class DeviceCredentialError extends ApiError {
+  constructor(kind: 'invalid' | 'not_found' | 'conflict', code: ApiErrorCode, message: string) {
+    super(kind, code, message);
   }
 }
 
 const notADeviceId = (deviceId: string) =>
   new DeviceCredentialError(
-    400,
+    'invalid',
     'VALIDATION_FAILED',
     `${JSON.stringify(deviceId)} is not a device id; "device list" shows them`,
   );
 const noSuchDevice = (deviceId: string) =>
-  new DeviceCredentialError(404, 'DEVICE_NOT_FOUND', `no device ${deviceId}; "device list" shows them`);
+  new DeviceCredentialError('not_found', 'DEVICE_NOT_FOUND', `no device ${deviceId}; "device list" shows them`);
 
 /** The one check of a display name, for the CLI and the API alike. */
 function displayName(raw: string): string {
   const parsed = deviceDisplayNameSchema.safeParse(raw);
   if (!parsed.success)
     throw new DeviceCredentialError(
-      400,
+      'invalid',
       'VALIDATION_FAILED',
       `device name: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
     );
@@ -146,7 +146,7 @@ export async function renameDevice(
     if (!row) throw noSuchDevice(deviceId);
     if (row.status !== 'ACTIVE')
       throw new DeviceCredentialError(
-        409,
+        'conflict',
         'DEVICE_REVOKED',
         `device ${deviceId} is revoked; issue a new one instead of renaming it`,
       );
@@ -225,7 +225,7 @@ export async function rotateDeviceCredential(
       .executeTakeFirst();
     if (r.numUpdatedRows !== 1n)
       throw new DeviceCredentialError(
-        404,
+        'not_found',
         'DEVICE_NOT_FOUND',
         `no active device ${deviceId}; "device list" shows them`,
       );

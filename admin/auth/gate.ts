@@ -1,6 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../../platform/logger';
-import { HttpError } from '../http/errors';
+import { forbidden, unauthenticated, unavailable } from '../../domain/api-error';
 import { CredentialStoreUnavailable, type DeviceAuthenticator } from './device-credentials';
 import { touchDevice } from './device-registry';
 import { HostAuthenticator } from './host-credentials';
@@ -54,28 +54,23 @@ export function identityGate(deps: GateDeps): Middleware {
     // the scrape targets: a Bearer token here can only be the metrics token, and opens nothing else
     if (zone === 'metrics' && hasBearer(ctx)) {
       if (!isMetricsToken(ctx.get('authorization'), deps.metricsTokenSha256))
-        throw new HttpError(401, 'UNAUTHENTICATED', 'wrong metrics token');
+        throw unauthenticated('UNAUTHENTICATED', 'wrong metrics token');
       setMetricsScraper(ctx);
       return next();
     }
     if (hasBearer(ctx))
-      throw new HttpError(401, 'UNAUTHENTICATED', 'device tokens do not open operator routes; log in as an operator');
+      throw unauthenticated('UNAUTHENTICATED', 'device tokens do not open operator routes; log in as an operator');
     const cookie = ctx.cookies.get(SESSION_COOKIE);
     let session;
     try {
       session = await deps.sessions.authenticate(cookie);
     } catch (err) {
       deps.log.error({ err: (err as Error).message, path: ctx.path }, 'session store unavailable');
-      throw new HttpError(
-        503,
-        'AUTH_STORE_UNAVAILABLE',
-        'the admin cannot check sessions right now; try again shortly',
-      );
+      throw unavailable('AUTH_STORE_UNAVAILABLE', 'the admin cannot check sessions right now; try again shortly');
     }
     if (!session) {
       if (cookie !== undefined) ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
-      throw new HttpError(
-        401,
+      throw unauthenticated(
         'UNAUTHENTICATED',
         cookie === undefined ? 'log in first' : 'your session has ended; log in again',
       );
@@ -85,11 +80,7 @@ export function identityGate(deps: GateDeps): Middleware {
       isMutating(ctx.method) &&
       !csrfMatches(session.csrfToken, ctx.get('x-csrf-token') || undefined)
     ) {
-      throw new HttpError(
-        403,
-        'CSRF_TOKEN_INVALID',
-        'missing or wrong X-CSRF-Token header; reload the page or log in again',
-      );
+      throw forbidden('CSRF_TOKEN_INVALID', 'missing or wrong X-CSRF-Token header; reload the page or log in again');
     }
     setOperator(ctx, {
       userId: session.userId,

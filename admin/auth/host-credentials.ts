@@ -30,14 +30,14 @@ function hostName(raw: string): string {
   const parsed = deviceDisplayNameSchema.safeParse(raw);
   if (!parsed.success)
     throw new DeviceCredentialError(
-      400,
+      'invalid',
       'VALIDATION_FAILED',
       `host name: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
     );
   // the name rule has no word on lone surrogates; the text rule of every outside write path does
   const bad = unsafeTextChar(parsed.data);
   if (bad !== null)
-    throw new DeviceCredentialError(400, 'VALIDATION_FAILED', `host name: ${UNSAFE_TEXT_MESSAGE} (found ${bad})`);
+    throw new DeviceCredentialError('invalid', 'VALIDATION_FAILED', `host name: ${UNSAFE_TEXT_MESSAGE} (found ${bad})`);
   return parsed.data;
 }
 
@@ -88,10 +88,11 @@ export async function revokeHostCredential(
   hostId: string,
 ): Promise<'revoked' | 'already-revoked'> {
   if (!DEVICE_ID_RE.test(hostId))
-    throw new DeviceCredentialError(400, 'VALIDATION_FAILED', `${JSON.stringify(hostId)} is not a host id`);
+    throw new DeviceCredentialError('invalid', 'VALIDATION_FAILED', `${JSON.stringify(hostId)} is not a host id`);
   return writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom('phone_hosts').select('status').where('host_id', '=', hostId).executeTakeFirst();
-    if (!row) throw new DeviceCredentialError(404, 'HOST_NOT_FOUND', `no host ${hostId}; "host list" shows them`);
+    if (!row)
+      throw new DeviceCredentialError('not_found', 'HOST_NOT_FOUND', `no host ${hostId}; "host list" shows them`);
     if (row.status === 'REVOKED') return 'already-revoked';
     const now = nowUtc();
     await trx

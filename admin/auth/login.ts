@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { HttpError } from '../http/errors';
+import { tooMany, unauthenticated } from '../../domain/api-error';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import type { Security } from './security';
 import { sessionIdSha256 } from './sessions';
@@ -41,7 +41,7 @@ export async function logIn(
   if (!admission.admitted) {
     const wait = admission.retryAfterSeconds;
     retryAfter(wait);
-    throw new HttpError(429, 'LOGIN_RATE_LIMITED', `too many failed logins; try again in ${wait} s`, {
+    throw tooMany('LOGIN_RATE_LIMITED', `too many failed logins; try again in ${wait} s`, {
       retry_after_seconds: wait,
     });
   }
@@ -60,7 +60,7 @@ export async function logIn(
       { kind: 'system', name: 'login', sourceIp: address },
       { action: 'session.login_failed', ...(user ? { target: { kind: 'user', id: user.username } } : {}) },
     );
-    throw new HttpError(401, 'LOGIN_FAILED', 'wrong user name or password');
+    throw unauthenticated('LOGIN_FAILED', 'wrong user name or password');
   }
   throttle.succeeded(admission.attempt);
   const previous = sessionIdSha256(request.sessionCookie ?? '');

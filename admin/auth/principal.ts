@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AuditActor } from '../audit/audit';
-import { HttpError } from '../http/errors';
+import { unauthenticated } from '../../domain/api-error';
 
 /** The operator behind a session; set only by the identity gate. */
 export interface Operator {
@@ -29,7 +29,7 @@ export function setHost(ctx: Context, host: { hostId: string }): void {
 export function hostOf(ctx: Context): { hostId: string } {
   const host = hosts.get(ctx);
   if (!host || operators.has(ctx) || devices.has(ctx))
-    throw new HttpError(401, 'UNAUTHENTICATED', 'host credentials required');
+    throw unauthenticated('UNAUTHENTICATED', 'host credentials required');
   return host;
 }
 
@@ -60,14 +60,14 @@ export function setDevice(ctx: Context, device: DevicePrincipal): void {
  */
 export function operatorOf(ctx: Context): Operator {
   const operator = operators.get(ctx);
-  if (!operator || devices.has(ctx) || hosts.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
+  if (!operator || devices.has(ctx) || hosts.has(ctx)) throw unauthenticated('UNAUTHENTICATED', 'log in first');
   return operator;
 }
 
 /** The device of this request; same fail-closed rule as `operatorOf`. */
 export function deviceOf(ctx: Context): DevicePrincipal {
   const device = devices.get(ctx);
-  if (!device || operators.has(ctx)) throw new HttpError(401, 'UNAUTHENTICATED', 'device credentials required');
+  if (!device || operators.has(ctx)) throw unauthenticated('UNAUTHENTICATED', 'device credentials required');
   return device;
 }
 
@@ -76,5 +76,5 @@ export function actorOf(ctx: Context): AuditActor {
   if (operator) return { kind: 'operator', name: operator.username, sourceIp: ctx.ip };
   const device = devices.get(ctx);
   if (device) return { kind: 'device', name: device.deviceId, sourceIp: ctx.ip };
-  throw new HttpError(401, 'UNAUTHENTICATED', 'log in first');
+  throw unauthenticated('UNAUTHENTICATED', 'log in first');
 }

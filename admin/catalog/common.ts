@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuditEntry } from '../audit/audit';
 import type { AdminDb } from '../db/database';
-import { badRequest } from '../http/errors';
+import { invalidInput } from '../../domain/api-error';
 import { CatalogErrors } from './errors';
 
 /**
@@ -44,7 +44,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
         return parsed.k;
     }
   }
-  throw badRequest(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
+  throw invalidInput(CatalogErrors.INVALID_CURSOR, 'cursor is not one this API returned; start again without it');
 }
 
 export type CollectStateFilter = 'pending' | 'collecting' | 'collected' | 'failed';

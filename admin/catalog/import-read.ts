@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../domain/api-errors';
+import { invalidInput, tooLarge } from '../../domain/api-error';
 import type { ImportFailedRow as FailedRow } from '../../domain/catalog-views';
 import { parseShopeeSpec } from '../../domain/shopee-spec';
 import { cleanText } from '../../domain/text';
@@ -37,26 +37,6 @@ export interface ParsedImport {
   orphanGoods: string[];
 }
 
-/**
- * The reader's refusal of a workbook, answered by the route as it is (status, code, details).
- * Not an HttpError: this module runs on the import's own thread (admin/catalog/import-thread.ts),
- * which loads no more of the admin than reading needs.
- */
-class ImportRefused extends Error {
-  override readonly name = 'ImportRefused';
-  constructor(
-    readonly status: 400 | 413,
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-const refuse = (code: ApiErrorCode, message: string, details?: unknown, status: 400 | 413 = 400) =>
-  new ImportRefused(status, code, message, details);
-
 const DIGITS = /^\d{1,30}$/;
 
 /**
@@ -66,7 +46,7 @@ const DIGITS = /^\d{1,30}$/;
 const storedText = (value: CellValue) => cleanText(cellText(value));
 
 const emptyWorkbook = () =>
-  refuse(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
+  invalidInput(CatalogErrors.EMPTY_WORKBOOK, 'the workbook has no rows; export the product list from Shopee again');
 
 /**
  * Rows → what to write, one row at a time as the reader streams them, so only the compact
@@ -101,7 +81,7 @@ class ImportRows {
     });
     const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
     if (missing.length > 0) {
-      throw refuse(
+      throw invalidInput(
         CatalogErrors.MISSING_COLUMNS,
         `表头（第 ${header.number} 行）缺少必需的列：${missing.join('、')}；请上传虾皮后台导出的商品表`,
         {
@@ -199,19 +179,19 @@ export async function readImport(bytes: Buffer): Promise<ParsedImport> {
     sheet = await readFirstSheet(bytes, (row) => rows.add(row));
   } catch (err) {
     if (err instanceof WorkbookUnreadable) {
-      throw refuse(
+      throw invalidInput(
         CatalogErrors.INVALID_XLSX,
         'the file is not a readable xlsx workbook; upload the .xlsx that Shopee exports',
       );
     }
     if (err instanceof WorkbookTooLarge) {
       // Refused before anything is written: the import is all or nothing.
-      if (err.limit === 'unpacked') throw refuse(CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message, undefined, 413);
-      if (err.limit === 'strings') throw refuse(CatalogErrors.IMPORT_TOO_MANY_STRINGS, err.message, undefined, 413);
+      if (err.limit === 'unpacked') throw tooLarge(CatalogErrors.IMPORT_UNPACKED_TOO_LARGE, err.message);
+      if (err.limit === 'strings') throw tooLarge(CatalogErrors.IMPORT_TOO_MANY_STRINGS, err.message);
       const details = err.row === undefined ? undefined : { row: err.row };
       if (err.limit === 'rows')
-        throw refuse(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
-      throw refuse(
+        throw invalidInput(CatalogErrors.IMPORT_TOO_MANY_ROWS, `${err.message}; split the export`, details);
+      throw invalidInput(
         CatalogErrors.IMPORT_CELL_TOO_LONG,
         `${err.message}; no Shopee field is that long — check the file`,
         details,

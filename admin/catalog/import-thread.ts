@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { LOWER_THREAD_PRIORITY } from '../../platform/thread-priority';
 import type { ApiErrorCode } from '../../domain/api-errors';
 import type { ImportFailedRow } from '../../domain/catalog-views';
-import { HttpError, unprocessable } from '../http/errors';
+import { ApiError, unprocessable, type ApiErrorKind } from '../../domain/api-error';
 import { CatalogErrors } from './errors';
 import type { Column, ParsedImport, ParsedProduct, ParsedSku } from './import-read';
 
@@ -38,8 +38,8 @@ parentPort.once('message', async (bytes) => {
   try {
     parsed = await readImport(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (err) {
-    if (err && err.name === 'ImportRefused')
-      parentPort.postMessage({ refused: { status: err.status, code: err.code, message: err.message, details: err.details } });
+    if (err && err.name === 'ApiError')
+      parentPort.postMessage({ refused: { kind: err.kind, code: err.code, message: err.message, details: err.details } });
     else parentPort.postMessage({ failed: String((err && err.stack) || err) });
     return;
   }
@@ -63,7 +63,7 @@ parentPort.once('message', async (bytes) => {
 
 /** What the thread sends: a refusal, a failure (a bug: a 500), batches of the result, its end. */
 type Message =
-  | { refused: { status: number; code: ApiErrorCode; message: string; details?: unknown } }
+  | { refused: { kind: ApiErrorKind; code: ApiErrorCode; message: string; details?: unknown } }
   | { failed: string }
   | { kind: 'products'; items: Array<[string, ParsedProduct]> }
   | { kind: 'skus'; items: Array<[string, ParsedSku]> }
@@ -121,7 +121,7 @@ export function readImportInThread(
       budget.timeMs,
     );
     worker.on('message', (m: Message) => {
-      if ('refused' in m) settle(new HttpError(m.refused.status, m.refused.code, m.refused.message, m.refused.details));
+      if ('refused' in m) settle(new ApiError(m.refused.kind, m.refused.code, m.refused.message, m.refused.details));
       else if ('failed' in m) settle(new Error(`the import reader failed: ${m.failed}`));
       else if ('done' in m) {
         parsed.present = new Set(m.done);

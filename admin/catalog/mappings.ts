@@ -4,7 +4,7 @@ import type { CollectedSku } from '../../domain/collect';
 import { optionKey, type Options } from '../../domain/option-key';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { invalidInput, conflict, notFound } from '../../domain/api-error';
 import type { AuditHook } from './common';
 import { CatalogErrors } from './errors';
 import { collected, pddSkuRows } from './pdd-view';
@@ -138,7 +138,7 @@ export async function setMapping(
     const key = optionKey(options);
     const row = data.skus.find((s) => optionKey(s.options) === key);
     if (!row)
-      throw badRequest(
+      throw invalidInput(
         CatalogErrors.PDD_OPTION_UNKNOWN,
         'the PDD goods has no such option combination; pick one from the list',
         { options },

@@ -1,13 +1,13 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { HttpError, badRequest } from '../http/errors';
+import { ApiError, invalidInput, tooLarge } from '../../domain/api-error';
 import { CatalogErrors } from './errors';
 
 /** The Shopee export of ~11k rows is a few MB; this leaves room without inviting abuse. */
 const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 const malformed = (detail: string) =>
-  badRequest(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
+  invalidInput(CatalogErrors.EXPECTED_MULTIPART, `malformed multipart request: ${detail}`);
 
 /**
  * Reads one file field of a multipart body into memory, refusing anything larger than
@@ -25,7 +25,7 @@ export function readMultipartFile(
   const type = ctx.get('content-type');
   if (!/^multipart\/form-data/iu.test(type)) {
     return Promise.reject(
-      badRequest(CatalogErrors.EXPECTED_MULTIPART, `send the file as multipart/form-data in the field "${field}"`),
+      invalidInput(CatalogErrors.EXPECTED_MULTIPART, `send the file as multipart/form-data in the field "${field}"`),
     );
   }
   return new Promise((resolve, reject) => {
@@ -38,9 +38,9 @@ export function readMultipartFile(
       return;
     }
     let found: { filename: string; bytes: Buffer } | undefined;
-    let failure: HttpError | undefined;
+    let failure: ApiError | undefined;
     let settled = false;
-    const fail = (err: HttpError) => {
+    const fail = (err: ApiError) => {
       if (settled) return;
       settled = true;
       req.unpipe(bb);
@@ -57,8 +57,7 @@ export function readMultipartFile(
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure = new HttpError(
-          413,
+        failure = tooLarge(
           CatalogErrors.FILE_TOO_LARGE,
           `the file is larger than ${Math.round(limit / 1024 / 1024)} MB`,
         );
@@ -70,7 +69,7 @@ export function readMultipartFile(
     bb.on('error', (err: Error) => fail(malformed(err.message)));
     bb.on('close', () => {
       if (failure) fail(failure);
-      else if (!found) fail(badRequest(CatalogErrors.MISSING_FILE, `no file in the field "${field}"`));
+      else if (!found) fail(invalidInput(CatalogErrors.MISSING_FILE, `no file in the field "${field}"`));
       else if (!settled) {
         settled = true;
         resolve(found);

@@ -1,7 +1,7 @@
 import { parsePddGoodsId } from '../../domain/pdd-url';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest, notFound } from '../http/errors';
+import { invalidInput, notFound } from '../../domain/api-error';
 import type { AuditHook } from './common';
 import { CatalogErrors } from './errors';
 
@@ -46,11 +46,11 @@ function goodsIdOrRefuse(pasted: string): string {
   const parsed = parsePddGoodsId(pasted);
   if (parsed.ok) return parsed.goodsId;
   throw parsed.reason === 'AMBIGUOUS_GOODS_ID'
-    ? badRequest(
+    ? invalidInput(
         CatalogErrors.PDD_URL_AMBIGUOUS,
         'the text names more than one PDD goods; paste the link of one goods only',
       )
-    : badRequest(
+    : invalidInput(
         CatalogErrors.PDD_URL_NO_GOODS_ID,
         'no goods_id in the pasted text; paste the full PDD goods link (it contains goods_id=…)',
       );

@@ -7,7 +7,7 @@ import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { notFound } from '../http/errors';
+import { notFound } from '../../domain/api-error';
 import type { TemporalGateway } from '../temporal/gateway';
 import { containsText } from '../db/like';
 import { collectStateIs, decodeCursor, encodeCursor, type AuditHook } from './common';

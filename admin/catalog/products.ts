@@ -1,6 +1,6 @@
 import type { MappingView, ProductDetailView } from '../../domain/catalog-views';
 import type { AdminDb } from '../db/database';
-import { notFound } from '../http/errors';
+import { notFound } from '../../domain/api-error';
 import { CatalogErrors } from './errors';
 import { pddView, productState } from './pdd-view';
 

@@ -1,6 +1,6 @@
 import { nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../../domain/api-error';
 import type { AuditHook } from './common';
 import { CatalogErrors } from './errors';
 

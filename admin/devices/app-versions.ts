@@ -2,7 +2,7 @@ import type { AppVersionView } from '../../domain/devices';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../../domain/api-error';
 
 /**
  * The release gate per PDD app version (docs/api.md §12.2). A page profile that

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { HttpError } from '../http/errors';
+import { invalidInput } from '../../domain/api-error';
 import { EVIDENCE_LIMITS } from './limits';
 import { decodeInWorker } from './png-decoder';
 
@@ -16,8 +16,8 @@ export interface PngHeader {
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
-const notPng = (message: string) => new HttpError(400, 'EVIDENCE_NOT_PNG', message);
-const invalid = (message: string) => new HttpError(400, 'EVIDENCE_PNG_INVALID', message);
+const notPng = (message: string) => invalidInput('EVIDENCE_NOT_PNG', message);
+const invalid = (message: string) => invalidInput('EVIDENCE_PNG_INVALID', message);
 
 /** Throws as soon as the first 8 bytes are not the PNG signature. */
 export function checkSignature(head: Buffer): void {
@@ -45,8 +45,7 @@ export function inspectHeader(head: Buffer): PngHeader {
   const { maxSidePx, maxPixels } = EVIDENCE_LIMITS;
   if (width < 1 || height < 1) throw invalid('the PNG declares an empty image');
   if (width > maxSidePx || height > maxSidePx || width * height > maxPixels) {
-    throw new HttpError(
-      400,
+    throw invalidInput(
       'EVIDENCE_DIMENSIONS_TOO_LARGE',
       `a screenshot may be at most ${maxSidePx} px a side and ${maxPixels} px in all`,
       {
@@ -98,7 +97,7 @@ function checkAncillary(type: string, data: Buffer, seen: { bytes: number }): vo
     zlib.inflateSync(data.subarray(start), { maxOutputLength: EVIDENCE_LIMITS.maxAncillaryInflatedBytes });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', `the PNG's ${type} chunk inflates past its bound`);
+      throw invalidInput('EVIDENCE_PNG_BOMB', `the PNG's ${type} chunk inflates past its bound`);
     throw invalid(`the PNG's ${type} chunk is not valid zlib data`);
   }
 }
@@ -147,7 +146,7 @@ export async function decodeFully(file: Buffer, header: PngHeader): Promise<void
   }
   switch (decoded.stage) {
     case 'bomb':
-      throw new HttpError(400, 'EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
+      throw invalidInput('EVIDENCE_PNG_BOMB', 'the image data inflates to more than its declared size');
     case 'zlib':
       throw invalid('the PNG image data is not valid zlib data');
     case 'short':

@@ -1,16 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { HttpError } from '../http/errors';
+import { ApiError, invalidInput, unsupported } from '../../domain/api-error';
 import { EVIDENCE_LIMITS } from './limits';
-import { removeQuietly, tooLarge, writeTemp, type ReceivedFile } from './upload-file';
+import { removeQuietly, screenshotTooLarge, writeTemp, type ReceivedFile } from './upload-file';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
   file: ReceivedFile | undefined;
 }
 
-const incomplete = (message: string) => new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', message);
+const incomplete = (message: string) => invalidInput('EVIDENCE_UPLOAD_INCOMPLETE', message);
 
 /**
  * Reads (and drops) what the client is still sending, up to a cap, so it gets to see our
@@ -48,19 +48,17 @@ export function receiveEvidenceUpload(req: IncomingMessage, dir: string): Promis
         },
       });
     } catch {
-      reject(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with a boundary'));
+      reject(unsupported('UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with a boundary'));
       return;
     }
     const upload = new Upload(req, parser, dir, resolve, reject);
     parser.on('field', upload.onField);
     parser.on('file', upload.onFile);
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
-      parser.on(limit, () =>
-        upload.fail(new HttpError(400, 'EVIDENCE_TOO_MANY_PARTS', 'too many parts in the upload')),
-      );
+      parser.on(limit, () => upload.fail(invalidInput('EVIDENCE_TOO_MANY_PARTS', 'too many parts in the upload')));
     }
     parser.on('error', () =>
-      upload.fail(new HttpError(400, 'EVIDENCE_MALFORMED_MULTIPART', 'the multipart body is malformed or incomplete')),
+      upload.fail(invalidInput('EVIDENCE_MALFORMED_MULTIPART', 'the multipart body is malformed or incomplete')),
     );
     parser.on('close', upload.onClose);
     req.on('error', () => upload.fail(incomplete('the client went away mid-upload')));
@@ -86,10 +84,10 @@ class Upload {
     private readonly parser: busboy.Busboy,
     private readonly dir: string,
     private readonly resolve: (upload: ReceivedUpload) => void,
-    private readonly reject: (err: HttpError) => void,
+    private readonly reject: (err: ApiError) => void,
   ) {}
 
-  readonly fail = (err: HttpError): void => {
+  readonly fail = (err: ApiError): void => {
     if (this.failed) return;
     this.failed = true;
     this.req.unpipe(this.parser);
@@ -105,9 +103,9 @@ class Upload {
 
   readonly onField = (name: string, value: string, info: busboy.FieldInfo): void => {
     if (info.nameTruncated || info.valueTruncated)
-      return this.fail(new HttpError(400, 'EVIDENCE_FIELD_TOO_LONG', `field ${name.slice(0, 64)} is too long`));
+      return this.fail(invalidInput('EVIDENCE_FIELD_TOO_LONG', `field ${name.slice(0, 64)} is too long`));
     if (Object.prototype.hasOwnProperty.call(this.fields, name))
-      return this.fail(new HttpError(400, 'EVIDENCE_DUPLICATE_FIELD', `field ${name} is sent twice`));
+      return this.fail(invalidInput('EVIDENCE_DUPLICATE_FIELD', `field ${name} is sent twice`));
     this.fields[name] = value;
   };
 
@@ -121,21 +119,21 @@ class Upload {
     }
     if (name !== 'file' || this.written) {
       stream.resume();
-      return this.fail(new HttpError(400, 'EVIDENCE_UNEXPECTED_FILE', 'send exactly one file, in the field "file"'));
+      return this.fail(invalidInput('EVIDENCE_UNEXPECTED_FILE', 'send exactly one file, in the field "file"'));
     }
     if (info.mimeType !== 'image/png') {
       stream.resume();
       return this.fail(
-        new HttpError(415, 'EVIDENCE_NOT_PNG', `the file is declared as ${info.mimeType}; only image/png is accepted`),
+        unsupported('EVIDENCE_NOT_PNG', `the file is declared as ${info.mimeType}; only image/png is accepted`),
       );
     }
     this.fileStream = stream;
-    stream.on('limit', () => this.fail(tooLarge()));
+    stream.on('limit', () => this.fail(screenshotTooLarge()));
     const writing = writeTemp(stream, this.dir);
     this.written = writing;
     writing.then(
       (file) => (this.failed ? removeQuietly(file.tmpPath) : undefined),
-      (err: unknown) => this.fail(err instanceof HttpError ? err : incomplete('the upload failed')),
+      (err: unknown) => this.fail(err instanceof ApiError ? err : incomplete('the upload failed')),
     );
   };
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isUtcTimestamp, nowUtc } from '../../domain/time';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { EvidenceAssetsTable } from '../db/tables/evidence';
-import { conflict, HttpError, validationError } from '../http/errors';
+import { conflict, invalidInput } from '../../domain/api-error';
 import { EVIDENCE_KINDS } from './limits';
 import { decodeFully } from './png';
 import { Semaphore } from './semaphore';
@@ -100,10 +100,9 @@ export class EvidenceStore {
     sweepStaleUploads(dir);
   }
 
+  /** A ZodError for fields that do not fit: admin/http answers it as VALIDATION_FAILED, naming them. */
   parseFields(raw: Record<string, string>): EvidenceFields {
-    const result = evidenceFieldsSchema.safeParse(raw);
-    if (!result.success) throw validationError(result.error);
-    return result.data;
+    return evidenceFieldsSchema.parse(raw);
   }
 
   /**
@@ -117,13 +116,13 @@ export class EvidenceStore {
   ): Promise<{ asset: EvidenceAssetView; created: boolean }> {
     try {
       if (file.sha256 !== fields.sha256) {
-        throw new HttpError(400, 'EVIDENCE_SHA256_MISMATCH', 'the file does not match the declared sha256', {
+        throw invalidInput('EVIDENCE_SHA256_MISMATCH', 'the file does not match the declared sha256', {
           declared: fields.sha256,
           received: file.sha256,
         });
       }
       if (fields.byte_size !== undefined && fields.byte_size !== file.byteSize) {
-        throw new HttpError(400, 'EVIDENCE_SIZE_MISMATCH', 'the file does not match the declared byte_size', {
+        throw invalidInput('EVIDENCE_SIZE_MISMATCH', 'the file does not match the declared byte_size', {
           declared: fields.byte_size,
           received: file.byteSize,
         });
@@ -200,8 +199,7 @@ export class EvidenceStore {
       .where('device_id', '=', deviceId)
       .executeTakeFirst();
     if (!attempt) {
-      throw new HttpError(
-        409,
+      throw conflict(
         'EVIDENCE_ATTEMPT_UNKNOWN',
         'no purchase attempt with this task_id and attempt_id runs on this device',
         {
@@ -211,16 +209,11 @@ export class EvidenceStore {
       );
     }
     if (attempt.finished_at !== null) {
-      throw new HttpError(
-        409,
-        'EVIDENCE_ATTEMPT_FINISHED',
-        'this purchase attempt has finished; its evidence is closed',
-        {
-          task_id: fields.task_id,
-          attempt_id: fields.attempt_id,
-          finished_at: attempt.finished_at,
-        },
-      );
+      throw conflict('EVIDENCE_ATTEMPT_FINISHED', 'this purchase attempt has finished; its evidence is closed', {
+        task_id: fields.task_id,
+        attempt_id: fields.attempt_id,
+        finished_at: attempt.finished_at,
+      });
     }
   }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { HttpError } from '../http/errors';
+import { ApiError, invalidInput, tooLarge } from '../../domain/api-error';
 import { EVIDENCE_LIMITS } from './limits';
 import { checkSignature, inspectHeader, PNG_HEADER_BYTES, type PngHeader } from './png';
 
@@ -23,8 +23,8 @@ export interface ReceivedFile {
   header: PngHeader;
 }
 
-export const tooLarge = () =>
-  new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
+export const screenshotTooLarge = () =>
+  tooLarge('EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
 
 export async function removeQuietly(file: string | undefined): Promise<void> {
   if (file) await fs.promises.rm(file, { force: true }).catch(() => undefined);
@@ -42,7 +42,7 @@ function pngSniffer(): {
   const transform = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       byteSize += chunk.length;
-      if (byteSize > EVIDENCE_LIMITS.maxBytes) return cb(tooLarge());
+      if (byteSize > EVIDENCE_LIMITS.maxBytes) return cb(screenshotTooLarge());
       hash.update(chunk);
       if (!header) {
         head = Buffer.concat([head, chunk.subarray(0, PNG_HEADER_BYTES)]).subarray(0, PNG_HEADER_BYTES);
@@ -83,16 +83,16 @@ export async function writeTemp(stream: Readable, dir: string): Promise<Received
       await handle.close();
     }
     const { byteSize, sha256, header } = sniffer.result();
-    if (!header) throw new HttpError(400, 'EVIDENCE_NOT_PNG', 'the file is not a PNG');
+    if (!header) throw invalidInput('EVIDENCE_NOT_PNG', 'the file is not a PNG');
     return { tmpPath, byteSize, sha256, header };
   } catch (err) {
     // A refusal can come before the file is even open: the stream still opens (creating the
     // file) and then closes, so the file is removed only once the stream has closed.
     if (!out.closed) await Promise.race([once(out, 'close').catch(() => undefined), delay(5_000)]);
     await removeQuietly(tmpPath);
-    throw err instanceof HttpError
+    throw err instanceof ApiError
       ? err
-      : new HttpError(400, 'EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete');
+      : invalidInput('EVIDENCE_UPLOAD_INCOMPLETE', 'the upload ended before the file was complete');
   }
 }
 

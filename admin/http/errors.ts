@@ -1,12 +1,28 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
+import { ApiError, invalidInput, type ApiErrorKind } from '../../domain/api-error';
 import type { ApiErrorCode } from '../../domain/api-errors';
 import type { Logger } from '../../platform/logger';
 
+/** The one place a business refusal becomes an HTTP status. */
+const STATUS_OF_KIND: Record<ApiErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  unprocessable: 422,
+  too_many: 429,
+  unavailable: 503,
+};
+
 /**
- * The error every route throws on purpose. `code` is UPPER_SNAKE, stable and one of
- * domain/api-errors.ts (which holds the operator's Chinese for it); `message` says what to do. Anything else that escapes is a bug: the client gets
- * a 500 with no stack trace and the log gets everything.
+ * The HTTP layer's own answers about the request itself (its host, its body, its path), which
+ * no service makes. Everything else a route means to answer is an `ApiError`
+ * (domain/api-error.ts); anything else that escapes is a bug: the client gets a 500 with no
+ * stack trace and the log gets everything.
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -14,19 +30,10 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
-    readonly details?: unknown,
   ) {
     super(message);
   }
 }
-
-export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) =>
-  new HttpError(400, code, message, details);
-export const notFound = (code: ApiErrorCode, message: string) => new HttpError(404, code, message);
-export const conflict = (code: ApiErrorCode, message: string, details?: unknown) =>
-  new HttpError(409, code, message, details);
-export const unprocessable = (code: ApiErrorCode, message: string, details?: unknown) =>
-  new HttpError(422, code, message, details);
 
 /** The body of every error answer; typed, so the middleware's own codes need their row too. */
 function errorBody(
@@ -38,10 +45,10 @@ function errorBody(
 }
 
 /** Turns a zod failure into the same shape every time, naming the fields. */
-export function validationError(err: ZodError): HttpError {
+export function validationError(err: ZodError): ApiError {
   const issues = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   const fields = [...new Set(issues.map((i) => i.path || '(body)'))].join(', ');
-  return badRequest('VALIDATION_FAILED', `invalid input: ${fields}`, { issues });
+  return invalidInput('VALIDATION_FAILED', `invalid input: ${fields}`, { issues });
 }
 
 export function errorMiddleware(log: Logger): Middleware {
@@ -50,9 +57,14 @@ export function errorMiddleware(log: Logger): Middleware {
       await next();
     } catch (raw) {
       const err = raw instanceof ZodError ? validationError(raw) : raw;
+      if (err instanceof ApiError) {
+        ctx.status = STATUS_OF_KIND[err.kind];
+        ctx.body = errorBody(err.code, err.message, err.details);
+        return;
+      }
       if (err instanceof HttpError) {
         ctx.status = err.status;
-        ctx.body = errorBody(err.code, err.message, err.details);
+        ctx.body = errorBody(err.code, err.message);
         return;
       }
       // koa-body-parser and friends throw http-errors with `status` and `expose`.

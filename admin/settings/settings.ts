@@ -10,7 +10,7 @@ import {
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 
 /**
  * The one reader and writer of the operator settings in `app_settings` (domain/settings.ts names

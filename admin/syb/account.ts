@@ -4,7 +4,7 @@ import { unsafeTextChar, UNSAFE_TEXT_MESSAGE } from '../../domain/text';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest } from '../http/errors';
+import { invalidInput } from '../../domain/api-error';
 import { readSybSecret, resealSybSecret, sealSybSecret, writeSybSecret, type StoredSybSecret } from './account-secret';
 import { checkSybAddress, SybAddressRefused } from './address';
 import { AnswerParser } from './answer-parser';
@@ -39,7 +39,7 @@ export function refuseControlCharacters(body: unknown, depth = 0): void {
   if (typeof body === 'string') {
     // names the character (U+202E), never the text: it may be the password
     const unsafe = unsafeSettingChar(body);
-    if (unsafe !== null) throw badRequest('CONTROL_CHARACTER', `a setting contains ${unsafe}`);
+    if (unsafe !== null) throw invalidInput('CONTROL_CHARACTER', `a setting contains ${unsafe}`);
     return;
   }
   if (body === null || typeof body !== 'object') return;
@@ -189,7 +189,7 @@ export class SybService {
       try {
         await checkSybAddress(input.url);
       } catch (err) {
-        if (err instanceof SybAddressRefused) throw badRequest('SYB_URL_REFUSED', err.message);
+        if (err instanceof SybAddressRefused) throw invalidInput('SYB_URL_REFUSED', err.message);
         throw err;
       }
     }

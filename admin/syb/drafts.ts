@@ -3,7 +3,7 @@ import { DRAFT_REFUSALS, LIVE_LINE_TASK_STATES, type DraftRefusal } from '../../
 import { cutText } from '../../domain/text';
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../../domain/api-error';
 import { createPurchaseDraft } from '../purchase/drafts';
 import { knownPurchase, UnknownPurchase, type KnownPurchase } from '../purchase/known';
 import type { OptionsRefusal } from '../purchase/options';
@@ -152,9 +152,9 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
   } catch (err) {
     // Another request drafted the same line between our check and the insert.
     if (isLiveLineConflict(err)) throw new Refused('ALREADY_DRAFTED');
-    if (err instanceof HttpError && err.code === 'PDD_URL_NO_GOODS_ID') throw await refuse('NO_PDD_LINK');
+    if (err instanceof ApiError && err.code === 'PDD_URL_NO_GOODS_ID') throw await refuse('NO_PDD_LINK');
     // the one options check (admin/purchase/options.ts) found the mapped options not offered
-    if (err instanceof HttpError && OPTION_REFUSALS.has(err.code)) throw await refuse('OPTION_UNAVAILABLE');
+    if (err instanceof ApiError && OPTION_REFUSALS.has(err.code)) throw await refuse('OPTION_UNAVAILABLE');
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import type { OrderLineView } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import type { AuditHook } from '../catalog/common';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { invalidInput, conflict, notFound } from '../../domain/api-error';
 import { listOrderLines } from './orders';
 
 /** The audit action of an operator's set or clear of a line's SKU; the sync reads it to leave that choice alone. */
@@ -35,9 +35,9 @@ export async function setOrderLineSku(
         .select(['sku_id', 'goods_id', 'spec_raw'])
         .where('sku_id', '=', skuId)
         .executeTakeFirst();
-      if (!sku) throw badRequest('SHOPEE_SKU_NOT_FOUND', `no local Shopee SKU ${skuId}; add it on the product first`);
+      if (!sku) throw invalidInput('SHOPEE_SKU_NOT_FOUND', `no local Shopee SKU ${skuId}; add it on the product first`);
       if (sku.goods_id !== line.shopee_goods_id) {
-        throw badRequest(
+        throw invalidInput(
           'SHOPEE_SKU_OTHER_GOODS',
           `Shopee SKU ${skuId} belongs to goods ${sku.goods_id}, not to this line's goods ${line.shopee_goods_id}`,
         );

@@ -4,7 +4,7 @@ import { LIVE_LINE_TASK_STATES, type MatchState, type OrderLineView } from '../.
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import type { AdminDb } from '../db/database';
 import { containsText } from '../db/like';
-import { badRequest } from '../http/errors';
+import { invalidInput } from '../../domain/api-error';
 import { knownPurchase, UnknownPurchase } from '../purchase/known';
 
 export interface OrderListQuery {
@@ -64,7 +64,7 @@ async function purchasable(db: AdminDb, skuId: string, quantity: number): Promis
 function dayStartUtc(day: string, plusDays = 0): string {
   const ms = Date.parse(`${day}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day)
-    throw badRequest('VALIDATION_FAILED', `invalid input: ${JSON.stringify(day)} is not a calendar day (YYYY-MM-DD)`);
+    throw invalidInput('VALIDATION_FAILED', `invalid input: ${JSON.stringify(day)} is not a calendar day (YYYY-MM-DD)`);
   return `${new Date(ms - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
 }
 
@@ -199,7 +199,6 @@ async function lineView(
           : 'sku_unknown';
   return {
     ...r,
-    order_no: r.syb_order_no,
     match_state: state,
     shopee_product_known: Number(product_known) === 1,
     spec_mismatch: r.shopee_sku_id !== null && local_sku_id !== null && !specsAgree(r.product_spec, r.shopee_sku_spec),
@@ -223,5 +222,5 @@ async function fillTaskStatuses(db: AdminDb, page: OrderLineView[]): Promise<voi
 function parseKey(key: string): [string, string] {
   const v: unknown = JSON.parse(key);
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
-  throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
+  throw invalidInput('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
 }

@@ -10,7 +10,7 @@ import {
 import { SYB_SYNC_MANUAL_WORKFLOW_ID, SYB_SYNC_SCHEDULE_ID } from '../../domain/syb';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import type { Logger } from '../../platform/logger';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 import type { TemporalGateway } from '../temporal/gateway';
 import type { SybService } from './account';
 import type { sybSync } from '../../workflows/syb-sync';

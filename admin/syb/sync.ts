@@ -1,7 +1,7 @@
 import { SYB_LIMITS, taipeiDay, type SybSyncCounts, type SybSyncStatus } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import type { AdminDb } from '../db/database';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../../domain/api-error';
 import { readSetting } from '../settings/settings';
 import type { SybService } from './account';
 import { SybError } from './client';
@@ -62,7 +62,7 @@ export async function syncSybOrders(syb: SybService, control: SyncControl = {}):
       budget = await syncBudget(db);
     } catch (err) {
       // a budget edited by hand past its range: no sync until it is saved again on 设置
-      if (err instanceof HttpError) await setState(db, { last_error: `${err.code}: ${err.message}` });
+      if (err instanceof ApiError) await setState(db, { last_error: `${err.code}: ${err.message}` });
       throw err;
     }
     const startedAt = nowUtc();

@@ -13,8 +13,8 @@ const refusal = async (p: Promise<unknown>) => {
   try {
     await p;
   } catch (err) {
-    const e = err as { status?: number; code?: string; details?: unknown };
-    return { status: e.status, code: e.code, details: e.details };
+    const e = err as { kind?: string; code?: string; details?: unknown };
+    return { kind: e.kind, code: e.code, details: e.details };
   }
   return 'read';
 };
@@ -33,14 +33,14 @@ describe('reading an import on its own thread', () => {
 
   it('hands back the reader’s own refusals as they were made', async () => {
     expect(await refusal(readImportInThread(Buffer.from('not a zip')))).toEqual({
-      status: 400,
+      kind: 'invalid',
       code: 'INVALID_XLSX',
       details: undefined,
     });
     const sheet =
       '<worksheet><sheetData><row><c t="inlineStr"><is><t>商品ID</t></is></c></row></sheetData></worksheet>';
     const header = zip([...workbookParts(), { name: 'xl/worksheets/sheet1.xml', ...deflated(sheet) }]);
-    expect(await refusal(readImportInThread(header))).toMatchObject({ status: 400, code: 'MISSING_COLUMNS' });
+    expect(await refusal(readImportInThread(header))).toMatchObject({ kind: 'invalid', code: 'MISSING_COLUMNS' });
   });
 
   it('stops a read past its time budget: 422 IMPORT_TOO_COSTLY, and the next import reads', async () => {
@@ -52,7 +52,7 @@ describe('reading an import on its own thread', () => {
     ]);
     const started = performance.now();
     expect(await refusal(readImportInThread(slow, { ...IMPORT_BUDGET, timeMs: 50 }))).toEqual({
-      status: 422,
+      kind: 'unprocessable',
       code: 'IMPORT_TOO_COSTLY',
       details: { budget: 'time', limit: 50 },
     });
@@ -69,7 +69,7 @@ describe('reading an import on its own thread', () => {
       sharedStrings(repeated('<si><t>abcdefghij</t></si>', 900_000)),
     ]);
     expect(await refusal(readImportInThread(heavy, { ...IMPORT_BUDGET, heapMb: 16 }))).toEqual({
-      status: 422,
+      kind: 'unprocessable',
       code: 'IMPORT_TOO_COSTLY',
       details: { budget: 'memory', limit: 16 },
     });

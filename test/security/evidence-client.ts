@@ -75,7 +75,7 @@ export async function seedAttempt(db: AdminDb, deviceId: string): Promise<void> 
       goods_id: '1',
       pdd_options: '{"颜色":"黑"}',
       quantity: 1,
-      total_price_cap_cent: 100,
+      max_total_price_cent: 100,
       execution_mode: 'dry_run',
       status: 'CLAIMED',
       workflow_id: `purchase/${taskId}/${authId}`,

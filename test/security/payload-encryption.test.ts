@@ -34,7 +34,7 @@ describe('Temporal payloads are encrypted; the codec endpoint decodes for operat
 
   beforeAll(async () => {
     rig = await startPurchaseRig();
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     orderNo = t.pdd_order_no as string;
@@ -103,7 +103,7 @@ describe('Temporal payloads are encrypted; the codec endpoint decodes for operat
     expect(res.status).toBe(200);
     const decoded = (res.body as { payloads: Array<{ metadata: Record<string, string>; data: string }> }).payloads;
     expect(Buffer.from(decoded[0]!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
-    expect(Buffer.from(decoded[0]!.data, 'base64').toString()).toContain('"capCent":4000');
+    expect(Buffer.from(decoded[0]!.data, 'base64').toString()).toContain('"maxTotalPriceCent":4000');
 
     // encode → decode round trip through the endpoint
     const plain = {
@@ -207,7 +207,7 @@ describe("a failed activity's message and stack trace are encrypted too", () => 
           goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
           options: { 颜色分类: '黑色', 尺码: 'M' },
           quantity: 1,
-          capCent: 2000,
+          maxTotalPriceCent: 2000,
           mode: 'live',
           expiresAt: new Date(Date.now() + 600_000).toISOString(),
         },

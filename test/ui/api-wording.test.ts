@@ -1,20 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import * as apiError from '../../domain/api-error';
 import { API_ERROR_CODES, isApiErrorCode, isOperatorText } from '../../domain/api-errors';
 
 /**
  * Every refusal the admin can send reads as Chinese to the operator: the UI shows the server's
  * message when it is operator text (domain/api-errors.ts `isOperatorText`), else the code's row
- * of the error table. This reads every sender in the admin's source (the helpers, `new
- * HttpError`, the device credentials' refusals, the refusal lists' `{ code, message }`) and
+ * of the error table. This reads every sender in the admin's source (the refusal factories of
+ * domain/api-error.ts, `new ApiError`, the device credentials' refusals, the HTTP layer's `new
+ * HttpError`, the refusal lists' `{ code, message }`) and
  * works out what the operator would read for it; that text must have Chinese wording of its own.
  * Interpolated values and quoted names (a column, an option) do not count as wording.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const CODE = String.raw`(?:'([A-Z][A-Z0-9_]*)'|CatalogErrors\.([A-Z][A-Z0-9_]*))`;
+const FACTORIES = Object.entries(apiError)
+  .filter(([, value]) => typeof value === 'function' && value !== apiError.ApiError)
+  .map(([name]) => name);
 const SENDERS: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|unprocessable|refuse)\(\s*${CODE}\s*,\s*`, 'g'),
-  new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}\s*,\s*`, 'g'),
+  new RegExp(String.raw`\b(?:${FACTORIES.join('|')}|refuse)\(\s*${CODE}\s*,\s*`, 'g'),
+  new RegExp(
+    String.raw`\bnew (?:ApiError|DeviceCredentialError|HttpError)\(\s*(?:'[a-z_]+'|\d+)\s*,\s*${CODE}\s*,\s*`,
+    'g',
+  ),
   new RegExp(String.raw`\bcode:\s*${CODE}\s*,\s*message:\s*`, 'g'),
 ];
 /** the workbook's column names (admin/catalog/import.ts): a name, not wording */
@@ -121,7 +129,7 @@ describe('every refusal the admin sends reads as Chinese', () => {
     expect(hasOwnWording('商品ID, 商品名稱')).toBe(false);
     expect(isOperatorText('数量 11 超过上限 10')).toBe(true);
     // a sender whose message and row were both without wording would be reported
-    const [s] = sentIn('admin/x.ts', "throw badRequest('NO_SUCH_ROW', `missing ${cols}`);");
+    const [s] = sentIn('admin/x.ts', "throw invalidInput('NO_SUCH_ROW', `missing ${cols}`);");
     expect(s).toEqual({ file: 'admin/x.ts', code: 'NO_SUCH_ROW', message: 'missing x1' });
     expect(hasOwnWording(operatorReads(s!))).toBe(false);
   });

@@ -1,20 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import * as apiError from '../../domain/api-error';
 import { API_ERROR_CODES, isApiErrorCode } from '../../domain/api-errors';
 
 /**
  * The operator must never meet an error code without Chinese text. tsc already refuses an
- * `HttpError` whose code has no row in domain/api-errors.ts; this reads the admin's source as
+ * `ApiError` whose code has no row in domain/api-errors.ts; this reads the admin's source as
  * text, so a code that reaches a response some other way (a refusal list's `code:`, a cast) is
  * caught too.
  */
 const CODE = String.raw`'([A-Z][A-Z0-9_]*)'`;
+/** The refusal factories of domain/api-error.ts (`invalidInput`, `notFound`, …), every one it exports. */
+const FACTORIES = Object.entries(apiError)
+  .filter(([, value]) => typeof value === 'function' && value !== apiError.ApiError)
+  .map(([name]) => name);
 const SENDERS: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:badRequest|notFound|conflict|unprocessable|errorBody)\(\s*${CODE}`, 'g'),
+  new RegExp(String.raw`\b(?:${FACTORIES.join('|')}|errorBody)\(\s*${CODE}`, 'g'),
   // the purchase options' refusals (admin/purchase/options.ts)
   new RegExp(String.raw`\brefuse\(\s*${CODE}`, 'g'),
-  // HttpError and its subclass for the device credentials (the CLI prints the same refusal)
-  new RegExp(String.raw`\bnew (?:HttpError|DeviceCredentialError)\(\s*\d+\s*,\s*${CODE}`, 'g'),
+  // ApiError by its kind, its subclass for the device credentials (the CLI prints the same
+  // refusal), and the HTTP layer's own answers about the request (admin/http/errors.ts)
+  new RegExp(String.raw`\bnew (?:ApiError|DeviceCredentialError|HttpError)\(\s*(?:'[a-z_]+'|\d+)\s*,\s*${CODE}`, 'g'),
   new RegExp(String.raw`\bcode:\s*${CODE}`, 'g'),
   // The 顺运宝 adapter's failures (the sync's last_error), the per-line draft refusals and why no
   // purchase is known for a Shopee SKU (admin/purchase/known.ts).
@@ -59,10 +65,14 @@ describe('API error codes', () => {
   const sent = serverErrorCodes(adminSources());
 
   it('finds the codes of every kind of sender (the scan itself works)', () => {
-    // one per sender pattern: the middleware, new HttpError, a helper, a refusal list, the catalog list
+    expect(FACTORIES).toEqual(expect.arrayContaining(['invalidInput', 'notFound', 'tooMany', 'unavailable']));
+    // one per sender pattern: the middleware, a factory, new DeviceCredentialError, new HttpError,
+    // a refusal list, the catalog list
     for (const code of [
       'INTERNAL',
       'LOGIN_FAILED',
+      'PHONE_NOT_PENDING',
+      'HOST_NOT_ALLOWED',
       'TASK_NOT_FOUND',
       'NOT_DRAFT',
       'SHOPEE_SKU_EXISTS',
@@ -99,11 +109,23 @@ describe('API error codes', () => {
     const files = new Map([
       [
         'admin/x.ts',
-        "throw conflict('BRAND_NEW_CODE', 'x');\nthrow new HttpError(418, 'ANOTHER_NEW_CODE', 'y');\nrefusals.push({ code: 'THIRD_NEW_CODE' });",
+        [
+          "throw conflict('BRAND_NEW_CODE', 'x');",
+          "throw new HttpError(418, 'ANOTHER_NEW_CODE', 'y');",
+          "refusals.push({ code: 'THIRD_NEW_CODE' });",
+          "throw tooMany('FOURTH_NEW_CODE', 'z');",
+          "throw new DeviceCredentialError('not_found', 'FIFTH_NEW_CODE', 'w');",
+        ].join('\n'),
       ],
     ]);
     const codes = [...serverErrorCodes(files).keys()];
-    expect(codes.sort()).toEqual(['ANOTHER_NEW_CODE', 'BRAND_NEW_CODE', 'THIRD_NEW_CODE']);
-    expect(codes.filter((c) => !isApiErrorCode(c))).toHaveLength(3);
+    expect(codes.sort()).toEqual([
+      'ANOTHER_NEW_CODE',
+      'BRAND_NEW_CODE',
+      'FIFTH_NEW_CODE',
+      'FOURTH_NEW_CODE',
+      'THIRD_NEW_CODE',
+    ]);
+    expect(codes.filter((c) => !isApiErrorCode(c))).toHaveLength(5);
   });
 });

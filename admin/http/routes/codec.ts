@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { convertCodecPayloads, codecBodySchema } from '../../../temporal/codec/http-json';
 import type { AppDeps } from '../deps';
-import { badRequest } from '../errors';
+import { invalidInput } from '../../../domain/api-error';
 import { parseBody } from '../validate';
 
 /**
@@ -16,7 +16,7 @@ export function codecRoutes(deps: Pick<AppDeps, 'temporal'>): Router {
   const handle = (op: 'decode' | 'encode') => async (ctx: Context) => {
     const namespace = ctx.get('x-namespace');
     if (namespace && namespace !== deps.temporal.settings.namespace)
-      throw badRequest(
+      throw invalidInput(
         'CODEC_NAMESPACE_MISMATCH',
         `this codec serves the namespace ${deps.temporal.settings.namespace}, not ${namespace}`,
       );
@@ -24,7 +24,7 @@ export function codecRoutes(deps: Pick<AppDeps, 'temporal'>): Router {
     try {
       ctx.body = await convertCodecPayloads(op, body.payloads);
     } catch (err) {
-      throw badRequest('CODEC_FAILED', `cannot ${op}: ${(err as Error).message}`);
+      throw invalidInput('CODEC_FAILED', `cannot ${op}: ${(err as Error).message}`);
     }
   };
   router.post('/api/codec/decode', handle('decode'));

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { operatorOf } from '../../auth/principal';
 import type { AppDeps } from '../deps';
-import { notFound } from '../errors';
+import { notFound } from '../../../domain/api-error';
 import { parseParams } from '../validate';
 
 const params = z.object({ id: z.uuid() });

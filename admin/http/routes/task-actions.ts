@@ -2,34 +2,39 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ResolveReconciliationInput } from '../../../domain/purchase/workflow-types';
-import type { WorkflowAction } from '../../../workflows/purchase/messages';
+import type { WorkflowAction } from '../../../domain/contracts/purchase-messages';
 import { markAudited } from '../../audit/audit';
 import { actorOf } from '../../auth/principal';
 import { actOnTask, type ActionOutcome } from '../../purchase/actions';
 import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
-import { badRequest, conflict } from '../errors';
+import { invalidInput, conflict } from '../../../domain/api-error';
 import { parseBody, parseParams } from '../validate';
 import { taskParams } from './tasks';
 
-const pddOrderNo = z.string().trim().min(1).max(64);
-/** `order_no` is the deprecated alias of `pdd_order_no` here (docs/api.md "Names"); two different numbers are refused. */
 const resolveBody = z.discriminatedUnion('outcome', [
-  z
-    .object({ outcome: z.literal('created'), pdd_order_no: pddOrderNo.optional(), order_no: pddOrderNo.optional() })
-    .strict()
-    .refine((b) => (b.pdd_order_no ?? b.order_no) !== undefined, { message: 'pdd_order_no is required' })
-    .refine((b) => !b.pdd_order_no || !b.order_no || b.pdd_order_no === b.order_no, {
-      message: 'pdd_order_no and its alias order_no differ',
-    }),
+  z.object({ outcome: z.literal('created'), pdd_order_no: z.string().trim().min(1).max(64) }).strict(),
   z.object({ outcome: z.literal('not_created') }).strict(),
 ]);
+
+/**
+ * Body fields an earlier release took, with the name to send now (docs/api.md "Names"): `order_no`
+ * said either order number, so a request that still sends it is refused with the one it means.
+ */
+const RENAMED_RESOLVE_FIELDS: Readonly<Record<string, string>> = { order_no: 'pdd_order_no' };
+
+function refuseRenamedFields(body: unknown, renamed: Readonly<Record<string, string>>): void {
+  if (typeof body !== 'object' || body === null) return;
+  for (const [old, now] of Object.entries(renamed))
+    if (old in body)
+      throw invalidInput('FIELD_RENAMED', `${old} is no longer taken: send ${now}`, { field: old, use: now });
+}
 
 /** The client's key for one operator request: a retry with the same key gets the first answer. */
 function idempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !/^[A-Za-z0-9:._-]{1,100}$/.test(header)) {
-    throw badRequest('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key: 1–100 characters of A-Z a-z 0-9 : . _ -');
+    throw invalidInput('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key: 1–100 characters of A-Z a-z 0-9 : . _ -');
   }
   return header;
 }
@@ -68,14 +73,13 @@ export function taskActionRoutes(deps: AppDeps): Router {
   // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
   router.post('/:taskId/resolve', async (ctx) => {
     const { taskId } = parseParams(ctx, taskParams);
+    refuseRenamedFields((ctx.request as { body?: unknown }).body, RENAMED_RESOLVE_FIELDS);
     const body = parseBody(ctx, resolveBody);
     await act(
       ctx,
       taskId,
       'resolve',
-      body.outcome === 'created'
-        ? { outcome: 'created', orderNo: (body.pdd_order_no ?? body.order_no)! }
-        : { outcome: 'not_created' },
+      body.outcome === 'created' ? { outcome: 'created', orderNo: body.pdd_order_no } : { outcome: 'not_created' },
     );
   });
 
