@@ -143,8 +143,6 @@ export interface OrderLineView {
   syb_id: string;
   /** the 顺运宝 order number */
   syb_order_no: string;
-  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
-  order_no: string;
   title: string | null;
   product_spec: string | null;
   shopee_goods_id: string;

@@ -26,6 +26,8 @@ import * as m0100 from './0100_task_exact_search';
 import * as m0105 from './0105_device_health_app_version';
 import * as m0135 from './0135_task_list_version';
 import * as m0140 from './0140_syb_account_secret';
+import * as m0145 from './0145_cap_named_max_total_price';
+import * as m0146 from './0146_purchase_result_pdd_order_no';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -60,6 +62,8 @@ export const migrations: Record<string, Migration> = {
   '0105_device_health_app_version': m0105,
   '0135_task_list_version': m0135,
   '0140_syb_account_secret': m0140,
+  '0145_cap_named_max_total_price': m0145,
+  '0146_purchase_result_pdd_order_no': m0146,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -44,7 +44,7 @@ const TARGET = {
   goodsUrl: GOODS_URL,
   options: { 颜色分类: '黑色', 尺码: 'M' },
   quantity: 1,
-  capCent: 5000,
+  maxTotalPriceCent: 5000,
   mode: 'live' as const,
 };
 

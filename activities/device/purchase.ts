@@ -15,6 +15,7 @@ import type {
   PreparedPurchase,
   PurchaseTarget,
 } from '../../domain/contracts/device-activities';
+import { upgradePurchaseInput } from '../../migrations/payloads/purchase-input';
 import type { DeviceContext } from './context';
 import { onPhone, type PhoneRun } from './phone-activity';
 import { ActivityEvidence } from './purchase-evidence';
@@ -39,11 +40,13 @@ export interface PurchaseDeps {
  */
 export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps): DevicePurchaseActivities {
   return {
-    async preparePurchase(input) {
+    async preparePurchase(recorded) {
+      const input = current(recorded);
       return onPhone(ctx, 'preparePurchase', input, (run) => prepareOnPhone(ctx, deps, run, input.target));
     },
 
-    async submitOnce(input) {
+    async submitOnce(recorded) {
+      const input = current(recorded);
       const deadline = tapBy();
       return onPhone(ctx, 'submitOnce', input, async (run) => {
         const { session, pp, guard } = openPurchasePhone(ctx, deps.submissions, run, input.target);
@@ -62,7 +65,8 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       });
     },
 
-    async observeAfterSubmit(input) {
+    async observeAfterSubmit(recorded) {
+      const input = current(recorded);
       return onPhone(ctx, 'observeAfterSubmit', input, async (run) => {
         const { session, pp } = openPurchasePhone(ctx, deps.submissions, run, input.target);
         const evidence = new ActivityEvidence(ctx, deps.evidence, input.target, session);
@@ -75,7 +79,8 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       });
     },
 
-    async readPendingOrders(input) {
+    async readPendingOrders(recorded) {
+      const input = current(recorded);
       return onPhone(ctx, 'readPendingOrders', input, async (run) => {
         const { session, pp } = openPurchasePhone(ctx, deps.submissions, run, input.target);
         const expected = approvedReading(deps.submissions, input.target).expected;
@@ -85,6 +90,14 @@ export function createPurchaseActivities(ctx: DeviceContext, deps: PurchaseDeps)
       });
     },
   };
+}
+
+/**
+ * The activity's input with its target under today's names: an activity scheduled before a
+ * deploy is handed the target its workflow recorded then (migrations/payloads/purchase-input.ts).
+ */
+function current<I extends { target: PurchaseTarget }>(recorded: I): I {
+  return { ...recorded, target: upgradePurchaseInput(recorded.target) };
 }
 
 /**

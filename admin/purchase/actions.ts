@@ -8,10 +8,10 @@ import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { OperatorAnswer, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
-import { OPERATOR_UPDATES, type WorkflowAction } from '../../workflows/purchase/messages';
+import { OPERATOR_UPDATES, type WorkflowAction } from '../../domain/contracts/purchase-messages';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { ApiError, conflict, notFound } from '../../domain/api-error';
 import type { TemporalGateway } from '../temporal/gateway';
 import {
   bodyDigest,
@@ -182,9 +182,8 @@ async function cancelDraft(
   });
 }
 
-function isRefusal(err: unknown): err is { code: string; message: string } {
-  const e = err as { status?: unknown; code?: unknown } | null;
-  return typeof e?.status === 'number' && e.status === 409 && e.code !== 'OPERATOR_WRITE_FAILED';
+function isRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.kind === 'conflict' && err.code !== 'OPERATOR_WRITE_FAILED';
 }
 
 function isDeadlineExceeded(err: unknown): boolean {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { allowsAction } from '../../domain/purchase/state-machine';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { purchaseWorkflowId, type PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
@@ -8,7 +7,8 @@ import { toUtcTimestamp } from '../../domain/time';
 import { recordAudits, type AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
-import { conflict } from '../http/errors';
+import { purchaseWorkflowInput, type AuthorizationForInput } from './workflow-input';
+import { conflict } from '../../domain/api-error';
 
 export interface StartRequestItem {
   task_id: string;
@@ -63,7 +63,7 @@ export async function authorizePurchases(
   });
   // One multi-row statement per table, not three per task: a 500-task batch held the write
   // lock (and the event loop: better-sqlite3 is synchronous) for 1,500 statements.
-  await insertAuthorizations(trx, planned, actor, createdAt, expiresAt);
+  const authorizations = await insertAuthorizations(trx, planned, actor, createdAt, expiresAt);
   for (const p of planned) await moveToPending(trx, p, createdAt);
   await recordAudits(
     trx,
@@ -73,14 +73,14 @@ export async function authorizePurchases(
       target: { kind: 'task', id: task.task_id },
       details: {
         authorization_id: authorizationId,
-        cap_cent: task.max_total_price_cent,
+        max_total_price_cent: task.max_total_price_cent,
         quantity: task.quantity,
         execution_mode: task.execution_mode,
         expires_at: expiresAt,
       },
     })),
   );
-  return planned.map((p) => authorized(p, expiresAt));
+  return planned.map((p, i) => authorized(p, authorizations[i]!));
 }
 
 function refusalOf(
@@ -105,31 +105,28 @@ async function insertAuthorizations(
   actor: AuditActor,
   createdAt: string,
   expiresAt: string,
-): Promise<void> {
+): Promise<AuthorizationForInput[]> {
   const startKey = randomUUID();
-  await trx
-    .insertInto('order_authorizations')
-    .values(
-      planned.map(({ task, authorizationId, workflowId }) => ({
-        id: authorizationId,
-        task_id: task.task_id,
-        task_version: task.version,
-        start_key: startKey,
-        goods_id: task.pdd_goods_id!,
-        pdd_options: task.pdd_options!,
-        quantity: task.quantity!,
-        total_price_cap_cent: task.max_total_price_cent!,
-        execution_mode: task.execution_mode!,
-        status: 'ACTIVE' as const,
-        workflow_id: workflowId,
-        workflow_started_at: null,
-        created_by: actor.name,
-        created_at: createdAt,
-        expires_at: expiresAt,
-        closed_at: null,
-      })),
-    )
-    .execute();
+  const rows = planned.map(({ task, authorizationId, workflowId }) => ({
+    id: authorizationId,
+    task_id: task.task_id,
+    task_version: task.version,
+    start_key: startKey,
+    goods_id: task.pdd_goods_id!,
+    pdd_options: task.pdd_options!,
+    quantity: task.quantity!,
+    max_total_price_cent: task.max_total_price_cent!,
+    execution_mode: task.execution_mode!,
+    status: 'ACTIVE' as const,
+    workflow_id: workflowId,
+    workflow_started_at: null,
+    created_by: actor.name,
+    created_at: createdAt,
+    expires_at: expiresAt,
+    closed_at: null,
+  }));
+  await trx.insertInto('order_authorizations').values(rows).execute();
+  return rows;
 }
 
 async function moveToPending(trx: AdminDb, { task, authorizationId, workflowId }: Planned, at: string): Promise<void> {
@@ -151,7 +148,8 @@ async function moveToPending(trx: AdminDb, { task, authorizationId, workflowId }
   if (updated.numUpdatedRows !== 1n) throw conflict('VERSION_CONFLICT', `task ${task.task_id} changed while starting`);
 }
 
-function authorized({ task, authorizationId, workflowId }: Planned, expiresAt: string): Authorized {
+/** The workflow's input is made from the authorization row just written, as the sweep makes it (./start.ts). */
+function authorized({ task, authorizationId, workflowId }: Planned, row: AuthorizationForInput): Authorized {
   return {
     started: {
       task_id: task.task_id,
@@ -159,19 +157,9 @@ function authorized({ task, authorizationId, workflowId }: Planned, expiresAt: s
       status: 'PENDING',
       authorization_id: authorizationId,
       workflow_id: workflowId,
-      expires_at: expiresAt,
+      expires_at: row.expires_at,
     },
-    input: {
-      taskId: task.task_id,
-      authorizationId,
-      goodsId: task.pdd_goods_id!,
-      goodsUrl: canonicalPddGoodsUrl(task.pdd_goods_id!),
-      options: JSON.parse(task.pdd_options!) as Record<string, string>,
-      quantity: task.quantity!,
-      capCent: task.max_total_price_cent!,
-      mode: task.execution_mode!,
-      expiresAt,
-    },
+    input: purchaseWorkflowInput(row),
     priority: task.priority,
   };
 }

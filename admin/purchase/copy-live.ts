@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 import { purchaseTaskRow } from './task-row';
 import { createPurchaseDraft, type DraftCreated } from './drafts';
 

@@ -8,7 +8,7 @@ import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../../domain/api-error';
 import { purchaseTaskRow } from './task-row';
 import { checkQuantity, collectedNames, draftGoodsId } from './draft-rules';
 import type { DraftCreated } from './drafts';

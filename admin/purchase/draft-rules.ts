@@ -1,7 +1,7 @@
 import { parsePddGoodsId } from '../../domain/pdd-url';
 import { CatalogErrors } from '../catalog/errors';
 import type { AdminDb } from '../db/database';
-import { badRequest, HttpError } from '../http/errors';
+import { ApiError, invalidInput } from '../../domain/api-error';
 import { readIntSetting } from './settings';
 
 /**
@@ -14,7 +14,10 @@ import { readIntSetting } from './settings';
 export function draftGoodsId(url: string): string {
   const parsed = parsePddGoodsId(url);
   if (!parsed.ok)
-    throw badRequest(CatalogErrors.PDD_URL_NO_GOODS_ID, 'no single goods_id in the URL: paste the full PDD goods link');
+    throw invalidInput(
+      CatalogErrors.PDD_URL_NO_GOODS_ID,
+      'no single goods_id in the URL: paste the full PDD goods link',
+    );
   return parsed.goodsId;
 }
 
@@ -28,11 +31,11 @@ export async function checkQuantity(db: AdminDb, quantity: number): Promise<void
     max = await readIntSetting(db, 'safety.max_quantity');
   } catch (err) {
     // a limit broken by hand refuses the start (SETTING_INVALID), not the saving of a draft
-    if (err instanceof HttpError && err.code === 'SETTING_INVALID') return;
+    if (err instanceof ApiError && err.code === 'SETTING_INVALID') return;
     throw err;
   }
   if (quantity > max)
-    throw badRequest('QUANTITY_OVER_LIMIT', `数量 ${quantity} 超过上限 ${max}`, { quantity, max_quantity: max });
+    throw invalidInput('QUANTITY_OVER_LIMIT', `数量 ${quantity} 超过上限 ${max}`, { quantity, max_quantity: max });
 }
 
 /** The PDD goods' title and shop as collected, which a draft without a title of its own takes. */

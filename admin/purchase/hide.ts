@@ -4,7 +4,7 @@ import { STATUS_ZH } from '../../domain/purchase/status';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 
 /**
  * 隐藏已结束的任务: all or nothing, and only tasks in a terminal state of the state machine —

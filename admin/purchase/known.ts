@@ -2,7 +2,7 @@ import { isInferredPrice, skusJsonSchema } from '../../domain/collect';
 import type { DraftRefusal } from '../../domain/syb';
 import { resolveMapping } from '../catalog/mappings';
 import type { AdminDb } from '../db/database';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../../domain/api-error';
 import { readIntSetting } from './settings';
 
 /** A purchase as the admin already knows it for one Shopee SKU: ready to become a draft. */

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { OperatorAnswer, ResolveReconciliationInput } from '../../domain/purchase/workflow-types';
-import type { WorkflowAction } from '../../workflows/purchase/messages';
+import type { WorkflowAction } from '../../domain/contracts/purchase-messages';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { unprocessable } from '../http/errors';
+import { unprocessable } from '../../domain/api-error';
 
 /*
  * One operator request on a task, told apart from every other by its id and remembered in the

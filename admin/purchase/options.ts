@@ -2,7 +2,7 @@ import type { CollectedSku, SkusJson } from '../../domain/collect';
 import type { ApiErrorCode } from '../../domain/api-errors';
 import type { AdminDb } from '../db/database';
 import { collected } from '../catalog/pdd-view';
-import { badRequest, conflict } from '../http/errors';
+import { invalidInput, conflict } from '../../domain/api-error';
 
 export interface OptionsRefusal {
   code: Extract<
@@ -92,7 +92,7 @@ export async function checkPurchaseOptions(
     );
   const judged = optionsRefusal(data, options);
   if ('refusal' in judged)
-    throw badRequest(judged.refusal.code, judged.refusal.message, { pdd_goods_id: goodsId, options });
+    throw invalidInput(judged.refusal.code, judged.refusal.message, { pdd_goods_id: goodsId, options });
   return judged.sku;
 }
 

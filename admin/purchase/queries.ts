@@ -5,7 +5,7 @@ import { canonicalReason } from '../../domain/purchase/reasons';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskListItem } from '../../domain/purchase/views';
 import type { AdminDb } from '../db/database';
-import { badRequest } from '../http/errors';
+import { invalidInput } from '../../domain/api-error';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import { containsText } from '../db/like';
 import { deviceName, durationSeconds } from './task-fields';
@@ -104,7 +104,6 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       version: t.version,
       priority: t.priority,
       syb_order_no: t.syb_order_no,
-      order_no: t.syb_order_no,
       pdd_order_no: t.pdd_order_no,
       duration_seconds: durationSeconds(t),
       removed_at: t.removed_at,
@@ -198,5 +197,5 @@ function parseKey(key: string): [string, string] {
     v = undefined; // a cursor this API never returned
   }
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
-  throw badRequest('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
+  throw invalidInput('INVALID_CURSOR', 'cursor is not one this API returned; start again without it');
 }

@@ -7,7 +7,7 @@ import type { ResolveReconciliationInput } from '../../domain/purchase/workflow-
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 import type { TemporalGateway } from '../temporal/gateway';
 
 /** How long a task read waits for Temporal to say whether the task's workflow is still open. */

@@ -1,16 +1,15 @@
-import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
-import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { nowUtc } from '../../domain/time';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict } from '../http/errors';
+import { conflict } from '../../domain/api-error';
 import { recordPurchasesStarted } from '../metrics/metrics';
 import type { Logger } from '../../platform/logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { authorizePurchases, type Authorized, type StartedTask, type StartRequestItem } from './authorize';
 import { readIntSetting } from './settings';
 import { startPurchaseWorkflow } from './workflow-client';
+import { purchaseWorkflowInput } from './workflow-input';
 
 /**
  * 「开始采购」: ONE transaction checks every task's version and state and creates every one-time
@@ -129,17 +128,7 @@ export async function startAuthorizedWorkflow(
     .selectAll()
     .where('id', '=', authorizationId)
     .executeTakeFirstOrThrow();
-  const input: PurchaseWorkflowInput = {
-    taskId: auth.task_id,
-    authorizationId: auth.id,
-    goodsId: auth.goods_id,
-    goodsUrl: canonicalPddGoodsUrl(auth.goods_id),
-    options: JSON.parse(auth.pdd_options) as Record<string, string>,
-    quantity: auth.quantity,
-    capCent: auth.total_price_cap_cent,
-    mode: auth.execution_mode,
-    expiresAt: auth.expires_at,
-  };
+  const input = purchaseWorkflowInput(auth);
   // fixed once started: only a draft's priority can be changed
   const task = await deps.db
     .selectFrom('tasks')

@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
 import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
+import { parseStopFacts, type StopFacts } from '../../domain/purchase/stop-facts';
 import { NEXT_STEP_ZH, STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { TaskView, TimelineEntry } from '../../domain/purchase/views';
 import type { AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../../domain/api-error';
 import { deviceName, durationSeconds } from './task-fields';
 import { draftWarnings } from './warnings';
 
@@ -19,6 +20,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   const tapped = current && submission !== undefined && submission.abandoned_at === null;
   const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
+  const timeline = await timelineOf(db, task, attempt);
   return {
     task_id: task.task_id,
     type: 'purchase',
@@ -38,11 +40,11 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_code: task.reason_code && canonicalReason(task.reason_code),
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
+    reason_facts: task.reason_code ? stopFactsOf(status, timeline) : null,
     device_id: task.device_id,
     device_name: task.device_name,
     syb_id: task.syb_id,
     syb_order_no: task.syb_order_no,
-    order_no: task.syb_order_no,
     pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
@@ -56,7 +58,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
       gate3_submit_amount_cent: current ? (attempt?.gate3_submit_amount_cent ?? null) : null,
       quantity_read: current ? (attempt?.quantity_read ?? null) : null,
     },
-    timeline: await timelineOf(db, task, attempt),
+    timeline,
     attempt: attempt ? attemptView(attempt) : null,
     submission: submission
       ? {
@@ -126,11 +128,7 @@ async function timelineOf(
   task: { task_id: string; status: string; reason_code: string | null; finished_at: string | null; updated_at: string },
   attempt: Attempt | undefined,
 ): Promise<TimelineEntry[]> {
-  const timeline = attempt
-    ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]).map((e) =>
-        e.reason ? { ...e, reason: canonicalReason(e.reason) } : e,
-      )
-    : [];
+  const timeline = attempt ? (JSON.parse(attempt.timeline_json) as TimelineEntry[]).map(readEntry) : [];
   // A task canceled before a phone took it (or after a reset) has no attempt that records it.
   if (task.status === 'CANCELED' && timeline.at(-1)?.status !== 'CANCELED') {
     timeline.push({
@@ -142,6 +140,22 @@ async function timelineOf(
     });
   }
   return timeline;
+}
+
+/** A stored entry with today's reason code, and its facts only when they are a shape this admin knows. */
+function readEntry(stored: TimelineEntry): TimelineEntry {
+  const { facts: raw, ...entry } = stored;
+  const facts = parseStopFacts(raw);
+  return {
+    ...entry,
+    ...(entry.reason ? { reason: canonicalReason(entry.reason) } : {}),
+    ...(facts ? { facts } : {}),
+  };
+}
+
+/** The facts of the current stop: those of the latest entry that recorded the task's status. */
+function stopFactsOf(status: PurchaseStatus, timeline: readonly TimelineEntry[]): StopFacts | null {
+  return timeline.findLast((e) => e.status === status)?.facts ?? null;
 }
 
 function attemptView(attempt: Attempt): NonNullable<TaskView['attempt']> {

@@ -52,7 +52,7 @@ export async function startPurchaseWorkflow(
         `商品 ${input.goodsId}：${Object.entries(input.options)
           .map(([k, v]) => `${k}=${v}`)
           .join('，')} × ${input.quantity}`,
-        `总价上限 ${(input.capCent / 100).toFixed(2)} 元，模式 ${input.mode}，授权到期 ${input.expiresAt}`,
+        `总价上限 ${(input.maxTotalPriceCent / 100).toFixed(2)} 元，模式 ${input.mode}，授权到期 ${input.expiresAt}`,
       ].join('\n'),
       typedSearchAttributes: [
         { key: TaskIdAttr, value: input.taskId },

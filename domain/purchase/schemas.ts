@@ -73,6 +73,7 @@ const optionsObject = z.record(z.string(), z.string());
 export const purchaseResultSchema = z
   .object({
     mode: z.enum(EXECUTION_MODES),
+    // `max_price_cent`: the authorised cap (`max_total_price_cent`) under the name this shape gave it
     requested: z
       .object({ options: optionsObject, quantity: z.number().int().positive(), max_price_cent: cent })
       .passthrough(),
@@ -89,7 +90,8 @@ export const purchaseResultSchema = z
     order_submitted: z.boolean(),
     payment_attempted: z.literal(false),
     payment_status: z.enum(['unpaid', 'paid']).nullable(),
-    order_no: z.string().min(1).nullable(),
+    /** the PDD order number */
+    pdd_order_no: z.string().min(1).nullable(),
     ordered_at: utc.nullable(),
     ordered_at_raw: z.string().nullable(),
     match_status: z.enum(['not_submitted', 'matched', 'unmatched', 'pending', 'manual']),
@@ -102,8 +104,8 @@ export const purchaseResultSchema = z
         message: 'a dry run never submits: order_submitted=false and match_status=not_submitted',
       });
     }
-    if (p.match_status === 'matched' && (p.order_no === null || p.payment_status === null)) {
-      ctx.addIssue({ code: 'custom', message: 'a matched order needs order_no and payment_status' });
+    if (p.match_status === 'matched' && (p.pdd_order_no === null || p.payment_status === null)) {
+      ctx.addIssue({ code: 'custom', message: 'a matched order needs pdd_order_no and payment_status' });
     }
   });
 export type PurchaseResult = z.infer<typeof purchaseResultSchema>;

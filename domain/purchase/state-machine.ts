@@ -15,7 +15,7 @@ import type { AuthorizationStatus } from './record-states';
  * What an operator can ask of a purchase task; each name is the task API's route
  * (`POST /api/tasks/:taskId/<action>`, `start` as `POST /api/tasks/start`). `start` and `edit`
  * act on a DRAFT in the admin; the others reach a running workflow as its updates
- * (workflows/purchase/messages.ts), except `cancel` of a DRAFT, which has no workflow yet.
+ * (domain/contracts/purchase-messages.ts), except `cancel` of a DRAFT, which has no workflow yet.
  */
 export const OPERATOR_ACTIONS = ['start', 'edit', 'cancel', 'reset', 'mark-paid', 'resolve'] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];

@@ -1,4 +1,5 @@
 import type { PurchaseStatus } from './status';
+import type { StopFacts } from './stop-facts';
 
 /**
  * What the admin's task API returns (docs/api.md), defined once: the admin builds these and the
@@ -16,8 +17,11 @@ export interface TimelineEntry {
   at: string;
   status: string;
   reason: string | null;
+  /** for engineers: what the workflow or the phone wrote, in English */
   detail: string | null;
   actor: string | null;
+  /** the detail as data, for the operator's sentence (./stop-facts-zh.ts); absent from entries written before */
+  facts?: StopFacts;
 }
 
 /**
@@ -49,14 +53,18 @@ export interface TaskView {
   reason_code: string | null;
   reason_zh: string | null;
   reason_next_zh: string | null;
+  /**
+   * What the phone (or the gates) read when the task stopped, as data: the facts of the timeline
+   * entry that recorded the current stop. Null without a stop, and for stops recorded before
+   * stops carried facts (their English detail stays on `attempt.failure_detail` and the timeline).
+   */
+  reason_facts: StopFacts | null;
   device_id: string | null;
   /** the device's display name (设备), also after it was revoked */
   device_name: string | null;
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
   syb_order_no: string | null;
-  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
-  order_no: string | null;
   /** the PDD order number the phone read after submitting (or the operator entered) */
   pdd_order_no: string | null;
   shopee_goods_id: string | null;
@@ -120,8 +128,6 @@ export interface TaskListItem {
   priority: number;
   /** the 顺运宝 order number */
   syb_order_no: string | null;
-  /** deprecated alias of `syb_order_no`, answered for one release (docs/api.md "Names") */
-  order_no: string | null;
   pdd_order_no: string | null;
   /** from start (or creation) to the end; null while the task has not finished */
   duration_seconds: number | null;

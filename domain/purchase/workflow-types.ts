@@ -11,7 +11,8 @@ export interface PurchaseWorkflowInput {
   /** dimension name as the PDD panel shows it → exact option text */
   options: Record<string, string>;
   quantity: number;
-  capCent: Cent;
+  /** the authorised cap on the whole order; an input recorded before may name it otherwise (migrations/payloads/) */
+  maxTotalPriceCent: Cent;
   mode: ExecutionMode;
   /** UTC; no phone by then → the authorization expires and the task returns to DRAFT */
   expiresAt: string;

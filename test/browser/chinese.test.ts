@@ -45,13 +45,13 @@ let syb: SybSim;
 let demo: DemoPhone;
 const task: { passed?: string; stopped?: string } = {};
 
-async function purchase(capCent: number): Promise<string> {
+async function purchase(maxTotalPriceCent: number): Promise<string> {
   const created = await api.post('/api/tasks', {
     type: 'purchase',
     pdd_goods_url: demoPddUrl(coat.pddGoodsId),
     pdd_options: BLACK_M,
     quantity: 1,
-    max_total_price_cent: capCent,
+    max_total_price_cent: maxTotalPriceCent,
     execution_mode: 'dry_run',
   });
   expect(created.status).toBe(201);

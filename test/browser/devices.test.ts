@@ -19,7 +19,7 @@ let taskId: string;
 
 beforeAll(async () => {
   rig = await startPurchaseRig();
-  taskId = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+  taskId = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
   await rig.waitFor(taskId, ['DRY_RUN_PASSED', 'NEEDS_MANUAL']);
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN' });

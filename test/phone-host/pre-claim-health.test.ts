@@ -30,7 +30,7 @@ describe('health read before each claim', () => {
     }
     throw new Error(`never saw ${what}; last: ${JSON.stringify(last)}`);
   }
-  const dryRun = () => rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+  const dryRun = () => rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
 
   it('a flat phone takes no claim (LOW_BATTERY on 设备) and claims once it is charging', async () => {
     expect((await device()).health).toBeNull();

@@ -21,7 +21,7 @@ describe('purchase admin activities', () => {
   });
 
   const started = async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.task(id);
     return { taskId: id, authorizationId: t.authorization!.id, workflowId: t.workflow_id! };
   };

@@ -80,7 +80,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
 
   it('an operator cancel during prepare stops the phone within seconds: CANCELED, the phone gets no more commands, the claim is closed', async () => {
     slowPhone();
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     // prepare is on the phone: the goods opened and at least one tap landed
     await poll(async () => rig.taps().length >= 1, 60_000, 50);
     const res = await rig.op.post(`/api/tasks/${id}/cancel`);
@@ -119,7 +119,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
       [
         '--import',
         'tsx',
-        path.join(ROOT, 'device-worker/main.ts'),
+        path.join(ROOT, 'workers/main-device-worker.ts'),
         '--device-id',
         rig.device.deviceId,
         '--serial',
@@ -150,7 +150,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
       throw new Error(`device worker did not start:\n${out}`);
     });
 
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await poll(async () => rig.taps().length >= 1, 60_000, 50);
     child.kill('SIGKILL');
     const killedAt = Date.now();
@@ -182,7 +182,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
   it('a lost claim reply (the host recorded the claim, then died before answering) frees the phone while the workflow still runs', async () => {
     // a purchase parked in NEEDS_MANUAL: its workflow runs on, holding no phone
     rig.sim.phone(rig.serial).setFaults({ captcha_on: 'open' });
-    const parked = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const parked = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await rig.waitFor(parked, ['NEEDS_MANUAL'], 60_000);
     rig.sim.phone(rig.serial).setFaults({});
     await rig.resumePhone();
@@ -221,7 +221,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     expect((await h.describe()).status.name).toBe('RUNNING');
 
     // the phone is free: the next purchase gets it and finishes with one order
-    const next = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const next = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(next, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL'], 90_000);
     expect(t.status).toBe('WAITING_PAYMENT');
     await expectInvariants(rig, next);
@@ -263,7 +263,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
         goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,
         options: BLACK_M.options,
         quantity: 1,
-        capCent: 2000,
+        maxTotalPriceCent: 2000,
         mode: 'live',
       };
       const activities = createPurchaseActivities(ctx, { submissions, evidence: null });

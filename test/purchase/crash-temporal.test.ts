@@ -80,7 +80,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
   };
 
   it('server stopped while the phone prepares (before the fence), restarted on the same file: the purchase resumes, one tap, one order, one ledger row', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await rig.waitForRow(id, ['ORDERING'], 30_000);
     await server!.stop();
     const tapsWhileDown = rig.submitTaps().length;
@@ -110,7 +110,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     rig.onSubmitTap(() => {
       stopping ??= server!.stop();
     });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await poll(async () => stopping !== null, 30_000);
     await stopping;
     rig.onSubmitTap(null);
@@ -138,7 +138,7 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     rig.onSubmitTap(() => {
       stopping ??= server!.stop();
     });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     await poll(async () => stopping !== null, 30_000);
     await stopping;
     rig.onSubmitTap(null);

@@ -32,7 +32,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
   });
 
   it('admin killed at the fence step (gates read, fence not answered yet), restarted: one tap and one order, or no tap and NEEDS_MANUAL FENCE_UNAVAILABLE', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     // recordAttemptProgress('final_panel') is the admin write right before the fence is scheduled
     await poll(
       async () =>
@@ -72,7 +72,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
     rig.onSubmitTap(() => {
       stopping ??= rig.stopAdmin();
     });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     await poll(async () => stopping !== null, 30_000);
     await stopping;
     rig.onSubmitTap(null);
@@ -98,7 +98,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
   it('the phone drops off ADB during observe after the tap: read-only reconcile, no second tap; back online → the one order is found or the operator resolves', async () => {
     // the tap command answers, the next command (observe's first look) works, then the phone is gone
     rig.onSubmitTap(() => rig.sim.phone(rig.serial).setFaults({ disconnect_after_commands: 1 }));
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, SETTLED, 90_000);
     rig.onSubmitTap(null);
     expect(t.status).toBe('RECONCILIATION_REQUIRED');
@@ -131,7 +131,7 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
 });
 
 /**
- * A real crash: the admin worker runs in an admin PROCESS (admin/main.ts) that the test SIGKILLs
+ * A real crash: the admin worker runs in an admin PROCESS (workers/main-admin.ts) that the test SIGKILLs
  * while the fence activity is inside its transaction — no graceful shutdown, the fence's answer is
  * never sent. The in-process admin serves only HTTP and the DB here.
  */
@@ -157,7 +157,7 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
   const spawnAdmin = async (): Promise<ChildProcess> => {
     const port = await freePort();
     // node --import tsx: one process, so SIGKILL hits the admin itself (the tsx CLI would fork)
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'admin/main.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers/main-admin.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -201,7 +201,7 @@ describe('the admin process is SIGKILLed with the fence in flight', () => {
    */
   const killAtFence = async (until: 'scheduled' | 'committed') => {
     const first = await spawnAdmin();
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await poll(
       async () =>
         (await rig.admin.db.selectFrom('purchase_attempts').select('step').where('task_id', '=', id).executeTakeFirst())

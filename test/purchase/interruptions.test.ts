@@ -40,7 +40,7 @@ describe('purchase on a hostile app (generic ids)', () => {
       { template: 'update_prompt', when: 'panel' },
       { template: 'notification_prompt', when: 'final_panel' },
     ]);
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     const t = await rig.waitFor(id, DONE);
     expect(t.status).toBe('DRY_RUN_PASSED');
     expect(overlayTaps().map((x) => x.overlay_action)).toEqual(['dismiss', 'dismiss', 'dismiss']);
@@ -51,6 +51,13 @@ describe('purchase on a hostile app (generic ids)', () => {
       'interstitial update_prompt',
       'interstitial notification_prompt',
     ]);
+    // and as data, for the operator's words (弹窗 names)
+    expect(closed.map((e) => e.facts)).toEqual(
+      ['limited_deal_mask', 'update_prompt', 'notification_prompt'].map((i) => ({
+        kind: 'interstitial_closed',
+        interstitial: i,
+      })),
+    );
     expect(rig.submitTaps()).toHaveLength(0);
     expect(rig.orders()).toHaveLength(0);
   });
@@ -60,7 +67,7 @@ describe('purchase on a hostile app (generic ids)', () => {
       { template: 'red_packet', when: 'open' },
       { template: 'order_success', when: 'after_submit' },
     ]);
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toHaveLength(1);
@@ -79,7 +86,7 @@ describe('purchase on a hostile app (generic ids)', () => {
     ['address_missing', 'final_panel', 'ADDRESS_MISSING'],
   ])('%s at %s → NEEDS_MANUAL %s with a SAFETY_STOP screenshot, no order', async (page, when, reason) => {
     rig.sim.phone(rig.serial).setFaults({ id_style: 'generic', page_on: { [when]: page } });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, DONE);
     expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason });
     expect(t.next_step_zh).toBeTruthy();
@@ -114,7 +121,7 @@ describe('purchase on a hostile app (generic ids)', () => {
         ],
       },
     ]);
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, DONE);
     expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'UNKNOWN_OVERLAY' });
     expect(t.evidence.map((e) => e.kind)).toContain('SAFETY_STOP');

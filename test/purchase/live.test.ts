@@ -17,7 +17,7 @@ describe('purchase, live and dry run, through the operator API', () => {
   beforeEach(() => rig.resetPhone());
 
   it('live: exactly one order, WAITING_PAYMENT with its number and evidence, then mark-paid → SUCCEEDED', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     const orders = rig.orders();
@@ -37,6 +37,13 @@ describe('purchase, live and dry run, through the operator API', () => {
       quantity_read: 2,
     });
     expect(t.submission).toMatchObject({ status: 'SUBMITTED', pdd_order_no: orders[0]?.order_no });
+    // the result names the cap as its shape always has, and the PDD number as everywhere else
+    expect(t.attempt?.purchase).toMatchObject({
+      requested: { quantity: 2, max_price_cent: 4000 },
+      pdd_order_no: orders[0]?.order_no,
+      match_status: 'matched',
+    });
+    expect(t.attempt?.purchase).not.toHaveProperty('order_no');
     expect(t.evidence.map((e) => e.kind)).toEqual(
       expect.arrayContaining(['SKU_PANEL_GATE_1', 'SUBMIT_PANEL_GATE_3', 'ORDER_LIST']),
     );
@@ -58,7 +65,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('mark-paid sent the moment 待付款 shows is accepted (the workflow is never a step behind the list)', async () => {
     for (let i = 0; i < 3; i++) {
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       expect(await rig.waitForRow(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'])).toBe(
         'WAITING_PAYMENT',
       );
@@ -73,7 +80,7 @@ describe('purchase, live and dry run, through the operator API', () => {
   });
 
   it('dry run: DRY_RUN_PASSED with the three readings, no tap on 提交订单, no order', async () => {
-    const d = await rig.draft({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+    const d = await rig.draft({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     // a draft saved with no title (one from before drafts needed a collect): the phone's reading fills it in
     await rig.admin.db
       .updateTable('tasks')
@@ -107,7 +114,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('payment hand-off: RECONCILIATION_REQUIRED (PAYMENT_HANDOFF), no payment tap, then the read-only orders list matches the one order → WAITING_PAYMENT', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'payment_handoff' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(timeline(t)).toEqual(
       expect.arrayContaining([
@@ -126,7 +133,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('created_then_hang: the result never shows; reconciliation by the orders list finds exactly one order → WAITING_PAYMENT with its number', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'created_then_hang' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(timeline(t)).toEqual(
       expect.arrayContaining([
@@ -141,7 +148,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('not_created: no order to match → stays RECONCILIATION_REQUIRED; cancel is refused (409) after the fence; resolve not_created → FAILED', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'not_created' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(t.status).toBe('RECONCILIATION_REQUIRED');
     // the workflow reads the orders list before it waits for a person; give it the moment to finish
@@ -161,7 +168,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('captcha after the submit with the order not created: resolve created, sent the moment 待核对 shows, with the order number a person found → WAITING_PAYMENT', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     expect(await rig.waitForRow(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL'])).toBe(
       'RECONCILIATION_REQUIRED',
     );
@@ -180,7 +187,7 @@ describe('purchase, live and dry run, through the operator API', () => {
   });
 
   it('the device worker is stopped right after the tap and started again: still one order, one submission row, one tap', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const deadline = Date.now() + 30_000;
     while (rig.submitTaps().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(rig.submitTaps()).toHaveLength(1);
@@ -197,7 +204,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('the phone drops off ADB before the fence: not retried (page actions before the fence never are) → NEEDS_MANUAL DEVICE_ERROR, no order, no submit tap', async () => {
     rig.sim.phone(rig.serial).setFaults({ disconnect_after_commands: 4 });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED'], 90_000);
     rig.sim.phone(rig.serial).clearFaults();
     expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'DEVICE_ERROR' });
@@ -209,7 +216,7 @@ describe('purchase, live and dry run, through the operator API', () => {
 
   it('stale dumps and extra loading screens on the way: still exactly one order and one tap', async () => {
     rig.sim.phone(rig.serial).setFaults({ stale_dump_rate: 0.5, loading_dumps: 2, seed: 7 });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     expect(rig.orders()).toHaveLength(1);
@@ -225,7 +232,7 @@ describe('purchase, live and dry run, through the operator API', () => {
     fs.renameSync(store, `${store}.away`);
     fs.writeFileSync(store, 'not a directory: every upload fails');
     try {
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
       expect(t.status).toBe('WAITING_PAYMENT');
       expect(t.evidence).toEqual([]);
@@ -238,7 +245,7 @@ describe('purchase, live and dry run, through the operator API', () => {
   });
 
   it('the device worker is stopped the moment the fence row exists and started again: one tap, one order, one row', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     // A bound, not a speed claim: on 2 busy cores the prepare before the fence can take a while.
     const deadline = Date.now() + 120_000;
     const fenced = () =>

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
-import { startDeviceWorker } from '../../device-worker/worker';
+import { startDeviceWorker } from '../../workers/device';
 import { issueTestDevice, tempDataDir } from '../harness';
 import { BLACK_M, FAST_TIMING, startPurchaseRig, type PurchaseRig } from './setup';
 
@@ -45,7 +45,7 @@ describe('purchase: never stuck, the safety rules', () => {
     'the cashier with $name candidate orders → 待核对 (ORDER_NOT_MATCHED), one tap, no payment tap, no cashier screenshot',
     async ({ change }) => {
       rig.onSubmitTap(() => change(rig.orders()));
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
       expect({ status: t.status, reason: t.reason_code }).toEqual({
         status: 'RECONCILIATION_REQUIRED',
@@ -61,7 +61,7 @@ describe('purchase: never stuck, the safety rules', () => {
 
   it('a payment hand-off after the tap: 待核对, and no screenshot of the hand-off screen', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'payment_handoff' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
     // The hand-off is never taken as success: the task goes to 待核对 with its reason, and the
     // read-only reconcile that follows may find its one order in 待付款 and move it on.
@@ -73,7 +73,7 @@ describe('purchase: never stuck, the safety rules', () => {
   });
 
   it('a NEEDS_MANUAL stop before the fence keeps a screenshot of the phone where it stopped', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 2500 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 });
     const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED']);
     expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason: 'GATE1_OVER_CAP' });
     expect(t.evidence.map((e) => e.kind)).toContain('SAFETY_STOP');
@@ -83,7 +83,7 @@ describe('purchase: never stuck, the safety rules', () => {
 
   it('a workflow terminated in 待核对: the task shows it, the operator resolves it (created) with an audit row, and no new purchase happens', async () => {
     rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const parked = await rig.waitFor(id, ['RECONCILIATION_REQUIRED', 'WAITING_PAYMENT', 'NEEDS_MANUAL']);
     expect(parked.status).toBe('RECONCILIATION_REQUIRED');
     const client = await rig.admin.temporal.client();
@@ -93,12 +93,12 @@ describe('purchase: never stuck, the safety rules', () => {
     expect(seen.workflow_closed).toBe('TERMINATED');
     const ordersBefore = rig.orders().length;
 
-    const res = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: 'PO-BY-HAND-1' });
+    const res = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', pdd_order_no: 'PO-BY-HAND-1' });
     expect(res.status).toBe(200);
-    // order_no is the deprecated alias of pdd_order_no in this body; the number lands in pdd_order_no,
-    // beside the 顺运宝 one (syb_order_no), as the workflow writes it
+    // the number lands in pdd_order_no, beside the 顺运宝 one (syb_order_no), as the workflow writes it
     expect(res.body).toMatchObject({ status: 'WAITING_PAYMENT', pdd_order_no: 'PO-BY-HAND-1', result: 'applied' });
-    expect(res.body).toMatchObject({ syb_order_no: null, order_no: null });
+    expect(res.body).toMatchObject({ syb_order_no: null });
+    expect(res.body).not.toHaveProperty('order_no');
     const audit = await auditRows(id);
     const repaired = audit.filter((a) => a.action === 'task.repaired');
     expect(repaired).toHaveLength(1);
@@ -120,13 +120,13 @@ describe('purchase: never stuck, the safety rules', () => {
   });
 
   it('a workflow terminated before the fence: created is refused (no fence, no order), not created sends it back to DRAFT with an audit row', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 2500 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 });
     const stopped = await rig.waitFor(id, ['NEEDS_MANUAL']);
     const client = await rig.admin.temporal.client();
     await client.workflow.getHandle(stopped.workflow_id!).terminate('terminated by hand in a test');
     expect((await rig.task(id)).workflow_closed).toBe('TERMINATED');
 
-    const created = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: 'PO-NONE' });
+    const created = await rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', pdd_order_no: 'PO-NONE' });
     expect(created.status).toBe(409);
     expect(created.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
     expect((await rig.task(id)).status).toBe('NEEDS_MANUAL');
@@ -139,7 +139,7 @@ describe('purchase: never stuck, the safety rules', () => {
   });
 
   it('标记已付款 sent twice with one Idempotency-Key: one transition, the same answer', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL']);
     expect(t.status).toBe('WAITING_PAYMENT');
     const key = `mark-paid:v${t.version}`;
@@ -190,7 +190,7 @@ describe('purchase: never stuck, the safety rules', () => {
       }
       expect(count('device token revoked')).toBeGreaterThan(0);
       expect(count('idle: polling for claims')).toBeLessThanOrEqual(count('not polling for claims'));
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
       // the claim is waiting on the devices queue, where only the revoked worker was ever polling
       const fresh = await issueTestDevice(rig.admin, 'active phone');
       const active = await worker(fresh.deviceId, fresh.token, tempDataDir('device-active'), pino({ level: 'silent' }));

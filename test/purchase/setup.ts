@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { startPhoneSim, type Goods, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
-import { startDeviceWorker, type DeviceWorkerHandle } from '../../device-worker/worker';
+import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
 import type { TaskView } from '../../domain/purchase/views';
 import { collectedInTestDb } from '../collected';
 import {
@@ -61,7 +61,7 @@ export interface TaskSpec {
   goodsId: string;
   options: Record<string, string>;
   quantity: number;
-  capCent: number;
+  maxTotalPriceCent: number;
   mode?: 'dry_run' | 'live';
   /** the goods as the phone showed it when collected, for a goods that changed since (test/collected.ts) */
   asCollected?: (goods: Goods) => Goods;
@@ -204,7 +204,7 @@ export async function startPurchaseRig(
         pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${t.goodsId}`,
         pdd_options: t.options,
         quantity: t.quantity,
-        max_total_price_cent: t.capCent,
+        max_total_price_cent: t.maxTotalPriceCent,
         execution_mode: t.mode ?? 'live',
       });
       if (res.status !== 201) throw new Error(`draft: ${res.status} ${JSON.stringify(res.body)}`);

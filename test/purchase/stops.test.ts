@@ -31,41 +31,72 @@ describe('purchase stops before the fence', () => {
     await rig.resumePhone();
   });
 
-  const cases: Array<{ name: string; task: TaskSpec; faults?: Faults; reason: string; noTapsAtAll?: boolean }> = [
+  const cases: Array<{
+    name: string;
+    task: TaskSpec;
+    faults?: Faults;
+    reason: string;
+    noTapsAtAll?: boolean;
+    /** what the task's answer says the phone read, as data (domain/purchase/stop-facts.ts) */
+    facts?: Record<string, unknown>;
+  }> = [
     {
       name: 'cap exceeded at Gate 1 (12.88 × 2 > 25.00)',
-      task: { ...BLACK_M, quantity: 2, capCent: 2500 },
+      task: { ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 },
       reason: 'GATE1_OVER_CAP',
+      facts: {
+        kind: 'gate1_over_cap',
+        unit_price_cent: 1288,
+        quantity: 2,
+        total_cent: 2576,
+        max_total_price_cent: 2500,
+      },
     },
     {
       name: 'cap exceeded at Gate 2 with a non-linear total (Gate 1 25.76 passes, panel total 32.76 > 30.00)',
-      task: { ...BLACK_M, quantity: 2, capCent: 3000 },
+      task: { ...BLACK_M, quantity: 2, maxTotalPriceCent: 3000 },
       reason: 'GATE2_OVER_CAP',
+      facts: { kind: 'panel_total_over_cap', panel_total_cent: 3276, max_total_price_cent: 3000 },
     },
     {
       name: 'price change right after Gate 1',
-      task: { ...BLACK_M, quantity: 1, capCent: 4000 },
+      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 4000 },
       faults: { price_change: { goods_id: '937122477375', after: 'gate1', price_cent: 1500 } },
       reason: 'PRICE_CHANGED',
+      facts: expect.objectContaining({ kind: 'panel_total_moved', gate2_panel_total_cent: 1288 }) as Record<
+        string,
+        unknown
+      >,
     },
     {
       name: 'price change right after Gate 2 (seen on the Gate 3 read)',
-      task: { ...BLACK_M, quantity: 2, capCent: 5000 },
+      task: { ...BLACK_M, quantity: 2, maxTotalPriceCent: 5000 },
       faults: {
         price_change: { goods_id: '937122477375', after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } },
       },
       reason: 'PRICE_CHANGED',
+      facts: expect.objectContaining({ kind: 'panel_total_moved', gate2_panel_total_cent: 3276 }) as Record<
+        string,
+        unknown
+      >,
     },
     {
       name: 'quantity cannot be set: stock 2, "+" disabled before 3',
-      task: { goodsId: '600000000104', options: { 颜色分类: '粉色', 尺码: 'L' }, quantity: 3, capCent: 90000 },
+      task: {
+        goodsId: '600000000104',
+        options: { 颜色分类: '粉色', 尺码: 'L' },
+        quantity: 3,
+        maxTotalPriceCent: 90000,
+      },
       reason: 'QUANTITY_OVER_STOCK',
+      facts: { kind: 'plus_disabled', at: 2, wanted: 3 },
     },
     {
       name: 'duplicate submit control',
-      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
       faults: { duplicate_submit_control: true },
       reason: 'SUBMIT_CONTROL_NOT_UNIQUE',
+      facts: { kind: 'submit_control_count', label: '提交订单', count: 2 },
     },
     {
       name: 'missing option (红红 is not 红)',
@@ -73,11 +104,17 @@ describe('purchase stops before the fence', () => {
         goodsId: '600000000101',
         options: { 颜色: '红红', 尺码: 'S' },
         quantity: 1,
-        capCent: 2000,
+        maxTotalPriceCent: 2000,
         // collected when the shop still called it 红红: the admin takes the draft, the phone finds no 红红
         asCollected: renamed('红', '红红'),
       },
       reason: 'OPTION_NOT_FOUND',
+      facts: {
+        kind: 'option_missing',
+        dimension: '颜色',
+        option: '红红',
+        shown: expect.arrayContaining(['红', '粉红']),
+      },
     },
     {
       name: 'out-of-stock option (白色/L)',
@@ -85,22 +122,24 @@ describe('purchase stops before the fence', () => {
         goodsId: '937122477375',
         options: { 颜色分类: '白色', 尺码: 'L' },
         quantity: 1,
-        capCent: 5000,
+        maxTotalPriceCent: 5000,
         // in stock when collected, sold out since
         asCollected: restocked,
       },
       reason: 'OPTION_UNAVAILABLE',
+      // 白色 is in stock in other sizes: L is the choice the panel refuses once 白色 is selected
+      facts: { kind: 'option_sold_out', dimension: '尺码', option: 'L' },
     },
     {
       name: 'captcha when the goods open',
-      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
       faults: { captcha_on: 'open' },
       reason: 'CAPTCHA_REQUIRED',
       noTapsAtAll: true,
     },
     {
       name: 'captcha instead of the spec panel',
-      task: { ...BLACK_M, quantity: 1, capCent: 2000 },
+      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
       faults: { captcha_on: 'panel' },
       reason: 'CAPTCHA_REQUIRED',
     },
@@ -110,7 +149,7 @@ describe('purchase stops before the fence', () => {
         goodsId: '600000000105',
         options: { 颜色分类: '黑色', 尺码: 'M' },
         quantity: 1,
-        capCent: 9000,
+        maxTotalPriceCent: 9000,
         // on sale when collected, delisted since
         asCollected: (g) => restocked({ ...g, status: 'on_sale' }),
       },
@@ -121,12 +160,17 @@ describe('purchase stops before the fence', () => {
 
   it.each(cases)(
     '$name → NEEDS_MANUAL $reason, no order, no 提交订单 tap',
-    async ({ task, faults, reason, noTapsAtAll }) => {
+    async ({ task, faults, reason, noTapsAtAll, facts }) => {
       if (faults) rig.sim.phone(rig.serial).setFaults(faults);
       const id = await rig.purchase(task);
       const t = await rig.waitFor(id, ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'DRY_RUN_PASSED']);
       expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'NEEDS_MANUAL', reason });
       expect(t.next_step_zh).toBeTruthy();
+      if (facts) {
+        // the stop reaches the answer as data, on the task and on the timeline entry that recorded it
+        expect(t.reason_facts).toEqual(facts);
+        expect(t.timeline.findLast((e) => e.status === 'NEEDS_MANUAL')?.facts).toEqual(facts);
+      }
       expect(t.submission).toBeNull();
       expect(rig.orders()).toHaveLength(0);
       expect(rig.submitTaps()).toHaveLength(0);
@@ -140,7 +184,7 @@ describe('purchase stops before the fence', () => {
   // APP_VERSION_UNSUPPORTED stop stays for a version that changes after that reading.
   it('unknown app version → no claim, the task stays PENDING with no tap, the reason on 设备', async () => {
     rig.sim.phone(rig.serial).setFaults({ app_version: '8.18.0' });
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const deadline = Date.now() + 60_000;
     let blockedBy: string | undefined;
     while (Date.now() < deadline && blockedBy !== 'APP_VERSION_UNPROFILED') {
@@ -163,7 +207,7 @@ describe('purchase stops before the fence', () => {
       goodsId: '600000000101',
       options: { 颜色: '红', 尺码: 'S' },
       quantity: 1,
-      capCent: 2000,
+      maxTotalPriceCent: 2000,
     });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
@@ -174,7 +218,7 @@ describe('purchase stops before the fence', () => {
   });
 
   it('NEEDS_MANUAL → reset to DRAFT (the safe next step); the old authorization is not revived', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 2500 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 });
     const stopped = await rig.waitFor(id, ['NEEDS_MANUAL']);
     const reset = await rig.op.post(`/api/tasks/${id}/reset`);
     expect(reset.status).toBe(200);

@@ -15,7 +15,7 @@ describe('an operator update the workflow does not answer in time', () => {
   });
 
   it('cancel of a purchase whose workflow has no worker → 409 UPDATE_PENDING, the task unchanged', async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const before = await rig.task(id);
     const res = await rig.op.post(`/api/tasks/${id}/cancel`);
     expect(res.status).toBe(409);

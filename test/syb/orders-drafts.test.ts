@@ -13,7 +13,6 @@ const G4 = '22200000004'; // no PDD link
 interface Line {
   syb_id: string;
   syb_order_no: string;
-  order_no: string;
   shopee_sku_id: string | null;
   match_state: string;
   quantity: number;
@@ -129,11 +128,11 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
     // 可采购 only when the SKU is mapped to an available, priced PDD combination; a SKU alone is 已匹配.
     expect(by(1)).toMatchObject({
       syb_order_no: 'TW-T-0001',
-      order_no: 'TW-T-0001', // the deprecated alias, for one release
       match_state: 'ready',
       quantity: 2,
       shopee_sku_spec: '黑色,M',
     });
+    expect(by(1)).not.toHaveProperty('order_no'); // the 顺运宝 number has one name
     expect(by(2)).toMatchObject({ shopee_sku_id: '5002', match_state: 'matched', shopee_sku_spec: '白色,L' }); // not mapped
     expect(by(3)).toMatchObject({ match_state: 'matched' }); // price unknown
     expect(by(4)).toMatchObject({ match_state: 'matched' }); // sold out
@@ -246,7 +245,6 @@ describe('SYB order lines: matching, the orders API and purchase drafts', () => 
       execution_mode: 'dry_run',
       syb_id: id(1),
       syb_order_no: 'TW-T-0001',
-      order_no: 'TW-T-0001',
       shopee_goods_id: G1,
       shopee_sku_id: '5001',
       pdd_goods_id: '880001',

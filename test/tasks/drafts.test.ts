@@ -24,7 +24,6 @@ interface Task {
   max_total_price_cent: number;
   execution_mode: string;
   syb_order_no: string | null;
-  order_no: string | null;
   pdd_order_no: string | null;
   syb_id: string | null;
   removed_at: string | null;
@@ -460,45 +459,50 @@ describe('purchase drafts from what is known', () => {
     expect(again.body).toMatchObject({ error: { code: 'ALREADY_DRAFTED' } });
   });
 
-  it('the task view carries the SYB order number as syb_order_no (order_no its deprecated alias) and the PDD one as pdd_order_no', async () => {
+  it('the task view and list carry the SYB order number as syb_order_no and the PDD one as pdd_order_no, and no order_no', async () => {
     const t = await created();
     await admin.db
       .updateTable('tasks')
       .set({ syb_order_no: 'TW-0001', syb_id: 'SH-1-L1', pdd_order_no: '260807-1' })
       .where('task_id', '=', t.task_id)
       .execute();
-    const numbers = { syb_order_no: 'TW-0001', order_no: 'TW-0001', pdd_order_no: '260807-1' };
-    expect(await task(t.task_id)).toMatchObject({ syb_id: 'SH-1-L1', ...numbers });
+    const numbers = { syb_order_no: 'TW-0001', pdd_order_no: '260807-1' };
+    const view = await task(t.task_id);
+    expect(view).toMatchObject({ syb_id: 'SH-1-L1', ...numbers });
+    expect(view).not.toHaveProperty('order_no');
     for (const q of ['260807-1', 'TW-0001']) {
       const found = (await op.get(`/api/tasks?q=${q}`)).body as {
-        items: Array<{ task_id: string; syb_order_no: string; order_no: string; pdd_order_no: string }>;
+        items: Array<{ task_id: string; syb_order_no: string; pdd_order_no: string }>;
       };
       expect(found.items).toEqual([expect.objectContaining({ task_id: t.task_id, ...numbers })]);
+      expect(found.items[0]).not.toHaveProperty('order_no');
     }
   });
 
-  it('resolve takes the PDD number as pdd_order_no, order_no as its alias; none, or two that differ, is 400 and writes nothing', async () => {
+  it('resolve takes the PDD number as pdd_order_no; none or a blank one is 400, order_no is 400 naming pdd_order_no, and nothing is written', async () => {
     const t = await created();
     const resolve = (body: object) => op.post(`/api/tasks/${t.task_id}/resolve`, body);
-    for (const body of [
-      { outcome: 'created' },
-      { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-2' },
-      { outcome: 'created', pdd_order_no: '   ' },
-    ]) {
+    for (const body of [{ outcome: 'created' }, { outcome: 'created', pdd_order_no: '   ' }]) {
       const res = await resolve(body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
     }
-    // a well-formed body reaches the task, whose state refuses it
+    // the old name said either order number: refused with the one it means, whatever else is sent
     for (const body of [
-      { outcome: 'created', pdd_order_no: '260807-1' },
       { outcome: 'created', order_no: '260807-1' },
       { outcome: 'created', pdd_order_no: '260807-1', order_no: '260807-1' },
     ]) {
       const res = await resolve(body);
-      expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        error: { code: 'FIELD_RENAMED', details: { field: 'order_no', use: 'pdd_order_no' } },
+      });
+      expect((res.body as { error: { message: string } }).error.message).toContain('pdd_order_no');
     }
+    // a well-formed body reaches the task, whose state refuses it
+    const res = await resolve({ outcome: 'created', pdd_order_no: '260807-1' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: { code: 'ACTION_NOT_ALLOWED' } });
     expect(await task(t.task_id)).toMatchObject({ status: 'DRAFT', pdd_order_no: null, version: t.version });
   });
 });

@@ -50,7 +50,7 @@ describe('traces: one purchase is one trace, exported over OTLP', () => {
     bodies.flatMap((b) => (b.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? [])));
 
   it("the operator's start, the workflow, the admin's and the phone's activities share one trace id", async () => {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
     expect(t.status).toBe('WAITING_PAYMENT');
     await flushTracing();

@@ -9,7 +9,7 @@ import type { PendingOrder } from '../../domain/purchase/orders';
 import type { PurchaseState, PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import type { purchase } from '../../workflows/purchase';
-import { stateQuery } from '../../workflows/purchase/messages';
+import { stateQuery } from '../../domain/contracts/purchase-messages';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { temporalDataConverter } from '../../temporal/codec';
@@ -273,7 +273,7 @@ export function fakePurchaseRig(name: string, opts: { bundlePath?: () => string 
       goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
       options: READING.options,
       quantity: 1,
-      capCent: 2000,
+      maxTotalPriceCent: 2000,
       mode: 'live',
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
       ...over,

@@ -5,7 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DeviceClaim, FinalPanelReading } from '../../domain/contracts/device-activities';
 import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
 import type { purchase } from '../../workflows/purchase';
-import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../workflows/purchase/messages';
+import { cancelUpdate, holdsClaimQuery, stateQuery } from '../../domain/contracts/purchase-messages';
 import { allocateNamespace } from '../namespaces';
 import { sharedTemporal } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
@@ -152,7 +152,7 @@ describe('purchase workflow: heartbeats, timeouts and cancel (stubbed activities
       goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
       options: { 颜色分类: '黑色', 尺码: 'M' },
       quantity: 1,
-      capCent: 2000,
+      maxTotalPriceCent: 2000,
       mode: 'live',
       expiresAt: new Date(Date.now() + (opts.expiresInMs ?? (opts.noPhone ? 5_000 : 3_600_000))).toISOString(),
     };

@@ -3,9 +3,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { sql } from 'kysely';
 import { openMigratedAdminDb, type AdminDb } from '../../admin/db/database';
-import { HttpError } from '../../admin/http/errors';
 import { actOnTask } from '../../admin/purchase/actions';
 import { startPurchaseWorkflow } from '../../admin/purchase/workflow-client';
+import { ApiError } from '../../domain/api-error';
 import { OPERATOR_WAIT_DAYS_DEFAULT } from '../../domain/purchase/workflow-types';
 import { TemporalGateway } from '../../admin/temporal/gateway';
 import { payloadCodec } from '../../temporal/codec';
@@ -107,8 +107,8 @@ describe('operator actions: the answer is what happened', () => {
       { outcome: 'not_created' },
       'key-1',
     ).catch((e: unknown) => e);
-    expect(reused).toBeInstanceOf(HttpError);
-    expect(reused).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(reused).toBeInstanceOf(ApiError);
+    expect(reused).toMatchObject({ kind: 'unprocessable', code: 'IDEMPOTENCY_KEY_REUSED' });
     expect(await audits(taskId)).toEqual(before);
     await handle.terminate('test over');
   });
@@ -120,7 +120,7 @@ describe('operator actions: the answer is what happened', () => {
     await stateOf(handle, 'WAITING_PAYMENT');
     rig.script.failingStatus = 'SUCCEEDED';
     const failed = await actOnTask({ db, temporal }, actor, taskId, 'mark-paid').catch((e: unknown) => e);
-    expect(failed).toMatchObject({ status: 409, code: 'OPERATOR_WRITE_FAILED' });
+    expect(failed).toMatchObject({ kind: 'conflict', code: 'OPERATOR_WRITE_FAILED' });
     expect(rig.calls.statuses).not.toContain('SUCCEEDED');
     rig.script.failingStatus = undefined;
     // the task's version did not change, yet the second request is not answered by the first update
@@ -163,7 +163,7 @@ describe('operator actions: the answer is what happened', () => {
       goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
       options: { 颜色分类: '黑色', 尺码: 'M' },
       quantity: 2,
-      capCent: 4000,
+      maxTotalPriceCent: 4000,
       mode: 'dry_run',
       expiresAt: '2026-01-01T00:10:00Z',
     });
@@ -184,7 +184,7 @@ describe('operator actions: the answer is what happened', () => {
     await taskFor(taskId, handle, 'WAITING_PAYMENT');
     await stateOf(handle, 'WAITING_PAYMENT');
     const refused = await actOnTask({ db, temporal }, actor, taskId, 'reset').catch((e: unknown) => e);
-    expect(refused).toMatchObject({ status: 409, code: 'ACTION_NOT_ALLOWED' });
+    expect(refused).toMatchObject({ kind: 'conflict', code: 'ACTION_NOT_ALLOWED' });
     expect(await audits(taskId)).toEqual([
       `task.request ${taskId}/reset/v3`,
       `task.request_refused ${taskId}/reset/v3`,

@@ -6,6 +6,7 @@ import {
 } from '../../../domain/purchase/record-states';
 import { purchaseResultSchema, type PurchaseResult } from '../../../domain/purchase/schemas';
 import { nowUtc } from '../../../domain/time';
+import { upgradePurchaseResult } from '../../../migrations/payloads/purchase-result';
 import { nonRetryable } from './shared';
 
 /** After the fence: the tap's time, the submission's outcome and the task's purchase result. */
@@ -56,9 +57,12 @@ export function submissionActivities(db: AdminDb) {
       });
     },
 
-    /** The `purchase` object of the task's result, validated before it is stored. */
+    /**
+     * The `purchase` object of the task's result, validated before it is stored; one a workflow
+     * handed over before the PDD number's rename carries it as `order_no`.
+     */
     async savePurchaseResult(input: { taskId: string; attemptId: string; purchase: PurchaseResult }): Promise<void> {
-      const parsed = purchaseResultSchema.safeParse(input.purchase);
+      const parsed = purchaseResultSchema.safeParse(upgradePurchaseResult(input.purchase));
       if (!parsed.success)
         throw nonRetryable(`purchase result invalid: ${parsed.error.message}`, 'PURCHASE_RESULT_INVALID');
       const json = JSON.stringify(parsed.data);

@@ -34,7 +34,7 @@ interface OrderAuthorizationsTable {
   goods_id: string;
   pdd_options: string;
   quantity: number;
-  total_price_cap_cent: number;
+  max_total_price_cent: number;
   execution_mode: ExecutionMode;
   status: AuthorizationStatus;
   workflow_id: string;

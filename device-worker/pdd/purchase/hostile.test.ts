@@ -60,8 +60,8 @@ async function control(method: string, route: string, body?: unknown): Promise<u
 const setOverlays = (overlays: object[]) => control('PUT', `/devices/${SERIAL}/overlays`, { overlays });
 const faults = (f: object) => sim.phone(SERIAL).setFaults({ id_style: 'generic', ...f });
 
-const target = (quantity = 1, capCent = 4000): PurchaseTarget =>
-  purchaseTarget(GOODS, { options: OPTIONS, quantity, capCent });
+const target = (quantity = 1, maxTotalPriceCent = 4000): PurchaseTarget =>
+  purchaseTarget(GOODS, { options: OPTIONS, quantity, maxTotalPriceCent });
 
 function phone(t: PurchaseTarget, readOnly = false) {
   const profile = profileForVersion('8.17.0');

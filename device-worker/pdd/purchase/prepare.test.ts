@@ -25,8 +25,12 @@ let ledger: SubmissionLedger;
 let ledgerPath: string;
 usePurchaseRig(SERIAL, (rig) => ({ sim, ledger, ledgerPath } = rig));
 
-const target = (goodsId: string, options: Record<string, string>, quantity: number, capCent: number): PurchaseTarget =>
-  purchaseTarget(goodsId, { options, quantity, capCent });
+const target = (
+  goodsId: string,
+  options: Record<string, string>,
+  quantity: number,
+  maxTotalPriceCent: number,
+): PurchaseTarget => purchaseTarget(goodsId, { options, quantity, maxTotalPriceCent });
 
 function phone(t: PurchaseTarget) {
   const profile = profileForVersion('8.17.0');

@@ -65,7 +65,7 @@ export function purchaseTarget(goodsId: string, over: Partial<PurchaseTarget> = 
     goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${goodsId}`,
     options: { 颜色分类: '黑色', 尺码: 'M' },
     quantity: 1,
-    capCent: 5000,
+    maxTotalPriceCent: 5000,
     mode: 'live',
     ...over,
   };

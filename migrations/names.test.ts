@@ -2,15 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
-import { COLLECT_RUN_STATUSES } from '../../domain/collect-labels';
-import { migrationProvider } from '../../migrations';
-import { openAdminDb, type AdminDb } from './database';
+import { COLLECT_RUN_STATUSES } from '../domain/collect-labels';
+import { migrationProvider } from '.';
+import { openAdminDb, type AdminDb } from '../admin/db/database';
 
 /**
- * Migrations 0075-0077 on a database seeded as the older code left it: the order-number columns
+ * The names migrations on a database seeded as the older code left it: the order-number columns
  * get names that say which number they hold, the task search still finds both, a PDD number the
- * old 「已创建」 settlement wrote into the 顺运宝 column goes back where it belongs, and stored
- * captcha reasons take the one code.
+ * old 「已创建」 settlement wrote into the 顺运宝 column goes back where it belongs, stored
+ * captcha reasons take the one code (0075-0077); the cap takes its one name and stored purchase
+ * results name the PDD number `pdd_order_no` (0145, 0146). The old names live only here and in
+ * the migrations themselves.
  */
 const T = '2026-08-07T08:00:00Z';
 
@@ -36,6 +38,7 @@ async function seededAtOldSchema(): Promise<AdminDb> {
   await task('T-RIGHT', 'L3', 'TW-0003', '260807-333'); // as it should be
   await task('T-MANUAL', null, 'X-1', null); // no line: nothing says what it should hold
   await captchaStops(db);
+  await storedResults(db);
   const done = await migrator.migrateToLatest();
   if (done.error) throw done.error as Error;
   return db;
@@ -70,7 +73,22 @@ async function captchaStops(db: AdminDb): Promise<void> {
   }
 }
 
-describe('names migrations (0075-0077)', () => {
+/** The purchase results the older code stored: the PDD number as `order_no`, found and not. */
+async function storedResults(db: AdminDb): Promise<void> {
+  const result = (orderNo: string | null) =>
+    JSON.stringify({
+      mode: 'live',
+      requested: { quantity: 1, max_price_cent: 1000 },
+      order_no: orderNo,
+      match_status: 'pending',
+    });
+  await sql`UPDATE purchase_attempts SET purchase_json = ${result('260807-555')} WHERE id = 'P1'`.execute(db);
+  await sql`UPDATE purchase_attempts SET purchase_json = ${result(null)} WHERE id = 'P2'`.execute(db);
+  const data = JSON.stringify({ schema_version: 1, purchase: JSON.parse(result('260807-555')) as unknown });
+  await sql`UPDATE tasks SET result_data = ${data} WHERE task_id = 'T-CAPTCHA-1'`.execute(db);
+}
+
+describe('names migrations (0075-0077, 0145, 0146)', () => {
   let db: AdminDb;
   beforeAll(async () => {
     db = await seededAtOldSchema();
@@ -163,5 +181,56 @@ describe('names migrations (0075-0077)', () => {
     const table = (await sql<{ sql: string }>`select sql from sqlite_master where name = 'tasks'`.execute(db)).rows[0]!;
     const check = /task_type <> 'collect' OR status IN \(([^)]*)\)/.exec(table.sql)?.[1];
     expect(check?.split(',').map((s) => s.trim().replace(/'/g, ''))).toEqual([...COLLECT_RUN_STATUSES]);
+  });
+  it('names the cap max_total_price_cent on order_authorizations too, its CHECK kept (0145)', async () => {
+    const cols = await columns('order_authorizations');
+    expect(cols).toContain('max_total_price_cent');
+    expect(cols.some((c) => c.includes('cap'))).toBe(false);
+    const caps = await db
+      .selectFrom('order_authorizations')
+      .select(['id', 'max_total_price_cent'])
+      .orderBy('id')
+      .execute();
+    expect(caps).toEqual([
+      { id: 'A1', max_total_price_cent: 1000 },
+      { id: 'A2', max_total_price_cent: 1000 },
+    ]);
+    // compared as text: better-sqlite3's error class belongs to the first test file that loaded it
+    const refused = await db
+      .updateTable('order_authorizations')
+      .set({ max_total_price_cent: 0 })
+      .where('id', '=', 'A1')
+      .execute()
+      .then(
+        () => null,
+        (err: unknown) => String(err),
+      );
+    expect(refused).toMatch(/CHECK constraint failed: max_total_price_cent > 0/);
+  });
+
+  it('stored purchase results carry the PDD number as pdd_order_no, nothing else changed (0146)', async () => {
+    const attempts = await db.selectFrom('purchase_attempts').select(['id', 'purchase_json']).orderBy('id').execute();
+    const purchases = attempts.map((a) => JSON.parse(a.purchase_json!) as Record<string, unknown>);
+    expect(purchases).toEqual([
+      {
+        mode: 'live',
+        requested: { quantity: 1, max_price_cent: 1000 },
+        pdd_order_no: '260807-555',
+        match_status: 'pending',
+      },
+      { mode: 'live', requested: { quantity: 1, max_price_cent: 1000 }, pdd_order_no: null, match_status: 'pending' },
+    ]);
+    const task = await db
+      .selectFrom('tasks')
+      .select('result_data')
+      .where('task_id', '=', 'T-CAPTCHA-1')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(task.result_data!)).toEqual({ schema_version: 1, purchase: purchases[0] });
+    const untouched = await db
+      .selectFrom('tasks')
+      .select('result_data')
+      .where('task_id', '=', 'T-RIGHT')
+      .executeTakeFirstOrThrow();
+    expect(untouched.result_data).toBeNull();
   });
 });
