@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import type { DeviceFailureDetails, FinalPanelReading } from '../domain/contracts/device-activities';
+import type { StopFacts } from '../domain/purchase/stop-facts';
 
 /** What a workflow reads from a failed activity, in one place for every workflow. */
 export interface FailureFacts {
@@ -11,6 +12,8 @@ export interface FailureFacts {
   /** what the phone host kept of the failure (a screenshot and dump), when it was a phone */
   artifactPath: string | null;
   reading: Partial<FinalPanelReading> | null;
+  /** what the phone read when it stopped, passed on unread: the admin validates it when it records the stop */
+  stopFacts: StopFacts | null;
 }
 
 /** Looks through Temporal's ActivityFailure wrapper to the failure the activity threw. */
@@ -24,5 +27,6 @@ export function describeFailure(err: unknown): FailureFacts {
     message: cause instanceof Error ? cause.message : String(cause),
     artifactPath: details?.artifact_path ?? null,
     reading: details?.reading ?? null,
+    stopFacts: details?.facts ?? null,
   };
 }

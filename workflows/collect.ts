@@ -1,6 +1,6 @@
 import {
   ApplicationFailure,
-  patched,
+  deprecatePatch,
   proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
@@ -33,9 +33,8 @@ const admin = proxyActivities<CatalogCollectActivities>({
  * release the phone. Any failure is recorded with its code and where the artifacts are.
  *
  * `TaskStatus` speaks the collect task row's words (domain/collect-labels.ts: queued, collecting,
- * succeeded, failed, rejected), so one query finds the same runs in Temporal and in `tasks`.
- * Collects started before `collect-status-as-row` wrote `collected` and `failed` for every
- * failure, and replay that way (docs/versioning.md).
+ * succeeded, failed, rejected), so one query finds the same runs in Temporal and in `tasks`
+ * (docs/versioning.md, `collect-status-as-row`).
  */
 export async function collect(input: CollectInput): Promise<{ status: 'collected'; skus: number }> {
   const { workflowId } = workflowInfo();
@@ -56,13 +55,14 @@ export async function collect(input: CollectInput): Promise<{ status: 'collected
         counters: { ...counters },
       });
     });
-    upsertSearchAttributes([{ key: TaskStatus, value: patched('collect-status-as-row') ? 'succeeded' : 'collected' }]);
+    deprecatePatch('collect-status-as-row');
+    upsertSearchAttributes([{ key: TaskStatus, value: 'succeeded' }]);
     return outcome;
   } catch (err) {
     const failure = collectFailure(err);
     await admin.markCollectFailed({ pddGoodsId, workflowId, ...failure });
-    const status = patched('collect-status-as-row') ? collectFailureStatus(failure.code) : 'failed';
-    upsertSearchAttributes([{ key: TaskStatus, value: status }]);
+    deprecatePatch('collect-status-as-row');
+    upsertSearchAttributes([{ key: TaskStatus, value: collectFailureStatus(failure.code) }]);
     throw ApplicationFailure.nonRetryable(failure.message, failure.code);
   }
 }

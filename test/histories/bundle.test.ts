@@ -8,7 +8,7 @@ import {
   MissingWorkflowBundle,
   WORKFLOW_BUNDLE_FILE,
   workflowBundleStaleness,
-} from '../../admin/temporal/workflow-bundle';
+} from '../../workers/workflow-bundle';
 import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 
 /**
@@ -54,7 +54,7 @@ describe('the admin worker runs dist/workflow-bundle.js under its build id', () 
     const root = path.resolve(__dirname, '../..');
     const run = promisify(execFile);
     const dataDir = tempDataDir('bundle-admin');
-    const failed = await run(process.execPath, ['--import', 'tsx', path.join(root, 'admin/main.ts')], {
+    const failed = await run(process.execPath, ['--import', 'tsx', path.join(root, 'workers/main-admin.ts')], {
       env: {
         ...process.env,
         CMAUTOBUY_DATA_DIR: dataDir,

@@ -37,7 +37,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'purchase-succeeded',
     async run(rig) {
-      const id = await rig.purchase({ ...BLACK_M, quantity: 2, capCent: 4000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 2, maxTotalPriceCent: 4000 });
       await expectStatus(rig, id, 'WAITING_PAYMENT');
       await ok(rig.op.post(`/api/tasks/${id}/mark-paid`));
       return await reaches(rig, id, 'SUCCEEDED');
@@ -45,25 +45,25 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'purchase-dry-run',
-    run: async (rig) => expectStatus(rig, await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000, mode: 'dry_run' }), 'DRY_RUN_PASSED'),
+    run: async (rig) => expectStatus(rig, await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' }), 'DRY_RUN_PASSED'),
   },
-  { name: 'purchase-gate1-over-cap', run: (rig) => stop(rig, { ...BLACK_M, quantity: 2, capCent: 2500 }, 'GATE1_OVER_CAP') },
-  { name: 'purchase-gate2-over-cap', run: (rig) => stop(rig, { ...BLACK_M, quantity: 2, capCent: 3000 }, 'GATE2_OVER_CAP') },
+  { name: 'purchase-gate1-over-cap', run: (rig) => stop(rig, { ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 }, 'GATE1_OVER_CAP') },
+  { name: 'purchase-gate2-over-cap', run: (rig) => stop(rig, { ...BLACK_M, quantity: 2, maxTotalPriceCent: 3000 }, 'GATE2_OVER_CAP') },
   {
     name: 'purchase-gate3-price-changed',
     run: (rig) =>
-      stop(rig, { ...BLACK_M, quantity: 2, capCent: 5000 }, 'PRICE_CHANGED', { price_change: { goods_id: BLACK_M.goodsId, after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } } }),
+      stop(rig, { ...BLACK_M, quantity: 2, maxTotalPriceCent: 5000 }, 'PRICE_CHANGED', { price_change: { goods_id: BLACK_M.goodsId, after: 'gate2', price_cent: 1500, tier_totals_cent: { '2': 3900 } } }),
   },
   // a stop the phone reports as a device failure: CAPTCHA_REQUIRED all the way to the reason of the same name
-  { name: 'purchase-captcha', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, capCent: 2000 }, 'CAPTCHA_REQUIRED', { captcha_on: 'open' }) },
+  { name: 'purchase-captcha', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 }, 'CAPTCHA_REQUIRED', { captcha_on: 'open' }) },
   // the phone drops off ADB before the fence: retries spent, then DEVICE_ERROR
-  { name: 'purchase-device-error', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, capCent: 2000 }, 'DEVICE_ERROR', { disconnect_after_commands: 4 }) },
+  { name: 'purchase-device-error', run: (rig) => stop(rig, { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 }, 'DEVICE_ERROR', { disconnect_after_commands: 4 }) },
   { name: 'purchase-fence-unavailable', run: fenceUnavailable },
   {
     name: 'purchase-reconcile-matched',
     async run(rig) {
       rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'created_then_hang' });
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       // through 待核对 on its own: the read-only orders list finds the one order
       await reaches(rig, id, 'WAITING_PAYMENT');
       if (!(await rig.task(id)).attempt?.timeline.some((e) => (e as { status: string }).status === 'RECONCILIATION_REQUIRED')) throw new Error('no reconciliation on the way');
@@ -74,10 +74,10 @@ const SCENARIOS: Scenario[] = [
     name: 'purchase-resolved-created',
     async run(rig) {
       rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'captcha' });
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       await expectStatus(rig, id, 'RECONCILIATION_REQUIRED');
       await settled(rig, id);
-      await ok(rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', order_no: '260807-000000000000001' }));
+      await ok(rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'created', pdd_order_no: '260807-000000000000001' }));
       return await reaches(rig, id, 'WAITING_PAYMENT');
     },
   },
@@ -85,7 +85,7 @@ const SCENARIOS: Scenario[] = [
     name: 'purchase-resolved-not-created',
     async run(rig) {
       rig.sim.phone(rig.serial).setFaults({ submit_outcome: 'not_created' });
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       await expectStatus(rig, id, 'RECONCILIATION_REQUIRED');
       await settled(rig, id);
       await ok(rig.op.post(`/api/tasks/${id}/resolve`, { outcome: 'not_created' }));
@@ -98,7 +98,7 @@ const SCENARIOS: Scenario[] = [
     async run(rig) {
       rig.onSubmitTap(() => void rig.orders().splice(0));
       try {
-        const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+        const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
         await expectStatus(rig, id, 'RECONCILIATION_REQUIRED');
         const t = await rig.task(id);
         if (t.reason_code !== 'ORDER_NOT_MATCHED') throw new Error(`expected ORDER_NOT_MATCHED, got ${t.reason_code}`);
@@ -111,7 +111,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'purchase-reset',
     async run(rig) {
-      const id = await stop(rig, { ...BLACK_M, quantity: 2, capCent: 2500 }, 'GATE1_OVER_CAP');
+      const id = await stop(rig, { ...BLACK_M, quantity: 2, maxTotalPriceCent: 2500 }, 'GATE1_OVER_CAP');
       await ok(rig.op.post(`/api/tasks/${id}/reset`));
       return await reaches(rig, id, 'DRAFT');
     },
@@ -120,7 +120,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'purchase-succeeded-release-in-background',
     async run(rig) {
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       await expectStatus(rig, id, 'WAITING_PAYMENT');
       await settled(rig, id);
       await ok(rig.op.post(`/api/tasks/${id}/mark-paid`));
@@ -132,7 +132,7 @@ const SCENARIOS: Scenario[] = [
     name: 'purchase-cancel-in-prepare',
     async run(rig) {
       rig.sim.phone(rig.serial).setFaults({ latency: 'realistic', seed: 7 });
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       const deadline = Date.now() + 60_000;
       while (rig.taps().length === 0) {
         if (Date.now() > deadline) throw new Error('prepare never tapped');
@@ -150,7 +150,7 @@ const SCENARIOS: Scenario[] = [
     name: 'purchase-cancel',
     phoneless: true,
     async run(rig) {
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       await reaches(rig, id, 'PENDING');
       await ok(rig.op.post(`/api/tasks/${id}/cancel`));
       return await reaches(rig, id, 'CANCELED');
@@ -166,7 +166,7 @@ const SCENARIOS: Scenario[] = [
         .values({ setting_key: 'purchase.authorization_ttl_minutes', value_json: '1', updated_at: nowUtc() })
         .onConflict((oc) => oc.column('setting_key').doUpdateSet({ value_json: '1' }))
         .execute();
-      const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
       const t = await rig.waitFor(id, ['DRAFT', 'NEEDS_MANUAL', 'CLAIMED'], 150_000);
       if (t.reason_code !== 'AUTHORIZATION_EXPIRED') throw new Error(`expected AUTHORIZATION_EXPIRED, got ${t.status} ${t.reason_code}`);
       return id;
@@ -215,7 +215,7 @@ async function stop(rig: PurchaseRig, task: TaskSpec, reason: string, faults?: F
 async function fenceUnavailable(rig: PurchaseRig): Promise<string> {
   const locker = new Database(path.join(rig.admin.dataDir, 'admin.db'));
   try {
-    const id = await rig.purchase({ ...BLACK_M, quantity: 1, capCent: 2000 });
+    const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     const step = locker.prepare('select step from purchase_attempts where task_id = ?');
     const deadline = Date.now() + 120_000;
     while ((step.get(id) as { step: string } | undefined)?.step !== 'final_panel') {

@@ -10,7 +10,7 @@ import {
   readWorkflowBundle,
   WORKFLOWS_PATH,
   type WorkflowBundleFile,
-} from '../../admin/temporal/workflow-bundle';
+} from '../../workers/workflow-bundle';
 import '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
 import { workflowsVariant } from './variant';
@@ -21,11 +21,17 @@ import { workflowsVariant } from './variant';
  * purchases after a deploy fails here first (docs/versioning.md).
  */
 const DIR = __dirname;
-const histories = fs
-  .readdirSync(DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .map((file) => ({ file, workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))) }));
+/** Histories of branches a retired patch deleted (RETIRED_BRANCHES): they must fail, not replay. */
+const RETIRED_DIR = path.join(DIR, 'retired');
+type Recorded = { file: string; workflowId: string; history: ReturnType<typeof historyFromJSON> };
+const historiesIn = (dir: string): Recorded[] =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))) }));
+const histories = historiesIn(DIR);
+const retired = historiesIn(RETIRED_DIR);
 
 /**
  * Where each history comes from: record.ts (the whole stack: simulator, device worker, admin) or
@@ -45,7 +51,6 @@ const RECORDED_THROUGH_THE_STACK = [
   'purchase-gate1-over-cap',
   'purchase-gate2-over-cap',
   'purchase-gate3-price-changed',
-  'purchase-pre-attempt-first',
   'purchase-reconcile-matched',
   'purchase-reset',
   'purchase-resolved-created',
@@ -83,114 +88,77 @@ const RECORDED_WITH_FAKE_ACTIVITIES = [
   'system-check',
   'syb-sync',
   'device-check',
-  'purchase-cashier-old-branch',
   'collect-succeeded',
   'collect-rejected',
-  // test/workflows/old-branches.test.ts
-  'purchase-operator-wait-old-branch',
-  'purchase-device-name-old-branch',
   // test/workflows/held-phone.test.ts
   'purchase-fence-release-gate',
-  'purchase-fence-release-gate-old-branch',
   'purchase-reconcile-window-ledger',
-  'purchase-reconcile-window-old-branch',
-  'purchase-held-progress-in-one',
   'purchase-dry-run-released-at-panel',
   'purchase-held-progress-local',
 ];
-const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES].sort();
+/**
+ * Recorded by test/workflows/held-phone.test.ts (as purchase-held-progress-local) while every
+ * retired patch was still a `patched()` with both branches: its markers are not deprecated. It is
+ * what an open purchase from that stage looks like — it replays on the `deprecatePatch` code, and
+ * not on the code without the calls (below).
+ */
+const RECORDED_BEFORE_DEPRECATION = ['purchase-before-deprecation'];
+const ENDINGS = [...RECORDED_THROUGH_THE_STACK, ...RECORDED_WITH_FAKE_ACTIVITIES, ...RECORDED_BEFORE_DEPRECATION].sort();
 
 /**
- * Both branches of every patch in workflows/: `taken`, histories that recorded the patch's marker
- * (the new code), and `old`, histories without it that pass the patched place (the code from
+ * Both branches of every `patched()` in workflows/: `taken`, histories that recorded the patch's
+ * marker (the new code), and `old`, histories without it that pass the patched place (the code from
  * before, which open workflows may still be on). Each patch is taken out both ways below: the old
  * code alone fails a `taken` history, and the new code alone fails an `old` one — unless the
- * patch is in SAME_COMMANDS.
+ * patch is in SAME_COMMANDS. None today: every patch has moved on to `deprecatePatch`
+ * (RETIRED_BRANCHES); the next `patched()` gets its entry here.
  */
-const BRANCHES: Record<string, { taken: string[]; old: string[] }> = {
-  'attempt-before-claimed': {
-    taken: ['purchase-succeeded', 'purchase-gate1-over-cap'],
-    old: ['purchase-pre-attempt-first'],
-  },
-  'cashier-needs-matched-order': {
-    taken: ['purchase-cashier-unmatched', 'purchase-cashier-zero-orders'],
-    old: ['purchase-cashier-old-branch'],
-  },
-  'release-in-background': {
-    taken: [
-      'purchase-succeeded-release-in-background',
-      'purchase-fence-revoked',
-      'purchase-cashier-zero-orders',
-      'purchase-dry-run-released',
-    ],
-    old: ['purchase-succeeded', 'purchase-dry-run', 'purchase-gate1-over-cap'],
-  },
-  'operator-writes-in-update': {
-    taken: [
-      'purchase-mark-paid-write-failed',
-      'purchase-resolve-write-failed',
-      'purchase-gates-rejected-reset-write-failed',
-      'purchase-resolve-superseded',
-    ],
-    old: ['purchase-succeeded', 'purchase-reset', 'purchase-resolved-created', 'purchase-resolved-not-created'],
-  },
-  'admin-deadline-while-held': {
-    taken: ['purchase-admin-outage-before-fence', 'purchase-admin-outage-after-fence', 'purchase-tap-failed'],
-    old: ['purchase-succeeded', 'purchase-fence-unavailable', 'purchase-captcha'],
-  },
-  'release-deadline': {
-    taken: ['purchase-release-given-up', 'device-check', 'purchase-dry-run-released'],
-    old: ['collect', 'purchase-succeeded'],
-  },
-  'device-name-attribute': {
-    taken: ['purchase-mark-paid-once', 'purchase-fence-revoked'],
-    old: ['purchase-device-name-old-branch', 'purchase-succeeded'],
-  },
-  'operator-wait-ends': {
-    taken: ['purchase-operator-wait-ended', 'purchase-admin-outage-before-fence', 'purchase-mark-paid-write-failed'],
-    old: [
-      'purchase-operator-wait-old-branch',
-      'purchase-succeeded-release-in-background',
-      'purchase-succeeded',
-      'purchase-reset',
-      'purchase-cashier-unmatched',
-    ],
-  },
-  'fence-names-release-gate': {
-    taken: ['purchase-fence-release-gate'],
-    old: ['purchase-fence-release-gate-old-branch'],
-  },
-  'reconcile-window-from-ledger': {
-    taken: ['purchase-reconcile-window-ledger'],
-    old: ['purchase-reconcile-window-old-branch'],
-  },
-  'held-progress-in-one': {
-    taken: ['purchase-held-progress-in-one', 'purchase-fence-release-gate', 'purchase-dry-run-released-at-panel'],
-    old: ['purchase-succeeded', 'purchase-dry-run-released', 'purchase-fence-refused-canceled'],
-  },
-  'held-progress-local': {
-    taken: ['purchase-held-progress-local'],
-    // no test records this one again: re-recording test/workflows/ cannot give it the marker
-    old: ['purchase-held-progress-in-one'],
-  },
-  'dry-run-releases-at-panel': {
-    taken: ['purchase-dry-run-released-at-panel'],
-    old: ['purchase-dry-run-released', 'purchase-dry-run'],
-  },
-  'collect-status-as-row': {
-    taken: ['collect-succeeded', 'collect-rejected'],
-    old: ['collect'],
-  },
+const BRANCHES: Record<string, { taken: string[]; old: string[] }> = {};
+
+/**
+ * The patches whose old branch was deleted (docs/versioning.md "Retiring a patch"), each with the
+ * histories of that old branch, kept in test/histories/retired/: recorded without the patch's
+ * marker, every one now FAILS on the production bundle with a DeterminismViolationError — the
+ * proof the old branch is gone, and why its deletion waited for `open_before` 0. Each id is at
+ * stage 2 (`deprecatePatch` where `patched` was) except `attempt-before-claimed`, whose only call
+ * sat inside the old branch of `held-progress-in-one` and went with it: no run since that patch
+ * reaches it. For the SAME_COMMANDS ids a history fails only because it predates another patch
+ * too; the ones that predate only them (`collect`) still replay, and stay in test/histories/.
+ */
+const RETIRED_BRANCHES: Record<string, string[]> = {
+  'attempt-before-claimed': ['purchase-pre-attempt-first'],
+  'cashier-needs-matched-order': ['purchase-cashier-old-branch'],
+  'release-in-background': ['purchase-succeeded', 'purchase-dry-run', 'purchase-gate1-over-cap'],
+  'operator-writes-in-update': ['purchase-succeeded', 'purchase-reset', 'purchase-resolved-created', 'purchase-resolved-not-created'],
+  'admin-deadline-while-held': ['purchase-succeeded', 'purchase-fence-unavailable', 'purchase-captcha'],
+  'release-deadline': ['purchase-succeeded'],
+  'device-name-attribute': ['purchase-device-name-old-branch', 'purchase-succeeded'],
+  'operator-wait-ends': [
+    'purchase-operator-wait-old-branch',
+    'purchase-succeeded-release-in-background',
+    'purchase-succeeded',
+    'purchase-reset',
+    'purchase-cashier-unmatched',
+  ],
+  'fence-names-release-gate': ['purchase-fence-release-gate-old-branch'],
+  'reconcile-window-from-ledger': ['purchase-reconcile-window-old-branch'],
+  'held-progress-in-one': ['purchase-succeeded', 'purchase-dry-run-released', 'purchase-fence-refused-canceled'],
+  'held-progress-local': ['purchase-held-progress-in-one'],
+  'dry-run-releases-at-panel': ['purchase-dry-run-released', 'purchase-dry-run'],
+  'collect-status-as-row': [],
 };
+/** Retired without a `deprecatePatch`: the call went with the enclosing patch's old branch. */
+const REMOVED_WITH = { 'attempt-before-claimed': 'held-progress-in-one' };
 
 /**
  * The patches whose branches ask for the same commands — they differ only where replay does not
  * look (Temporal compares each command's kind and id: not an activity's options or input, not a
  * search attribute's value, not which workflow task asked for it) — so no history of their old
- * branch can fail on the new code alone. Their old branch is kept for what running workflows do,
- * not for replay; the test below checks the claim itself: the new code alone replays every old
- * history of these. A change that makes the commands differ fails there and needs an old-branch
- * history that fails instead (test/workflows/old-branches.test.ts).
+ * branch can fail on the new code alone. While such a patch is `patched()` its old branch is kept
+ * for what running workflows do, not for replay, and the test below checks the claim itself: the
+ * new code alone replays every old history. Once retired, no replay can tell its old branch gone
+ * (docs/versioning.md: count from the deploy instead); `collect`, recorded before
+ * `collect-status-as-row` and `release-deadline`, replays on their deprecated code.
  */
 const SAME_COMMANDS: Record<string, string> = {
   'release-in-background': 'the release is asked for in the same order; only which workflow task awaits it moves',
@@ -205,9 +173,9 @@ async function productionBundle(): Promise<WorkflowBundleFile> {
   return built ? readWorkflowBundle(built) : await ensureWorkflowBundle({ info: () => {} });
 }
 
-/** Replays the named histories: name → null, or the replay's error. */
-async function replay(options: ReplayWorkerOptions, names: string[]): Promise<Record<string, Error | null>> {
-  const chosen = histories.filter((h) => names.includes(h.workflowId));
+/** Replays the named histories (of test/histories/, or of `from`): name → null, or the replay's error. */
+async function replay(options: ReplayWorkerOptions, names: string[], from = histories): Promise<Record<string, Error | null>> {
+  const chosen = from.filter((h) => names.includes(h.workflowId));
   expect(chosen.map((h) => h.workflowId).sort()).toEqual([...names].sort());
   const out: Record<string, Error | null> = {};
   for await (const result of Worker.runReplayHistories({ ...options, dataConverter: temporalDataConverter() }, chosen)) out[result.workflowId] = result.error ?? null;
@@ -220,13 +188,7 @@ describe('recorded histories replay on the production bundle', () => {
   });
 
   it('every patch in workflows/ has histories of both its branches', () => {
-    const dir = path.dirname(WORKFLOWS_PATH);
-    const source = fs
-      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-      .join('\n');
-    const ids = [...new Set([...source.matchAll(/patched\('([^']+)'\)/g)].map((m) => m[1]!))].sort();
+    const ids = [...new Set([...workflowsSource().matchAll(/\bpatched\('([^']+)'\)/g)].map((m) => m[1]!))].sort();
     expect(ids).toEqual(Object.keys(BRANCHES).sort());
     for (const [id, { taken, old }] of Object.entries(BRANCHES)) {
       expect({ id, taken: taken.length > 0, old: old.length > 0 }).toEqual({ id, taken: true, old: true });
@@ -269,7 +231,7 @@ describe('recorded histories replay on the production bundle', () => {
  * patches in SAME_COMMANDS the new code alone replays every old history instead.
  */
 describe('each patch taken out fails replay, both ways', () => {
-  it.each(Object.keys(BRANCHES))('%s', async (id) => {
+  const patchTakenOut = async (id: string) => {
     const { taken, old } = BRANCHES[id]!;
     const onlyOld = await replay({ workflowBundle: { code: (await workflowsVariant(`patched('${id}')`, 'false')).code } }, taken);
     expect(taken.filter((name) => onlyOld[name] instanceof DeterminismViolationError)).not.toEqual([]);
@@ -277,10 +239,66 @@ describe('each patch taken out fails replay, both ways', () => {
     const failed = old.filter((name) => onlyNew[name] instanceof DeterminismViolationError);
     if (id in SAME_COMMANDS) expect({ id, failed }).toEqual({ id, failed: [] });
     else expect({ id, failed: failed.length > 0 }).toEqual({ id, failed: true });
+  };
+  // a loop, not it.each: with no patch at stage 1 there is nothing to take out
+  for (const id of Object.keys(BRANCHES)) it(id, () => patchTakenOut(id));
+
+  it('the patches that ask for the same commands are patches, or retired ones', () => {
+    expect(Object.keys(SAME_COMMANDS).filter((id) => !(id in BRANCHES) && !(id in RETIRED_BRANCHES))).toEqual([]);
+  });
+});
+
+/**
+ * Stage 2 of a retirement (docs/versioning.md "Retiring a patch"): the old branch deleted,
+ * `deprecatePatch(id)` where `patched(id)` was. Histories with the marker replay (above, every
+ * history, among them one from the `patched` stage); the histories of the old branch fail.
+ */
+describe('retired branches: the deprecated code', () => {
+  const deprecatedIds = () => [...new Set([...workflowsSource().matchAll(/\bdeprecatePatch\('([^']+)'\)/g)].map((m) => m[1]!))].sort();
+
+  it('every deprecatePatch in workflows/ is a retired branch; a retired id without one went with its enclosing branch', () => {
+    const ids = deprecatedIds();
+    const removed = Object.keys(REMOVED_WITH);
+    expect(ids).toEqual(Object.keys(RETIRED_BRANCHES).filter((id) => !removed.includes(id)).sort());
+    for (const [id, enclosing] of Object.entries(REMOVED_WITH)) expect({ id, enclosing, deprecated: ids.includes(enclosing) }).toEqual({ id, enclosing, deprecated: true });
   });
 
-  it('the patches that ask for the same commands are patches', () => {
-    expect(Object.keys(SAME_COMMANDS).filter((id) => !(id in BRANCHES))).toEqual([]);
+  it('test/histories/retired/ holds exactly the listed histories, each recorded without the marker it is listed under', () => {
+    const listed = [...new Set(Object.values(RETIRED_BRANCHES).flat())].sort();
+    expect(retired.map((h) => h.workflowId).sort()).toEqual(listed);
+    for (const [id, names] of Object.entries(RETIRED_BRANCHES))
+      for (const name of names) expect({ id, name, marker: markersOf(name, retired).some((m) => m.id === id) }).toEqual({ id, name, marker: false });
+  });
+
+  it('every retired history fails on the production bundle with a non-determinism error', async () => {
+    const bundle = await productionBundle();
+    const names = retired.map((h) => h.workflowId);
+    const results = await replay({ workflowBundle: { code: bundle.code } }, names, retired);
+    expect(names.filter((name) => !(results[name] instanceof DeterminismViolationError))).toEqual([]);
+  });
+
+  it('every deprecated id has a history recorded through its deprecatePatch, for the next stage', () => {
+    for (const id of deprecatedIds()) {
+      const recorded = histories.filter((h) => markersOf(h.workflowId).some((m) => m.id === id && m.deprecated)).map((h) => h.workflowId);
+      expect({ id, recorded: recorded.length > 0 }).toEqual({ id, recorded: true });
+    }
+  });
+});
+
+/**
+ * Stage 3, tried before it is written: the code with every `deprecatePatch` call deleted replays
+ * every history whose markers all say `deprecated` (or that has none), and fails one from the
+ * `patched` stage — why the calls stay until no open workflow predates the deprecation.
+ */
+describe('retired branches: the code without the deprecatePatch calls', () => {
+  it('replays the histories recorded with deprecatePatch, not those from the patched stage', async () => {
+    const { code } = await workflowsVariant(/\bdeprecatePatch\('[^']+'\);/g, '');
+    const fromPatched = histories.filter((h) => markersOf(h.workflowId).some((m) => !m.deprecated)).map((h) => h.workflowId).sort();
+    expect(fromPatched).toEqual(expect.arrayContaining(RECORDED_BEFORE_DEPRECATION));
+    const results = await replay({ workflowBundle: { code } }, ENDINGS);
+    const failed = ENDINGS.filter((name) => results[name] !== null);
+    expect(failed).toEqual(fromPatched);
+    for (const name of failed) expect({ name, nondeterminism: results[name] instanceof DeterminismViolationError }).toEqual({ name, nondeterminism: true });
   });
 });
 
@@ -300,21 +318,34 @@ describe('a workflow interceptor that yields', () => {
     });
     const results = await replay({ workflowBundle: { code: bundle.code } }, ENDINGS);
     const failed = Object.entries(results).filter(([, err]) => err !== null).map(([name]) => name);
-    expect(failed).toEqual(
-      expect.arrayContaining(['purchase-cancel-in-prepare', 'purchase-cancel-while-claiming', 'purchase-pre-attempt-first']),
-    );
+    expect(failed).toEqual(expect.arrayContaining(['purchase-cancel-in-prepare', 'purchase-cancel-while-claiming']));
   });
 });
 
 /** The patch ids of the markers a history recorded. */
 function patchesOf(name: string): string[] {
-  const h = histories.find((x) => x.workflowId === name);
+  return markersOf(name).map((m) => m.id);
+}
+
+/** The patch markers a history recorded: `deprecated` when `deprecatePatch` wrote it. */
+function markersOf(name: string, from = histories): { id: string; deprecated: boolean }[] {
+  const h = from.find((x) => x.workflowId === name);
   if (!h) throw new Error(`no history ${name}`);
   return (h.history.events ?? []).flatMap((e) => {
     const m = e.markerRecordedEventAttributes;
     const data = m?.markerName === 'core_patch' ? m.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
+    return data ? [JSON.parse(Buffer.from(data).toString('utf8')) as { id: string; deprecated: boolean }] : [];
   });
+}
+
+/** Every workflow source file, joined. */
+function workflowsSource(): string {
+  const dir = path.dirname(WORKFLOWS_PATH);
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+    .join('\n');
 }
 
 /** The `data` of every payload in a history as JSON (base64). */

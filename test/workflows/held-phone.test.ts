@@ -1,12 +1,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { workflowsVariant } from '../histories/variant';
 import { fakePurchaseRig, keep, pendingOrder, stateOf, until } from './fake-purchase';
 
 /**
  * The purchase's own patches (docs/versioning.md): the release gate's refusal named as the task
  * row names it, the reconcile window centred on the ledger's irreversible_action_at, the writes
  * that only record progress while a phone is held as one local activity, and a dry run that lets its
- * phone go at the final panel. Each new branch and each old one is kept as a history.
+ * phone go at the final panel. Each is kept as a history; the histories of the branches from
+ * before them are in test/histories/retired/.
  */
 
 const MIN = 60_000;
@@ -97,41 +97,5 @@ describe('purchase workflow: held-phone patches, new branches', () => {
     const panel = types.indexOf('preparePurchase');
     expect(types.slice(panel + 1, panel + 3)).toEqual(['releaseDevice', 'recordAttemptProgress']);
     await keep('purchase-dry-run-released-at-panel', handle);
-  });
-});
-
-/** The code from before each behaviour patch (the patch taken out the old way), kept as histories. */
-describe('purchase workflow: held-phone patches, old branches', () => {
-  it('before fence-names-release-gate the workflow named the release gate FENCE_REFUSED', async () => {
-    const bundlePath = (await workflowsVariant("patched('fence-names-release-gate')", 'false')).codePath;
-    const { rig, setUp, tearDown, start } = fakePurchaseRig('old-gate', { bundlePath: () => bundlePath });
-    await setUp();
-    try {
-      rig.script.fence = RELEASE_GATE;
-      const handle = await start();
-      expect((await stateOf(handle, 'NEEDS_MANUAL')).reasonCode).toBe('FENCE_REFUSED');
-      await keep('purchase-fence-release-gate-old-branch', handle);
-    } finally {
-      await tearDown();
-    }
-  });
-
-  it('before reconcile-window-from-ledger the window was centred on "now"', async () => {
-    const bundlePath = (await workflowsVariant("patched('reconcile-window-from-ledger')", 'false')).codePath;
-    const { rig, setUp, tearDown, start } = fakePurchaseRig('old-window', { bundlePath: () => bundlePath });
-    await setUp();
-    try {
-      const tapped = Date.now() - 20 * MIN;
-      rig.script.submitFails = 'the phone went away after irreversible_action_at';
-      rig.script.irreversibleActionAt = utc(tapped);
-      rig.script.pending = [{ ...pendingOrder('PO-LEDGER'), placedAt: utc(tapped + MIN) }];
-      const handle = await start();
-      await stateOf(handle, 'RECONCILIATION_REQUIRED');
-      await until(() => rig.calls.activities.includes('releaseDevice'));
-      expect(rig.calls.statuses).not.toContain('WAITING_PAYMENT');
-      await keep('purchase-reconcile-window-old-branch', handle);
-    } finally {
-      await tearDown();
-    }
   });
 });

@@ -5,7 +5,7 @@ import {
   resetUpdate,
   resolveReconciliationUpdate,
   stateQuery,
-} from '../../workflows/purchase/messages';
+} from '../../domain/contracts/purchase-messages';
 import { DeviceIdAttr, DeviceNameAttr, TaskStatusAttr } from '../../domain/search-attributes';
 import { CLAIM, fakePurchaseRig, keep, pendingOrder, READING, stateOf, until } from './fake-purchase';
 

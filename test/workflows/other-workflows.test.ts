@@ -4,8 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { ADMIN_TASK_QUEUE, DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
-import { workflowsVariant } from '../histories/variant';
-import { CLAIM, DEVICE_QUEUE, fakePurchaseRig, keep, stateOf } from './fake-purchase';
+import { CLAIM, DEVICE_QUEUE, keep } from './fake-purchase';
 import { temporalDataConverter } from '../../temporal/codec';
 import type { collect } from '../../workflows/collect';
 import type { deviceCheck } from '../../workflows/device-check';
@@ -175,28 +174,5 @@ describe('system check, SYB sync and device check', () => {
     expect(((err as WorkflowFailedError).cause as ApplicationFailure).type).toBe('COLLECT_GOODS_MISMATCH');
     expect((await handle.describe()).searchAttributes).toMatchObject({ TaskStatus: ['rejected'] });
     await keep('collect-rejected', handle);
-  });
-});
-
-/**
- * The old branch of `cashier-needs-matched-order`, run on the code from before it (the patch
- * taken out the old way): the cashier without a matched order went on to 待付款. Kept as a
- * history, it is what the production code must still replay that way.
- */
-describe('the code from before cashier-needs-matched-order', () => {
-  let bundlePath = '';
-  const { rig, setUp, tearDown, start } = fakePurchaseRig('old-cashier', { bundlePath: () => bundlePath });
-  beforeAll(async () => {
-    bundlePath = (await workflowsVariant("!seen.orderNo && patched('cashier-needs-matched-order')", 'false')).codePath;
-    await setUp();
-  });
-  afterAll(tearDown);
-
-  it('went on to 待付款 from a cashier with no order number', async () => {
-    rig.script.observation = { outcome: 'pending_payment', orderNo: null, orderedAtRaw: null };
-    const handle = await start();
-    await stateOf(handle, 'WAITING_PAYMENT');
-    expect(rig.calls.activities).not.toContain('readPendingOrders');
-    await keep('purchase-cashier-old-branch', handle);
   });
 });

@@ -4,7 +4,7 @@ import {
   markPaidUpdate,
   resetUpdate,
   resolveReconciliationUpdate,
-} from '../../workflows/purchase/messages';
+} from '../../domain/contracts/purchase-messages';
 import { fakePurchaseRig, keep, pendingOrder, stateOf, until } from './fake-purchase';
 
 /**

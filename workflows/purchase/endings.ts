@@ -1,5 +1,6 @@
 import type { ReasonCode } from '../../domain/purchase/reasons';
 import type { PurchaseStatus } from '../../domain/purchase/status';
+import type { StopFacts } from '../../domain/purchase/stop-facts';
 import { release } from './phone';
 import type { PurchaseRun } from './run';
 
@@ -12,9 +13,14 @@ export async function expire(run: PurchaseRun): Promise<PurchaseStatus> {
 }
 
 /** Stopped before the fence, nothing ordered: the operator resets to DRAFT or cancels. */
-export async function needsManual(run: PurchaseRun, reason: ReasonCode, detail: string): Promise<PurchaseStatus> {
+export async function needsManual(
+  run: PurchaseRun,
+  reason: ReasonCode,
+  detail: string,
+  facts?: StopFacts | null,
+): Promise<PurchaseStatus> {
   run.throwIfCanceled();
-  await run.settled(() => run.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail }));
+  await run.settled(() => run.moveTo('NEEDS_MANUAL', { reasonCode: reason, detail, ...(facts ? { facts } : {}) }));
   await release(run);
   if (!(await run.operatorWait(() => run.resetBy !== null || run.canceledBy !== null)))
     return await run.closeUnanswered();

@@ -1,11 +1,12 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { FinalPanelReading, Observation } from '../../domain/contracts/device-activities';
 import type { ReasonCode } from '../../domain/purchase/reasons';
+import type { StopFacts } from '../../domain/purchase/stop-facts';
 import type { OperatorRef } from '../../domain/purchase/workflow-types';
 import { describeFailure } from '../activity-failure';
 
 /** A step's outcome: on, or stopped with the operator's reason. */
-export type Step<T> = ({ ok: true } & T) | { ok: false; reason: ReasonCode; detail: string };
+export type Step<T> = ({ ok: true } & T) | { ok: false; reason: ReasonCode; detail: string; facts?: StopFacts };
 
 /** Histories recorded while a stop came back as a result, not as a failure, still replay. */
 export interface RecordedPrepareStop {
@@ -56,9 +57,16 @@ export function deviceFailure(err: unknown): {
   detail: string;
   artifactPath: string | null;
   reading: Partial<FinalPanelReading> | null;
+  facts: StopFacts | null;
 } {
   const f = describeFailure(err);
-  return { code: f.type ?? 'DEVICE_ERROR', detail: f.message, artifactPath: f.artifactPath, reading: f.reading };
+  return {
+    code: f.type ?? 'DEVICE_ERROR',
+    detail: f.message,
+    artifactPath: f.artifactPath,
+    reading: f.reading,
+    facts: f.stopFacts,
+  };
 }
 
 export const describe = (err: unknown): string => describeFailure(err).message;

@@ -1,6 +1,7 @@
-import { patched } from '@temporalio/workflow';
+import { deprecatePatch } from '@temporalio/workflow';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import type { PurchaseWorkflowInput } from '../../domain/purchase/workflow-types';
+import { upgradePurchaseInput } from '../../migrations/payloads/purchase-input';
 import { expire, needsManual, waitForPayment } from './endings';
 import { afterSubmitReason, CanceledByOperator, describe, isLasting, reasonForLastingError } from './failures';
 import { listenToOperator } from './operator';
@@ -17,7 +18,9 @@ import { fence, observe, recordPendingPayment, tapOnce, untappedAfterFence } fro
  * written to the admin DB by an admin activity (PurchaseRun.moveTo), and the operator acts through
  * updates whose validators ask the state machine (./operator.ts).
  */
-export async function purchase(input: PurchaseWorkflowInput): Promise<PurchaseStatus> {
+export async function purchase(recorded: PurchaseWorkflowInput): Promise<PurchaseStatus> {
+  // a purchase started before the cap's rename carries it under its old name; nothing else reads `recorded`
+  const input = upgradePurchaseInput(recorded);
   const run = new PurchaseRun(input);
   run.showDetails('等待空闲手机');
   try {
@@ -46,18 +49,19 @@ async function purchaseSteps(run: PurchaseRun, input: PurchaseWorkflowInput): Pr
     const target = await begin(run, claim);
     // 3–6. Open, select, Gate 1, quantity, Gate 2, Gate 3 on the phone; the workflow re-judges them.
     const panel = await prepareThroughGates(run, claim, target);
-    if (!panel.ok) return await needsManual(run, panel.reason, panel.detail);
+    if (!panel.ok) return await needsManual(run, panel.reason, panel.detail, panel.facts);
     if (input.mode === 'dry_run') return await passDryRun(run, target, panel.reading);
 
     // 7. The fence: from here on cancel is refused, and without its yes nothing is tapped.
     const fenced = await fence(run, target, panel.reading);
-    if (!fenced.ok) return await needsManual(run, fenced.reason, fenced.detail);
+    if (!fenced.ok) return await needsManual(run, fenced.reason, fenced.detail, fenced.facts);
     const { submissionId } = fenced;
 
     // 8. submitOnce: one tap, ever; whatever is unclear after it is reconciled (10), never retried.
     const tap = await tapOnce(run, claim, target, submissionId, panel.reading);
     if (!tap.ok && tap.neverStarted) return await untappedAfterFence(run, tap.detail);
-    if (!tap.ok) return await reconcile(run, submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail);
+    if (!tap.ok)
+      return await reconcile(run, submissionId, panel.reading, null, 'SUBMIT_NOT_CONFIRMED', tap.detail, tap.facts);
 
     // 9. Observe, read-only.
     const seen = await observe(run, claim, target, submissionId);
@@ -70,9 +74,10 @@ async function purchaseSteps(run: PurchaseRun, input: PurchaseWorkflowInput): Pr
         afterSubmitReason(seen),
         seen ? `observed ${seen.outcome}` : 'observation failed',
       );
-    // The cashier alone is not success: without the one matching order it is reconciled.
-    // Purchases that already went on to 待付款 without it replay that way (docs/versioning.md).
-    if (!seen.orderNo && patched('cashier-needs-matched-order')) {
+    // The cashier alone is not success: without the one matching order it is reconciled
+    // (docs/versioning.md, `cashier-needs-matched-order`).
+    if (!seen.orderNo) {
+      deprecatePatch('cashier-needs-matched-order');
       return await reconcile(
         run,
         submissionId,

@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, deprecatePatch, isCancellation } from '@temporalio/workflow';
 import type { DeviceClaim } from '../../domain/contracts/device-activities';
 import { claimPhone, releasePhone } from '../device-claim';
 import type { PurchaseRun } from './run';
@@ -20,17 +20,14 @@ export async function waitForPhone(run: PurchaseRun): Promise<DeviceClaim | null
 /**
  * Lets the phone go as soon as nothing more is done on it; safe to call from every ending. The
  * release retries until the phone host takes it, so it runs beside the rest: a dead host must
- * not hold back the operator's next step. Purchases started before that awaited it here and
- * must replay that way (docs/versioning.md).
+ * not hold back the operator's next step (docs/versioning.md, `release-in-background`).
  */
 export async function release(run: PurchaseRun): Promise<void> {
   const claim = run.claim;
   if (claim && !run.released) {
     run.released = true;
-    const inBackground = patched('release-in-background');
-    const releasing = CancellationScope.nonCancellable(() => releasePhone(claim));
-    if (inBackground) run.releasing = releasing;
-    else await releasing;
+    deprecatePatch('release-in-background');
+    run.releasing = CancellationScope.nonCancellable(() => releasePhone(claim));
   }
 }
 

@@ -1,4 +1,4 @@
-import { patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { deprecatePatch, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type {
   DeviceClaim,
   FinalPanelReading,
@@ -16,63 +16,39 @@ import { release } from './phone';
 import { purchaseResult } from './result';
 import type { PurchaseRun } from './run';
 
-/** Step 2, on the claimed phone: the attempt first, so its timeline starts with the claim. */
+/**
+ * Step 2, on the claimed phone: the attempt begun and the task moved through CLAIMED to ORDERING
+ * in one admin round trip, a local activity in the workflow task that took the claim — the phone
+ * waits for no activity task and no workflow task after it (docs/versioning.md,
+ * `held-progress-in-one`, `held-progress-local`).
+ */
 export async function begin(run: PurchaseRun, claim: DeviceClaim): Promise<PurchaseTarget> {
   const { input, state } = run;
   state.deviceId = claim.device_id;
   upsertSearchAttributes([{ key: DeviceIdAttr, value: claim.device_id }]);
   const target: PurchaseTarget = { ...input, attemptId: '', quantity: input.quantity };
   run.target = target;
-  const beginAttempt = async () => {
-    const begun = await run.adminApi().beginPurchaseAttempt({
-      taskId: input.taskId,
-      authorizationId: input.authorizationId,
-      deviceId: claim.device_id,
-      workflowId: workflowInfo().workflowId,
-    });
-    target.attemptId = begun.attemptId;
-    // the phone's name beside its UUID in the Web UI; purchases from before had none
-    if (begun.deviceName && patched('device-name-attribute'))
-      upsertSearchAttributes([{ key: DeviceNameAttr, value: begun.deviceName }]);
-  };
-  // While the phone is held the attempt, CLAIMED and ORDERING are one admin round trip; purchases
-  // from before wrote them one by one and replay that way (docs/versioning.md, `held-progress-in-one`).
-  if (patched('held-progress-in-one')) {
-    await beginInOne(run, claim, target);
-    return target;
-  }
-  // Purchases started before this order wrote CLAIMED first and must replay that way (docs/versioning.md).
-  if (patched('attempt-before-claimed')) {
-    await beginAttempt();
-    await run.moveTo('CLAIMED');
-  } else {
-    await run.moveTo('CLAIMED');
-    await beginAttempt();
-  }
-  await run.moveTo('ORDERING');
-  state.step = 'preparing';
-  return target;
-}
-
-/** The attempt begun and the task moved through CLAIMED to ORDERING, in one admin activity. */
-async function beginInOne(run: PurchaseRun, claim: DeviceClaim, target: PurchaseTarget): Promise<void> {
-  const { input, state } = run;
+  deprecatePatch('held-progress-in-one');
   run.throwIfCanceled();
   // the workflow's own state moves first, as in PurchaseRun.moveTo
   state.status = 'ORDERING';
-  const api = patched('held-progress-local') ? heldLocalAdmin : run.adminApi();
-  const begun = await api.beginOrdering({
+  deprecatePatch('held-progress-local');
+  const begun = await heldLocalAdmin.beginOrdering({
     taskId: input.taskId,
     authorizationId: input.authorizationId,
     deviceId: claim.device_id,
     workflowId: workflowInfo().workflowId,
   });
   target.attemptId = begun.attemptId;
-  if (begun.deviceName && patched('device-name-attribute'))
+  // the phone's name beside its UUID in the Web UI
+  if (begun.deviceName) {
+    deprecatePatch('device-name-attribute');
     upsertSearchAttributes([{ key: DeviceNameAttr, value: begun.deviceName }]);
+  }
   upsertSearchAttributes([{ key: TaskStatusAttr, value: 'ORDERING' }]);
   run.showDetails();
   state.step = 'preparing';
+  return target;
 }
 
 /**
@@ -101,7 +77,12 @@ export async function prepareThroughGates(
       detail: failure.detail,
       ...(failure.artifactPath ? { artifactRef: failure.artifactPath } : {}),
     });
-    return { ok: false, reason: reasonForDeviceFailure(failure.code), detail: failure.detail };
+    return {
+      ok: false,
+      reason: reasonForDeviceFailure(failure.code),
+      detail: failure.detail,
+      ...(failure.facts ? { facts: failure.facts } : {}),
+    };
   }
   run.recordReadings(prepared.reading);
   if (!prepared.ok) {
@@ -113,11 +94,13 @@ export async function prepareThroughGates(
     return prepared;
   }
   // A dry run is done with the phone at the final panel: the next purchase may have it while the
-  // admin books this one. Dry runs from before let it go after the bookkeeping and replay that way
-  // (docs/versioning.md, `dry-run-releases-at-panel`).
-  if (input.mode === 'dry_run' && patched('dry-run-releases-at-panel')) await release(run);
+  // admin books this one (docs/versioning.md, `dry-run-releases-at-panel`).
+  if (input.mode === 'dry_run') {
+    deprecatePatch('dry-run-releases-at-panel');
+    await release(run);
+  }
   const reading = prepared.reading;
-  const verdict = allGates(reading, input.quantity, input.capCent);
+  const verdict = allGates(reading, input.quantity, input.maxTotalPriceCent);
   await run.adminApi().recordAttemptProgress({
     attemptId: target.attemptId,
     step: 'final_panel',
@@ -127,7 +110,7 @@ export async function prepareThroughGates(
     interstitials: prepared.interstitialsClosed ?? [],
     status: verdict.pass ? 'RUNNING' : 'STOPPED',
   });
-  if (!verdict.pass) return { ok: false, reason: verdict.reason, detail: verdict.detail };
+  if (!verdict.pass) return { ok: false, reason: verdict.reason, detail: verdict.detail, facts: verdict.facts };
   run.throwIfCanceled();
   return { ok: true, reading };
 }

@@ -1,7 +1,8 @@
-import { patched } from '@temporalio/workflow';
+import { deprecatePatch } from '@temporalio/workflow';
 import type { FinalPanelReading } from '../../domain/contracts/device-activities';
 import type { PendingOrder } from '../../domain/purchase/orders';
 import type { ReasonCode } from '../../domain/purchase/reasons';
+import type { StopFacts } from '../../domain/purchase/stop-facts';
 import { matchPendingOrder } from '../../domain/purchase/reconcile';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import { phoneActivities } from '../phone';
@@ -21,22 +22,28 @@ export async function reconcile(
   tappedAt: string | null,
   reason: ReasonCode,
   detail: string,
+  facts: StopFacts | null = null,
 ): Promise<PurchaseStatus> {
   const { input, state } = run;
   const claim = run.claim!;
   run.reconciling = { submissionId, decided: false };
   await run.settled(() => run.adminApi().recordSubmissionOutcome({ submissionId, status: 'RECONCILIATION_REQUIRED' }));
-  await run.settled(() => run.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail }));
+  await run.settled(() =>
+    run.moveTo('RECONCILIATION_REQUIRED', { reasonCode: reason, detail, ...(facts ? { facts } : {}) }),
+  );
   state.step = 'reconcile';
   const now = new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
   const listed = await phoneActivities(claim.task_queue)
     .read.readPendingOrders({ claim, target: run.target! })
     .catch(() => null);
   // The tap time unknown, the window is centred on the ledger's irreversible_action_at — written
-  // just before the tap — not on this moment; purchases from before took "now" and replay that
-  // way (docs/versioning.md, `reconcile-window-from-ledger`).
+  // just before the tap — not on this moment (docs/versioning.md, `reconcile-window-from-ledger`).
   const ledgerAt = tappedAt === null ? listed?.irreversibleActionAt : null;
-  const at = tappedAt ?? (ledgerAt && patched('reconcile-window-from-ledger') ? ledgerAt : now);
+  let at = tappedAt ?? now;
+  if (ledgerAt) {
+    deprecatePatch('reconcile-window-from-ledger');
+    at = ledgerAt;
+  }
   const verdict = listed
     ? matchPendingOrder(listed.orders, {
         goodsId: input.goodsId,

@@ -10,7 +10,8 @@ export function purchaseResult(
 ): PurchaseResult {
   return {
     mode: input.mode,
-    requested: { options: input.options, quantity: input.quantity, max_price_cent: input.capCent },
+    // the one place the cap is `max_price_cent`: the result's shape names it so
+    requested: { options: input.options, quantity: input.quantity, max_price_cent: input.maxTotalPriceCent },
     confirmed: {
       options: full.options,
       quantity: full.quantityRead ?? input.quantity,
@@ -21,7 +22,7 @@ export function purchaseResult(
     order_submitted: outcome.submitted,
     payment_attempted: false,
     payment_status: outcome.submitted && outcome.orderNo ? 'unpaid' : null,
-    order_no: outcome.orderNo ?? null,
+    pdd_order_no: outcome.orderNo ?? null,
     ordered_at: outcome.orderedAt ?? null,
     ordered_at_raw: outcome.orderedAtRaw ?? null,
     match_status: !outcome.submitted ? 'not_submitted' : outcome.orderNo ? 'matched' : 'pending',

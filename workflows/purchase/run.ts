@@ -2,14 +2,15 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
+  deprecatePatch,
   log,
-  patched,
   setCurrentDetails,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { DeviceClaim, FinalPanelReading, PurchaseTarget } from '../../domain/contracts/device-activities';
 import type { ReasonCode } from '../../domain/purchase/reasons';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
+import type { StopFacts } from '../../domain/purchase/stop-facts';
 import {
   OPERATOR_WAIT_DAYS_DEFAULT,
   type OperatorRef,
@@ -88,6 +89,8 @@ export class PurchaseRun {
       actor?: string;
       requestId?: string;
       orderNo?: string;
+      /** what the stop was, as data: the admin keeps it with the stop for the operator's sentence */
+      facts?: StopFacts;
     } = {},
     via: AdminApi = this.adminApi(),
   ): Promise<void> {
@@ -108,6 +111,7 @@ export class PurchaseRun {
       ...(extra.actor !== undefined ? { actor: extra.actor } : {}),
       ...(extra.requestId !== undefined ? { requestId: extra.requestId } : {}),
       ...(extra.orderNo !== undefined ? { orderNo: extra.orderNo } : {}),
+      ...(extra.facts !== undefined ? { facts: extra.facts } : {}),
       ...(state.deviceId ? { deviceId: state.deviceId } : {}),
     });
     upsertSearchAttributes([{ key: TaskStatusAttr, value: to }]);
@@ -135,7 +139,9 @@ export class PurchaseRun {
 
   /** The admin activities as the moment allows: with a deadline while a phone is held. */
   adminApi(): AdminApi {
-    return this.claim && !this.released && patched('admin-deadline-while-held') ? heldAdmin : admin;
+    if (!this.claim || this.released) return admin;
+    deprecatePatch('admin-deadline-while-held');
+    return heldAdmin;
   }
 
   /**
@@ -170,14 +176,10 @@ export class PurchaseRun {
 
   /**
    * Waits for the operator — at most the operator wait (30 days unless the admin says otherwise):
-   * false when nobody answered. Purchases parked before it waited without end and replay that
-   * way (docs/versioning.md, `operator-wait-ends`).
+   * false when nobody answered (docs/versioning.md, `operator-wait-ends`).
    */
   async operatorWait(answered: () => boolean): Promise<boolean> {
-    if (!patched('operator-wait-ends')) {
-      await condition(answered);
-      return true;
-    }
+    deprecatePatch('operator-wait-ends');
     const days = this.input.operatorWaitDays ?? OPERATOR_WAIT_DAYS_DEFAULT;
     if (await condition(answered, days * DAY_MS)) return true;
     // an operator's write under way finishes first: its answer counts

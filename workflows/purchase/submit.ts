@@ -1,4 +1,4 @@
-import { ActivityFailure, patched, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, deprecatePatch, TimeoutFailure } from '@temporalio/workflow';
 import type {
   DeviceClaim,
   FinalPanelReading,
@@ -6,11 +6,13 @@ import type {
   PurchaseTarget,
 } from '../../domain/contracts/device-activities';
 import type { ReasonCode } from '../../domain/purchase/reasons';
+import type { StopFacts } from '../../domain/purchase/stop-facts';
 import type { PurchaseStatus } from '../../domain/purchase/status';
+import { describeFailure } from '../activity-failure';
 import { phoneActivities } from '../phone';
 import { fenceActivity } from './activities';
 import { needsManual } from './endings';
-import { describe, type Step } from './failures';
+import type { Step } from './failures';
 import { purchaseResult } from './result';
 import type { PurchaseRun } from './run';
 
@@ -37,7 +39,13 @@ export async function fence(
     await run.adminApi().abandonUntappedFence({ authorizationId: input.authorizationId });
     return { ok: false, reason: 'FENCE_UNAVAILABLE', detail: 'the fence gave no answer; nothing was tapped' };
   }
-  if (!decision.clickPermitted) return { ok: false, reason: refusalReason(decision.reason), detail: decision.detail };
+  if (!decision.clickPermitted)
+    return {
+      ok: false,
+      reason: refusalReason(decision.reason),
+      detail: decision.detail,
+      ...(decision.facts ? { facts: decision.facts } : {}),
+    };
   state.fenced = true;
   run.submitted = { submissionId: decision.submissionId, reading, tappedAt: null };
   return { ok: true, submissionId: decision.submissionId };
@@ -45,13 +53,15 @@ export async function fence(
 
 /**
  * The reason a refused fence stops with: a revoked device and a PDD app version nobody released
- * keep their own code, so the workflow's state says what the task row says. Purchases from before
- * named the release gate FENCE_REFUSED (the admin read the precise reason back from the attempt)
- * and replay that way (docs/versioning.md, `fence-names-release-gate`).
+ * keep their own code, so the workflow's state says what the task row says (docs/versioning.md,
+ * `fence-names-release-gate`).
  */
 function refusalReason(reason: string): ReasonCode {
   if (reason === 'DEVICE_REVOKED') return 'DEVICE_REVOKED';
-  if (reason === 'APP_VERSION_NOT_RELEASED' && patched('fence-names-release-gate')) return 'APP_VERSION_NOT_RELEASED';
+  if (reason === 'APP_VERSION_NOT_RELEASED') {
+    deprecatePatch('fence-names-release-gate');
+    return 'APP_VERSION_NOT_RELEASED';
+  }
   return 'FENCE_REFUSED';
 }
 
@@ -65,7 +75,9 @@ export async function tapOnce(
   target: PurchaseTarget,
   submissionId: string,
   expected: FinalPanelReading,
-): Promise<{ ok: true; tappedAt: string } | { ok: false; neverStarted: boolean; detail: string }> {
+): Promise<
+  { ok: true; tappedAt: string } | { ok: false; neverStarted: boolean; detail: string; facts: StopFacts | null }
+> {
   run.state.step = 'submit';
   let tappedAt: string;
   try {
@@ -76,7 +88,8 @@ export async function tapOnce(
       err instanceof ActivityFailure &&
       err.cause instanceof TimeoutFailure &&
       err.cause.timeoutType === 'SCHEDULE_TO_START';
-    return { ok: false, neverStarted, detail: describe(err) };
+    const failed = describeFailure(err);
+    return { ok: false, neverStarted, detail: failed.message, facts: failed.stopFacts };
   }
   if (run.submitted) run.submitted.tappedAt = tappedAt;
   // the tap happened whether or not its time is recorded
