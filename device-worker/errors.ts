@@ -1,5 +1,6 @@
 import { DEVICE_FAILURES, type DeviceFailureCode } from '../domain/purchase/failures';
 import type { ReasonCode } from '../domain/purchase/reasons';
+import type { StopFacts } from '../domain/purchase/stop-facts';
 
 /**
  * Every failure of the device side — a phone fault or a page a person must look at — is a
@@ -17,6 +18,8 @@ export class DeviceError extends Error {
     readonly code: DeviceFailureCode,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** what the phone read, for the operator's sentence (domain/purchase/stop-facts.ts); the message stays for engineers */
+    readonly facts: StopFacts | null = null,
   ) {
     super(message);
     this.retryable = DEVICE_FAILURES[code].retryable;

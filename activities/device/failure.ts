@@ -21,6 +21,7 @@ export function toFailure(
     artifact_path: artifactPath,
     counters: counters ?? newCounters(),
     ...(reading ? { reading } : {}),
+    ...(e.facts ? { facts: e.facts } : {}),
   };
   return ApplicationFailure.create({
     type: e.code,

@@ -155,12 +155,13 @@ async function recordInterstitials(db: AdminDb, attemptId: string, closed: Close
     if (!attempt) return;
     const timeline = JSON.parse(attempt.timeline_json) as TimelineEntry[];
     if (timeline.some((e) => e.status === INTERSTITIAL_CLOSED)) return;
-    const entries = closed.map((c) => ({
+    const entries = closed.map((c): TimelineEntry => ({
       at: c.at,
       status: INTERSTITIAL_CLOSED,
       reason: null,
       detail: `interstitial ${c.name}`,
       actor: null,
+      facts: { kind: 'interstitial_closed', interstitial: c.name },
     }));
     const merged = [...timeline, ...entries].sort((a, b) => a.at.localeCompare(b.at));
     await trx

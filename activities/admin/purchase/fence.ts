@@ -4,11 +4,14 @@ import { releaseGateAtFence } from '../../../admin/devices/purchase-hooks';
 import type { FinalPanelReading } from '../../../domain/contracts/device-activities';
 import { sameOptions } from '../../../domain/option-key';
 import { allGates } from '../../../domain/purchase/gates';
+import type { StopFacts } from '../../../domain/purchase/stop-facts';
 import { nowUtc } from '../../../domain/time';
 import { appendTimeline, deviceStatus } from './shared';
 
+/** A refusal by the gates carries their facts: the stop's sentence for the operator. */
 export type FenceDecision =
-  { clickPermitted: true; submissionId: string } | { clickPermitted: false; reason: string; detail: string };
+  | { clickPermitted: true; submissionId: string }
+  | { clickPermitted: false; reason: string; detail: string; facts?: StopFacts };
 
 /** The fence: the only submission row an authorization can ever have, and its abandonment when unanswered. */
 export function fenceActivities(db: AdminDb) {
@@ -49,7 +52,12 @@ interface FenceInput {
 
 /** Why the fence refuses, checked in its transaction; null when every check passed. */
 async function refusal(trx: AdminDb, input: FenceInput): Promise<FenceDecision | null> {
-  const refuse = (reason: string, detail: string): FenceDecision => ({ clickPermitted: false, reason, detail });
+  const refuse = (reason: string, detail: string, facts?: StopFacts): FenceDecision => ({
+    clickPermitted: false,
+    reason,
+    detail,
+    ...(facts ? { facts } : {}),
+  });
   const auth = await trx
     .selectFrom('order_authorizations')
     .selectAll()
@@ -85,8 +93,8 @@ async function refusal(trx: AdminDb, input: FenceInput): Promise<FenceDecision |
   const c = input.confirmation;
   if (!sameOptions(c.options, JSON.parse(auth.pdd_options) as Record<string, string>))
     return refuse('FENCE_REFUSED', 'options read back differ from the authorization');
-  const verdict = allGates(c, auth.quantity, auth.total_price_cap_cent);
-  if (!verdict.pass) return refuse('FENCE_REFUSED', `${verdict.reason}: ${verdict.detail}`);
+  const verdict = allGates(c, auth.quantity, auth.max_total_price_cent);
+  if (!verdict.pass) return refuse('FENCE_REFUSED', `${verdict.reason}: ${verdict.detail}`, verdict.facts);
   const unreleased = await releaseGateAtFence(trx, input.attemptId, c.appVersion);
   if (unreleased) return refuse('APP_VERSION_NOT_RELEASED', unreleased);
   return null;

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { AdminDb } from '../../../admin/db/database';
+import type { StopFacts } from '../../../domain/purchase/stop-facts';
 
 /** An error a retry cannot heal: the workflow turns it into a stop (before the fence) or 待核对 (after). */
 export const nonRetryable = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
@@ -21,6 +22,8 @@ export interface TimelineEntry {
   reason: string | null;
   detail: string | null;
   actor: string | null;
+  /** the detail as data (domain/purchase/stop-facts.ts); entries from before have none */
+  facts?: StopFacts;
 }
 
 /** Appends to the timeline of the authorization's attempt; nothing when it has none yet. */

@@ -5,6 +5,7 @@ import { afterStatusRecorded, stopReason } from '../../../admin/devices/purchase
 import type { PurchaseStatus } from '../../../domain/purchase/status';
 import { AUTHORIZATION_STATES } from '../../../domain/purchase/record-states';
 import { canTransition, column, isTerminal } from '../../../domain/purchase/state-machine';
+import { parseStopFacts, type StopFacts } from '../../../domain/purchase/stop-facts';
 import { nowUtc } from '../../../domain/time';
 import { appendTimeline, nonRetryable } from './shared';
 
@@ -20,6 +21,8 @@ export interface RecordStatusInput {
   actor?: string;
   /** the operator request's update id, kept in the audit row so a retried request finds its answer */
   requestId?: string;
+  /** the stop's detail as data (domain/purchase/stop-facts.ts), kept on its timeline entry */
+  facts?: unknown;
 }
 
 /** How an authorization moves with its task: the state machine's `authorizationBecomes`. */
@@ -78,6 +81,7 @@ export function statusActivities(db: AdminDb) {
           reason: reasonCode ?? null,
           detail: input.detail ?? null,
           actor: input.actor ?? null,
+          ...knownFacts(input.facts),
         });
         if (input.actor) {
           await recordAudit(
@@ -106,6 +110,12 @@ export function statusActivities(db: AdminDb) {
       });
     },
   };
+}
+
+/** The workflow passes on what the phone wrote: a shape this admin does not know is left out. */
+function knownFacts(value: unknown): { facts?: StopFacts } {
+  const facts = parseStopFacts(value);
+  return facts ? { facts } : {};
 }
 
 async function closedAuthorization(trx: AdminDb, authorizationId: string): Promise<boolean> {

@@ -62,6 +62,8 @@ export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfi
     throw new DeviceError(
       'SUBMIT_CONTROL_NOT_UNIQUE',
       `found ${hits.length} "${label}" controls on the final panel, expected exactly one`,
+      {},
+      { kind: 'submit_control_count', label, count: hits.length },
     );
   const text = hits[0];
   const m = SUBMIT_RE.exec(text.text);
@@ -69,10 +71,17 @@ export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfi
     throw new DeviceError(
       'GATE3_MISMATCH',
       `the submit control reads ${JSON.stringify(text.text)}, not "${label} ¥<amount>"`,
+      {},
+      { kind: 'submit_control_shape', label, shown: text.text },
     );
   const amountCent = yuanToCent(m[2]);
   if (amountCent === null || amountCent <= 0)
-    throw new DeviceError('GATE3_MISMATCH', `the submit amount ${m[2]} is not readable`);
+    throw new DeviceError(
+      'GATE3_MISMATCH',
+      `the submit amount ${m[2]} is not readable`,
+      {},
+      { kind: 'unreadable', reading: 'submit_amount', shown: m[2] },
+    );
   if (text.className !== p.cls.textView || text.children.length !== 0)
     throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not a text leaf');
   let parent = text.parent;
@@ -81,7 +90,12 @@ export function readSubmitControl(dump: UiDump, p: PddProfile, pp: PurchaseProfi
   if (!parent || !panel || parent.parent !== panel || panel.children[panel.children.length - 1] !== parent)
     throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit text is not in the last row of the spec panel');
   if (!parent.enabled || !text.enabled)
-    throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit control is disabled');
+    throw new DeviceError(
+      'SUBMIT_CONTROL_NOT_UNIQUE',
+      'the submit control is disabled',
+      {},
+      { kind: 'submit_control_disabled' },
+    );
   const inside = descendants(parent).filter((n) => n.text.length > 0);
   if (inside.length !== 1 || inside[0] !== text)
     throw new DeviceError('SUBMIT_CONTROL_NOT_UNIQUE', 'the submit container holds other texts');

@@ -23,12 +23,19 @@ export function readGate1(panel: OpenPanel, target: PurchaseTarget, reading: Par
     throw new DeviceError(
       'QUANTITY_READBACK_MISMATCH',
       `the fresh panel's quantity reads ${JSON.stringify(count1)}, not 1`,
+      {},
+      { kind: 'fresh_quantity_not_one', shown: count1 },
     );
   const unit = readPanelPrice(panel.state.view.priceText);
   reading.gate1RawPrice = panel.state.view.priceText;
   reading.gate1UnitPriceCent = unit.kind === 'single' ? unit.cent : null;
-  const g1 = gate1({ unitPriceCent: reading.gate1UnitPriceCent, quantity: target.quantity, capCent: target.capCent });
-  if (!g1.pass) throw new DeviceError(g1.reason, `Gate 1: ${g1.detail} (read ${JSON.stringify(unit.raw)})`);
+  const g1 = gate1({
+    unitPriceCent: reading.gate1UnitPriceCent,
+    quantity: target.quantity,
+    maxTotalPriceCent: target.maxTotalPriceCent,
+  });
+  if (!g1.pass)
+    throw new DeviceError(g1.reason, `Gate 1: ${g1.detail} (read ${JSON.stringify(unit.raw)})`, {}, g1.facts);
 }
 
 /** Quantity with + and read back after every step. */
@@ -39,13 +46,26 @@ export async function stepToQuantity(
 ): Promise<void> {
   for (let n = 1; n < target.quantity; n++) {
     const st = await readBack(() => session.stepQuantity(panel, 'plus'), 'quantity +');
-    if (st === 'missing') throw new DeviceError('PAGE_UNRECOGNIZED', 'the quantity row is not in view');
+    if (st === 'missing')
+      throw new DeviceError(
+        'PAGE_UNRECOGNIZED',
+        'the quantity row is not in view',
+        {},
+        { kind: 'quantity_row_missing' },
+      );
     if (st === 'disabled')
-      throw new DeviceError('QUANTITY_OVER_STOCK', `"+" is disabled at ${n}; ${target.quantity} cannot be set`);
+      throw new DeviceError(
+        'QUANTITY_OVER_STOCK',
+        `"+" is disabled at ${n}; ${target.quantity} cannot be set`,
+        {},
+        { kind: 'plus_disabled', at: n, wanted: target.quantity },
+      );
     if (st.view.count !== String(n + 1))
       throw new DeviceError(
         'QUANTITY_READBACK_MISMATCH',
         `after ${n} "+" the quantity reads ${JSON.stringify(st.view.count)}, not ${n + 1}`,
+        {},
+        { kind: 'quantity_after_plus', plus_taps: n, shown: st.view.count, wanted: n + 1 },
       );
   }
 }
@@ -69,6 +89,8 @@ export function readGate2(
     throw new DeviceError(
       'QUANTITY_READBACK_MISMATCH',
       `the quantity reads ${JSON.stringify(panel.state.view.count)}, wanted ${target.quantity}`,
+      {},
+      { kind: 'quantity_shown', shown: panel.state.view.count, wanted: target.quantity },
     );
   const total = readPanelPrice(panel.state.view.priceText);
   reading.gate2PanelTotalCent = total.kind === 'single' ? total.cent : null;
@@ -80,10 +102,13 @@ export function readGate2(
     throw new DeviceError(
       'PRICE_CHANGED',
       `at quantity 1 the panel now reads ${total.raw}; Gate 1 read ${reading.gate1RawPrice}`,
+      {},
+      { kind: 'price_moved_at_one', now: total.raw, gate1_read: reading.gate1RawPrice ?? null },
     );
   }
-  const g2 = gate2({ panelTotalCent: reading.gate2PanelTotalCent, capCent: target.capCent });
-  if (!g2.pass) throw new DeviceError(g2.reason, `Gate 2: ${g2.detail} (read ${JSON.stringify(total.raw)})`);
+  const g2 = gate2({ panelTotalCent: reading.gate2PanelTotalCent, maxTotalPriceCent: target.maxTotalPriceCent });
+  if (!g2.pass)
+    throw new DeviceError(g2.reason, `Gate 2: ${g2.detail} (read ${JSON.stringify(total.raw)})`, {}, g2.facts);
 }
 
 /**
@@ -105,19 +130,32 @@ export function readFinal(
     throw new DeviceError(
       'QUANTITY_READBACK_MISMATCH',
       `the final panel's quantity reads ${JSON.stringify(st.view.count)}, wanted ${target.quantity}`,
+      {},
+      { kind: 'quantity_shown', shown: st.view.count, wanted: target.quantity },
     );
   const dump = session.lastDump();
   // the control first: a second 提交订单 is that stop, whatever else it covers
   const control = readSubmitControl(dump, session.profile, pp);
   if (readStepper(dump, session.profile, pp, 'plus') === null)
-    throw new DeviceError('QUANTITY_READBACK_MISMATCH', 'the quantity row is not in view on the final panel');
+    throw new DeviceError(
+      'QUANTITY_READBACK_MISMATCH',
+      'the quantity row is not in view on the final panel',
+      {},
+      { kind: 'quantity_row_missing' },
+    );
   const top = readPanelPrice(st.view.priceText);
   if (top.kind !== 'single' || top.cent !== gate2Cent)
     throw new DeviceError(
       'PRICE_CHANGED',
       `the panel total now reads ${JSON.stringify(top.raw)}; Gate 2 read ${gate2Cent} cents`,
+      {},
+      { kind: 'panel_total_moved', now: top.raw, gate2_panel_total_cent: gate2Cent },
     );
-  const g3 = gate3({ submitAmountCent: control.amountCent, gate2PanelTotalCent: gate2Cent, capCent: target.capCent });
-  if (!g3.pass) throw new DeviceError(g3.reason, `Gate 3: ${g3.detail} (${control.raw})`);
+  const g3 = gate3({
+    submitAmountCent: control.amountCent,
+    gate2PanelTotalCent: gate2Cent,
+    maxTotalPriceCent: target.maxTotalPriceCent,
+  });
+  if (!g3.pass) throw new DeviceError(g3.reason, `Gate 3: ${g3.detail} (${control.raw})`, {}, g3.facts);
   return control.amountCent;
 }

@@ -14,6 +14,8 @@ export function requireSelection(st: PanelState, names: readonly string[], value
     throw new DeviceError(
       'OPTION_READBACK_MISMATCH',
       `the panel reads ${JSON.stringify(st.selection)} (${st.view.summary}), wanted ${JSON.stringify(values)}`,
+      {},
+      { kind: 'selection_differs', selection: [...st.selection], summary: st.view.summary, wanted: [...values] },
     );
 }
 

@@ -55,9 +55,17 @@ function taskValues(names: readonly string[], target: PurchaseTarget): string[] 
     throw new DeviceError(
       'OPTION_NOT_FOUND',
       `the panel has no dimension ${unknown.join('/')} (it shows ${names.join('/')})`,
+      {},
+      { kind: 'dimension_missing', dimensions: unknown, shown: [...names] },
     );
   const unset = names.filter((n) => !(n in target.options));
-  if (unset.length > 0) throw new DeviceError('OPTION_NOT_FOUND', `the task gives no option for ${unset.join('/')}`);
+  if (unset.length > 0)
+    throw new DeviceError(
+      'OPTION_NOT_FOUND',
+      `the task gives no option for ${unset.join('/')}`,
+      {},
+      { kind: 'option_not_given', dimensions: unset },
+    );
   return names.map((n) => target.options[n] as string);
 }
 
@@ -65,18 +73,37 @@ function taskValues(names: readonly string[], target: PurchaseTarget): string[] 
 async function selectDimension(session: PurchaseSession, panel: OpenPanel, d: number, values: string[]): Promise<void> {
   const names = panel.names;
   const section = panel.state.sections[d];
-  if (!section) throw new DeviceError('OPTION_NOT_FOUND', `dimension ${names[d]} is not in view`);
+  const dimension = names[d] as string;
+  if (!section)
+    throw new DeviceError(
+      'OPTION_NOT_FOUND',
+      `dimension ${dimension} is not in view`,
+      {},
+      { kind: 'dimension_not_in_view', dimension },
+    );
   const value = values[d] as string;
   const matches = section.options.filter((o) => o.text === value);
   if (matches.length === 0)
     throw new DeviceError(
       'OPTION_NOT_FOUND',
-      `${names[d]} has no option ${JSON.stringify(value)} (it shows ${section.options.map((o) => o.text).join(' / ')})`,
+      `${dimension} has no option ${JSON.stringify(value)} (it shows ${section.options.map((o) => o.text).join(' / ')})`,
+      {},
+      { kind: 'option_missing', dimension, option: value, shown: section.options.map((o) => o.text) },
     );
   if (matches.length > 1)
-    throw new DeviceError('OPTION_AMBIGUOUS', `${names[d]} shows ${JSON.stringify(value)} ${matches.length} times`);
+    throw new DeviceError(
+      'OPTION_AMBIGUOUS',
+      `${dimension} shows ${JSON.stringify(value)} ${matches.length} times`,
+      {},
+      { kind: 'option_ambiguous', dimension, option: value, count: matches.length },
+    );
   if (!matches[0]?.enabled)
-    throw new DeviceError('OPTION_UNAVAILABLE', `${names[d]} = ${JSON.stringify(value)} is sold out or not selectable`);
+    throw new DeviceError(
+      'OPTION_UNAVAILABLE',
+      `${dimension} = ${JSON.stringify(value)} is sold out or not selectable`,
+      {},
+      { kind: 'option_sold_out', dimension, option: value },
+    );
   const expect = names.map((_, i) => (i <= d ? (values[i] as string) : null));
   await readBack(() => session.selectOption(panel, d, value, expect), `${names[d]} = ${value}`);
 }

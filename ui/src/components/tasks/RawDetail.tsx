@@ -1,7 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 
 /**
- * A detail the UI has no Chinese for (components/tasks/details.ts knows none of its patterns):
+ * A detail the UI has no Chinese for (it came without facts: components/tasks/details.ts):
  * kept for engineers, folded so the operator's page stays Chinese.
  */
 export default function RawDetail(props: { detail: string | null }): JSX.Element {

@@ -3,19 +3,10 @@ import type { TaskView } from '../../../../domain/purchase/views';
 import { stopDetailZh } from './details';
 import RawDetail from './RawDetail';
 
-/** What the phone saw when it stopped, in Chinese; an unrecognised detail only behind 技术详情. */
+/** What the phone saw when it stopped, in Chinese; a stop without facts only behind 技术详情. */
 export default function StopDetail(props: { task: TaskView }): JSX.Element {
   const raw = (): string | null => props.task.attempt?.failure_detail ?? null;
-  const zh = (): string | null =>
-    stopDetailZh(
-      {
-        reasonCode: props.task.reason_code,
-        gates: props.task.gates,
-        quantity: props.task.quantity,
-        capCent: props.task.max_total_price_cent,
-      },
-      raw(),
-    );
+  const zh = (): string | null => stopDetailZh(props.task);
   return (
     <Show when={zh()} fallback={<RawDetail detail={raw()} />}>
       {(text) => (

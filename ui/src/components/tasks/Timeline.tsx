@@ -1,7 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import { TIMELINE_STEP_ZH } from '../../../../domain/purchase-labels';
 import { formatTime } from '../../lib/time';
-import { detailZh, submissionIdOf } from './details';
+import { detailZh } from './details';
 import RawDetail from './RawDetail';
 import { isReasonCode, reasonZh } from './reasons';
 import { isTimelineEntry, isPurchaseStatus, statusZh, type TimelineEntry } from './types';
@@ -14,12 +14,11 @@ function stepZh(status: string): string {
 }
 
 /**
- * The entry's detail in Chinese (a known phone sentence), or folded under 技术详情: the permitted
+ * The entry's detail in Chinese (from its facts), or folded under 技术详情: the permitted
  * submission's id is for engineers matching it with the phone's ledger, not for the operator.
  */
 function Detail(props: { entry: TimelineEntry }): JSX.Element {
-  const submission = (): string | null => (props.entry.status === 'FENCED' ? submissionIdOf(props.entry.detail) : null);
-  const zh = (): string | null => (submission() !== null ? null : detailZh(props.entry.detail));
+  const zh = (): string | null => detailZh(props.entry);
   return (
     <Show when={zh()} fallback={<RawDetail detail={props.entry.detail} />}>
       {(text) => <span class="muted">{text()}</span>}
