@@ -1,6 +1,5 @@
 import type { JSX } from 'solid-js';
-import './components.css';
-import Modal from './Modal';
+import FormDialog from './FormDialog';
 
 interface Props {
   title: string;
@@ -13,31 +12,21 @@ interface Props {
   onClose: () => void;
 }
 
+/** Asks before an action: its message, 返回 and the action (`<testid>-back`, `<testid>-confirm`). */
 export default function ConfirmDialog(props: Props): JSX.Element {
   return (
-    <Modal
+    <FormDialog
       title={props.title}
       testid={props.testid}
       onClose={() => props.onClose()}
-      footer={
-        <>
-          <button type="button" class="btn" data-testid={`${props.testid}-back`} onClick={() => props.onClose()}>
-            返回
-          </button>
-          <button
-            type="button"
-            class="btn btn-primary"
-            classList={{ 'tk-btn-danger': props.danger === true }}
-            data-testid={`${props.testid}-confirm`}
-            disabled={props.busy}
-            onClick={() => props.onConfirm()}
-          >
-            {props.confirmLabel}
-          </button>
-        </>
-      }
+      submitLabel={props.confirmLabel}
+      submitTestid={`${props.testid}-confirm`}
+      backTestid={`${props.testid}-back`}
+      busy={props.busy}
+      danger={props.danger}
+      onSubmit={() => props.onConfirm()}
     >
       <p>{props.message}</p>
-    </Modal>
+    </FormDialog>
   );
 }

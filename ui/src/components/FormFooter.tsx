@@ -1,28 +1,22 @@
 import { Show, type JSX } from 'solid-js';
+import type { ActionState } from '../lib/action';
+import ErrorMessage from './ErrorMessage';
 
 /**
- * The end of a settings form: its error, what the last save did, and the save button.
+ * The end of a settings form: its save's error, what the last save did, and the save button.
  * `testid` is the form's prefix (`settings` → `settings-error`, `settings-notice`, `settings-save`).
  */
 export default function FormFooter(props: {
   testid: string;
-  error: string | null;
-  notice: string | null;
-  busy: boolean;
+  save: ActionState;
   disabled: boolean;
   label: string;
 }): JSX.Element {
   return (
     <>
-      <Show when={props.error}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid={`${props.testid}-error`}>
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage testid={`${props.testid}-error`} message={props.save.error()} />
       <div class="tk-form-actions">
-        <Show when={props.notice}>
+        <Show when={props.save.notice()}>
           {(n) => (
             <span class="muted" data-testid={`${props.testid}-notice`}>
               {n()}
@@ -33,9 +27,9 @@ export default function FormFooter(props: {
           type="submit"
           class="btn btn-primary"
           data-testid={`${props.testid}-save`}
-          disabled={props.busy || props.disabled}
+          disabled={props.save.busy() || props.disabled}
         >
-          {props.busy ? '正在保存…' : props.label}
+          {props.save.busy() ? '正在保存…' : props.label}
         </button>
       </div>
     </>

@@ -3,7 +3,7 @@ import './components.css';
 
 /**
  * The parts every list page shares around its table: the search toolbar (a search box, its
- * filters, 刷新), the load error and 加载更多. The toolbar's `testid` is the page's prefix
+ * filters, 刷新), 加载更多 and the catalog's table. The toolbar's `testid` is the page's prefix
  * (`task` → `task-search`, `task-search-submit`, `task-refresh`).
  */
 export function ListToolbar(props: {
@@ -54,19 +54,6 @@ export function ListToolbar(props: {
       </button>
       {props.children}
     </form>
-  );
-}
-
-/** `testid` is the whole test id here: pages named their error and 加载更多 before they shared them. */
-export function LoadError(props: { testid: string; message: string | null }): JSX.Element {
-  return (
-    <Show when={props.message}>
-      {(msg) => (
-        <p class="form-error" role="alert" data-testid={props.testid}>
-          {msg()}
-        </p>
-      )}
-    </Show>
   );
 }
 

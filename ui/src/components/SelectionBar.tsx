@@ -1,34 +1,39 @@
 import type { JSX } from 'solid-js';
-import { formatYuan } from '../lib/money';
+import ActionButton from './ActionButton';
 import './components.css';
 
-interface Props {
+/**
+ * The rows picked and what can be done with them: how many (`summary`), 清除选择, and the one
+ * action, offered once a row is picked and not while it runs. `children` follow the buttons.
+ */
+export default function SelectionBar(props: {
+  testid: string;
+  summary: JSX.Element;
   count: number;
-  capSumCents: number;
-  busy: boolean;
-  onStart: () => void;
+  action: { busy: () => boolean; run: () => unknown };
+  actionLabel: string;
+  actionTestid: string;
+  /** the page's main action: a primary button */
+  primary?: boolean;
+  clearTestid?: string;
   onClear: () => void;
-}
-
-export default function SelectionBar(props: Props): JSX.Element {
+  children?: JSX.Element;
+}): JSX.Element {
   return (
-    <div class="tk-selbar" data-testid="selection-bar">
-      <span data-testid="selection-summary">
-        已选 <strong data-testid="selection-count">{props.count}</strong> 个任务，最高总额合计{' '}
-        <strong data-testid="selection-sum">{formatYuan(props.capSumCents)}</strong>
-      </span>
-      <button type="button" class="btn btn-ghost" data-testid="selection-clear" onClick={() => props.onClear()}>
+    <div class="tk-selbar" data-testid={props.testid}>
+      {props.summary}
+      <button type="button" class="btn btn-ghost" data-testid={props.clearTestid} onClick={() => props.onClear()}>
         清除选择
       </button>
-      <button
-        type="button"
-        class="btn btn-primary"
-        data-testid="start-selected"
-        disabled={props.count === 0 || props.busy}
-        onClick={() => props.onStart()}
+      <ActionButton
+        action={props.action}
+        class={props.primary === true ? 'btn btn-primary' : 'btn'}
+        testid={props.actionTestid}
+        disabled={props.count === 0}
       >
-        开始采购（只创建待付款订单）
-      </button>
+        {props.actionLabel}
+      </ActionButton>
+      {props.children}
     </div>
   );
 }

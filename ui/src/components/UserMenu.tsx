@@ -1,20 +1,15 @@
-import { createSignal, Show, type JSX } from 'solid-js';
+import { Show, type JSX } from 'solid-js';
+import { createAction } from '../lib/action';
 import { logout } from '../session';
+import ActionButton from './ActionButton';
 
 interface Props {
   username: string | undefined;
 }
 
 export default function UserMenu(props: Props): JSX.Element {
-  const [leaving, setLeaving] = createSignal(false);
-  const onLogout = async (): Promise<void> => {
-    setLeaving(true);
-    try {
-      await logout();
-    } finally {
-      setLeaving(false);
-    }
-  };
+  // logout() leaves even when the admin cannot be reached, so there is no error to show
+  const leave = createAction(logout);
   return (
     <div class="user-menu">
       <Show when={props.username}>
@@ -24,15 +19,9 @@ export default function UserMenu(props: Props): JSX.Element {
           </span>
         )}
       </Show>
-      <button
-        type="button"
-        class="btn btn-ghost"
-        data-testid="logout"
-        disabled={leaving()}
-        onClick={() => void onLogout()}
-      >
+      <ActionButton action={leave} class="btn btn-ghost" testid="logout">
         退出
-      </button>
+      </ActionButton>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../domain/devices';
+import ErrorMessage from '../components/ErrorMessage';
 import AppVersions from '../components/devices/AppVersions';
 import { createDeviceList } from '../components/devices/device-list';
 import DeviceTable from '../components/devices/DeviceTable';
@@ -20,13 +21,7 @@ export default function DevicesPage(): JSX.Element {
   return (
     <section class="page" data-testid="page-devices">
       <DevicesHead loadedAt={loadedAt()} onIssue={() => setIssuing(true)} onIssueHost={() => setIssuingHost(true)} />
-      <Show when={error()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="devices-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage testid="devices-error" message={error()} />
       <Show when={devices()} fallback={<p class="muted">正在加载…</p>}>
         {(list) => (
           <DeviceTable

@@ -1,71 +1,53 @@
-import { createSignal, Show, type JSX } from 'solid-js';
+import { createSignal, type JSX } from 'solid-js';
+import ErrorMessage from '../components/ErrorMessage';
 import HealthIndicator from '../components/HealthIndicator';
-import { errorText } from '../errors';
+import TextField from '../components/TextField';
+import { createAction } from '../lib/action';
 import { login } from '../session';
 
 export default function LoginPage(): JSX.Element {
   const [username, setUsername] = createSignal('');
   const [password, setPassword] = createSignal('');
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-
-  const onSubmit = async (e: SubmitEvent): Promise<void> => {
-    e.preventDefault();
-    if (busy()) return;
-    if (username().trim() === '' || password() === '') {
-      setError('请输入用户名和密码');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await login(username().trim(), password());
-    } catch (err) {
-      setError(errorText(err));
+  const signIn = createAction(login, {
+    failure: (_err, text) => {
       // Never leave a rejected password sitting in the field.
       setPassword('');
-    } finally {
-      setBusy(false);
-    }
+      return text;
+    },
+  });
+
+  const onSubmit = (e: SubmitEvent): void => {
+    e.preventDefault();
+    if (signIn.busy()) return;
+    if (username().trim() === '' || password() === '') return signIn.setError('请输入用户名和密码');
+    void signIn.run(username().trim(), password());
   };
 
   return (
     <main class="login-wrap">
-      <form class="card login-card" data-testid="login-form" onSubmit={(e) => void onSubmit(e)} novalidate>
+      <form class="card login-card" data-testid="login-form" onSubmit={onSubmit} novalidate>
         <h1 class="login-title">cmautobuy 采购台</h1>
-        <label class="field">
-          <span class="field-label">用户名</span>
-          <input
-            class="input"
-            name="username"
-            autocomplete="username"
-            data-testid="login-username"
-            value={username()}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-            autofocus
-          />
-        </label>
-        <label class="field">
-          <span class="field-label">密码</span>
-          <input
-            class="input"
-            type="password"
-            name="password"
-            autocomplete="current-password"
-            data-testid="login-password"
-            value={password()}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        <Show when={error()}>
-          {(msg) => (
-            <p class="form-error" role="alert" data-testid="login-error">
-              {msg()}
-            </p>
-          )}
-        </Show>
-        <button type="submit" class="btn btn-primary btn-block" data-testid="login-submit" disabled={busy()}>
-          {busy() ? '正在登录…' : '登录'}
+        <TextField
+          label="用户名"
+          name="username"
+          autocomplete="username"
+          testid="login-username"
+          value={username()}
+          onValue={setUsername}
+          autofocus
+        />
+        <TextField
+          label="密码"
+          type="password"
+          name="password"
+          autocomplete="current-password"
+          testid="login-password"
+          value={password()}
+          onValue={setPassword}
+        />
+        <ErrorMessage testid="login-error" message={signIn.error()} />
+        <button type="submit" class="btn btn-primary btn-block" data-testid="login-submit" disabled={signIn.busy()}>
+          {signIn.busy() ? '正在登录…' : '登录'}
         </button>
         <div class="login-foot">
           <HealthIndicator />

@@ -10,8 +10,9 @@ import SyncPanel from '../components/orders/SyncPanel';
 import '../components/orders/orders.css';
 import '../components/tasks/tasks.css';
 import type { ExecutionMode } from '../components/tasks/types';
-import { ListToolbar, LoadError, LoadMore } from '../components/ListParts';
-import { errorText } from '../errors';
+import ErrorMessage from '../components/ErrorMessage';
+import { ListToolbar, LoadMore } from '../components/ListParts';
+import { createAction } from '../lib/action';
 import { createPagedList, type PagedList } from '../lib/paged-list';
 import { navigate } from '../router';
 import { routeQuery } from '../route-table';
@@ -104,10 +105,8 @@ export default function OrdersPage(): JSX.Element {
       <DraftBar
         count={selected().size}
         mode={drafts.mode()}
-        busy={drafts.busy()}
-        error={drafts.error()}
+        draft={drafts.draft}
         onMode={drafts.setMode}
-        onDraft={() => void drafts.run()}
         onClear={() => setSelected(new Set<string>())}
       />
 
@@ -115,7 +114,7 @@ export default function OrdersPage(): JSX.Element {
         {(r) => <DraftResults results={r()} sybOrderNo={drafts.sybOrderNo} onClose={() => drafts.setResults(null)} />}
       </Show>
 
-      <LoadError testid="order-load-error" message={list.loadError()} />
+      <ErrorMessage testid="order-load-error" message={list.loadError()} />
 
       <OrderTable
         lines={list.items()}
@@ -141,31 +140,20 @@ function createOrderDrafts(
   setSelected: (s: ReadonlySet<string>) => void,
 ) {
   const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
   const [results, setResults] = createSignal<OrderDraftResult[] | null>(null);
   // The order numbers of the last batch's lines, kept with the results: a reload may drop a line from view.
   let resultSybOrderNos = new Map<string, string>();
-  const run = async (): Promise<void> => {
-    if (busy()) return;
+  const draft = createAction(async () => {
     const ids = [...selected()];
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await draftsFromOrderLines(ids, mode());
-      const onScreen = new Map(list.items().map((l) => [l.syb_id, l.syb_order_no]));
-      resultSybOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
-      batch(() => {
-        setResults(res.results);
-        setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
-      });
-      await list.reload();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const res = await draftsFromOrderLines(ids, mode());
+    const onScreen = new Map(list.items().map((l) => [l.syb_id, l.syb_order_no]));
+    resultSybOrderNos = new Map(ids.map((id) => [id, onScreen.get(id) ?? id]));
+    batch(() => {
+      setResults(res.results);
+      setSelected(new Set(res.results.filter((r) => r.task_id === null).map((r) => r.syb_id)));
+    });
+    await list.reload();
+  });
   const sybOrderNo = (id: string): string => resultSybOrderNos.get(id) ?? id;
-  return { mode, setMode, busy, error, results, setResults, run, sybOrderNo };
+  return { mode, setMode, draft, results, setResults, sybOrderNo };
 }

@@ -1,10 +1,12 @@
-import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createResource, For, Show, type JSX } from 'solid-js';
 import { getPddProduct, startCollect } from '../api/endpoints';
+import ErrorMessage from '../components/ErrorMessage';
 import CollectRuns from '../components/catalog/CollectRuns';
 import PddGoodsSkus from '../components/catalog/PddGoodsSkus';
 import StateBadge from '../components/catalog/StateBadge';
 import '../components/catalog/catalog.css';
 import { errorText } from '../errors';
+import { createAction } from '../lib/action';
 import { createPoll } from '../lib/poll';
 import { hrefFor, navigate } from '../router';
 
@@ -13,37 +15,23 @@ const POLL_MS = 3_000;
 /** PDD 商品详情: every collected option with price and stock, the goods' figures, the last collects. */
 export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element {
   const [goods, { refetch, mutate }] = createResource(() => props.pddGoodsId, getPddProduct);
-  const [error, setError] = createSignal<string | null>(null);
   const current = () => (goods.state === 'ready' || goods.state === 'refreshing' ? goods.latest : undefined);
   createPoll(async () => mutate(await getPddProduct(props.pddGoodsId)), POLL_MS, {
     while: () => current()?.state === 'collecting',
   });
 
-  const collect = async (): Promise<void> => {
-    setError(null);
-    try {
-      await startCollect(props.pddGoodsId);
-      await refetch();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const collect = createAction(async () => {
+    await startCollect(props.pddGoodsId);
+    await refetch();
+  });
 
   return (
     <section data-testid="page-pdd-goods">
       <button type="button" class="btn btn-ghost" onClick={() => navigate('/pdd')}>
         ← 返回拼多多商品列表
       </button>
-      <Show when={goods.error as unknown}>
-        <p class="form-error" role="alert" data-testid="pdd-goods-error">
-          {errorText(goods.error)}
-        </p>
-      </Show>
-      <Show when={error()}>
-        <p class="form-error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <ErrorMessage testid="pdd-goods-error" message={goods.error ? errorText(goods.error) : null} />
+      <ErrorMessage message={collect.error()} />
       <Show when={current()}>
         {(g) => (
           <>
@@ -63,7 +51,7 @@ export default function PddGoodsPage(props: { pddGoodsId: string }): JSX.Element
                 class="btn btn-primary"
                 data-testid="pdd-goods-collect"
                 disabled={g().state === 'collecting'}
-                onClick={() => void collect()}
+                onClick={() => void collect.run()}
               >
                 {g().collect_status === 'pending' ? '采集' : '重新采集'}
               </button>

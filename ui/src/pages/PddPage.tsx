@@ -3,10 +3,11 @@ import type { PddListItem } from '../../../domain/catalog-views';
 import { deletePddProduct, listPddProducts, startCollect } from '../api/endpoints';
 import ConfirmDialog from '../components/ConfirmDialog';
 import ListOrDetail from '../components/ListOrDetail';
-import { LoadError, LoadMore } from '../components/ListParts';
+import ErrorMessage from '../components/ErrorMessage';
+import { LoadMore } from '../components/ListParts';
 import '../components/catalog/catalog.css';
 import { STATE_LABELS, type ProductState } from '../components/catalog/states';
-import { errorText } from '../errors';
+import { createAction } from '../lib/action';
 import { createPagedList } from '../lib/paged-list';
 import { matchRoute, ROUTES } from '../route-table';
 import PddTable from '../components/catalog/PddTable';
@@ -30,7 +31,6 @@ export default function PddPage(): JSX.Element {
 function PddList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<PddState | ''>('');
-  const [error, setError] = createSignal<string | null>(null);
   const [deleting, setDeleting] = createSignal<PddListItem | null>(null);
   const list = createPagedList({
     filters: () => ({ q: q(), state: state() }),
@@ -40,15 +40,10 @@ function PddList(): JSX.Element {
   });
   const refetch = (): Promise<void> => list.reload();
 
-  const act = async (fn: () => Promise<unknown>): Promise<void> => {
-    setError(null);
-    try {
-      await fn();
-      await refetch();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const act = createAction(async (fn: () => Promise<unknown>) => {
+    await fn();
+    await refetch();
+  });
 
   return (
     <section data-testid="page-pdd">
@@ -62,11 +57,11 @@ function PddList(): JSX.Element {
       </h2>
       <p class="page-summary">已关联的拼多多商品，以及手机采集到的规格和价格。</p>
       <PddFilters onSearch={setQ} onState={setState} />
-      <LoadError testid="pdd-error" message={error() ?? list.loadError()} />
+      <ErrorMessage testid="pdd-error" message={act.error() ?? list.loadError()} />
       <PddTable
         items={list.items()}
         loading={list.loading()}
-        onCollect={(p) => void act(() => startCollect(p.goods_id))}
+        onCollect={(p) => void act.run(() => startCollect(p.goods_id))}
         onDelete={setDeleting}
       />
       <LoadMore
@@ -80,7 +75,8 @@ function PddList(): JSX.Element {
         {(p) => (
           <PddDeleteDialog
             goods={p}
-            onDelete={() => act(() => deletePddProduct(p.goods_id))}
+            busy={act.busy()}
+            onDelete={() => act.run(() => deletePddProduct(p.goods_id))}
             onClose={() => setDeleting(null)}
           />
         )}
@@ -120,10 +116,10 @@ function PddFilters(props: { onSearch: (q: string) => void; onState: (state: Pdd
 /** 删除拼多多商品, confirmed first: what goes with it and how to get it back. */
 function PddDeleteDialog(props: {
   goods: PddListItem;
-  onDelete: () => Promise<void>;
+  busy: boolean;
+  onDelete: () => Promise<unknown>;
   onClose: () => void;
 }): JSX.Element {
-  const [busy, setBusy] = createSignal(false);
   const p = props.goods;
   return (
     <ConfirmDialog
@@ -132,14 +128,8 @@ function PddDeleteDialog(props: {
       confirmLabel="确认删除"
       danger
       testid="pdd-delete-dialog"
-      busy={busy()}
-      onConfirm={() => {
-        setBusy(true);
-        void props.onDelete().finally(() => {
-          setBusy(false);
-          props.onClose();
-        });
-      }}
+      busy={props.busy}
+      onConfirm={() => void props.onDelete().then(() => props.onClose())}
       onClose={props.onClose}
     />
   );

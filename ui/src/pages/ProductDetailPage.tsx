@@ -1,4 +1,5 @@
 import { createSignal, Show, type JSX } from 'solid-js';
+import ErrorMessage from '../components/ErrorMessage';
 import MappingDialog from '../components/catalog/MappingDialog';
 import PddLinkCard from '../components/catalog/PddLinkCard';
 import { createProductDetail } from '../components/catalog/product-detail';
@@ -19,11 +20,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
       <button type="button" class="btn btn-ghost" onClick={() => navigate('/products')}>
         ← 返回商品列表
       </button>
-      <Show when={product.error as unknown}>
-        <p class="form-error" role="alert">
-          {errorText(product.error)}
-        </p>
-      </Show>
+      <ErrorMessage message={product.error ? errorText(product.error) : null} />
       <Show when={product.state === 'ready' || product.state === 'refreshing' ? product.latest : undefined}>
         {(p) => (
           <>
@@ -36,11 +33,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
             <Show when={message()}>
               <p data-testid="detail-message">{message()}</p>
             </Show>
-            <Show when={error()}>
-              <p class="form-error" role="alert" data-testid="detail-error">
-                {error()}
-              </p>
-            </Show>
+            <ErrorMessage testid="detail-error" message={error()} />
 
             <PddLinkCard product={p()} detail={detail} onMapping={() => setMapping(true)} />
 

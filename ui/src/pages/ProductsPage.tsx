@@ -4,7 +4,8 @@ import ImportPanel from '../components/catalog/ImportPanel';
 import '../components/catalog/catalog.css';
 import { PRODUCT_STATES, STATE_LABELS, type ProductState } from '../components/catalog/states';
 import ListOrDetail from '../components/ListOrDetail';
-import { LoadError, LoadMore } from '../components/ListParts';
+import ErrorMessage from '../components/ErrorMessage';
+import { LoadMore } from '../components/ListParts';
 import { createPagedList } from '../lib/paged-list';
 import { matchRoute, ROUTES } from '../route-table';
 import ProductTable from '../components/catalog/ProductTable';
@@ -83,7 +84,7 @@ function ProductList(): JSX.Element {
       </div>
       <Switch>
         <Match when={list.loadError()}>
-          <LoadError testid="products-error" message={list.loadError()} />
+          <ErrorMessage testid="products-error" message={list.loadError()} />
         </Match>
         <Match when={true}>
           <ProductTable items={list.items()} loading={list.loading()} />

@@ -1,29 +1,20 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { SystemCheckResult } from '../../../domain/system-check';
 import { runSystemCheck } from '../api/endpoints';
+import ActionButton from '../components/ActionButton';
+import ErrorMessage from '../components/ErrorMessage';
 import SafetySettingsForm from '../components/settings/SafetySettingsForm';
 import SybAccountForm from '../components/settings/SybAccountForm';
 import '../components/tasks/tasks.css';
+import { createAction } from '../lib/action';
 import { formatTime } from '../lib/time';
-import { errorText } from '../errors';
 
 export default function SettingsPage(): JSX.Element {
-  const [busy, setBusy] = createSignal(false);
   const [result, setResult] = createSignal<SystemCheckResult | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
-
-  const check = async (): Promise<void> => {
-    setBusy(true);
-    setError(null);
+  const check = createAction(async () => {
     setResult(null);
-    try {
-      setResult(await runSystemCheck());
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    setResult(await runSystemCheck());
+  });
 
   return (
     <section class="page" data-testid="page-settings">
@@ -37,15 +28,9 @@ export default function SettingsPage(): JSX.Element {
           经 Temporal 运行一个自检工作流，由管理服务的后台执行进程读取数据库，证明 管理服务 → Temporal → 执行进程 →
           数据库 整条链路可用。
         </p>
-        <button
-          type="button"
-          class="btn btn-primary"
-          data-testid="system-check"
-          disabled={busy()}
-          onClick={() => void check()}
-        >
-          {busy() ? '正在自检…' : '系统自检'}
-        </button>
+        <ActionButton action={check} class="btn btn-primary" testid="system-check" busyLabel="正在自检…">
+          系统自检
+        </ActionButton>
         <Show when={result()}>
           {(r) => (
             <dl class="tk-facts tk-check-result" data-testid="system-check-result">
@@ -62,13 +47,7 @@ export default function SettingsPage(): JSX.Element {
             </dl>
           )}
         </Show>
-        <Show when={error()}>
-          {(msg) => (
-            <p class="form-error" role="alert" data-testid="system-check-error">
-              自检失败：{msg()}
-            </p>
-          )}
-        </Show>
+        <ErrorMessage testid="system-check-error" prefix="自检失败：" message={check.error()} />
       </div>
     </section>
   );

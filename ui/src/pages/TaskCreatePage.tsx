@@ -1,4 +1,5 @@
 import { Show, type JSX } from 'solid-js';
+import ErrorMessage from '../components/ErrorMessage';
 import FieldError from '../components/FieldError';
 import { GoodsUrlField, OptionsField, QuantityCapFields } from '../components/tasks/DraftFormFields';
 import ModeRadio from '../components/tasks/ModeRadio';
@@ -42,13 +43,7 @@ export default function TaskCreatePage(props: TaskFormProps): JSX.Element {
           <FieldError field="execution_mode" message={form.errors().execution_mode} />
           <PriorityField value={fields.priority()} onChange={fields.setPriority} error={form.errors().priority} />
 
-          <Show when={form.formError()}>
-            {(msg) => (
-              <p class="form-error" role="alert" data-testid="task-form-error">
-                {msg()}
-              </p>
-            )}
-          </Show>
+          <ErrorMessage testid="task-form-error" message={form.formError()} />
           <div class="tk-form-actions">
             <a class="btn tk-btn-link" href={hrefFor(back())} data-testid="task-form-cancel">
               取消

@@ -54,7 +54,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
             </div>
             <NextStepCard task={t()} detail={detail} />
             <TaskFacts task={t()} />
-            <GatesPanel gates={t().gates} quantity={t().quantity} capCents={t().max_total_price_cent} />
+            <GatesPanel gates={t().gates} quantity={t().quantity} maxTotalPriceCent={t().max_total_price_cent} />
             <EvidenceGallery evidence={t().evidence} />
             <Timeline entries={t().timeline} />
           </>

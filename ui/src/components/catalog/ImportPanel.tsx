@@ -1,8 +1,11 @@
-import { createSignal, For, Show, type JSX } from 'solid-js';
+import { createSignal, Show, type JSX } from 'solid-js';
 import type { ImportResult } from '../../../../domain/catalog-views';
 import { importShopeeProducts } from '../../api/endpoints';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
+import ActionButton from '../ActionButton';
+import ErrorMessage from '../ErrorMessage';
 import FilePicker from '../FilePicker';
+import { ListTable } from '../ListParts';
 
 /**
  * 导入虾皮商品: the upload reports its progress so the operator sees it advance, then an
@@ -10,27 +13,16 @@ import FilePicker from '../FilePicker';
  */
 export default function ImportPanel(props: { onDone: () => void }): JSX.Element {
   const [file, setFile] = createSignal<File | null>(null);
-  const [busy, setBusy] = createSignal(false);
   const [progress, setProgress] = createSignal<number | null>(0);
   const [result, setResult] = createSignal<ImportResult | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
-
-  const start = async (): Promise<void> => {
+  const start = createAction(async () => {
     const f = file();
     if (!f) return;
-    setBusy(true);
-    setError(null);
     setResult(null);
     setProgress(0);
-    try {
-      setResult(await importShopeeProducts(f, setProgress));
-      props.onDone();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    setResult(await importShopeeProducts(f, setProgress));
+    props.onDone();
+  });
 
   return (
     <div class="card" data-testid="import-panel">
@@ -43,29 +35,23 @@ export default function ImportPanel(props: { onDone: () => void }): JSX.Element 
         <FilePicker
           accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           testid="import-file"
-          disabled={busy()}
+          disabled={start.busy()}
           onChange={setFile}
         />
-        <button
-          type="button"
+        <ActionButton
+          action={start}
           class="btn btn-primary"
-          disabled={!file() || busy()}
-          onClick={() => void start()}
-          data-testid="import-start"
+          testid="import-start"
+          busyLabel="导入中…"
+          disabled={!file()}
         >
-          {busy() ? '导入中…' : '开始导入'}
-        </button>
+          开始导入
+        </ActionButton>
       </div>
-      <Show when={busy()}>
+      <Show when={start.busy()}>
         <ImportProgress progress={progress()} />
       </Show>
-      <Show when={error()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="import-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage testid="import-error" message={start.error()} />
       <Show when={result()}>{(r) => <ImportResultView result={r()} />}</Show>
     </div>
   );
@@ -98,36 +84,32 @@ function ImportResultView(props: { result: ImportResult }): JSX.Element {
         <p class="form-error">
           有 {props.result.failed_rows.length} 行需要处理（规格解析失败的 SKU 已导入，请在商品详情里补全颜色和尺码）：
         </p>
-        <table class="cat-table" data-testid="import-failed-rows">
-          <thead>
-            <tr>
-              <th>Excel 行号</th>
-              <th>原因</th>
+        <ListTable
+          testid="import-failed-rows"
+          columns={['Excel 行号', '原因']}
+          items={props.result.failed_rows}
+          loading={false}
+          empty=""
+        >
+          {(f) => (
+            <tr
+              class={f.sku_id ? 'parse-failed' : ''}
+              data-testid="import-failed-row"
+              data-row={f.row}
+              data-sku-id={f.sku_id}
+            >
+              <td>{f.row}</td>
+              <td>
+                {f.reason}
+                <Show when={f.sku_id}>
+                  <span class="badge badge-warn after-text" data-testid="import-failed-parse">
+                    SKU {f.sku_id} 待补全
+                  </span>
+                </Show>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            <For each={props.result.failed_rows}>
-              {(f) => (
-                <tr
-                  class={f.sku_id ? 'parse-failed' : ''}
-                  data-testid="import-failed-row"
-                  data-row={f.row}
-                  data-sku-id={f.sku_id}
-                >
-                  <td>{f.row}</td>
-                  <td>
-                    {f.reason}
-                    <Show when={f.sku_id}>
-                      <span class="badge badge-warn after-text" data-testid="import-failed-parse">
-                        SKU {f.sku_id} 待补全
-                      </span>
-                    </Show>
-                  </td>
-                </tr>
-              )}
-            </For>
-          </tbody>
-        </table>
+          )}
+        </ListTable>
       </Show>
     </div>
   );

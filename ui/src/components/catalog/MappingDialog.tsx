@@ -1,5 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { errorText } from '../../errors';
+import ErrorMessage from '../ErrorMessage';
 import { createMappingBoard } from './mapping-board';
 import { PddOptionPicker, ShopeeSkuPicker } from './MappingTables';
 import PriceNote from './PriceNote';
@@ -26,11 +27,7 @@ export default function MappingDialog(props: { goodsId: string; onClose: () => v
             关闭
           </button>
         </div>
-        <Show when={error()}>
-          <p class="form-error" role="alert" data-testid="mapping-error">
-            {error()}
-          </p>
-        </Show>
+        <ErrorMessage testid="mapping-error" message={error()} />
         <Show when={notice()}>
           <p class="form-warn" role="status" data-testid="mapping-warning">
             {notice()}

@@ -40,7 +40,7 @@ export function ShopeeSkuPicker(props: { board: MappingBoard; state: MappingBoar
                         data-testid="mapping-clear"
                         onClick={(e) => {
                           e.stopPropagation();
-                          void st().clear(s.sku_id);
+                          st().clear(s.sku_id);
                         }}
                       >
                         清除
@@ -107,7 +107,7 @@ function PddOptionRow(props: { row: PddSkuRow; board: MappingBoard; state: Mappi
               class="btn"
               disabled={!st().selected()}
               data-testid="mapping-choose"
-              onClick={() => void st().map(props.row)}
+              onClick={() => st().map(props.row)}
             >
               {suggested() ? '选这个（文字一致）' : '选这个'}
             </button>

@@ -3,6 +3,7 @@ import type { PddProductView, ProductDetailView } from '../../../../domain/catal
 import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import ConfirmDialog from '../ConfirmDialog';
+import { TextInput } from '../TextField';
 import DeviceName from '../devices/DeviceName';
 import type { ProductDetail } from './product-detail';
 import StateBadge from './StateBadge';
@@ -74,11 +75,8 @@ function CollectState(props: { pdd: PddProductView }): JSX.Element {
 function PddLinkActions(props: { pdd: PddProductView; detail: ProductDetail; onMapping: () => void }): JSX.Element {
   const pdd = (): PddProductView => props.pdd;
   const [confirmUnlink, setConfirmUnlink] = createSignal(false);
-  const [unlinking, setUnlinking] = createSignal(false);
   const unlink = async (): Promise<void> => {
-    setUnlinking(true);
     await props.detail.unlink();
-    setUnlinking(false);
     setConfirmUnlink(false);
   };
   return (
@@ -113,7 +111,7 @@ function PddLinkActions(props: { pdd: PddProductView; detail: ProductDetail; onM
           message={`解除后商品回到「未填链接」。已做的规格映射跟拼多多商品 ${pdd().goods_id} 保留，重新填同一链接即可恢复。`}
           confirmLabel="解除链接"
           testid="unlink-confirm"
-          busy={unlinking()}
+          busy={props.detail.busy()}
           danger
           onConfirm={() => void unlink()}
           onClose={() => setConfirmUnlink(false)}
@@ -128,13 +126,12 @@ function PddLinkForm(props: { linked: boolean; detail: ProductDetail }): JSX.Ele
   const [url, setUrl] = createSignal('');
   return (
     <div class="inline-form" style={{ 'margin-top': '8px' }}>
-      <input
-        class="input"
+      <TextInput
         style={{ width: '420px' }}
         placeholder="粘贴拼多多商品链接或分享文字"
         value={url()}
-        onInput={(e) => setUrl(e.currentTarget.value)}
-        data-testid="pdd-url"
+        onValue={setUrl}
+        testid="pdd-url"
       />
       <button
         type="button"

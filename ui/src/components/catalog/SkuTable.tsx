@@ -2,61 +2,81 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { ShopeeSkuView } from '../../../../domain/catalog-views';
 import { addManualSku, fixSku } from '../../api/endpoints';
 import { hrefFor } from '../../router';
+import { ListTable } from '../ListParts';
+import { TextInput } from '../TextField';
 
-/** A product page's action: run it, then say `ok` or the error (ProductDetailPage.tsx). */
-export type Act = (fn: () => Promise<unknown>, ok: string) => Promise<void>;
+/** A product page's action: run it, then say `ok` or the error (product-detail.ts). */
+export type Act = (fn: () => Promise<unknown>, ok: string) => Promise<unknown>;
 
-interface SkuFields {
-  color: () => string;
-  setColor: (v: string) => void;
-  size: () => string;
-  setSize: (v: string) => void;
-  advice: () => string;
-  setAdvice: (v: string) => void;
+/** What the operator fills in of a SKU, completing a parse failure or adding one by hand. */
+const SKU_TEXTS = [
+  { key: 'color', placeholder: '颜色' },
+  { key: 'size', placeholder: '尺码' },
+  { key: 'advice', placeholder: '建议（可空）' },
+] as const;
+type SkuTexts = Record<(typeof SKU_TEXTS)[number]['key'], string>;
+
+/** A SKU's texts as typed, and what the server takes of them (an empty 建议 is none). */
+function createSkuTexts(initial: () => SkuTexts) {
+  const [texts, setTexts] = createSignal<SkuTexts>(initial());
+  return {
+    texts,
+    set: (key: keyof SkuTexts, value: string): void => void setTexts({ ...texts(), [key]: value }),
+    reset: (): void => void setTexts(initial()),
+    complete: (): boolean => texts().color.trim() !== '' && texts().size.trim() !== '',
+    body: () => ({ color: texts().color, size: texts().size, advice: texts().advice || null }),
+  };
+}
+type SkuTextsState = ReturnType<typeof createSkuTexts>;
+
+/** The texts' boxes; `testid` is the prefix (`sku` → `sku-color`), `placeholders` says what each is. */
+function SkuTextInputs(props: {
+  state: SkuTextsState;
+  testid: string;
+  placeholders: boolean;
+  wrap: (input: JSX.Element) => JSX.Element;
+}): JSX.Element {
+  return (
+    <For each={SKU_TEXTS}>
+      {(t) =>
+        props.wrap(
+          <TextInput
+            placeholder={props.placeholders ? t.placeholder : undefined}
+            testid={`${props.testid}-${t.key}`}
+            value={props.state.texts()[t.key]}
+            onValue={(v) => props.state.set(t.key, v)}
+          />,
+        )
+      }
+    </For>
+  );
 }
 
 /** `collected`: the current PDD goods has a collect, so a mapped SKU can be bought from here. */
 export function SkuTable(props: { skus: ShopeeSkuView[]; act: Act; collected: boolean }): JSX.Element {
   return (
-    <table class="cat-table" data-testid="sku-table">
-      <thead>
-        <tr>
-          <th>SKU ID</th>
-          <th>规格原文</th>
-          <th>颜色</th>
-          <th>尺码</th>
-          <th>建议</th>
-          <th>映射</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody>
-        <For
-          each={props.skus}
-          fallback={
-            <tr>
-              <td colSpan={7} class="muted">
-                没有 SKU
-              </td>
-            </tr>
-          }
-        >
-          {(s) => <SkuRow sku={s} act={props.act} buyable={props.collected && s.mapping !== null} />}
-        </For>
-      </tbody>
-    </table>
+    <ListTable
+      testid="sku-table"
+      columns={['SKU ID', '规格原文', '颜色', '尺码', '建议', '映射', '']}
+      items={props.skus}
+      loading={false}
+      empty="没有 SKU"
+    >
+      {(s) => <SkuRow sku={s} act={props.act} buyable={props.collected && s.mapping !== null} />}
+    </ListTable>
   );
 }
 
 function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.Element {
   const [editing, setEditing] = createSignal(false);
-  const [color, setColor] = createSignal(props.sku.color ?? '');
-  const [size, setSize] = createSignal(props.sku.size ?? '');
-  const [advice, setAdvice] = createSignal(props.sku.advice ?? '');
-  const fields = { color, setColor, size, setSize, advice, setAdvice };
-  const save = (): Promise<void> =>
+  const fields = createSkuTexts(() => ({
+    color: props.sku.color ?? '',
+    size: props.sku.size ?? '',
+    advice: props.sku.advice ?? '',
+  }));
+  const save = (): Promise<unknown> =>
     props.act(async () => {
-      await fixSku(props.sku.sku_id, { color: color(), size: size(), advice: advice() || null });
+      await fixSku(props.sku.sku_id, fields.body());
       setEditing(false);
     }, `已保存 SKU ${props.sku.sku_id}`);
   return (
@@ -86,7 +106,7 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
           </>
         }
       >
-        <SkuEditCells fields={fields} />
+        <SkuTextInputs state={fields} testid="sku" placeholders={false} wrap={(input) => <td>{input}</td>} />
       </Show>
       <td>
         {props.sku.mapping ? (
@@ -98,45 +118,13 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
       <SkuRowActions
         sku={props.sku}
         editing={editing()}
-        canSave={color().trim() !== '' && size().trim() !== ''}
+        canSave={fields.complete()}
         buyable={props.buyable}
         onEdit={() => setEditing(true)}
         onSave={() => void save()}
         onCancel={() => setEditing(false)}
       />
     </tr>
-  );
-}
-
-/** A SKU's 颜色, 尺码 and 建议 as inputs, while it is being completed or changed. */
-function SkuEditCells(props: { fields: SkuFields }): JSX.Element {
-  return (
-    <>
-      <td>
-        <input
-          class="input"
-          value={props.fields.color()}
-          onInput={(e) => props.fields.setColor(e.currentTarget.value)}
-          data-testid="sku-color"
-        />
-      </td>
-      <td>
-        <input
-          class="input"
-          value={props.fields.size()}
-          onInput={(e) => props.fields.setSize(e.currentTarget.value)}
-          data-testid="sku-size"
-        />
-      </td>
-      <td>
-        <input
-          class="input"
-          value={props.fields.advice()}
-          onInput={(e) => props.fields.setAdvice(e.currentTarget.value)}
-          data-testid="sku-advice"
-        />
-      </td>
-    </>
   );
 }
 
@@ -189,53 +177,19 @@ function SkuRowActions(props: {
 
 export function AddSku(props: { goodsId: string; act: Act }): JSX.Element {
   const [skuId, setSkuId] = createSignal('');
-  const [color, setColor] = createSignal('');
-  const [size, setSize] = createSignal('');
-  const [advice, setAdvice] = createSignal('');
-  const valid = (): boolean => /^\d+$/.test(skuId().trim()) && color().trim() !== '' && size().trim() !== '';
-  const add = (): Promise<void> =>
+  const fields = createSkuTexts(() => ({ color: '', size: '', advice: '' }));
+  const valid = (): boolean => /^\d+$/.test(skuId().trim()) && fields.complete();
+  const add = (): Promise<unknown> =>
     props.act(async () => {
-      await addManualSku(props.goodsId, {
-        sku_id: skuId().trim(),
-        color: color(),
-        size: size(),
-        advice: advice() || null,
-      });
+      await addManualSku(props.goodsId, { sku_id: skuId().trim(), ...fields.body() });
       setSkuId('');
-      setColor('');
-      setSize('');
-      setAdvice('');
+      fields.reset();
     }, '已手工新增 SKU');
   return (
     <div class="inline-form" style={{ 'margin-top': '8px' }} data-testid="sku-add">
       <span class="muted">手工新增 SKU：</span>
-      <input
-        class="input"
-        placeholder="商品规格ID"
-        value={skuId()}
-        onInput={(e) => setSkuId(e.currentTarget.value)}
-        data-testid="sku-add-id"
-      />
-      <input
-        class="input"
-        placeholder="颜色"
-        value={color()}
-        onInput={(e) => setColor(e.currentTarget.value)}
-        data-testid="sku-add-color"
-      />
-      <input
-        class="input"
-        placeholder="尺码"
-        value={size()}
-        onInput={(e) => setSize(e.currentTarget.value)}
-        data-testid="sku-add-size"
-      />
-      <input
-        class="input"
-        placeholder="建议（可空）"
-        value={advice()}
-        onInput={(e) => setAdvice(e.currentTarget.value)}
-      />
+      <TextInput placeholder="商品规格ID" value={skuId()} onValue={setSkuId} testid="sku-add-id" />
+      <SkuTextInputs state={fields} testid="sku-add" placeholders wrap={(input) => input} />
       <button type="button" class="btn" disabled={!valid()} onClick={() => void add()} data-testid="sku-add-save">
         新增
       </button>

@@ -1,7 +1,7 @@
-import { createEffect, createResource, createSignal } from 'solid-js';
+import { createEffect, createResource } from 'solid-js';
 import type { ProductDetailView } from '../../../../domain/catalog-views';
 import { getShopeeProduct, setPddLink, startCollect, unlinkPdd } from '../../api/endpoints';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 
 const COLLECT_STARTED = '已开始采集，等待手机领取';
@@ -14,8 +14,6 @@ const POLL_MS = 2_000;
  */
 export function createProductDetail(goodsId: () => string) {
   const [product, { refetch, mutate }] = createResource(goodsId, getShopeeProduct);
-  const [message, setMessage] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
   const ready = (): ProductDetailView | undefined => (product.state === 'ready' ? product() : undefined);
 
   // Live status: poll while a collect is running.
@@ -25,21 +23,20 @@ export function createProductDetail(goodsId: () => string) {
   };
   createPoll(async () => mutate(await getShopeeProduct(goodsId())), POLL_MS, { while: collecting });
 
-  const act = async (fn: () => Promise<unknown>, ok: string): Promise<void> => {
-    setError(null);
-    setMessage(null);
-    try {
+  const action = createAction(
+    async (fn: () => Promise<unknown>, ok: string) => {
       await fn();
       // said once the page shows the new state, so the message never stands beside the old one
       await refetch();
-      setMessage(ok);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+      return ok;
+    },
+    { success: (ok) => ok },
+  );
+  const act = action.run;
+  const message = action.notice;
 
   /** `saved` runs once the link is stored, before the page reloads (the form clears itself). */
-  const saveLink = (url: string, saved: () => void): Promise<void> =>
+  const saveLink = (url: string, saved: () => void): Promise<unknown> =>
     act(async () => {
       await setPddLink(goodsId(), url);
       saved();
@@ -47,7 +44,7 @@ export function createProductDetail(goodsId: () => string) {
   // The collect's own notice is about a collect on its way: gone once that collect ended, either
   // way (a re-collect starts from 已采集, so the end counts only after the collect was seen running).
   let sawCollecting = false;
-  const collect = (pddId: string): Promise<void> => {
+  const collect = (pddId: string): Promise<unknown> => {
     sawCollecting = false;
     return act(() => startCollect(pddId), COLLECT_STARTED);
   };
@@ -56,10 +53,10 @@ export function createProductDetail(goodsId: () => string) {
     const status = p?.pdd?.collect_status;
     if (message() !== COLLECT_STARTED) return;
     if (status === 'collecting' && !p?.pdd?.collect_stale) sawCollecting = true;
-    else if (sawCollecting) setMessage(null);
+    else if (sawCollecting) action.setNotice(null);
   });
-  const unlink = (): Promise<void> => act(() => unlinkPdd(goodsId()), '已解除拼多多链接');
+  const unlink = (): Promise<unknown> => act(() => unlinkPdd(goodsId()), '已解除拼多多链接');
 
-  return { product, refetch, message, error, act, saveLink, collect, unlink };
+  return { product, refetch, message, error: action.error, busy: action.busy, act, saveLink, collect, unlink };
 }
 export type ProductDetail = ReturnType<typeof createProductDetail>;

@@ -2,8 +2,10 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { AppVersionView } from '../../../../domain/devices';
 import { listAppVersions, releaseAppVersion } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction, toLoadError } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { formatTime } from '../../lib/time';
+import ErrorMessage from '../ErrorMessage';
 
 const POLL_MS = 10_000;
 
@@ -21,7 +23,7 @@ function releaseBlocked(v: AppVersionView): string | null {
 export default function AppVersions(): JSX.Element {
   const [versions, setVersions] = createSignal<AppVersionView[] | null>(null);
   const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal<string | null>(null);
+  const [releasing, setReleasing] = createSignal<string | null>(null);
 
   const load = async (): Promise<void> => {
     try {
@@ -33,18 +35,14 @@ export default function AppVersions(): JSX.Element {
   };
   createPoll(load, POLL_MS, { immediate: true });
 
-  const release = async (version: string): Promise<void> => {
-    setBusy(version);
-    try {
+  const release = createAction(
+    async (version: string) => {
+      setReleasing(version);
       await releaseAppVersion(version);
-      setError(null);
       await load();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+    { failure: toLoadError(setError) },
+  );
 
   return (
     <section class="dv-versions" data-testid="app-versions">
@@ -52,13 +50,7 @@ export default function AppVersions(): JSX.Element {
       <p class="muted">
         手机上的拼多多版本须先试运行通过、再由操作员发布，才能真实下单；未发布的版本在点击「提交订单」前停止。
       </p>
-      <Show when={error()}>
-        {(msg) => (
-          <p class="form-error" role="alert" data-testid="app-versions-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage testid="app-versions-error" message={error()} />
       <Show when={versions()} fallback={<p class="muted">正在加载…</p>}>
         {(list) => (
           <div class="tk-table-wrap">
@@ -74,7 +66,13 @@ export default function AppVersions(): JSX.Element {
               </thead>
               <tbody>
                 <For each={list()}>
-                  {(v) => <AppVersionRow version={v} busy={busy() === v.app_version} onRelease={release} />}
+                  {(v) => (
+                    <AppVersionRow
+                      version={v}
+                      busy={release.busy() && releasing() === v.app_version}
+                      onRelease={(version) => void release.run(version)}
+                    />
+                  )}
                 </For>
               </tbody>
             </table>
@@ -94,7 +92,7 @@ export default function AppVersions(): JSX.Element {
 function AppVersionRow(props: {
   version: AppVersionView;
   busy: boolean;
-  onRelease: (version: string) => Promise<void>;
+  onRelease: (version: string) => void;
 }): JSX.Element {
   const v = (): AppVersionView => props.version;
   return (
@@ -119,7 +117,7 @@ function AppVersionRow(props: {
             data-testid="app-version-release"
             disabled={releaseBlocked(v()) !== null || props.busy}
             title={releaseBlocked(v()) ?? '发布后，该版本的手机可以真实下单'}
-            onClick={() => void props.onRelease(v().app_version)}
+            onClick={() => props.onRelease(v().app_version)}
           >
             发布
           </button>

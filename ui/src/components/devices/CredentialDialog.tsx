@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
+import FormDialog from '../FormDialog';
 import Modal from '../Modal';
 import NameField from './NameField';
 
@@ -24,43 +25,30 @@ export default function CredentialDialog<T>(props: {
   children: (issued: () => T) => JSX.Element;
 }): JSX.Element {
   const [name, setName] = createSignal('');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
   const [issued, setIssued] = createSignal<T | null>(null);
-  const issue = async (): Promise<void> => {
-    if (name().trim() === '') return void setError(`请输入${props.what}名称`);
-    setBusy(true);
-    try {
-      const got = await props.issue(name());
-      setIssued(() => got);
-      setError(null);
-      props.onIssued?.();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+  const issue = createAction(async () => {
+    const got = await props.issue(name());
+    setIssued(() => got);
+    props.onIssued?.();
+  });
+  const submit = (): void => {
+    if (name().trim() === '') issue.setError(`请输入${props.what}名称`);
+    else void issue.run();
   };
   return (
-    <Modal
-      title={issued() !== null ? `${props.what}凭据已发放` : `发放${props.what}凭据`}
-      testid={`${props.testid}-dialog`}
-      onClose={() => props.onClose()}
-      footer={
-        <CredentialFooter
-          testid={props.testid}
-          issued={issued() !== null}
-          back={props.back === true}
-          busy={busy()}
-          actions={props.actions}
-          onIssue={() => void issue()}
+    <Show
+      when={issued() !== null}
+      fallback={
+        <FormDialog
+          title={`发放${props.what}凭据`}
+          testid={`${props.testid}-dialog`}
           onClose={() => props.onClose()}
-        />
-      }
-    >
-      <Show
-        when={issued() !== null}
-        fallback={
+          submitLabel="发放"
+          submitTestid={`${props.testid}-submit`}
+          busy={issue.busy()}
+          onSubmit={submit}
+          back={props.back === true}
+        >
           <NameField
             label={`${props.what}名称`}
             testid={`${props.testid}-name`}
@@ -68,59 +56,32 @@ export default function CredentialDialog<T>(props: {
             placeholder={props.placeholder}
             value={name()}
             onInput={setName}
-            onEnter={() => void issue()}
-            error={error()}
+            onEnter={submit}
+            error={issue.error()}
           />
+        </FormDialog>
+      }
+    >
+      <Modal
+        title={`${props.what}凭据已发放`}
+        testid={`${props.testid}-dialog`}
+        onClose={() => props.onClose()}
+        footer={
+          <>
+            {props.actions}
+            <button
+              type="button"
+              class="btn btn-primary"
+              data-testid={`${props.testid}-close`}
+              onClick={() => props.onClose()}
+            >
+              我已保存，关闭
+            </button>
+          </>
         }
       >
         {props.children(() => issued() as T)}
-      </Show>
-    </Modal>
-  );
-}
-
-/** 发放 (with 返回 when asked) until issued; then the caller's buttons and 我已保存，关闭. */
-function CredentialFooter(props: {
-  testid: string;
-  issued: boolean;
-  back: boolean;
-  busy: boolean;
-  actions: JSX.Element | undefined;
-  onIssue: () => void;
-  onClose: () => void;
-}): JSX.Element {
-  const submit = (): JSX.Element => (
-    <button
-      type="button"
-      class="btn btn-primary"
-      data-testid={`${props.testid}-submit`}
-      disabled={props.busy}
-      onClick={() => props.onIssue()}
-    >
-      发放
-    </button>
-  );
-  return (
-    <Show
-      when={props.issued}
-      fallback={
-        <Show when={props.back} fallback={submit()}>
-          <button type="button" class="btn" onClick={() => props.onClose()}>
-            返回
-          </button>
-          {submit()}
-        </Show>
-      }
-    >
-      {props.actions}
-      <button
-        type="button"
-        class="btn btn-primary"
-        data-testid={`${props.testid}-close`}
-        onClick={() => props.onClose()}
-      >
-        我已保存，关闭
-      </button>
+      </Modal>
     </Show>
   );
 }

@@ -1,7 +1,7 @@
-import { createSignal, Show, type JSX } from 'solid-js';
+import { Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
 import { approveDevice, issueHost, rejectDevice, type IssuedHostView } from '../../api/endpoints';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { formatTime } from '../../lib/time';
 import CredentialDialog from './CredentialDialog';
 
@@ -48,25 +48,19 @@ export function PhoneHostStatus(props: { device: DeviceView }): JSX.Element {
 
 /** 批准 / 拒绝 a phone its host reported. */
 export function PendingActions(props: { device: DeviceView; onChanged: () => void }): JSX.Element {
-  const [error, setError] = createSignal<string | null>(null);
-  const act = async (approve: boolean): Promise<void> => {
-    try {
-      await (approve ? approveDevice : rejectDevice)(props.device.device_id);
-      setError(null);
-      props.onChanged();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const act = createAction(async (approve: boolean) => {
+    await (approve ? approveDevice : rejectDevice)(props.device.device_id);
+    props.onChanged();
+  });
   return (
     <>
-      <button type="button" class="btn btn-primary" data-testid="device-approve" onClick={() => void act(true)}>
+      <button type="button" class="btn btn-primary" data-testid="device-approve" onClick={() => void act.run(true)}>
         批准
       </button>
-      <button type="button" class="btn tk-btn-danger" data-testid="device-reject" onClick={() => void act(false)}>
+      <button type="button" class="btn tk-btn-danger" data-testid="device-reject" onClick={() => void act.run(false)}>
         拒绝
       </button>
-      <Show when={error()}>{(m) => <div class="form-error">{m()}</div>}</Show>
+      <Show when={act.error()}>{(m) => <div class="form-error">{m()}</div>}</Show>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { JSX } from 'solid-js';
 import { DEVICE_NAME_MAX_LENGTH } from '../../../../domain/devices';
 import FieldError from '../FieldError';
+import TextField from '../TextField';
 
 /**
  * The name a phone or phone host is called by (发放, 改名): one input with the shared length
@@ -19,18 +20,15 @@ export default function NameField(props: {
 }): JSX.Element {
   return (
     <>
-      <label class="field">
-        <span class="field-label">{props.label}</span>
-        <input
-          class="input"
-          data-testid={props.testid}
-          maxLength={DEVICE_NAME_MAX_LENGTH}
-          placeholder={props.placeholder}
-          value={props.value}
-          onInput={(e) => props.onInput(e.currentTarget.value)}
-          onKeyDown={(e) => e.key === 'Enter' && props.onEnter?.()}
-        />
-      </label>
+      <TextField
+        label={props.label}
+        testid={props.testid}
+        maxLength={DEVICE_NAME_MAX_LENGTH}
+        placeholder={props.placeholder}
+        value={props.value}
+        onValue={(v) => props.onInput(v)}
+        onKeyDown={(e) => e.key === 'Enter' && props.onEnter?.()}
+      />
       <FieldError field={props.field} message={props.error} />
     </>
   );

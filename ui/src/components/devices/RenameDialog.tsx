@@ -1,7 +1,7 @@
 import { createSignal, type JSX } from 'solid-js';
 import { renameDevice } from '../../api/endpoints';
-import { errorText } from '../../errors';
-import Modal from '../Modal';
+import { createAction } from '../../lib/action';
+import FormDialog from '../FormDialog';
 import NameField from './NameField';
 
 /** 改名: the phone keeps its id, token and records; only what operators call it changes. */
@@ -12,44 +12,23 @@ export default function RenameDialog(props: {
   onClose: () => void;
 }): JSX.Element {
   const [name, setName] = createSignal(props.current);
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
-  const save = async (): Promise<void> => {
-    if (name().trim() === '') {
-      setError('请输入设备名称');
-      return;
-    }
-    setBusy(true);
-    try {
-      await renameDevice(props.deviceId, name());
-      props.onDone();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+  const rename = createAction(async () => {
+    await renameDevice(props.deviceId, name());
+    props.onDone();
+  });
+  const save = (): void => {
+    if (name().trim() === '') rename.setError('请输入设备名称');
+    else void rename.run();
   };
   return (
-    <Modal
+    <FormDialog
       title="修改设备名称"
       testid="device-rename-dialog"
       onClose={() => props.onClose()}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={() => props.onClose()}>
-            返回
-          </button>
-          <button
-            type="button"
-            class="btn btn-primary"
-            data-testid="device-rename-save"
-            disabled={busy()}
-            onClick={() => void save()}
-          >
-            保存
-          </button>
-        </>
-      }
+      submitLabel="保存"
+      submitTestid="device-rename-save"
+      busy={rename.busy()}
+      onSubmit={save}
     >
       <NameField
         label="设备名称"
@@ -57,9 +36,9 @@ export default function RenameDialog(props: {
         field="device-rename"
         value={name()}
         onInput={setName}
-        onEnter={() => void save()}
-        error={error()}
+        onEnter={save}
+        error={rename.error()}
       />
-    </Modal>
+    </FormDialog>
   );
 }

@@ -2,6 +2,7 @@ import { createSignal } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
 import { listDevices, pauseDevice, resumeDevice } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction, toLoadError } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { forgetDeviceNames } from './DeviceName';
 
@@ -33,15 +34,14 @@ export function createDeviceList() {
     void load();
   };
 
-  // 暂停 / 恢复 answer at once; a failure shows where the list's errors show
-  const toggle = async (device: DeviceView, action: 'pause' | 'resume'): Promise<void> => {
-    try {
+  // 暂停 / 恢复 answer at once
+  const toggle = createAction(
+    async (device: DeviceView, action: 'pause' | 'resume') => {
       await (action === 'pause' ? pauseDevice : resumeDevice)(device.device_id);
       await load();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    },
+    { failure: toLoadError(setError) },
+  );
 
-  return { devices, error, loadedAt, now, changed, toggle };
+  return { devices, error, loadedAt, now, changed, toggle: toggle.run };
 }

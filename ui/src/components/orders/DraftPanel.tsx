@@ -1,17 +1,19 @@
 import { For, Show, type JSX } from 'solid-js';
 import { refusalLink, type OrderDraftResult } from '../../api/endpoints';
 import { messageForCode } from '../../errors';
+import type { Action } from '../../lib/action';
 import { hrefFor } from '../../router';
+import ActionButton from '../ActionButton';
+import ErrorMessage from '../ErrorMessage';
 import ModeRadio from '../tasks/ModeRadio';
 import type { ExecutionMode } from '../tasks/types';
 
 interface BarProps {
   count: number;
   mode: ExecutionMode;
-  busy: boolean;
-  error: string | null;
+  /** 生成采购草稿 of the picked lines */
+  draft: Action<[], unknown>;
   onMode: (mode: ExecutionMode) => void;
-  onDraft: () => void;
   onClear: () => void;
 }
 
@@ -34,23 +36,17 @@ export function DraftBar(props: BarProps): JSX.Element {
           >
             清除选择
           </button>
-          <button
-            type="button"
+          <ActionButton
+            action={props.draft}
             class="btn btn-primary"
-            data-testid="draft-create"
-            disabled={props.count === 0 || props.busy}
-            onClick={() => props.onDraft()}
+            testid="draft-create"
+            busyLabel="正在生成…"
+            disabled={props.count === 0}
           >
-            {props.busy ? '正在生成…' : '生成采购草稿'}
-          </button>
+            生成采购草稿
+          </ActionButton>
         </div>
-        <Show when={props.error}>
-          {(msg) => (
-            <p class="or-sku-error" role="alert" data-testid="draft-error">
-              {msg()}
-            </p>
-          )}
-        </Show>
+        <ErrorMessage class="or-sku-error" testid="draft-error" message={props.draft.error()} />
       </div>
     </div>
   );

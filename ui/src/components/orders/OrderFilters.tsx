@@ -10,6 +10,12 @@ export interface OrderFilterValues {
   date_to: string;
 }
 
+/** The order-date range's two ends. */
+const DATE_ENDS = [
+  { key: 'date_from', label: '下单日期', testid: 'order-date-from' },
+  { key: 'date_to', label: '至', testid: 'order-date-to' },
+] as const;
+
 /** The 订单 toolbar's filters: match state, with or without a task, the order-date range. */
 export default function OrderFilters(props: {
   value: OrderFilterValues;
@@ -36,26 +42,20 @@ export default function OrderFilters(props: {
         <option value="false">未生成采购任务</option>
         <option value="true">已生成采购任务</option>
       </select>
-      <label>
-        下单日期
-        <input
-          class="input"
-          type="date"
-          data-testid="order-date-from"
-          value={props.value.date_from}
-          onChange={(e) => props.onChange({ date_from: e.currentTarget.value })}
-        />
-      </label>
-      <label>
-        至
-        <input
-          class="input"
-          type="date"
-          data-testid="order-date-to"
-          value={props.value.date_to}
-          onChange={(e) => props.onChange({ date_to: e.currentTarget.value })}
-        />
-      </label>
+      <For each={DATE_ENDS}>
+        {(end) => (
+          <label>
+            {end.label}
+            <input
+              class="input"
+              type="date"
+              data-testid={end.testid}
+              value={props.value[end.key]}
+              onChange={(e) => props.onChange({ [end.key]: e.currentTarget.value })}
+            />
+          </label>
+        )}
+      </For>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { Match, Show, Switch, type JSX } from 'solid-js';
 import type { OrderLine } from '../../api/endpoints';
+import ErrorMessage from '../ErrorMessage';
 import { createSkuCell } from './sku-cell';
 import SkuPicker from './SkuPicker';
 
@@ -65,13 +66,7 @@ export default function SkuCell(props: Props): JSX.Element {
           </button>
         </Match>
       </Switch>
-      <Show when={cell.error()}>
-        {(msg) => (
-          <p class="or-sku-error" role="alert" data-testid="order-sku-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage class="or-sku-error" testid="order-sku-error" message={cell.error()} />
     </div>
   );
 }

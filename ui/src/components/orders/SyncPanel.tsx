@@ -1,6 +1,7 @@
 import { Match, Show, Switch, type JSX } from 'solid-js';
 import { messageForCode } from '../../errors';
 import { formatTime } from '../../lib/time';
+import ErrorMessage from '../ErrorMessage';
 import { createSyncStatus } from './sync-status';
 
 /**
@@ -61,13 +62,7 @@ export default function SyncPanel(props: Props): JSX.Element {
           </p>
         )}
       </Show>
-      <Show when={triggerError() ?? loadError()}>
-        {(msg) => (
-          <p class="or-sync-error" role="alert" data-testid="sync-trigger-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage class="or-sync-error" testid="sync-trigger-error" message={triggerError() ?? loadError()} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { createResource, createSignal } from 'solid-js';
 import { ApiError } from '../../api/client';
 import { getShopeeProduct, setOrderLineSku, setOrderLineSkuConfirmed, type OrderLine } from '../../api/endpoints';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { hrefFor } from '../../router';
 
 /**
@@ -11,8 +11,6 @@ import { hrefFor } from '../../router';
 export function createSkuCell(line: () => OrderLine, onChanged: (line: OrderLine) => void) {
   const [editing, setEditing] = createSignal(false);
   const [choice, setChoice] = createSignal('');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
   /** The SKU the server refused as 规格不一致, waiting for the operator's 仍然使用 */
   const [mismatch, setMismatch] = createSignal<{ skuId: string; skuSpec: string } | null>(null);
   const [product] = createResource(
@@ -23,11 +21,8 @@ export function createSkuCell(line: () => OrderLine, onChanged: (line: OrderLine
   const productHref = (): string =>
     hrefFor(line().shopee_product_known ? `/products/${encodeURIComponent(line().shopee_goods_id)}` : '/products');
 
-  const save = async (skuId: string | null, confirmed = false): Promise<void> => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const save = createAction<[skuId: string | null, confirmed?: boolean], void>(
+    async (skuId, confirmed = false) => {
       const saved =
         confirmed && skuId !== null
           ? await setOrderLineSkuConfirmed(line().syb_id, skuId)
@@ -35,19 +30,21 @@ export function createSkuCell(line: () => OrderLine, onChanged: (line: OrderLine
       setEditing(false);
       setMismatch(null);
       onChanged(saved);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'SPEC_MISMATCH' && skuId !== null) {
+    },
+    {
+      // 规格不一致 is a question to the operator (仍然使用), not an error
+      failure: (err, text, skuId) => {
+        if (!(err instanceof ApiError && err.code === 'SPEC_MISMATCH' && skuId !== null)) return text;
         const skuSpec = (err.details as { sku_spec?: unknown } | undefined)?.sku_spec;
         setMismatch({ skuId, skuSpec: typeof skuSpec === 'string' ? skuSpec : skuId });
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+        return null;
+      },
+    },
+  );
 
   const open = (): void => {
     setChoice(line().shopee_sku_id ?? '');
-    setError(null);
+    save.setError(null);
     setMismatch(null);
     setEditing(true);
   };
@@ -57,13 +54,13 @@ export function createSkuCell(line: () => OrderLine, onChanged: (line: OrderLine
     setEditing,
     choice,
     setChoice,
-    busy,
-    error,
+    busy: save.busy,
+    error: save.error,
     mismatch,
     setMismatch,
     product,
     productHref,
-    save,
+    save: save.run,
     open,
   };
 }

@@ -1,6 +1,7 @@
 import { createSignal } from 'solid-js';
 import { getSybSync, startSybSync, type SybSyncStatus } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 
 /** Polls fast while a sync runs (its progress moves), slowly otherwise (the Schedule may start one). */
@@ -16,7 +17,6 @@ const START_GRACE_TICKS = 30;
 export function createSyncStatus(onFinished: () => void) {
   const [status, setStatus] = createSignal<SybSyncStatus | null>(null);
   const [loadError, setLoadError] = createSignal<string | null>(null);
-  const [triggerError, setTriggerError] = createSignal<string | null>(null);
   // 'starting': asked for, not yet seen running (the workflow takes a moment to begin).
   const [phase, setPhase] = createSignal<'idle' | 'starting' | 'running'>('idle');
   let before: SybSyncStatus | null = null;
@@ -47,21 +47,23 @@ export function createSyncStatus(onFinished: () => void) {
   createPoll(refresh, RUNNING_POLL_MS, { while: () => phase() !== 'idle', immediate: true });
   createPoll(refresh, IDLE_POLL_MS, { while: () => phase() === 'idle' });
 
-  const trigger = async (): Promise<void> => {
-    setTriggerError(null);
-    before = status();
-    graceLeft = START_GRACE_TICKS;
-    setPhase('starting');
-    try {
+  const trigger = createAction(
+    async () => {
+      before = status();
+      graceLeft = START_GRACE_TICKS;
+      setPhase('starting');
       await startSybSync();
       await refresh().catch(() => undefined);
-    } catch (err) {
-      setPhase('idle');
-      setTriggerError(errorText(err));
-    }
-  };
+    },
+    {
+      failure: (_err, text) => {
+        setPhase('idle');
+        return text;
+      },
+    },
+  );
 
   const busy = (): boolean => phase() !== 'idle' || status()?.running === true;
 
-  return { status, loadError, triggerError, busy, trigger };
+  return { status, loadError, triggerError: trigger.error, busy, trigger: trigger.run };
 }

@@ -13,7 +13,7 @@ export default function SafetySettingsForm(): JSX.Element {
       <Show
         when={s.texts()}
         fallback={
-          <Show when={s.formError() === null}>
+          <Show when={s.save.error() === null}>
             <p class="muted">正在加载…</p>
           </Show>
         }
@@ -32,14 +32,7 @@ export default function SafetySettingsForm(): JSX.Element {
           </For>
         )}
       </Show>
-      <FormFooter
-        testid="settings"
-        error={s.formError()}
-        notice={s.notice()}
-        busy={s.busy()}
-        disabled={s.texts() === null}
-        label="保存设置"
-      />
+      <FormFooter testid="settings" save={s.save} disabled={s.texts() === null} label="保存设置" />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import { formatTime } from '../../lib/time';
-import FieldError from '../FieldError';
 import FormFooter from '../FormFooter';
+import TextField from '../TextField';
 import { createSybAccount } from './syb-account';
 
 /**
@@ -22,57 +22,47 @@ export default function SybAccountForm(): JSX.Element {
           </p>
         )}
       </Show>
-      <label class="field">
-        <span class="field-label">地址</span>
-        <input
-          class="input"
-          data-testid="syb-url"
-          placeholder="例如 https://syb.example.com"
-          value={a.url()}
-          onInput={(e) => a.setUrl(e.currentTarget.value)}
-        />
-        <FieldError field="syb-url" message={a.errors().url} />
-      </label>
-      <label class="field">
-        <span class="field-label">用户名</span>
-        <input
-          class="input"
-          data-testid="syb-username"
-          autocomplete="off"
-          value={a.username()}
-          onInput={(e) => a.setUsername(e.currentTarget.value)}
-        />
-        <FieldError field="syb-username" message={a.errors().username} />
-      </label>
-      <label class="field">
-        <span class="field-label">
-          密码{' '}
-          <span class="muted" data-testid="syb-password-state">
-            {a.view()?.password_set ? '已设置' : '未设置'}
-          </span>
-        </span>
-        <input
-          class="input"
-          type="password"
-          autocomplete="new-password"
-          data-testid="syb-password"
-          placeholder={a.view()?.password_set ? '已设置；留空则不修改' : '请输入密码'}
-          value={a.password()}
-          onInput={(e) => a.setPassword(e.currentTarget.value)}
-        />
+      <TextField
+        label="地址"
+        testid="syb-url"
+        placeholder="例如 https://syb.example.com"
+        value={a.url()}
+        onValue={a.setUrl}
+        field="syb-url"
+        error={a.errors().url}
+      />
+      <TextField
+        label="用户名"
+        testid="syb-username"
+        autocomplete="off"
+        value={a.username()}
+        onValue={a.setUsername}
+        field="syb-username"
+        error={a.errors().username}
+      />
+      <TextField
+        label={
+          <>
+            密码{' '}
+            <span class="muted" data-testid="syb-password-state">
+              {a.view()?.password_set ? '已设置' : '未设置'}
+            </span>
+          </>
+        }
+        testid="syb-password"
+        type="password"
+        autocomplete="new-password"
+        placeholder={a.view()?.password_set ? '已设置；留空则不修改' : '请输入密码'}
+        value={a.password()}
+        onValue={a.setPassword}
+        field="syb-password"
+        error={a.errors().password}
+      >
         <span class="muted tk-hint">
           密码只保存在管理服务的内存中，不写入磁盘；管理服务重启后需要重新填写（除非已在环境变量中配置）。
         </span>
-        <FieldError field="syb-password" message={a.errors().password} />
-      </label>
-      <FormFooter
-        testid="syb"
-        error={a.formError()}
-        notice={a.notice()}
-        busy={a.busy()}
-        disabled={a.view() === null}
-        label="保存账号"
-      />
+      </TextField>
+      <FormFooter testid="syb" save={a.save} disabled={a.view() === null} label="保存账号" />
     </form>
   );
 }

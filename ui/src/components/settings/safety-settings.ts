@@ -9,6 +9,7 @@ import {
 import { ApiError } from '../../api/client';
 import { getSettings, saveSettings } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { formatCent } from '../../../../domain/money';
 import { parseYuanAmount } from '../../lib/money';
 import { issuesByField } from './issues';
@@ -63,53 +64,54 @@ export function createSafetySettings() {
   const [invalid, setInvalid] = createSignal<readonly SettingKey[]>([]);
   const [texts, setTexts] = createSignal<SettingTexts | null>(null);
   const [errors, setErrors] = createSignal<Partial<Record<string, string>>>({});
-  const [formError, setFormError] = createSignal<string | null>(null);
-  const [notice, setNotice] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
 
   const show = (values: SettingsValues, bad: readonly SettingKey[]): void => {
     setSaved(values);
     setInvalid(bad);
     setTexts(Object.fromEntries(SETTING_KEYS.map((k) => [k, toText(k, values[k])])) as SettingTexts);
   };
+
+  /** What the save says: 没有改动, or nothing when a field is refused here (null) or there. */
+  const save = createAction(
+    async (current: SettingTexts, before: SettingsValues): Promise<string | null> => {
+      const { change, checked, fieldErrors } = settingsChange(current, before, invalid());
+      if (Object.keys(change).length === 0 && Object.keys(fieldErrors).length === 0) {
+        setErrors({});
+        return '没有改动';
+      }
+      setErrors(fieldErrors);
+      if (!checked.success || Object.keys(fieldErrors).length > 0) return null;
+      const view = await saveSettings(checked.data);
+      show(view.values, view.invalid);
+      return '已保存，立即生效';
+    },
+    {
+      success: (said) => said,
+      failure: (err, text) => {
+        const fromServer = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? serverIssues(err.details) : {};
+        if (Object.keys(fromServer).length === 0) return text;
+        setErrors(fromServer);
+        return null;
+      },
+    },
+  );
+
   onMount(async () => {
     try {
       const view = await getSettings();
       show(view.values, view.invalid);
-      setFormError(null);
+      save.setError(null);
     } catch (err) {
-      setFormError(errorText(err));
+      save.setError(errorText(err));
     }
   });
 
-  const submit = async (e: Event): Promise<void> => {
+  const submit = (e: Event): void => {
     e.preventDefault();
     const current = texts();
     const before = saved();
-    if (!current || !before) return;
-    setNotice(null);
-    setFormError(null);
-    const { change, checked, fieldErrors } = settingsChange(current, before, invalid());
-    if (Object.keys(change).length === 0 && Object.keys(fieldErrors).length === 0) {
-      setErrors({});
-      setNotice('没有改动');
-      return;
-    }
-    setErrors(fieldErrors);
-    if (!checked.success || Object.keys(fieldErrors).length > 0) return;
-    setBusy(true);
-    try {
-      const view = await saveSettings(checked.data);
-      show(view.values, view.invalid);
-      setNotice('已保存，立即生效');
-    } catch (err) {
-      const fromServer = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? serverIssues(err.details) : {};
-      if (Object.keys(fromServer).length > 0) setErrors(fromServer);
-      else setFormError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    if (current && before) void save.run(current, before);
   };
 
-  return { invalid, texts, setTexts, errors, formError, notice, busy, submit };
+  return { invalid, texts, setTexts, errors, save, submit };
 }

@@ -2,6 +2,7 @@ import { createSignal, onMount } from 'solid-js';
 import { ApiError } from '../../api/client';
 import { getSybAccount, saveSybAccount, type SybAccountView } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 
 /** The admin's own refusal texts are for developers; the operator reads these per field. */
 const FIELD_ZH: Readonly<Record<string, string>> = {
@@ -51,9 +52,6 @@ export function createSybAccount() {
   const [username, setUsername] = createSignal('');
   const [password, setPassword] = createSignal('');
   const [errors, setErrors] = createSignal<Partial<Record<string, string>>>({});
-  const [formError, setFormError] = createSignal<string | null>(null);
-  const [notice, setNotice] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
 
   const show = (v: SybAccountView): void => {
     setView(v);
@@ -61,41 +59,46 @@ export function createSybAccount() {
     setUsername(v.username ?? '');
     setPassword('');
   };
+
+  /** What the save says: 没有改动, or nothing when a field is refused here (null) or there. */
+  const save = createAction(
+    async (v: SybAccountView): Promise<string | null> => {
+      const { change, errors: fieldErrors } = accountChange(v, {
+        url: url(),
+        username: username(),
+        password: password(),
+      });
+      setErrors(fieldErrors);
+      if (Object.keys(fieldErrors).length > 0) return null;
+      if (Object.keys(change).length === 0) return '没有改动';
+      show(await saveSybAccount(change));
+      return '已保存，下次同步起生效';
+    },
+    {
+      success: (said) => said,
+      failure: (err, text) => {
+        const fields = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? refusedFields(err.details) : [];
+        if (fields.length === 0) return text;
+        setErrors(Object.fromEntries(fields.map((f) => [f, FIELD_ZH[f] ?? '内容不符合要求'])));
+        return null;
+      },
+    },
+  );
+
   onMount(async () => {
     try {
       show(await getSybAccount());
     } catch (err) {
-      setFormError(errorText(err));
+      save.setError(errorText(err));
     }
   });
 
-  const submit = async (e: Event): Promise<void> => {
+  const submit = (e: Event): void => {
     e.preventDefault();
     const v = view();
-    if (!v) return;
-    setNotice(null);
-    setFormError(null);
-    const { change, errors: fieldErrors } = accountChange(v, {
-      url: url(),
-      username: username(),
-      password: password(),
-    });
-    setErrors(fieldErrors);
-    if (Object.keys(fieldErrors).length > 0) return;
-    if (Object.keys(change).length === 0) return void setNotice('没有改动');
-    setBusy(true);
-    try {
-      show(await saveSybAccount(change));
-      setNotice('已保存，下次同步起生效');
-    } catch (err) {
-      const fields = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? refusedFields(err.details) : [];
-      if (fields.length > 0) setErrors(Object.fromEntries(fields.map((f) => [f, FIELD_ZH[f] ?? '内容不符合要求'])));
-      else setFormError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    if (v) void save.run(v);
   };
 
   const fields = { url, setUrl, username, setUsername, password, setPassword };
-  return { view, ...fields, errors, formError, notice, busy, submit };
+  return { view, ...fields, errors, save, submit };
 }

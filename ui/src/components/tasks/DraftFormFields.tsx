@@ -1,6 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { messageForCode } from '../../errors';
-import FieldError from '../FieldError';
+import TextField from '../TextField';
 import OptionPickers from './OptionPickers';
 import OptionRows from './OptionRows';
 import type { TaskForm } from './task-form';
@@ -9,22 +9,21 @@ import type { TaskForm } from './task-form';
 export function GoodsUrlField(props: { form: TaskForm }): JSX.Element {
   const f = (): TaskForm => props.form;
   return (
-    <label class="field">
-      <span class="field-label">拼多多商品链接</span>
-      <input
-        class="input"
-        placeholder="https://mobile.yangkeduo.com/goods.html?goods_id=…"
-        data-testid="field-url"
-        value={f().fields.url()}
-        onInput={(e) => f().fields.setUrl(e.currentTarget.value)}
-      />
-      <FieldError field="pdd_goods_url" message={f().errors().pdd_goods_url} />
+    <TextField
+      label="拼多多商品链接"
+      placeholder="https://mobile.yangkeduo.com/goods.html?goods_id=…"
+      testid="field-url"
+      value={f().fields.url()}
+      onValue={f().fields.setUrl}
+      field="pdd_goods_url"
+      error={f().errors().pdd_goods_url}
+    >
       <Show when={f().goodsId() !== null && !f().collected.loading && !f().pickers() && !f().errors().pdd_goods_url}>
         <span class="muted tk-hint" data-testid="not-collected">
           {messageForCode('NOT_COLLECTED')}
         </span>
       </Show>
-    </label>
+    </TextField>
   );
 }
 
@@ -60,27 +59,25 @@ export function QuantityCapFields(props: { form: TaskForm; prefilled: boolean })
   const f = (): TaskForm => props.form;
   return (
     <div class="tk-form-row">
-      <label class="field">
-        <span class="field-label">数量</span>
-        <input
-          class="input"
-          inputmode="numeric"
-          data-testid="field-quantity"
-          value={f().fields.quantity()}
-          onInput={(e) => f().fields.setQuantity(e.currentTarget.value)}
-        />
-        <FieldError field="quantity" message={f().errors().quantity} />
-      </label>
-      <label class="field">
-        <span class="field-label">最高总价（元）</span>
-        <input
-          class="input"
-          inputmode="decimal"
-          placeholder="例如 59.90"
-          data-testid="field-max-price"
-          value={f().fields.price()}
-          onInput={(e) => f().fields.setPrice(e.currentTarget.value)}
-        />
+      <TextField
+        label="数量"
+        inputmode="numeric"
+        testid="field-quantity"
+        value={f().fields.quantity()}
+        onValue={f().fields.setQuantity}
+        field="quantity"
+        error={f().errors().quantity}
+      />
+      <TextField
+        label="最高总价（元）"
+        inputmode="decimal"
+        placeholder="例如 59.90"
+        testid="field-max-price"
+        value={f().fields.maxTotalPriceYuan()}
+        onValue={f().fields.setMaxTotalPriceYuan}
+        field="max_total_price_cent"
+        error={f().errors().max_total_price_cent}
+      >
         <span class="muted tk-hint">
           含运费与优惠后的实付总价上限；任何一道闸门超过它都会停止，不会提交。
           <Show when={props.prefilled}> 已按采集单价 × 数量 + 价格容差预填。</Show>
@@ -90,8 +87,7 @@ export function QuantityCapFields(props: { form: TaskForm; prefilled: boolean })
             这个规格的采集单价是推测价格（按颜色采样，没有单独读到），最高总价请先在拼多多核对。
           </span>
         </Show>
-        <FieldError field="max_total_price_cent" message={f().errors().max_total_price_cent} />
-      </label>
+      </TextField>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { formatYuan } from '../../lib/money';
 interface Props {
   gates: GateView;
   quantity: number;
-  capCents: number;
+  maxTotalPriceCent: number;
 }
 
 interface GateLine {
@@ -19,10 +19,10 @@ interface GateLine {
 
 const VERDICT_ZH: Readonly<Record<GateStanding, string>> = { pass: '通过', fail: '未通过', pending: '未读取' };
 
-/** The phone's readings against the authorised cap, judged by domain/purchase/gates.ts to explain them. */
+/** The phone's readings against the authorised 最高总价, judged by domain/purchase/gates.ts to explain them. */
 function lines(p: Props): GateLine[] {
   const g = p.gates;
-  const cap = formatYuan(p.capCents);
+  const maxTotal = formatYuan(p.maxTotalPriceCent);
   const g1Total = g.gate1_unit_price_cent === null ? null : g.gate1_unit_price_cent * p.quantity;
   const standing = gateStandings(
     {
@@ -32,7 +32,7 @@ function lines(p: Props): GateLine[] {
       quantityRead: g.quantity_read,
     },
     p.quantity,
-    p.capCents,
+    p.maxTotalPriceCent,
   );
   return [
     {
@@ -42,21 +42,21 @@ function lines(p: Props): GateLine[] {
         g.gate1_unit_price_cent === null
           ? '—'
           : `${formatYuan(g.gate1_unit_price_cent)} × ${p.quantity} = ${formatYuan(g1Total)}`,
-      rule: `单价 × 数量 ≤ ${cap}`,
+      rule: `单价 × 数量 ≤ ${maxTotal}`,
       verdict: standing.gate1,
     },
     {
       key: 'gate2',
       label: '闸门二 面板总额',
       reading: formatYuan(g.gate2_panel_total_cent),
-      rule: `面板总额 ≤ ${cap}`,
+      rule: `面板总额 ≤ ${maxTotal}`,
       verdict: standing.gate2,
     },
     {
       key: 'gate3',
       label: '闸门三 提交金额',
       reading: formatYuan(g.gate3_submit_amount_cent),
-      rule: `等于闸门二且 ≤ ${cap}`,
+      rule: `等于闸门二且 ≤ ${maxTotal}`,
       verdict: standing.gate3,
     },
     {
@@ -73,7 +73,7 @@ export default function GatesPanel(props: Props): JSX.Element {
   return (
     <div class="card tk-section" data-testid="gates">
       <h2 class="tk-section-title">
-        价格闸门 <span class="muted">最高总价 {formatYuan(props.capCents)}</span>
+        价格闸门 <span class="muted">最高总价 {formatYuan(props.maxTotalPriceCent)}</span>
       </h2>
       <table class="tk-table tk-gates">
         <tbody>

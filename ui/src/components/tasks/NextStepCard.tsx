@@ -2,6 +2,7 @@ import { For, Show, type JSX } from 'solid-js';
 import type { TaskView } from '../../../../domain/purchase/views';
 import { allowsAction, statesWhere } from '../../../../domain/purchase/state-machine';
 import { navigate } from '../../router';
+import ActionButton from '../ActionButton';
 import StartOne from './StartOne';
 import StopDetail from './StopDetail';
 import TaskActions from './TaskActions';
@@ -31,15 +32,13 @@ export default function NextStepCard(props: { task: TaskView; detail: TaskDetail
       </Show>
       <Show when={t().status === 'DRY_RUN_PASSED'}>
         <div class="tk-actions">
-          <button
-            type="button"
+          <ActionButton
+            action={{ busy: d().busy, run: d().copyLive }}
             class="btn btn-primary"
-            data-testid="action-copy-live"
-            disabled={d().busy()}
-            onClick={() => void d().copyLive()}
+            testid="action-copy-live"
           >
             复制为真实下单
-          </button>
+          </ActionButton>
           <span class="muted">以相同商品、规格、数量和最高总价新建一份真实下单草稿</span>
         </div>
       </Show>

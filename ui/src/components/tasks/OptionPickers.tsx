@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { PddSkuRow } from '../../../../domain/catalog-views';
 import { formatYuan } from '../../lib/money';
+import FieldError from '../FieldError';
 
 export interface CollectedOptions {
   dimensions: ReadonlyArray<{ key: string; name: string }>;
@@ -67,13 +68,7 @@ export default function OptionPickers(props: Props): JSX.Element {
           </p>
         )}
       </Show>
-      <Show when={props.error}>
-        {(msg) => (
-          <p class="form-error tk-field-error" data-testid="error-pdd_options">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <FieldError field="pdd_options" message={props.error} />
     </fieldset>
   );
 }

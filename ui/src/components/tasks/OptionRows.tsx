@@ -1,4 +1,6 @@
-import { For, Show, type JSX } from 'solid-js';
+import { For, type JSX } from 'solid-js';
+import FieldError from '../FieldError';
+import { TextInput } from '../TextField';
 
 export interface OptionRow {
   /** Stable key so editing one row never remounts another input under the cursor. */
@@ -14,6 +16,12 @@ interface Props {
   error: string | null;
 }
 
+/** A row's two boxes: the dimension's name as the panel shows it, and the value picked. */
+const ROW_PARTS = [
+  { key: 'name', label: '规格名', placeholder: '规格名，如 颜色', testid: 'option-name' },
+  { key: 'value', label: '规格值', placeholder: '规格值，如 红色', testid: 'option-value' },
+] as const;
+
 /** One row per dimension the PDD panel shows (颜色, 尺码, …); values must match the page exactly. */
 export default function OptionRows(props: Props): JSX.Element {
   const update = (key: number, patch: Partial<OptionRow>): void =>
@@ -26,22 +34,17 @@ export default function OptionRows(props: Props): JSX.Element {
       <For each={props.rows}>
         {(row, i) => (
           <div class="tk-option-row" data-testid="option-row">
-            <input
-              class="input"
-              placeholder="规格名，如 颜色"
-              aria-label={`第 ${i() + 1} 个规格名`}
-              data-testid="option-name"
-              value={row.name}
-              onInput={(e) => update(row.key, { name: e.currentTarget.value })}
-            />
-            <input
-              class="input"
-              placeholder="规格值，如 红色"
-              aria-label={`第 ${i() + 1} 个规格值`}
-              data-testid="option-value"
-              value={row.value}
-              onInput={(e) => update(row.key, { value: e.currentTarget.value })}
-            />
+            <For each={ROW_PARTS}>
+              {(part) => (
+                <TextInput
+                  placeholder={part.placeholder}
+                  ariaLabel={`第 ${i() + 1} 个${part.label}`}
+                  testid={part.testid}
+                  value={row[part.key]}
+                  onValue={(v) => update(row.key, { [part.key]: v })}
+                />
+              )}
+            </For>
             <button
               type="button"
               class="btn btn-ghost"
@@ -57,13 +60,7 @@ export default function OptionRows(props: Props): JSX.Element {
       <button type="button" class="btn" data-testid="option-add" onClick={add}>
         添加规格
       </button>
-      <Show when={props.error}>
-        {(msg) => (
-          <p class="form-error tk-field-error" data-testid="error-pdd_options">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <FieldError field="pdd_options" message={props.error} />
     </fieldset>
   );
 }

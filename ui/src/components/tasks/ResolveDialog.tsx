@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import Modal from '../Modal';
+import FormDialog from '../FormDialog';
+import TextField from '../TextField';
 
 interface Props {
   busy: boolean;
@@ -24,37 +25,18 @@ export default function ResolveDialog(props: Props): JSX.Element {
     props.onCreated(v);
   };
   return (
-    <Modal
+    <FormDialog
       title="核对结果：订单已创建"
       testid="resolve-dialog"
       onClose={() => props.onClose()}
-      footer={
-        <>
-          <button type="button" class="btn" data-testid="resolve-back" onClick={() => props.onClose()}>
-            返回
-          </button>
-          <button
-            type="button"
-            class="btn btn-primary"
-            data-testid="resolve-confirm"
-            disabled={props.busy}
-            onClick={submit}
-          >
-            确认已创建
-          </button>
-        </>
-      }
+      submitLabel="确认已创建"
+      submitTestid="resolve-confirm"
+      backTestid="resolve-back"
+      busy={props.busy}
+      onSubmit={submit}
     >
       <p>请在拼多多手机应用「待付款」中找到这次提交创建的订单，填写它的拼多多订单号。</p>
-      <label class="field">
-        <span class="field-label">拼多多订单号</span>
-        <input
-          class="input"
-          data-testid="resolve-order-no"
-          value={pddOrderNo()}
-          onInput={(e) => setPddOrderNo(e.currentTarget.value)}
-        />
-      </label>
+      <TextField label="拼多多订单号" testid="resolve-order-no" value={pddOrderNo()} onValue={setPddOrderNo} />
       <Show when={error()}>
         {(msg) => (
           <p class="form-error" data-testid="resolve-error">
@@ -62,6 +44,6 @@ export default function ResolveDialog(props: Props): JSX.Element {
           </p>
         )}
       </Show>
-    </Modal>
+    </FormDialog>
   );
 }

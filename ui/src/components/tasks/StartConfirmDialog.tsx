@@ -1,45 +1,33 @@
 import { For, Show, type JSX } from 'solid-js';
 import { formatYuan } from '../../lib/money';
-import Modal from '../Modal';
-import type { StartRefusal } from './types';
+import FormDialog from '../FormDialog';
+import type { Start } from './start';
 
 interface Props {
   count: number;
-  capSumCents: number;
+  /** the picked tasks' 最高总价 added up */
+  maxTotalPriceCentSum: number;
   liveCount: number;
   dryRunCount: number;
-  busy: boolean;
-  error: string | null;
-  refusals: readonly StartRefusal[];
-  onConfirm: () => void;
-  onClose: () => void;
+  start: Start;
 }
 
 export default function StartConfirmDialog(props: Props): JSX.Element {
   return (
-    <Modal
+    <FormDialog
       title="确认开始采购"
       testid="start-dialog"
-      onClose={() => props.onClose()}
-      footer={
-        <>
-          <button type="button" class="btn" data-testid="start-cancel" onClick={() => props.onClose()}>
-            返回
-          </button>
-          <button
-            type="button"
-            class="btn btn-primary"
-            data-testid="start-confirm"
-            disabled={props.busy}
-            onClick={() => props.onConfirm()}
-          >
-            {props.busy ? '正在开始…' : '确认开始'}
-          </button>
-        </>
-      }
+      onClose={props.start.close}
+      submitLabel="确认开始"
+      busyLabel="正在开始…"
+      submitTestid="start-confirm"
+      backTestid="start-cancel"
+      busy={props.start.busy()}
+      onSubmit={() => void props.start.run()}
     >
       <p data-testid="start-dialog-summary">
-        将开始 <strong>{props.count}</strong> 个任务，最高总额合计 <strong>{formatYuan(props.capSumCents)}</strong>。
+        将开始 <strong>{props.count}</strong> 个任务，最高总额合计{' '}
+        <strong>{formatYuan(props.maxTotalPriceCentSum)}</strong>。
       </p>
       <p>
         其中真实下单 <strong data-testid="start-live-count">{props.liveCount}</strong> 个，试运行{' '}
@@ -51,13 +39,13 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
         </p>
       </Show>
       <p class="muted">只创建待付款订单，付款需要您在拼多多手机应用中完成。</p>
-      <Show when={props.error}>
+      <Show when={props.start.error()}>
         {(msg) => (
           <div class="form-error" role="alert" data-testid="start-error">
             <p>{msg()}</p>
-            <Show when={props.refusals.length > 0}>
+            <Show when={props.start.refusals().length > 0}>
               <ul class="tk-refusals">
-                <For each={props.refusals}>
+                <For each={props.start.refusals()}>
                   {(r) => (
                     <li data-testid="start-refusal" data-task-id={r.task_id} data-code={r.code}>
                       {r.task_id}：{r.message || r.code}
@@ -69,6 +57,6 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
           </div>
         )}
       </Show>
-    </Modal>
+    </FormDialog>
   );
 }

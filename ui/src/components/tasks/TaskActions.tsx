@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { ACTION_LABEL, allowedActions, closedWorkflowText, CONFIRM_TEXT, type TaskAction } from './actions';
 import ConfirmDialog from '../ConfirmDialog';
+import ErrorMessage from '../ErrorMessage';
 import RawDetail from './RawDetail';
 import ResolveDialog from './ResolveDialog';
 import type { PurchaseStatus } from './types';
@@ -14,7 +15,7 @@ interface Props {
   busy: boolean;
   error: string | null;
   /** Resolves once the server has answered; the dialog closes either way. */
-  onAction: (action: Exclude<TaskAction, 'edit'>, pddOrderNo?: string) => Promise<void>;
+  onAction: (action: Exclude<TaskAction, 'edit'>, pddOrderNo?: string) => Promise<unknown>;
   /** 编辑 opens the draft's form; there is nothing to confirm */
   onEdit: () => void;
 }
@@ -53,13 +54,7 @@ export default function TaskActions(props: Props): JSX.Element {
           </button>
         )}
       </For>
-      <Show when={props.error}>
-        {(msg) => (
-          <p class="form-error tk-action-error" role="alert" data-testid="action-error">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <ErrorMessage class="form-error tk-action-error" testid="action-error" message={props.error} />
       <Show when={confirmable()} keyed>
         {(action) => (
           <ConfirmDialog

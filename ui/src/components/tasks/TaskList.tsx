@@ -1,6 +1,8 @@
 import { Show, type JSX } from 'solid-js';
-import { ListToolbar, LoadError, LoadMore } from '../ListParts';
+import ErrorMessage from '../ErrorMessage';
+import { ListToolbar, LoadMore } from '../ListParts';
 import SelectionBar from '../SelectionBar';
+import { formatYuan } from '../../lib/money';
 import { hrefFor } from '../../router';
 import HideBar from './HideBar';
 import StartConfirmDialog from './StartConfirmDialog';
@@ -49,21 +51,24 @@ export default function TaskList(): JSX.Element {
       </Show>
 
       <SelectionBar
+        testid="selection-bar"
+        summary={
+          <span data-testid="selection-summary">
+            已选 <strong data-testid="selection-count">{d.selected().size}</strong> 个任务，最高总额合计{' '}
+            <strong data-testid="selection-sum">{formatYuan(d.maxTotalPriceCentSum())}</strong>
+          </span>
+        }
         count={d.selected().size}
-        capSumCents={d.capSum()}
-        busy={d.start.busy()}
-        onStart={d.start.openDialog}
+        action={{ busy: d.start.busy, run: d.start.openDialog }}
+        actionLabel="开始采购（只创建待付款订单）"
+        actionTestid="start-selected"
+        primary
+        clearTestid="selection-clear"
         onClear={() => d.setSelected(new Map())}
       />
-      <HideBar
-        count={d.toHide().size}
-        busy={d.hide.busy()}
-        error={d.hide.error()}
-        onClear={() => d.setToHide(new Set<string>())}
-        onHide={() => void d.hide.run()}
-      />
+      <HideBar count={d.toHide().size} hide={d.hide} onClear={() => d.setToHide(new Set<string>())} />
 
-      <LoadError testid="task-load-error" message={list.loadError()} />
+      <ErrorMessage testid="task-load-error" message={list.loadError()} />
       <TaskTable
         tasks={list.items()}
         isSelected={(id) => d.selected().has(id) || d.toHide().has(id)}
@@ -79,14 +84,10 @@ export default function TaskList(): JSX.Element {
       <Show when={d.start.open()}>
         <StartConfirmDialog
           count={d.selected().size}
-          capSumCents={d.capSum()}
+          maxTotalPriceCentSum={d.maxTotalPriceCentSum()}
           liveCount={d.liveCount()}
           dryRunCount={d.selected().size - d.liveCount()}
-          busy={d.start.busy()}
-          error={d.start.error()}
-          refusals={d.start.refusals()}
-          onConfirm={() => void d.start.run()}
-          onClose={d.start.close}
+          start={d.start}
         />
       </Show>
     </section>

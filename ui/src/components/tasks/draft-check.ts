@@ -18,7 +18,8 @@ interface DraftInput {
   picks: Readonly<Record<string, string>>;
   rows: readonly OptionRow[];
   quantity: string;
-  price: string;
+  /** 最高总价 in yuan, as typed */
+  maxTotalPriceYuan: string;
   mode: ExecutionMode;
   priority: number;
 }
@@ -61,7 +62,7 @@ export function checkDraft(input: DraftInput): { draft: CreatePurchaseDraft } | 
   if (error !== undefined) errs.pdd_options = error;
   const q = input.quantity.trim();
   if (!/^\d+$/.test(q) || Number(q) < 1 || !Number.isSafeInteger(Number(q))) errs.quantity = '数量必须是正整数';
-  const cents = parseYuanToCents(input.price);
+  const cents = parseYuanToCents(input.maxTotalPriceYuan);
   if (!cents.ok) errs.max_total_price_cent = cents.message;
   if (Object.keys(errs).length > 0 || !cents.ok) return { errors: errs };
   return {

@@ -2,6 +2,7 @@ import { createSignal } from 'solid-js';
 import type { TaskView } from '../../../../domain/purchase/views';
 import { cancelTask, copyTaskAsLive, getTask, markTaskPaid, resetTask, resolveTask } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { navigate } from '../../router';
 import type { TaskAction } from './actions';
@@ -27,8 +28,6 @@ const ACTION_CALL: Readonly<Record<DetailAction, (taskId: string, pddOrderNo: st
 export function createTaskDetail(taskId: string) {
   const [task, setTask] = createSignal<TaskView | null>(null);
   const [loadError, setLoadError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-  const [actionError, setActionError] = createSignal<string | null>(null);
   /** the workflow got there first: the operator's answer changed nothing (it is audited as such) */
   const [superseded, setSuperseded] = createSignal<string | null>(null);
 
@@ -40,43 +39,35 @@ export function createTaskDetail(taskId: string) {
       setLoadError(errorText(err));
     }
   };
-  createPoll(load, TASK_POLL_MS, { immediate: true, while: () => !busy() && !isTerminal(task()?.status ?? '') });
+  // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced); a
+  // refused action means the task moved on, so the page reads it again.
+  const action = createAction((call: () => Promise<void>) => call(), {
+    failure: async (_err, text) => {
+      await load();
+      return text;
+    },
+  });
+  createPoll(load, TASK_POLL_MS, { immediate: true, while: () => !action.busy() && !isTerminal(task()?.status ?? '') });
 
-  const act = async (action: DetailAction, pddOrderNo?: string): Promise<void> => {
-    setBusy(true);
-    setActionError(null);
-    setSuperseded(null);
-    try {
-      const answer = (await ACTION_CALL[action](taskId, pddOrderNo ?? '')) as TaskView & { result?: string };
+  const act = (which: DetailAction, pddOrderNo?: string): Promise<unknown> =>
+    action.run(async () => {
+      setSuperseded(null);
+      const answer = (await ACTION_CALL[which](taskId, pddOrderNo ?? '')) as TaskView & { result?: string };
       setTask(answer);
       if (answer.result === 'superseded')
         setSuperseded(
           `工作流已先一步核对到订单，任务现为「${statusZh(answer.status)}」：你的录入未被采用，已记入审计日志`,
         );
-    } catch (err) {
-      // The server's ACTION_NOT_ALLOWED message is already Chinese and says why (e.g. fenced).
-      setActionError(errorText(err));
-      await load();
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   // 复制为真实下单: a new live draft; the list is where drafts are started.
-  const copyLive = async (): Promise<void> => {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const copyLive = (): Promise<unknown> =>
+    action.run(async () => {
       const created = await copyTaskAsLive(taskId);
       // the list opens with the copy picked, one 开始采购 away (its own live warning still asks)
       navigate(`/tasks?created=${encodeURIComponent(created.task_id)}&pick=1`);
-    } catch (err) {
-      setActionError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  return { task, loadError, busy, actionError, superseded, load, act, copyLive };
+  return { task, loadError, busy: action.busy, actionError: action.error, superseded, load, act, copyLive };
 }
 export type TaskDetail = ReturnType<typeof createTaskDetail>;

@@ -4,6 +4,7 @@ import type { CreatePurchaseDraft } from '../../../../domain/purchase/schemas';
 import { ApiError } from '../../api/client';
 import { createTask, editTask, getKnownPurchase, getPddProduct, getTask } from '../../api/endpoints';
 import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { navigate } from '../../router';
 import { checkDraft } from './draft-check';
 import { pickedSku, type CollectedOptions } from './OptionPickers';
@@ -50,7 +51,8 @@ function createDraftFields() {
   const [rows, setRows] = createSignal<OptionRow[]>([{ key: newKey(), name: '', value: '' }]);
   const [picks, setPicks] = createSignal<Record<string, string>>({});
   const [quantity, setQuantity] = createSignal('1');
-  const [price, setPrice] = createSignal('');
+  // 最高总价 in yuan, as typed
+  const [maxTotalPriceYuan, setMaxTotalPriceYuan] = createSignal('');
   // Dry run unless the operator explicitly picks live: a slip must not create a real order.
   const [mode, setMode] = createSignal<ExecutionMode>('dry_run');
   const [priority, setPriority] = createSignal(DEFAULT_PRIORITY);
@@ -65,12 +67,12 @@ function createDraftFields() {
         : [{ key: newKey(), name: '', value: '' }],
     );
     setQuantity(String(f.quantity));
-    setPrice((f.max_total_price_cent / 100).toFixed(2));
+    setMaxTotalPriceYuan((f.max_total_price_cent / 100).toFixed(2));
     if (f.execution_mode === 'live' || f.execution_mode === 'dry_run') setMode(f.execution_mode);
     if (f.priority !== undefined) setPriority(f.priority);
   };
-  const fields = { url, setUrl, rows, setRows, picks, setPicks, quantity, setQuantity, price, setPrice };
-  return { ...fields, mode, setMode, priority, setPriority, newKey, fill };
+  const fields = { url, setUrl, rows, setRows, picks, setPicks, quantity, setQuantity };
+  return { ...fields, maxTotalPriceYuan, setMaxTotalPriceYuan, mode, setMode, priority, setPriority, newKey, fill };
 }
 
 /** Saves the draft and goes where the operator continues: the task (an edit) or the list. */
@@ -100,8 +102,19 @@ export function createTaskForm(props: TaskFormProps) {
   const fields = createDraftFields();
   const [version, setVersion] = createSignal<number | null>(null);
   const [errors, setErrors] = createSignal<FieldErrors>({});
-  const [formError, setFormError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const save = createAction(
+    async (draft: CreatePurchaseDraft) => {
+      await saveDraft(props.taskId, draft, version());
+    },
+    {
+      failure: (err, text) => {
+        const refused = serverFieldErrors(err);
+        if (!refused) return text;
+        setErrors(refused);
+        return null;
+      },
+    },
+  );
   const [loaded, setLoaded] = createSignal(!editing && props.skuId === undefined);
 
   const goodsId = (): string | null => {
@@ -128,19 +141,19 @@ export function createTaskForm(props: TaskFormProps) {
     void source
       .then((f) => {
         if ('status' in f) {
-          if (f.status !== 'DRAFT') setFormError(`只有草稿可以编辑（当前状态：${f.status_zh}）`);
+          if (f.status !== 'DRAFT') save.setError(`只有草稿可以编辑（当前状态：${f.status_zh}）`);
           setVersion(f.version);
         }
         fields.fill(f);
       })
-      .catch((err: unknown) => setFormError(errorText(err)))
+      .catch((err: unknown) => save.setError(errorText(err)))
       .finally(() => setLoaded(true));
   });
 
-  const submit = async (e: SubmitEvent): Promise<void> => {
+  const submit = (e: SubmitEvent): void => {
     e.preventDefault();
-    if (busy()) return;
-    setFormError(null);
+    if (save.busy()) return;
+    save.setError(null);
     const f = fields;
     const v = checkDraft({
       url: f.url(),
@@ -150,24 +163,16 @@ export function createTaskForm(props: TaskFormProps) {
       picks: f.picks(),
       rows: f.rows(),
       quantity: f.quantity(),
-      price: f.price(),
+      maxTotalPriceYuan: f.maxTotalPriceYuan(),
       mode: f.mode(),
       priority: f.priority(),
     });
     if ('errors' in v) return void setErrors(v.errors);
     setErrors({});
-    setBusy(true);
-    try {
-      await saveDraft(props.taskId, v.draft, version());
-    } catch (err) {
-      const refused = serverFieldErrors(err);
-      if (refused) setErrors(refused);
-      else setFormError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void save.run(v.draft);
   };
 
+  const { busy, error: formError } = save;
   return { editing, fields, errors, formError, busy, loaded, goodsId, collected, pickers, pickedInferred, submit };
 }
 export type TaskForm = ReturnType<typeof createTaskForm>;

@@ -1,20 +1,13 @@
 import { batch, createSignal } from 'solid-js';
 import { ApiError, query } from '../../api/client';
-import { hideTasks, listTasks, startTasks } from '../../api/endpoints';
+import { hideTasks, listTasks } from '../../api/endpoints';
 import { sumCents } from '../../lib/money';
 import { createPagedList } from '../../lib/paged-list';
-import { errorText } from '../../errors';
+import { createAction } from '../../lib/action';
 import { navigate } from '../../router';
 import { routeQuery } from '../../route-table';
-import {
-  isPurchaseStatus,
-  isTerminal,
-  STATUS_TONE,
-  startRefusals,
-  taskRefusals,
-  type StartRefusal,
-  type TaskListItem,
-} from './types';
+import { createStart } from './start';
+import { isPurchaseStatus, isTerminal, STATUS_TONE, taskRefusals, type TaskListItem } from './types';
 
 const PAGE_SIZE = 50;
 const LIST_POLL_MS = 3_000;
@@ -111,10 +104,21 @@ export function createTaskList() {
     setToHide,
     toggle,
     picked,
-    capSum: (): number => sumCents(picked().map((t) => t.max_total_price_cent ?? 0)),
+    maxTotalPriceCentSum: (): number => sumCents(picked().map((t) => t.max_total_price_cent ?? 0)),
     liveCount: (): number => picked().filter((t) => t.execution_mode === 'live').length,
     hide: createHide(list.reload, toHide, setToHide, setNotice),
-    start: createStart(list.reload, picked, setSelected, setNotice),
+    start: createStart({
+      tasks: () => picked().map((t) => ({ task_id: t.task_id, version: t.version })),
+      refusedText: '没有任何任务被开始，请处理以下任务后重试：',
+      onStarted: async (count) => {
+        batch(() => {
+          setSelected(new Map());
+          setNotice(`已开始 ${count} 个任务，等待手机领取`);
+        });
+        await list.reload();
+      },
+      reload: list.reload,
+    }),
   };
 }
 
@@ -125,80 +129,24 @@ function createHide(
   setToHide: (s: ReadonlySet<string>) => void,
   setNotice: (n: string) => void,
 ) {
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
-  const run = async (): Promise<void> => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    const ids = [...toHide()];
-    try {
+  return createAction(
+    async () => {
+      const ids = [...toHide()];
       await hideTasks(ids);
       batch(() => {
         setToHide(new Set<string>());
         setNotice(`已隐藏 ${ids.length} 个已结束的任务；勾选「显示已隐藏」可以再看到它们`);
       });
       await reload();
-    } catch (err) {
-      const list = err instanceof ApiError ? taskRefusals(err.details) : [];
-      setError(
-        list.length > 0
+    },
+    {
+      failure: async (err, text) => {
+        const list = err instanceof ApiError ? taskRefusals(err.details) : [];
+        await reload();
+        return list.length > 0
           ? `没有任何任务被隐藏：${list.map((r) => `${r.task_id} ${r.message}`).join('；')}`
-          : errorText(err),
-      );
-      await reload();
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
-
-/** 开始采购 of the picked drafts, confirmed in a dialog: all started, or none and why per task. */
-function createStart(
-  reload: () => Promise<void>,
-  picked: () => TaskListItem[],
-  setSelected: (m: ReadonlyMap<string, TaskListItem>) => void,
-  setNotice: (n: string) => void,
-) {
-  const [open, setOpen] = createSignal(false);
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
-  const [refusals, setRefusals] = createSignal<StartRefusal[]>([]);
-  const openDialog = (): void =>
-    batch(() => {
-      setError(null);
-      setRefusals([]);
-      setOpen(true);
-    });
-  const close = (): void => {
-    setOpen(false);
-    // A refused start means some task moved on; show the operator where things stand.
-    if (error() !== null) void reload();
-  };
-  const run = async (): Promise<void> => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    setRefusals([]);
-    const tasks = picked().map((t) => ({ task_id: t.task_id, version: t.version }));
-    try {
-      await startTasks(tasks);
-      batch(() => {
-        setOpen(false);
-        setSelected(new Map());
-        setNotice(`已开始 ${tasks.length} 个任务，等待手机领取`);
-      });
-      await reload();
-    } catch (err) {
-      const list = err instanceof ApiError ? startRefusals(err.details) : [];
-      batch(() => {
-        setRefusals(list);
-        setError(list.length > 0 ? '没有任何任务被开始，请处理以下任务后重试：' : errorText(err));
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { open, busy, error, refusals, openDialog, close, run };
+          : text;
+      },
+    },
+  );
 }
