@@ -76,12 +76,15 @@ describe('purchase workflow: held-phone patches, new branches', () => {
     rig.script.pending = [{ ...pendingOrder('PO-LEDGER'), placedAt: utc(tapped + MIN) }];
     const ours = await start();
     expect(await stateOf(ours, 'WAITING_PAYMENT')).toMatchObject({ orderNo: 'PO-LEDGER' });
+    // the row's write follows the workflow's own state: let it land before the next test counts writes
+    await until(() => rig.calls.statuses.includes('WAITING_PAYMENT'));
     await keep('purchase-reconcile-window-ledger', ours);
   });
 
   it('while the phone is held, the attempt, CLAIMED and ORDERING are one local admin activity, run in the workflow task that took the claim', async () => {
     const handle = await start();
     await stateOf(handle, 'WAITING_PAYMENT');
+    await until(() => rig.calls.statuses.includes('WAITING_PAYMENT'));
     const types = await scheduled(handle);
     expect(types.slice(0, types.indexOf('preparePurchase'))).toEqual(['claimDevice']);
     expect(await localActivities(handle)).toContain('beginOrdering');
