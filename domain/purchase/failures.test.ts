@@ -63,6 +63,13 @@ describe('device failure table', () => {
     expect(canonicalReason('CAPTCHA')).toBe('CAPTCHA_REQUIRED');
   });
 
+  it('a screen uiautomator cannot read is a stop for a person, never retried, naming the reading agent', () => {
+    expect(reasonForDeviceFailure('HIERARCHY_UNAVAILABLE')).toBe('HIERARCHY_UNAVAILABLE');
+    expect(NON_RETRYABLE_DEVICE_FAILURES).toContain('HIERARCHY_UNAVAILABLE');
+    expect(REASONS.HIERARCHY_UNAVAILABLE.zh).toContain('未点击');
+    expect(REASONS.HIERARCHY_UNAVAILABLE.next).toContain('UiAutomator2');
+  });
+
   it('one captcha code before the fence and after the tap; after the tap it says to reconcile, never to reset', () => {
     expect(canonicalReason('CAPTCHA_AFTER_SUBMIT')).toBe('CAPTCHA_REQUIRED');
     const after = reasonInfo('CAPTCHA_REQUIRED', true);

@@ -43,6 +43,8 @@ export const DEVICE_FAILURE_CODES = [
   'GATE2_OVER_CAP',
   'GATE3_MISMATCH',
   'SUBMIT_CONTROL_NOT_UNIQUE',
+  // uiautomator cannot read a screen that never goes idle (a countdown): nothing is decided unseen
+  'HIERARCHY_UNAVAILABLE',
   // the real app interrupts: a page or an overlay a person must clear on the phone
   'LOGIN_REQUIRED',
   'RISK_FACE',
@@ -99,6 +101,7 @@ export const DEVICE_FAILURES: Record<DeviceFailureCode, DeviceFailureRule> = {
   GATE2_OVER_CAP: stop('GATE2_OVER_CAP'),
   GATE3_MISMATCH: stop('GATE3_MISMATCH'),
   SUBMIT_CONTROL_NOT_UNIQUE: stop('SUBMIT_CONTROL_NOT_UNIQUE'),
+  HIERARCHY_UNAVAILABLE: stop('HIERARCHY_UNAVAILABLE'),
   LOGIN_REQUIRED: stop('LOGIN_REQUIRED'),
   RISK_FACE: stop('RISK_FACE'),
   RISK_SMS: stop('RISK_SMS'),

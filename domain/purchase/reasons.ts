@@ -26,6 +26,10 @@ export const REASONS = {
   QUANTITY_OVER_STOCK: { zh: '库存不足，无法设置到要求的数量', next: '减少数量或换商品后重置为草稿' },
   QUANTITY_OVER_LIMIT: { zh: '数量超过单次采购数量上限', next: '拆分任务，或由管理员在「设置」调整单次采购数量上限' },
   SUBMIT_CONTROL_NOT_UNIQUE: { zh: '提交订单按钮不唯一或不可用', next: RESET },
+  HIERARCHY_UNAVAILABLE: {
+    zh: '页面一直在变化（如倒计时），手机读不出页面内容，已停止（未点击）',
+    next: `这个页面一直在动，需要在手机上启用读屏代理（UiAutomator2 服务）后再试，或由人工在手机上处理；${RESET}`,
+  },
   APP_VERSION_UNSUPPORTED: {
     zh: '手机上的拼多多版本未经验证',
     next: '换用已验证版本（8.17.0）的手机，或等待工程师适配新版本',

@@ -13,6 +13,11 @@ export const faultsSchema = z
       .string()
       .regex(/^\d+(\.\d+)*$/, 'app_version must look like 8.17.0')
       .optional(),
+    /** the handset's own serial (`getprop ro.serialno`), when it is not the ADB serial (a Wi-Fi `ip:port`) */
+    hardware_serial: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'hardware_serial must be a plain serial')
+      .optional(),
     disconnect_after_commands: z.number().int().nonnegative().optional(),
     stale_dump_rate: z.number().min(0).max(1).optional(),
     captcha_on: z.enum(['open', 'panel', 'submit']).optional(),
@@ -33,6 +38,8 @@ export const faultsSchema = z
     page_on: z.partialRecord(momentSchema, builtinPageSchema).optional(),
     page_times: z.number().int().min(1).max(1000).optional(),
     id_style: idStyleSchema.optional(),
+    /** screens (names as `GET /devices` reports them) whose dump never gets the idle state; true: every app screen */
+    never_idle: z.union([z.boolean(), z.array(z.string().regex(/^[a-z0-9_]+$/)).min(1)]).optional(),
   })
   .strict();
 

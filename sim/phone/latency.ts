@@ -18,6 +18,14 @@ export function latencyMs(profile: LatencyProfile, kind: LatencyKind, random: ()
   return Math.round(lo + (hi - lo) * random());
 }
 
+/**
+ * How long `uiautomator dump` waits for the app to go idle before it gives up (AOSP DumpCommand:
+ * 10 s); `zero` keeps a short wait so a test still sees the refusal come late.
+ */
+export function idleTimeoutMs(profile: LatencyProfile): number {
+  return profile === 'realistic' ? 10_000 : 300;
+}
+
 export function sleep(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
 }

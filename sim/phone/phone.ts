@@ -40,6 +40,8 @@ let seedCounter = 1;
 export class Phone extends EventEmitter {
   readonly app: PddApp;
   readonly files = new Map<string, SimFile>();
+  /** `settings` values put since the last reset, by `namespace/name`; null: deleted (shell/settings.ts) */
+  readonly settings = new Map<string, string | null>();
   readonly taps: TapRecord[] = [];
   faults: Faults = {};
   health: Health = { ...DEFAULT_HEALTH };
@@ -72,6 +74,11 @@ export class Phone extends EventEmitter {
 
   get appVersion(): string {
     return this.faults.app_version ?? this.baseAppVersion;
+  }
+
+  /** what `getprop ro.serialno` reads: the handset's serial, the same over USB and over Wi-Fi */
+  get hardwareSerial(): string {
+    return this.faults.hardware_serial ?? this.serial;
   }
 
   get latencyProfile(): LatencyProfile {
@@ -107,6 +114,7 @@ export class Phone extends EventEmitter {
     this.app.reset();
     this.taps.length = 0;
     this.files.clear();
+    this.settings.clear();
     this.health = { ...DEFAULT_HEALTH };
     this.clearFaults();
   }

@@ -138,6 +138,13 @@ describe('purchase stops before the fence', () => {
       noTapsAtAll: true,
     },
     {
+      name: 'the goods page never goes idle (a countdown): uiautomator refuses its dump',
+      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
+      faults: { never_idle: ['goods_detail'] },
+      reason: 'HIERARCHY_UNAVAILABLE',
+      noTapsAtAll: true,
+    },
+    {
       name: 'captcha instead of the spec panel',
       task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
       faults: { captcha_on: 'panel' },

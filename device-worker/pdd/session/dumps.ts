@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AdbDevice } from '../../adb/adb-device';
 import type { CounterClock } from '../../counters';
+import { DeviceError } from '../../errors';
 import type { StepLog } from '../../step-log';
 import { parseUiDump, type UiDump } from '../ui-xml';
 import { activityCheckpoint } from './checkpoint';
@@ -35,6 +36,9 @@ export function memoryDumpMemory(): DumpMemory {
 /** One dump: the screen, and whether it is identical to the phone's last one (then it proves nothing new). */
 type DumpResult = { dump: UiDump; stale: boolean } | 'failed';
 
+/** uiautomator's answer when the app never went idle within its wait (10 s on a phone). */
+const NEVER_IDLE = /could not get idle state/;
+
 /**
  * The session's only eyes and its memory of what they saw: every dump goes through here, is
  * counted, compared with the phone's last one and shown to the witness. The inputs are counted
@@ -47,6 +51,12 @@ export class DumpCache {
   private inputs = 0;
   private inputsAtLastDump = 0;
   private witness: DumpWitness | null = null;
+  /**
+   * Set by the first dump uiautomator refused because the screen never goes idle (a countdown, an
+   * animation): asking again costs the same wait and gets the same answer, and the last tree is not
+   * the screen now, so from then on the session neither dumps nor sends an input.
+   */
+  private neverIdle: DeviceError | null = null;
 
   constructor(
     private readonly adb: AdbDevice,
@@ -55,13 +65,18 @@ export class DumpCache {
     private readonly memory: DumpMemory,
   ) {}
 
-  /** One dump of the phone, a safe point (./checkpoint.ts) before it; a failed dump is logged, not thrown. */
+  /**
+   * One dump of the phone, a safe point (./checkpoint.ts) before it; a failed dump is logged, not
+   * thrown — but a screen that never goes idle throws HIERARCHY_UNAVAILABLE, at its first refusal.
+   */
   async dump(): Promise<DumpResult> {
+    if (this.neverIdle) throw this.neverIdle;
     activityCheckpoint('a dump');
     this.clock.counters.dumps += 1;
     const out = await this.adb.dumpUi();
     if (out.kind === 'error') {
       this.steps.add('dump_failed', { message: out.message });
+      if (NEVER_IDLE.test(out.message)) throw this.markNeverIdle(out.message);
       return 'failed';
     }
     const hash = createHash('sha1').update(out.xml).digest('hex');
@@ -90,13 +105,26 @@ export class DumpCache {
     return this.last?.xml ?? null;
   }
 
+  private markNeverIdle(message: string): DeviceError {
+    this.steps.add('never_idle', { dumps: this.dumps, inputs: this.inputs });
+    this.neverIdle = new DeviceError(
+      'HIERARCHY_UNAVAILABLE',
+      `uiautomator could not read the screen (${message}): it never goes idle; nothing is decided on an older dump`,
+    );
+    return this.neverIdle;
+  }
+
   /** Counts of dumps and inputs so far, and the inputs when the last dump was made. */
   marks(): { dumps: number; inputs: number; inputsAtLastDump: number } {
     return { dumps: this.dumps, inputs: this.inputs, inputsAtLastDump: this.inputsAtLastDump };
   }
 
-  /** Counted before the input is sent: one that failed may still have reached the phone. */
+  /**
+   * Counted before the input is sent: one that failed may still have reached the phone. Refused
+   * once a dump was: no input follows a screen the session cannot read.
+   */
   inputSent(): void {
+    if (this.neverIdle) throw this.neverIdle;
     this.inputs += 1;
   }
 

@@ -19,6 +19,8 @@ const goodsSchema = z
     status: z.enum(['on_sale', 'delisted']),
     dimensions: z.array(z.object({ name: z.string().min(1), values: z.array(z.string().min(1)).min(1) })).min(1),
     skus: z.array(skuSchema),
+    /** a running countdown on the goods page and its spec panel: with `realistic` they never go idle (SCREENS.md) */
+    countdown: z.boolean().optional(),
   })
   .superRefine((g, ctx) => {
     g.skus.forEach((sku, i) => {

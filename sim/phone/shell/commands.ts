@@ -2,8 +2,10 @@ import type { Phone } from '../phone';
 import { renderPng, renderRaw } from '../app/render-png';
 import { renderXml } from '../app/render-xml';
 import type { UiNode } from '../app/node';
-import { sleep } from '../latency';
+import { idleTimeoutMs, sleep } from '../latency';
+import { IDLE_REFUSED, neverIdle } from '../idle';
 import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
+import { settings } from './settings';
 
 export interface CmdOutput {
   stdout: Buffer;
@@ -33,6 +35,7 @@ function properties(phone: Phone): [string, string][] {
     ['dalvik.vm.heapsize', '512m'],
     ['persist.sys.locale', 'zh-CN'],
     ['persist.sys.timezone', 'Asia/Shanghai'],
+    ['ro.boot.serialno', phone.hardwareSerial],
     ['ro.build.characteristics', 'default'],
     ['ro.build.fingerprint', 'Redmi/sim/sim:13/TKQ1.221114.001/V14.0.6.0.TMRCNXM:user/release-keys'],
     ['ro.build.version.release', '13'],
@@ -43,7 +46,7 @@ function properties(phone: Phone): [string, string][] {
     ['ro.product.manufacturer', 'Xiaomi'],
     ['ro.product.model', 'SIM 1080x2376'],
     ['ro.product.name', 'sim'],
-    ['ro.serialno', phone.serial],
+    ['ro.serialno', phone.hardwareSerial],
     ['ro.sf.lcd_density', '440'],
     ['sys.boot_completed', '1'],
   ];
@@ -65,6 +68,8 @@ const uiautomator: Command = async (phone, args) => {
   // The lock screen is the active window while the keyguard shows; the app is not dumped.
   const system = phone.systemTree();
   const xml = await snapshot(phone, system);
+  // never idle: the timeout's line, and no file (AOSP's DumpCommand returns before writing)
+  if (xml === null) return err(IDLE_REFUSED, 0);
   if (target === '/dev/tty') return out(`${xml}UI hierchary dumped to: /dev/tty\n`);
   const path = normalizePath(target);
   if (!/^\/(sdcard|data\/local\/tmp)\//.test(path)) {
@@ -78,21 +83,28 @@ const uiautomator: Command = async (phone, args) => {
  * When the tree is read. `zero`: when the dump starts, the waiting after it, as adversarially as
  * a phone can be. `realistic`: as uiautomator does — it waits for the app to be idle (a loading
  * page is not: its spinner moves) and reads the tree then, so the dump's time ends with the page
- * that has settled. A stale dump or a fault's loading count still shows what it shows.
+ * that has settled. A stale dump or a fault's loading count still shows what it shows. null: the
+ * page never went idle (../idle.ts) and the wait ran out, the tree unread.
  */
-async function snapshot(phone: Phone, system: UiNode | null): Promise<string> {
+async function snapshot(phone: Phone, system: UiNode | null): Promise<string | null> {
   if (system) {
     await phone.delay('dump');
     return renderXml(system);
   }
+  const started = Date.now();
+  const refuse = async (): Promise<null> => {
+    await sleep(idleTimeoutMs(phone.latencyProfile) - (Date.now() - started));
+    return null;
+  };
   if (phone.latencyProfile !== 'realistic') {
+    if (neverIdle(phone)) return refuse();
     const xml = phone.app.dump();
     await phone.delay('dump');
     return xml;
   }
   await phone.delay('dump');
   await sleep(phone.app.msUntilSettled());
-  return phone.app.dump();
+  return neverIdle(phone) ? refuse() : phone.app.dump();
 }
 
 const cat: Command = async (phone, args, stdin) => {
@@ -402,6 +414,7 @@ export const COMMANDS: Record<string, Command> = {
   pm,
   echo,
   grep,
+  settings,
   sleep: sleepCmd,
   true: async () => out(''),
   false: async () => ({ ...out(''), code: 1 }),
