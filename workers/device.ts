@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createClaimActivities, createDeviceActivities, type DeviceContext } from '../activities/device';
 import { createPurchaseActivities } from '../activities/device/purchase';
 import { deviceTaskQueue } from '../domain/task-queues';
@@ -17,6 +18,7 @@ import { runDeviceQueue } from '../device-worker/runtime/reconnect';
 import { createRegistration, type Registration } from '../device-worker/runtime/registration';
 import { keepArtifacts, type ArtifactRetention } from '../device-worker/runtime/artifact-retention';
 import { DeviceStatusWatch } from '../device-worker/runtime/device-status';
+import { followQuietly, PhoneAnimations, SAVED_SCALES_FILE } from '../device-worker/runtime/animations';
 
 export interface DeviceWorkerOptions {
   /** the admin-issued device id (also the queue `device/<id>` and the data folder) */
@@ -71,7 +73,8 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
 
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
-  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller);
+  const animations = phoneAnimations(adbTarget, opts, paths.root, log);
+  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, animations);
 
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
@@ -136,12 +139,29 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       registration.stop();
       await pollerStopped;
       await queue.stop();
+      // after the queue: a purchase that finishes during the stop still runs without animations
+      await animations.stop();
       await checks.close();
       ledger.close();
       submissions.close();
       await metricsListener?.close();
     },
   };
+}
+
+/**
+ * The animations are set by the device worker, not by the phone host: the worker's start and stop
+ * bracket every claim and tap on the phone, it runs with or without a host, and a host cannot
+ * stop it more cleanly than its own stop (a SIGKILL skips both; the saved file covers that).
+ */
+function phoneAnimations(adbTarget: AdbTarget, opts: DeviceWorkerOptions, deviceDir: string, log: Logger) {
+  // its own connection, one try: a phone gone from ADB must not hold up a status check or the stop
+  const adb = new AdbDevice(adbTarget, { ...opts.adb.timeouts, shellMs: 5_000, reconnectMs: 0 });
+  return new PhoneAnimations({
+    shell: (command) => adb.shell(command),
+    file: path.join(deviceDir, SAVED_SCALES_FILE),
+    log,
+  });
 }
 
 /** The activities of the phone's own queue: the device's and the purchase's, whose screenshots go to the admin. */
@@ -164,6 +184,7 @@ function watchAdmin(
   log: Logger,
   retention: ArtifactRetention,
   claims: () => ClaimPoller,
+  animations: PhoneAnimations,
 ): { registration: Registration; status: DeviceStatusWatch } {
   const registration = createRegistration({
     admin: opts.admin,
@@ -183,6 +204,8 @@ function watchAdmin(
     log,
     onChange: () => void claims().pollIfIdle(),
     onRevoked: () => void claims().stop(),
+    // animations off while automation holds the phone, back on when paused, 需处理 or revoked
+    onChecked: followQuietly(animations, log),
   });
   return { registration, status };
 }

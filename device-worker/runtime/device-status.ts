@@ -5,6 +5,7 @@ import { reportDeviceStatus } from '../admin-client';
 import { healthRefusal } from '../../domain/phone-health';
 import { readHealthWith, type HealthReading } from '../adb/health-reading';
 import { SUPPORTED_APP_VERSIONS } from '../pdd/profile';
+import type { PhoneHolder } from './animations';
 
 /**
  * Whether this phone may take a claim right now (docs/api.md §12.1): it answers on ADB,
@@ -34,6 +35,8 @@ export class DeviceStatusWatch {
       onChange: () => void;
       /** the admin answered 401: the token is revoked */
       onRevoked: (why: string) => void;
+      /** after every check, awaited before its answer: whose the phone is now (runtime/animations.ts) */
+      onChecked?: (state: { adbConnected: boolean; holder: PhoneHolder }) => Promise<void>;
     },
   ) {
     // its own connection: the device list every interval; read-only dumpsys/df only right before a claim
@@ -93,12 +96,20 @@ export class DeviceStatusWatch {
       if (local) refusal = `the phone's health stops claims (${local})`;
     }
     let healthBlocked = withHealth && refusal !== null && adbConnected;
+    // without an admin only ADB decides, so the phone is automation's while the worker runs
+    let holder: PhoneHolder = 'automation';
     const { admin } = this.opts;
     if (admin) {
       const answer = await reportDeviceStatus(
         { adminUrl: admin.url, deviceId: this.opts.deviceId, token: admin.token },
         { adb_connected: adbConnected, ...(health ? { health } : {}) },
       );
+      holder =
+        answer.kind === 'unavailable'
+          ? undefined
+          : answer.kind === 'unauthorized' || answer.attention
+            ? 'released'
+            : 'automation';
       if (answer.kind === 'unauthorized') {
         refusal = 'the admin refused this device token (revoked)';
         this.opts.onRevoked(`the admin at ${admin.url} answered 401 to device ${this.opts.deviceId}'s status`);
@@ -119,6 +130,7 @@ export class DeviceStatusWatch {
       this.refusal = refusal;
       this.opts.onChange();
     }
+    await this.opts.onChecked?.({ adbConnected, holder });
     return refusal;
   }
 }
