@@ -285,7 +285,15 @@ describe('npm start (the embedded system)', () => {
   it('restarts SIGKILLed device workers and the admin worker, logs each restart, and a purchase still finishes with one order', async () => {
     const adminWorker = () =>
       descendants(proc!.pid!).filter((p) => cmdline(p).includes('workers/main-admin-worker.ts') && alive(p) !== null);
-    const before = await deviceWorkers(2);
+    // the same two workers for 3 s: a worker still exiting from an earlier test's admin restart
+    // would be killed mid-exit and reported with its own exit code, not SIGKILL
+    let before = await deviceWorkers(2);
+    for (let steady = 0, i = 0; steady < 15 && i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const now = await deviceWorkers(2);
+      steady = now.length === 2 && now.every((p) => before.includes(p)) ? steady + 1 : 0;
+      before = now;
+    }
     expect(before).toHaveLength(2);
     const adminWorkerBefore = adminWorker();
     expect(adminWorkerBefore).toHaveLength(1);
@@ -314,6 +322,11 @@ describe('npm start (the embedded system)', () => {
         .filter((l) => l.msg === 'device worker restarted' && l.exit === 'SIGKILL');
     // the phone host's logger writes asynchronously: a new worker can be up before its line is on disk
     for (let i = 0; i < 50 && restartsLogged().length < 2; i++) await new Promise((r) => setTimeout(r, 200));
+    if (restartsLogged().length !== 2) {
+      // what the phone host said about its workers, for the reader of a failed run
+      const said = fs.readFileSync(path.join(dataDir, 'logs', hostLog), 'utf8').split('\n');
+      console.error(said.filter((l) => /device worker|phone/.test(l)).join('\n'));
+    }
     expect(restartsLogged()).toHaveLength(2);
 
     // a purchase on the healed system: claimed by a restarted worker, one order, one submit tap, no payment
