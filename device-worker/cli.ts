@@ -91,7 +91,6 @@ async function main(argv: string[]): Promise<number> {
         const meta = await captureFixture(adb, {
           dir: o['--dir'],
           name: o['--name'],
-          serial: o['--serial'],
           ...(o['--expect'] ? { expect: o['--expect'] } : {}),
         });
         process.stdout.write(`${JSON.stringify(meta)}\n`);

@@ -136,6 +136,8 @@ export const API_ERROR_CODES = {
   PHONE_NOT_PENDING: '这台手机不在待批准状态（可能已批准或已拒绝），请刷新设备列表',
   PHONE_NOT_APPROVED: '这台手机还没有被批准',
   HOST_PENDING_LIMIT: '这台主机待批准的手机已达上限：请先在「设备」页批准或拒绝，或在「设置」中调高上限',
+  PHONE_ALREADY_ENROLLED:
+    '这台手机已经登记过（同一台手机经 USB 和 Wi-Fi 连接也只算一台）：请使用已登记的那一条，或先在「设备」页停用它',
   METRICS_TARGET_REFUSED: '主机上报的监控地址不被接受：只能是主机连接管理服务所用的地址，或管理员允许的地址',
 
   // Backup and restore of the admin database (admin/backup; `npm run cli -- db …` prints code and message)

@@ -1,4 +1,5 @@
 import type { PhoneState } from '../domain/phone-health';
+import type { PhoneProbe } from './probe';
 
 /** A phone as the admin knows it on this host's channel. */
 export interface HostPhone {
@@ -74,7 +75,7 @@ export class HostClient {
     return this.call('POST', '/api/host/heartbeat', { metrics_target: null, ...metrics, present });
   }
 
-  reportPhone(p: { serial: string; model: string; android_version: string; app_version: string }): Promise<HostPhone> {
+  reportPhone(p: PhoneProbe): Promise<HostPhone> {
     return this.call('POST', '/api/host/phones', p);
   }
 

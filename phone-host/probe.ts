@@ -24,15 +24,30 @@ async function shell(client: AdbClient, serial: string, command: string, timeout
   }
 }
 
-/** What the admin shows of a new phone before it is approved. */
-export async function probePhone(
-  client: AdbClient,
-  serial: string,
-): Promise<{ serial: string; model: string; android_version: string; app_version: string }> {
+export interface PhoneProbe {
+  serial: string;
+  model: string;
+  android_version: string;
+  app_version: string;
+  /** the handset's own serial: the same over USB and over Wi-Fi (`ip:port`); null when it cannot be read */
+  hardware_serial: string | null;
+}
+
+/** A serial as a property gives it: one plain token, else none (`unknown` is what an unset one reads on some phones). */
+function plainSerial(raw: string): string | null {
+  const s = raw.trim();
+  return /^[A-Za-z0-9._-]{1,64}$/.test(s) && s.toLowerCase() !== 'unknown' ? s : null;
+}
+
+/** What the admin shows of a new phone before it is approved, and what makes it one handset. */
+export async function probePhone(client: AdbClient, serial: string): Promise<PhoneProbe> {
   const model = (await shell(client, serial, 'getprop ro.product.model')).trim() || 'unknown';
   const android = (await shell(client, serial, 'getprop ro.build.version.release')).trim() || 'unknown';
   const pdd = parseVersionName(await shell(client, serial, `dumpsys package ${PDD_PACKAGE}`), PDD_PACKAGE);
-  return { serial, model, android_version: android, app_version: pdd ?? 'not-installed' };
+  const hardware =
+    plainSerial(await shell(client, serial, 'getprop ro.serialno')) ??
+    plainSerial(await shell(client, serial, 'getprop ro.boot.serialno'));
+  return { serial, model, android_version: android, app_version: pdd ?? 'not-installed', hardware_serial: hardware };
 }
 
 export type { HealthReading } from '../device-worker/adb/health-reading';

@@ -67,9 +67,7 @@ class FixtureRun {
     return captureFixture(this.adb, {
       dir: FIXTURES_DIR,
       name: `${this.style}-${name}`,
-      serial: SERIAL,
       expect,
-      png: false,
     });
   }
 

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { DeviceError } from '../../device-worker/errors';
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
 import type { EvidenceUploader } from '../../device-worker/pdd/purchase/evidence';
-import { prepareFinalPanel } from '../../device-worker/pdd/purchase/prepare';
+import { leaveFinalPanel, prepareFinalPanel } from '../../device-worker/pdd/purchase/prepare';
 import {
   observeAfterTap,
   orderContext,
@@ -128,6 +128,8 @@ async function prepareOnPhone(
       preview: () => evidence.preview(),
     });
     await evidence.settle();
+    // a dry run is done here: the phone leaves the final panel by the safe exit before the workflow releases it
+    if (target.mode === 'dry_run') await leaveFinalPanel(session);
   } catch (err) {
     // every stop before the fence keeps the phone's screen where it stopped
     await evidence.take('SAFETY_STOP');

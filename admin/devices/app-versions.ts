@@ -27,19 +27,27 @@ export async function noteAppVersionSeen(trx: AdminDb, appVersion: string): Prom
     .execute();
 }
 
-/** A dry run of `taskId` passed (reached its final panel, all gates) on the phone `deviceId`. */
-export async function noteDryRunPassed(trx: AdminDb, deviceId: string, taskId: string): Promise<void> {
-  const device = await trx
-    .selectFrom('devices')
-    .select('app_version')
-    .where('device_id', '=', deviceId)
-    .executeTakeFirst();
-  if (!device || NOT_A_VERSION.has(device.app_version)) return;
+/**
+ * A dry run of `taskId` passed (reached its final panel, all gates) on the phone `deviceId`. It is
+ * credited to `appVersion`, the version the phone read for that very run; only a run from a
+ * workflow that did not report it falls back to the version the phone last registered with.
+ */
+export async function noteDryRunPassed(
+  trx: AdminDb,
+  deviceId: string,
+  taskId: string,
+  appVersion: string | undefined,
+): Promise<void> {
+  const version =
+    appVersion ??
+    (await trx.selectFrom('devices').select('app_version').where('device_id', '=', deviceId).executeTakeFirst())
+      ?.app_version;
+  if (!version || NOT_A_VERSION.has(version)) return;
   const now = nowUtc();
   await trx
     .insertInto('app_versions')
     .values({
-      app_version: device.app_version,
+      app_version: version,
       first_seen_at: now,
       last_dry_run_passed_at: now,
       last_dry_run_task_id: taskId,

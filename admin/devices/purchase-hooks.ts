@@ -67,11 +67,14 @@ export async function stopReason(
   return attempt?.failure_code === FENCE_REASON ? FENCE_REASON : reasonCode;
 }
 
-/** A dry run that passed is the proof a release needs for the phone's app version. */
-export async function afterStatusRecorded(
-  trx: AdminDb,
-  to: string,
-  task: { task_id: string; device_id: string | null },
+/**
+ * A dry run that passed is the proof a release needs for the app version its phone read on that
+ * run (`appVersion`, reported with the attempt's `dry_run_passed` step).
+ */
+export async function afterDryRunPassed(
+  db: AdminDb,
+  attempt: { task_id: string; device_id: string },
+  appVersion: string | undefined,
 ): Promise<void> {
-  if (to === 'DRY_RUN_PASSED' && task.device_id) await noteDryRunPassed(trx, task.device_id, task.task_id);
+  await noteDryRunPassed(db, attempt.device_id, attempt.task_id, appVersion);
 }

@@ -14,7 +14,7 @@ import { DeviceCredentialError, rotateDeviceCredential } from '../auth/device-cr
 import { writeTransaction, type AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
 import { modelSchema, SERIAL_MAX, serialSchema, versionSchema } from '../devices/reported-fields';
-import { tooMany } from '../../domain/api-error';
+import { conflict, tooMany } from '../../domain/api-error';
 import { readSetting } from '../settings/settings';
 import { checkMetricsTarget, targetAtRemote } from './metrics-target';
 import { healthReadingSchema, isProfiled, profiledVersions, storeHealthReading } from '../devices/health';
@@ -31,6 +31,8 @@ export const hostPhoneReportSchema = z.object({
   model: modelSchema(64),
   android_version: versionSchema(32),
   app_version: versionSchema(64),
+  /** `ro.serialno`: the handset itself, whatever ADB serial it is seen under (absent from hosts before; null: unreadable) */
+  hardware_serial: serialSchema.nullable().default(null),
 });
 export type HostPhoneReport = z.infer<typeof hostPhoneReportSchema>;
 
@@ -59,7 +61,11 @@ function stateOf(status: string, approvedAt: string | null): PhoneState {
   return approvedAt === null ? 'pending' : 'active';
 }
 
-/** Idempotent: the same serial on the same host is the same phone, whatever it reports now. */
+/**
+ * Idempotent: the same serial on the same host is the same phone, whatever it reports now. One
+ * handset is one device: a new ADB serial whose hardware serial an enrolled phone already has (the
+ * same phone over Wi-Fi as `ip:port`, or on another host) is refused, PHONE_ALREADY_ENROLLED.
+ */
 export async function reportHostPhone(db: AdminDb, hostId: string, r: HostPhoneReport): Promise<HostPhoneView> {
   return writeTransaction(db, async (trx) => {
     const known = await trx
@@ -72,10 +78,30 @@ export async function reportHostPhone(db: AdminDb, hostId: string, r: HostPhoneR
     if (known) {
       await trx
         .updateTable('host_phones')
-        .set({ model: r.model, android_version: r.android_version, app_version: r.app_version })
+        .set({
+          model: r.model,
+          android_version: r.android_version,
+          app_version: r.app_version,
+          ...(r.hardware_serial ? { hardware_serial: r.hardware_serial } : {}),
+        })
         .where('device_id', '=', known.device_id)
         .execute();
       return { device_id: known.device_id, serial: r.serial, state: stateOf(known.status, known.approved_at) };
+    }
+    if (r.hardware_serial) {
+      const same = await trx
+        .selectFrom('host_phones as p')
+        .innerJoin('device_credentials as c', 'c.device_id', 'p.device_id')
+        .select(['p.device_id', 'p.serial', 'p.host_id'])
+        .where('p.hardware_serial', '=', r.hardware_serial)
+        .where('c.status', '=', 'ACTIVE')
+        .executeTakeFirst();
+      if (same)
+        throw conflict(
+          'PHONE_ALREADY_ENROLLED',
+          `the handset ${r.hardware_serial} seen as ${r.serial} is already enrolled as device ${same.device_id} (${same.serial} on host ${same.host_id})`,
+          { device_id: same.device_id },
+        );
     }
     // A host names its phones itself; only an operator's 批准 or 拒绝 takes one off this count.
     const limit = await readSetting(trx, 'hosts.max_pending_phones');
@@ -115,7 +141,7 @@ export async function reportHostPhone(db: AdminDb, hostId: string, r: HostPhoneR
     await recordAudit(trx, hostActor(hostId), {
       action: 'host.phone_seen',
       target: { kind: 'device', id: deviceId },
-      details: { serial: r.serial, model: r.model, app_version: r.app_version },
+      details: { serial: r.serial, hardware_serial: r.hardware_serial, model: r.model, app_version: r.app_version },
     });
     return { device_id: deviceId, serial: r.serial, state: 'pending' };
   });

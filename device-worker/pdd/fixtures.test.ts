@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
+import { AdbDevice } from '../adb/adb-device';
 import { checkFixtures, FIXTURES_DIR, type FixtureMeta } from './fixtures';
 import { loadProfileFile, loadProfiles, ProfileError, profileForVersion } from './profile';
 import { PAGE_STOP_CODES } from './profile-schema';
@@ -144,7 +145,7 @@ describe('npm run device -- capture / check-profile', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('records the screen (XML, PNG, app version, time); check-profile says which screen each fixture is', async () => {
+  it('records the screen as the classifier needs it (XML, app version, time; no screenshot, no serial); check-profile says which screen each fixture is', async () => {
     sim.phone('cap-phone').setFaults({ id_style: 'generic' });
     const port = String(sim.adbPort);
     const cap = await device([
@@ -160,14 +161,9 @@ describe('npm run device -- capture / check-profile', () => {
     ]);
     expect(cap.code).toBe(0);
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'phone-now', 'meta.json'), 'utf8')) as FixtureMeta;
-    expect(meta).toMatchObject({ name: 'phone-now', app_version: '8.17.0', serial: 'cap-phone' });
+    expect(meta).toEqual({ name: 'phone-now', app_version: '8.17.0', captured_at: expect.any(String) });
     expect(Date.parse(meta.captured_at)).not.toBeNaN();
-    expect(
-      fs
-        .readFileSync(path.join(dir, 'phone-now', 'screen.png'))
-        .subarray(1, 4)
-        .toString(),
-    ).toBe('PNG');
+    expect(fs.readdirSync(path.join(dir, 'phone-now')).sort()).toEqual(['meta.json', 'window.xml']);
     expect(fs.readFileSync(path.join(dir, 'phone-now', 'window.xml'), 'utf8')).toContain('<hierarchy');
     // a screen no profile knows is named as unreadable, with a non-zero exit
     fs.mkdirSync(path.join(dir, 'odd'));
@@ -185,5 +181,61 @@ describe('npm run device -- capture / check-profile', () => {
       expect.objectContaining({ fixture: 'odd', screen: 'unknown', problem: expect.any(String) }),
       expect.objectContaining({ fixture: 'phone-now', screen: 'launcher', problem: null }),
     ]);
+  });
+
+  it.each([
+    ['a phone number', '13812345678', 'a phone number'],
+    ['an address', '广东省深圳市南山区科技园路1号', 'an address'],
+    ['a recipient', '收货人：张三', "a recipient's name"],
+  ])('a screen with %s is refused and nothing is written', async (_what, shown, kind) => {
+    const serial = 'cap-phone';
+    sim.phone(serial).reset();
+    const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial });
+    await adb.startView('https://mobile.yangkeduo.com/goods.html?goods_id=937122477375');
+    for (let i = 0; i < 5; i++) {
+      const d = await adb.dumpUi();
+      if (d.kind === 'xml' && !d.xml.includes('加载中')) break;
+    }
+    const node = (text: string, bounds: number[]) => ({
+      text,
+      resource_id: '',
+      class: 'android.widget.TextView',
+      content_desc: '',
+      clickable: false,
+      bounds,
+      action: 'none',
+    });
+    const res = await fetch(`http://127.0.0.1:${sim.controlPort}/devices/${serial}/overlays`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        overlays: [
+          {
+            id: 'address-card',
+            when: 'open',
+            bounds: [60, 600, 1020, 1200],
+            nodes: [node('收货信息', [100, 650, 980, 760]), node(shown, [100, 800, 980, 900])],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const name = `private-${kind.length}`;
+    const cap = await device([
+      'capture',
+      '--serial',
+      serial,
+      '--name',
+      name,
+      '--dir',
+      dir,
+      '--adb-port',
+      String(sim.adbPort),
+    ]);
+    expect(cap.code).not.toBe(0);
+    expect(cap.lines).toEqual([{ error: { code: 'INVALID_INPUT', message: expect.stringContaining(kind) } }]);
+    // the data itself is not repeated in the refusal
+    expect(JSON.stringify(cap.lines)).not.toContain(shown);
+    expect(fs.existsSync(path.join(dir, name))).toBe(false);
   });
 });

@@ -5,12 +5,14 @@ import type { AdbDevice } from '../adb/adb-device';
 import { DeviceError, isDeviceError } from '../errors';
 import type { PddProfile } from './profile';
 import { classify, type Screen } from './screens';
+import { privateDataIn } from './fixture-privacy';
 import { parseUiDump } from './ui-xml';
 
 /**
  * Fixtures: screens recorded from a phone (`npm run device -- capture`), one folder each under
- * device-worker/pdd/fixtures/<name>/ — `window.xml`, `screen.png`, `meta.json` (app version, time,
- * and, when known, the screen it shows). `npm run device -- check-profile` and the fixture test
+ * device-worker/pdd/fixtures/<name>/ — `window.xml` and `meta.json` (app version, time, and, when
+ * known, the screen it shows): what the classifier reads, nothing more. A screen that shows a phone
+ * number, an address or a recipient's name is refused (./fixture-privacy.ts). `npm run device -- check-profile` and the fixture test
  * read every one with a profile: a new app version is checked against real screens before a tap.
  */
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
@@ -19,17 +21,21 @@ export interface FixtureMeta {
   name: string;
   app_version: string | null;
   captured_at: string;
-  serial: string;
+  /** the phone it was captured on: fixtures from before only (a serial names a handset) */
+  serial?: string;
   /** what the screen is, as `screenLabel` names it; absent when nobody said */
   expect?: string;
 }
 
 const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 
-/** Records what the phone shows now: the dump, a screenshot, the app version and the time. */
+/**
+ * Records what the phone shows now, as the classifier needs it: the dump, the app version and the
+ * time — no screenshot, no serial. A dump with a person's data in it is refused and nothing is written.
+ */
 export async function captureFixture(
   adb: AdbDevice,
-  opts: { dir: string; name: string; serial: string; expect?: string; png?: boolean },
+  opts: { dir: string; name: string; expect?: string },
 ): Promise<FixtureMeta> {
   if (!NAME_RE.test(opts.name))
     throw new DeviceError(
@@ -38,19 +44,22 @@ export async function captureFixture(
     );
   const out = await adb.dumpUi();
   if (out.kind !== 'xml') throw new DeviceError('ADB_FAILED', `uiautomator dump failed: ${out.message}`);
-  parseUiDump(out.xml); // a dump we cannot parse is no fixture
-  const png = opts.png === false ? null : await adb.screencap();
+  const dump = parseUiDump(out.xml); // a dump we cannot parse is no fixture
+  const found = privateDataIn(dump);
+  if (found)
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `the screen shows ${found}: a fixture never carries a person's data; nothing was written`,
+    );
   const meta: FixtureMeta = {
     name: opts.name,
     app_version: await adb.versionName(PDD_PACKAGE),
     captured_at: new Date().toISOString(),
-    serial: opts.serial,
     ...(opts.expect ? { expect: opts.expect } : {}),
   };
   const dir = path.join(opts.dir, opts.name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'window.xml'), out.xml);
-  if (png) fs.writeFileSync(path.join(dir, 'screen.png'), png);
   fs.writeFileSync(path.join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
   return meta;
 }

@@ -16,6 +16,8 @@ type ClosePoint = NonNullable<Interstitial['close']>;
  */
 export class Interruptions {
   private mode: 'close' | 'read' = 'close';
+  /** the final panel is up: a popup over it is never closed by a tap, it is the purchase's stop */
+  private finalPanel = false;
   private closed = 0;
   private reopened = false;
 
@@ -29,11 +31,19 @@ export class Interruptions {
   }
 
   /**
+   * The final panel takes no tap but the one submit (and the safe exit): from here until `false`
+   * an interstitial is not closed — it goes to the caller's judgement, which stops.
+   */
+  onFinalPanel(on: boolean): void {
+    this.finalPanel = on;
+  }
+
+  /**
    * The close control to tap for `screen` (its step already logged), null when the screen goes
    * to the caller's judgement; throws the stop when it is one.
    */
   toClose(screen: Screen, waitingFor: string): ClosePoint | null {
-    if (this.mode === 'read') return null;
+    if (this.mode === 'read' || this.finalPanel) return null;
     if (screen.kind === 'stop_page' || screen.kind === 'overlay') throw screenError(screen, waitingFor);
     if (screen.kind !== 'interstitial') return null;
     if (!screen.close) throw screenError(screen, waitingFor);

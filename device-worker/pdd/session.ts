@@ -82,6 +82,11 @@ export class PddSession {
     this.parts.interruptions.readOnly();
   }
 
+  /** On the final panel (`true`) an interruption is read, never closed, until `false` (./interruptions.ts). */
+  finalPanelInterruptions(on: boolean): void {
+    this.parts.interruptions.onFinalPanel(on);
+  }
+
   /** Read-only: one dump with no judgement (the evidence camera's look after a capture); null when it failed. */
   async look(): Promise<UiDump | null> {
     return this.parts.dumps.look();

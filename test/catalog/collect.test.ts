@@ -3,7 +3,8 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { catalogActivities } from '../../activities/admin/catalog';
 import { CollectStaleAfterMs } from '../../domain/catalog';
-import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
+import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
+import { issueTestDevice, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
 import { skusJson, upload } from './helpers';
 import { buildWorkbook } from './workbook';
 
@@ -264,5 +265,36 @@ describe('collect: admin activities and the start route (docs/architecture.md §
     await handle.terminate('test done').catch(() => undefined);
 
     expect((await op.post('/api/pdd/products/123456789/collect')).status).toBe(404);
+  });
+
+  it('a phone revoked mid-collect stores nothing: DEVICE_REVOKED, the SKUs and the submission not kept, earlier data kept', async () => {
+    const before = await pddRow('600001');
+    expect(before.collect_status).toBe('collected');
+    const phone = await issueTestDevice(admin, 'collect phone');
+    const env = inRun('600001', 'run-revoked');
+    await env.run(acts.markCollecting, { pddGoodsId: '600001', workflowId: WF('600001'), deviceId: phone.deviceId });
+    await revokeDeviceCredential(admin.db, { kind: 'operator', name: 'admin' }, phone.deviceId);
+    await expect(
+      env.run(acts.saveCollectResult, {
+        pddGoodsId: '600001',
+        workflowId: WF('600001'),
+        deviceId: phone.deviceId,
+        result: skusJson('600001', [{ color: '白色', size: 'S', price_cent: 999 }]),
+      }),
+    ).rejects.toMatchObject({ type: 'DEVICE_REVOKED', nonRetryable: true });
+    const after = await pddRow('600001');
+    expect(after).toMatchObject({
+      collect_status: 'failed',
+      collect_code: 'DEVICE_REVOKED',
+      skus_json: before.skus_json,
+      collected_at: before.collected_at,
+    });
+    const task = await admin.db
+      .selectFrom('tasks')
+      .select(['status', 'error_code', 'result_data'])
+      .where('task_type', '=', 'collect')
+      .where('run_id', '=', 'run-revoked')
+      .executeTakeFirstOrThrow();
+    expect(task).toEqual({ status: 'failed', error_code: 'DEVICE_REVOKED', result_data: null });
   });
 });

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { purchaseActivities } from '../../activities/admin/purchase';
 import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
+import { registerDevice } from '../../admin/auth/device-registry';
 import { issueTestDevice } from '../harness';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
@@ -176,5 +177,33 @@ describe('purchase admin activities', () => {
         .where('authorization_id', '=', s.authorizationId)
         .execute(),
     ).toHaveLength(0);
+  });
+
+  it('a dry run is credited to the version read on its final panel, not the one its phone registered with', async () => {
+    const credited = (v: string) =>
+      rig.admin.db
+        .selectFrom('app_versions')
+        .select('last_dry_run_task_id')
+        .where('app_version', '=', v)
+        .executeTakeFirst();
+    const phone = await issueTestDevice(rig.admin, 'updated phone');
+    await registerDevice(rig.admin.db, phone.deviceId, {
+      serial: 'upd-1',
+      model: 'sim',
+      app_version: '7.0.0',
+      capabilities: [],
+    });
+    const s = await started();
+    const { attemptId } = await acts.beginPurchaseAttempt({ ...s, deviceId: phone.deviceId });
+    await acts.recordAttemptProgress({ attemptId, step: 'dry_run_passed', status: 'PASSED', appVersion: '7.1.0' });
+    expect(await credited('7.1.0')).toEqual({ last_dry_run_task_id: s.taskId });
+    expect(await credited('7.0.0')).toEqual({ last_dry_run_task_id: null });
+
+    // a workflow from before reports no version: the registered one, as it always was
+    const old = await started();
+    const before = await acts.beginPurchaseAttempt({ ...old, deviceId: phone.deviceId });
+    await acts.recordAttemptProgress({ attemptId: before.attemptId, step: 'dry_run_passed', status: 'PASSED' });
+    expect(await credited('7.0.0')).toEqual({ last_dry_run_task_id: old.taskId });
+    expect(await credited('7.1.0')).toEqual({ last_dry_run_task_id: s.taskId });
   });
 });

@@ -102,6 +102,8 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(rig.submitTaps()).toHaveLength(0);
     expect(rig.orders()).toHaveLength(0);
     expect(t.submission).toBeNull();
+    // released off the final panel: one back left it, the goods page is up
+    expect(rig.sim.phone(rig.serial).app.top().kind).toBe('goods');
     // The list shows what the phone read on the goods page when the catalog had no title yet.
     expect({ title: t.title, shop_name: t.shop_name }).toEqual({
       title: '【现货】春秋款西装外套男士休闲单西',

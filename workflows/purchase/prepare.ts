@@ -139,6 +139,8 @@ export async function passDryRun(
     attemptId: target.attemptId,
     step: 'dry_run_passed',
     status: 'PASSED',
+    // the release gate credits this run to the version read on its own final panel
+    appVersion: reading.appVersion,
   });
   await run.adminApi().savePurchaseResult({
     taskId: run.input.taskId,

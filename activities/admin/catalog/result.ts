@@ -27,15 +27,16 @@ interface Write {
   input: SaveCollectResultInput;
   runId: string;
   now: string;
-  /** the full submission, kept in the task whatever the verdict */
-  resultData: string;
+  /** the full submission, kept in the task whatever the verdict, except from a revoked phone (null) */
+  resultData: string | null;
   owns: boolean;
 }
 
 /**
  * The collected goods_id must be the requested one, else reject
  * (COLLECT_GOODS_MISMATCH, non-retryable) and keep the previous data; zero SKUs is a
- * failure (COLLECT_NO_SKUS), never "collected". The full submission is kept in the task.
+ * failure (COLLECT_NO_SKUS), never "collected". The full submission is kept in the task. A phone
+ * revoked while it collected (DEVICE_REVOKED) stores nothing: neither the SKUs nor its submission.
  */
 export async function saveCollectResult(
   db: AdminDb,
@@ -53,9 +54,16 @@ export async function saveCollectResult(
         counters: input.counters ?? {},
         result: input.result,
       });
-      const fail = refusalOf(parsed, input.pddGoodsId);
+      // the device's credential as it is now, in the transaction that would store what it read
+      const credential = await trx
+        .selectFrom('device_credentials')
+        .select('status')
+        .where('device_id', '=', input.deviceId)
+        .executeTakeFirst();
+      const revoked = credential?.status === 'REVOKED';
+      const fail = revoked ? revokedRefusal(input.deviceId) : refusalOf(parsed, input.pddGoodsId);
       const owns = await ownsProduct(trx, input.pddGoodsId, task);
-      const write: Write = { trx, task, input, runId, now: nowUtc(), resultData, owns };
+      const write: Write = { trx, task, input, runId, now: nowUtc(), resultData: revoked ? null : resultData, owns };
       if (fail) {
         await recordRefusal(write, fail);
         return { fail };
@@ -76,6 +84,14 @@ function replayed(task: CollectTask): { ok: CollectOutcome } | { fail: { code: s
     const f = err as ApplicationFailure;
     return { fail: { code: f.type ?? 'COLLECT_FAILED', message: f.message } };
   }
+}
+
+function revokedRefusal(deviceId: string): Refusal {
+  return {
+    code: 'DEVICE_REVOKED',
+    message: `采集所用的手机（${deviceId}）在采集中被停用，结果未保存，原数据保留`,
+    taskStatus: 'failed',
+  };
 }
 
 function refusalOf(parsed: ReturnType<typeof skusJsonSchema.safeParse>, pddGoodsId: string): Refusal | null {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeTransaction, type AdminDb } from '../../../admin/db/database';
-import { attentionAfterStop } from '../../../admin/devices/purchase-hooks';
+import { afterDryRunPassed, attentionAfterStop } from '../../../admin/devices/purchase-hooks';
 import type { ClosedInterstitial } from '../../../domain/contracts/device-activities';
 import { INTERSTITIAL_CLOSED } from '../../../domain/purchase-labels';
 import { searchTextOf } from '../../../domain/catalog-search';
@@ -88,6 +88,8 @@ async function recordProgress(
     status?: 'RUNNING' | 'STOPPED' | 'PASSED';
     /** interstitials the phone closed before the final panel: one timeline entry each */
     interstitials?: ClosedInterstitial[];
+    /** with `dry_run_passed`: the PDD app version the phone read on this run (absent from older workflows) */
+    appVersion?: string;
   },
 ): Promise<void> {
   const r = input.readings ?? {};
@@ -116,6 +118,14 @@ async function recordProgress(
     .where('status', 'in', ['RUNNING', 'PASSED', 'STOPPED'])
     .execute();
   if (input.failure) await attentionAfterStop(db, input.attemptId, input.failure);
+  if (input.step === 'dry_run_passed' && input.status === 'PASSED') {
+    const attempt = await db
+      .selectFrom('purchase_attempts')
+      .select(['task_id', 'device_id'])
+      .where('id', '=', input.attemptId)
+      .executeTakeFirst();
+    if (attempt) await afterDryRunPassed(db, attempt, input.appVersion);
+  }
   if (input.goods) {
     const attempt = await db
       .selectFrom('purchase_attempts')

@@ -1,7 +1,7 @@
 import { recordAudit } from '../../../admin/audit/audit';
 import { recordPurchaseTransition } from '../../../admin/metrics/metrics';
 import { writeTransaction, type AdminDb } from '../../../admin/db/database';
-import { afterStatusRecorded, stopReason } from '../../../admin/devices/purchase-hooks';
+import { stopReason } from '../../../admin/devices/purchase-hooks';
 import type { PurchaseStatus } from '../../../domain/purchase/status';
 import { AUTHORIZATION_STATES } from '../../../domain/purchase/record-states';
 import { canTransition, column, isTerminal } from '../../../domain/purchase/state-machine';
@@ -71,10 +71,6 @@ export function statusActivities(db: AdminDb) {
             .where('status', 'not in', AUTHORIZATION_STATES.terminal)
             .execute();
         }
-        await afterStatusRecorded(trx, input.to, {
-          task_id: input.taskId,
-          device_id: input.deviceId ?? task.device_id,
-        });
         await appendTimeline(trx, input.authorizationId, {
           at: now,
           status: input.to,

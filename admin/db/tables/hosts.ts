@@ -20,6 +20,8 @@ interface HostPhonesTable {
   model: string;
   android_version: string;
   app_version: string;
+  /** `ro.serialno`: one handset, one device, whatever ADB serial it is seen under; null from hosts before */
+  hardware_serial: string | null;
   /** null: 待批准 */
   approved_at: string | null;
   created_at: string;

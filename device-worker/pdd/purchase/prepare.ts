@@ -34,6 +34,7 @@ export async function prepareFinalPanel(
     // a network error page at any step before the fence: the goods link is opened again, by
     // intent, once — the whole way to the final panel is walked again from there
     if (!session.mayReopen(err)) throw err;
+    session.finalPanelInterruptions(false);
     session.steps.add('reopen_goods', { goods_id: target.goodsId, after: 'NETWORK_ERROR' });
     return prepareOnce(session, pp, target, reading, hooks);
   }
@@ -54,6 +55,8 @@ async function prepareOnce(
   await hooks.evidence('SKU_PANEL_GATE_1');
   await stepToQuantity(session, panel, target);
   readGate2(panel, values, target, reading);
+  // the quantity is set: this is the final panel, where a popup is the purchase's stop, never closed
+  session.finalPanelInterruptions(true);
 
   // step 6: Gate 3 on a fresh read of the same panel, before anything else happens on it. A picture
   // taken just before it costs no dump of its own: this read is its check (./camera.ts).
@@ -63,4 +66,14 @@ async function prepareOnce(
   reading.gate3SubmitAmountCent = g3;
   await hooks.evidence('SUBMIT_PANEL_GATE_3');
   return reading as FinalPanelReading;
+}
+
+/**
+ * A dry run ends off the final panel: one back (the safe exit, never a tap on the panel), proven by
+ * the goods page coming back, before the phone is released. A popup in the way is still not closed
+ * (it stops, as on the final panel itself).
+ */
+export async function leaveFinalPanel(session: PurchaseSession): Promise<void> {
+  await session.back(true);
+  session.finalPanelInterruptions(false);
 }
