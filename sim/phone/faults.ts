@@ -40,6 +40,8 @@ export const faultsSchema = z
     id_style: idStyleSchema.optional(),
     /** screens (names as `GET /devices` reports them) whose dump never gets the idle state; true: every app screen */
     never_idle: z.union([z.boolean(), z.array(z.string().regex(/^[a-z0-9_]+$/)).min(1)]).optional(),
+    /** the UiAutomator2 server dies and `am instrument` of it crashes (sim/phone/agent/) */
+    no_agent: z.boolean().optional(),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import type { LatencyProfile } from './faults';
 
-export type LatencyKind = 'dump' | 'tap' | 'am_start' | 'screencap' | 'settle' | 'shell';
+export type LatencyKind =
+  'dump' | 'tap' | 'am_start' | 'screencap' | 'settle' | 'shell' | 'agent_start' | 'agent_source';
 
 // Ranges in ms from sim/phone/SCREENS.md ("ADB side", latency); `shell` is the round trip of any other command on a phone.
 const REALISTIC: Record<LatencyKind, readonly [number, number]> = {
@@ -10,6 +11,10 @@ const REALISTIC: Record<LatencyKind, readonly [number, number]> = {
   screencap: [300, 600],
   settle: [300, 1500],
   shell: [20, 60],
+  // Estimates, not measured here: the UiAutomator2 server's start after `am instrument` and its
+  // `GET /source` (~250 ms median), which skips uiautomator's process start and file write.
+  agent_start: [1500, 3000],
+  agent_source: [150, 350],
 };
 
 export function latencyMs(profile: LatencyProfile, kind: LatencyKind, random: () => number): number {

@@ -6,6 +6,7 @@ import { faultsSchema, type Faults, type LatencyProfile } from './faults';
 import { DEFAULT_HEALTH, healthPatchSchema, keyguardShowing, type Health } from './health';
 import { keyguardScreen, screenOffScreen } from './app/screens/system';
 import { latencyMs, makeRng, sleep, type LatencyKind } from './latency';
+import { Agent } from './agent/state';
 
 interface NodeInfo {
   text: string;
@@ -43,6 +44,8 @@ export class Phone extends EventEmitter {
   /** `settings` values put since the last reset, by `namespace/name`; null: deleted (shell/settings.ts) */
   readonly settings = new Map<string, string | null>();
   readonly taps: TapRecord[] = [];
+  /** the UiAutomator2 server's packages and process (agent/) */
+  readonly agent = new Agent();
   faults: Faults = {};
   health: Health = { ...DEFAULT_HEALTH };
   online = true;
@@ -99,6 +102,7 @@ export class Phone extends EventEmitter {
     this.commandsSinceFaults = 0;
     if (faults.seed !== undefined) this.random = makeRng(faults.seed);
     this.app.resetFaultState();
+    if (faults.no_agent) this.agent.stop();
     this.setOnline(faults.disconnect_after_commands !== 0);
     return faults;
   }
@@ -115,6 +119,7 @@ export class Phone extends EventEmitter {
     this.taps.length = 0;
     this.files.clear();
     this.settings.clear();
+    this.agent.reset();
     this.health = { ...DEFAULT_HEALTH };
     this.clearFaults();
   }
@@ -149,6 +154,7 @@ export class Phone extends EventEmitter {
   private setOnline(v: boolean): void {
     if (this.online === v) return;
     this.online = v;
+    if (!v) this.agent.stop();
     this.emit('online', v);
   }
 

@@ -4,6 +4,7 @@ import type { Phone } from '../phone';
 import { runShell } from '../shell/exec';
 import { encodeValue, fail, okay, readRequest, SocketReader } from './protocol';
 import { serveSync } from './sync';
+import { Forwards } from './forward';
 
 export interface Logger {
   debug(obj: object, msg?: string): void;
@@ -40,12 +41,14 @@ function resolve(reg: Registry, selector: { serial?: string; any?: boolean }): P
 export class AdbServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly forwards: Forwards;
 
   constructor(
     private readonly reg: Registry,
     private readonly log?: Logger,
   ) {
     this.server = net.createServer((sock) => this.onConnection(sock));
+    this.forwards = new Forwards(reg);
   }
 
   listen(port: number, host: string): Promise<number> {
@@ -61,6 +64,9 @@ export class AdbServer {
 
   close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
+    this.forwards.close();
+    // The on-device agents go with the phones' link, so no forwarded connection outlives the server.
+    for (const p of this.reg.phones.values()) p.agent.stop();
     return new Promise((r) => this.server.close(() => r()));
   }
 
@@ -97,6 +103,7 @@ export class AdbServer {
     if (req === 'host:features' || req === 'host:host-features')
       return reply(Buffer.concat([okay(), encodeValue('shell_v2,cmd,stat_v2')]));
     if (req === 'host:kill') return reply(okay());
+    if (await this.forwards.handle(req, reply)) return;
 
     const hostSerial = /^host-serial:(.+):(get-state|get-serialno|get-devpath|features)$/.exec(req);
     if (hostSerial) {

@@ -6,6 +6,14 @@ import { idleTimeoutMs, sleep } from '../latency';
 import { IDLE_REFUSED, neverIdle } from '../idle';
 import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
 import { settings } from './settings';
+import {
+  amInstrument,
+  forceStopAgent,
+  installedPackageLines,
+  instrumentationList,
+  pmInstall,
+  pmUninstall,
+} from '../agent/shell';
 
 export interface CmdOutput {
   stdout: Buffer;
@@ -238,10 +246,14 @@ const am: Command = async (phone, args) => {
   const [sub, ...rest] = args;
   if (sub === 'force-stop' || sub === 'kill') {
     const pkg = rest.filter((a) => !a.startsWith('-'))[0];
-    if (pkg) phone.app.forceStop(pkg);
+    if (pkg) {
+      phone.app.forceStop(pkg);
+      forceStopAgent(phone, pkg);
+    }
     await phone.delay('shell');
     return out('');
   }
+  if (sub === 'instrument') return amInstrument(phone, rest);
   if (sub !== 'start' && sub !== 'start-activity') {
     return err(`Error: Unknown command: ${sub ?? ''}\n`, 1);
   }
@@ -342,14 +354,19 @@ const screencap: Command = async (phone, args) => {
   return out(data);
 };
 
-const pm: Command = async (_phone, args) => {
+const pm: Command = async (phone, args) => {
+  if (args[0] === 'install') return pmInstall(phone, args.slice(1), (p) => phone.files.has(normalizePath(p)));
+  if (args[0] === 'uninstall') return pmUninstall(phone, args.slice(1));
+  if (args[0] === 'list' && args[1] === 'instrumentation') return out(instrumentationList(phone));
   if (args[0] === 'path') {
     return args[1] === PDD_PACKAGE
       ? out(`package:/data/app/~~Xk3v9Q==/${PDD_PACKAGE}-Zp1w2A==/base.apk\n`)
       : { ...out(''), code: 1 };
   }
   if (args[0] === 'list' && args[1] === 'packages')
-    return out(`package:com.android.launcher3\npackage:${PDD_PACKAGE}\npackage:com.eg.android.AlipayGphone\n`);
+    return out(
+      `package:com.android.launcher3\npackage:${PDD_PACKAGE}\npackage:com.eg.android.AlipayGphone\n${installedPackageLines(phone)}`,
+    );
   if (args[0] === 'list' && args[1] === 'features')
     return out('feature:android.hardware.touchscreen\nfeature:android.hardware.wifi\n');
   return err(`Unknown command: ${args[0] ?? ''}\n`, 1);

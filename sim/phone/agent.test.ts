@@ -1,0 +1,220 @@
+import http from 'node:http';
+import net from 'node:net';
+import { Readable } from 'node:stream';
+import type { PhoneSim } from './index';
+import { dump, putPhone, sh, useTestSim, type DeviceClient } from './testkit';
+
+let sim: PhoneSim;
+let control: string;
+let dev: DeviceClient;
+
+useTestSim((rig) => ({ sim, control, dev } = rig), { reset: ['sim-phone-1'] });
+
+/** One smart-socket request to the adb server, its whole answer. */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(sim.adbPort, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    s.on('connect', () => s.write(request.length.toString(16).padStart(4, '0') + request));
+    s.on('data', (d) => chunks.push(d));
+    s.on('close', () => resolve(Buffer.concat(chunks).toString()));
+    s.on('error', reject);
+  });
+}
+
+const SERVER_APK = '/data/local/tmp/appium-uiautomator2-server-v7.0.0.apk';
+const TEST_APK = '/data/local/tmp/appium-uiautomator2-server-debug-androidTest.apk';
+const RUNNER = 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+const INSTRUMENT = `am instrument -w -e disableAnalytics true ${RUNNER}`;
+const CRASHED = 'INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n';
+
+async function push(path: string): Promise<void> {
+  const transfer = await dev.push(Readable.from([Buffer.from('PK\u0003\u0004 not a real apk')]), path);
+  await new Promise<void>((resolve, reject) => {
+    transfer.on('end', resolve);
+    transfer.on('error', reject);
+  });
+}
+
+async function install(): Promise<void> {
+  await push(SERVER_APK);
+  await push(TEST_APK);
+  expect(await sh(dev, `pm install -r -g ${SERVER_APK}`)).toBe('Success\n');
+  expect(await sh(dev, `pm install -r ${TEST_APK}`)).toBe('Success\n');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+/** One HTTP exchange on its own connection (no pooled socket outlives a dead agent). */
+function call(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { value: unknown } }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error('hang')));
+    req.end(data);
+  });
+}
+
+/** Starts the agent with `-w` and waits until it answers through a fresh forward. */
+async function startAgent(): Promise<{ port: number; instrument: Promise<string> }> {
+  const port = await freePort();
+  await dev.forward(`tcp:${port}`, 'tcp:6790');
+  const instrument = sh(dev, INSTRUMENT);
+  for (let i = 0; ; i++) {
+    try {
+      await call(port, 'GET', '/status');
+      return { port, instrument };
+    } catch (e) {
+      if (i > 50) throw e;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+describe('installing the UiAutomator2 server', () => {
+  test('pm install of both pushed APKs lists the packages and the instrumentation', async () => {
+    expect(await sh(dev, 'pm list instrumentation')).toBe('');
+    expect(await sh(dev, `pm install ${SERVER_APK}`)).toMatch(/^Error: Unable to open file/);
+    await install();
+    const packages = await sh(dev, 'pm list packages');
+    expect(packages).toContain('package:io.appium.uiautomator2.server\n');
+    expect(packages).toContain('package:io.appium.uiautomator2.server.test\n');
+    expect(await sh(dev, 'pm list instrumentation')).toBe(
+      `instrumentation:${RUNNER} (target=io.appium.uiautomator2.server)\n`,
+    );
+    await push('/data/local/tmp/other.apk');
+    expect(await sh(dev, 'pm install /data/local/tmp/other.apk')).toMatch(/^Failure \[INSTALL_PARSE_FAILED_NOT_APK/);
+  });
+
+  test('am instrument without the packages fails as a phone does', async () => {
+    expect(await sh(dev, INSTRUMENT)).toBe(
+      'INSTRUMENTATION_STATUS: id=ActivityManagerService\n' +
+        `INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${RUNNER}}\n` +
+        'INSTRUMENTATION_STATUS_CODE: -1\n' +
+        `android.util.AndroidException: INSTRUMENTATION_FAILED: ${RUNNER}\n`,
+    );
+  });
+});
+
+describe('the agent over adb forward', () => {
+  test('forward is listed, and nothing answers on 6790 before the agent runs', async () => {
+    const port = await freePort();
+    await dev.forward(`tcp:${port}`, 'tcp:6790');
+    const line = `sim-phone-1 tcp:${port} tcp:6790\n`;
+    expect(await dev.listForwards()).toContainEqual({
+      serial: 'sim-phone-1',
+      local: `tcp:${port}`,
+      remote: 'tcp:6790',
+    });
+    expect(await raw('host:list-forward')).toContain(line);
+    await expect(call(port, 'GET', '/status')).rejects.toThrow();
+    expect(await raw(`host-serial:sim-phone-1:killforward:tcp:${port}`)).toBe('OKAYOKAY');
+    expect(await raw('host:list-forward')).not.toContain(line);
+    await expect(call(port, 'GET', '/status')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  test('status, session, settings, source and delete', async () => {
+    await install();
+    const { port, instrument } = await startAgent();
+    let ended = false;
+    void instrument.then(() => (ended = true));
+    expect(await call(port, 'GET', '/status')).toEqual({
+      status: 200,
+      body: { value: { ready: true, message: 'UiAutomator2 Server is ready to accept commands' } },
+    });
+    const created = await call(port, 'POST', '/session', { capabilities: { platformName: 'Android' } });
+    expect(created.status).toBe(200);
+    const { sessionId: id, capabilities } = created.body.value as { sessionId: string; capabilities: unknown };
+    expect(capabilities).toEqual({ platformName: 'Android' });
+    expect(await call(port, 'POST', `/session/${id}/appium/settings`, { settings: { waitForIdleTimeout: 0 } })).toEqual(
+      {
+        status: 200,
+        body: { value: null },
+      },
+    );
+    expect((await call(port, 'GET', `/session/${id}/appium/settings`)).body.value).toMatchObject({
+      waitForIdleTimeout: 0,
+    });
+
+    const source = await call(port, 'GET', `/session/${id}/source`);
+    expect(source.status).toBe(200);
+    expect(source.body.value).toBe((await dump(dev)).xml);
+
+    // a screen uiautomator dump is refused on: the agent answers with the tree at once
+    await putPhone(control, 'sim-phone-1', 'faults', { never_idle: true });
+    expect(await sh(dev, 'uiautomator dump /dev/tty')).toBe('ERROR: could not get idle state.\n');
+    // order, not time: the agent's answer comes back while uiautomator is still waiting for idle
+    const order: string[] = [];
+    const refused = sh(dev, 'uiautomator dump /dev/tty').then((out) => void order.push(`dump: ${out.trim()}`));
+    const busy = await call(port, 'GET', `/session/${id}/source`);
+    order.push('agent');
+    await refused;
+    expect(order).toEqual(['agent', 'dump: ERROR: could not get idle state.']);
+    expect(busy.body.value).toBe(source.body.value);
+    // with a wait for idle it waits first and then answers the tree all the same: a /status
+    // asked after it is answered before it
+    await call(port, 'POST', `/session/${id}/appium/settings`, { settings: { waitForIdleTimeout: 300 } });
+    const waits: string[] = [];
+    const waited = call(port, 'GET', `/session/${id}/source`).then((r) => {
+      waits.push('waited');
+      return r;
+    });
+    await call(port, 'GET', '/status').then(() => waits.push('status'));
+    expect((await waited).body.value).toBe(source.body.value);
+    expect(waits).toEqual(['status', 'waited']);
+
+    expect(await call(port, 'DELETE', `/session/${id}`)).toEqual({ status: 200, body: { value: null } });
+    const gone = await call(port, 'GET', `/session/${id}/source`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.value).toMatchObject({ error: 'invalid session id' });
+    const unknown = await call(port, 'GET', '/frob');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.value).toMatchObject({ error: 'unknown command' });
+
+    expect(ended).toBe(false);
+    await sh(dev, 'am force-stop io.appium.uiautomator2.server');
+    expect(await instrument).toBe(CRASHED);
+  });
+
+  test('no_agent kills the running agent and makes am instrument fail', async () => {
+    await install();
+    const { port, instrument } = await startAgent();
+    await putPhone(control, 'sim-phone-1', 'faults', { no_agent: true });
+    expect(await instrument).toBe(CRASHED);
+    await expect(call(port, 'GET', '/status')).rejects.toThrow();
+    expect(await sh(dev, INSTRUMENT)).toBe(CRASHED);
+    await expect(call(port, 'GET', '/status')).rejects.toThrow();
+  });
+});

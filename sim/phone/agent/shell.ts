@@ -1,0 +1,109 @@
+import type { Phone } from '../phone';
+import { startAgentRun } from './http';
+import { AGENT_PACKAGE, AGENT_RUNNER, AGENT_TEST_PACKAGE } from './state';
+
+/** What a shell command hands back (the shape of ../shell/commands.ts `CmdOutput`). */
+interface Output {
+  stdout: Buffer;
+  stderr: Buffer;
+  code: number;
+}
+
+const out = (s: string, code = 0): Output => ({ stdout: Buffer.from(s), stderr: Buffer.alloc(0), code });
+
+/** `pm install` flags that take a value; the rest (`-r`, `-g`, `-t`, `-d`) are switches. */
+const PM_FLAGS_WITH_VALUE = new Set(['--user', '-i', '--install-location', '-S']);
+
+/** The package an APK file holds, told by its name as the npm package ships them. */
+function packageOfApk(path: string): string | null {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (/androidTest.*\.apk$/.test(name)) return AGENT_TEST_PACKAGE;
+  if (/^appium-uiautomator2-server.*\.apk$/.test(name)) return AGENT_PACKAGE;
+  return null;
+}
+
+function positional(args: string[], withValue: Set<string>): string[] {
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (withValue.has(a)) i += 1;
+    else if (!a.startsWith('-')) rest.push(a);
+  }
+  return rest;
+}
+
+/**
+ * `pm install [-r] [-g] … FILE` of a file pushed to the phone before; `pushed` says whether a
+ * path names a file on the phone (the shell's own path rules).
+ */
+export async function pmInstall(phone: Phone, args: string[], pushed: (path: string) => boolean): Promise<Output> {
+  const file = positional(args, PM_FLAGS_WITH_VALUE)[0];
+  if (file === undefined) return out('Error: APK content must be streamed\n', 1);
+  await phone.delay('am_start');
+  if (!pushed(file))
+    return out(`Error: Unable to open file: ${file}\nConsider using a file under /data/local/tmp/\n`, 1);
+  const pkg = packageOfApk(file);
+  if (pkg === null) return out(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}]\n`, 1);
+  phone.agent.installed.add(pkg);
+  return out('Success\n');
+}
+
+export async function pmUninstall(phone: Phone, args: string[]): Promise<Output> {
+  const pkg = positional(args, PM_FLAGS_WITH_VALUE)[0] ?? '';
+  if (!phone.agent.installed.delete(pkg)) return out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n', 1);
+  phone.agent.stop();
+  return out('Success\n');
+}
+
+export function installedPackageLines(phone: Phone): string {
+  return [...phone.agent.installed].map((p) => `package:${p}\n`).join('');
+}
+
+export function instrumentationList(phone: Phone): string {
+  return phone.agent.installed.has(AGENT_TEST_PACKAGE)
+    ? `instrumentation:${AGENT_RUNNER} (target=${AGENT_PACKAGE})\n`
+    : '';
+}
+
+const AM_INSTRUMENT_FLAGS_WITH_VALUE = new Set(['-e', '-p', '--user', '--abi']);
+
+/** `am force-stop` of either agent package kills the process the instrumentation runs in. */
+export function forceStopAgent(phone: Phone, pkg: string): void {
+  if (pkg === AGENT_PACKAGE || pkg === AGENT_TEST_PACKAGE) phone.agent.stop();
+}
+
+/**
+ * `am instrument [-w] [-e k v]… COMPONENT`: starts the agent; with `-w` the command (and its
+ * shell stream) lasts as long as the agent lives. `-e` takes a key and a value.
+ */
+export async function amInstrument(phone: Phone, args: string[]): Promise<Output> {
+  const wait = args.includes('-w');
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-e') i += 2;
+    else if (AM_INSTRUMENT_FLAGS_WITH_VALUE.has(a)) i += 1;
+    else if (!a.startsWith('-')) rest.push(a);
+  }
+  const component = rest[0] ?? '';
+  const installed = phone.agent.installed;
+  if (component !== AGENT_RUNNER || !installed.has(AGENT_TEST_PACKAGE) || !installed.has(AGENT_PACKAGE)) {
+    const [pkg, cls] = component.split('/');
+    return out(
+      'INSTRUMENTATION_STATUS: id=ActivityManagerService\n' +
+        `INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${pkg ?? ''}/${cls ?? ''}}\n` +
+        'INSTRUMENTATION_STATUS_CODE: -1\n' +
+        `android.util.AndroidException: INSTRUMENTATION_FAILED: ${component}\n`,
+      1,
+    );
+  }
+  await phone.delay('agent_start');
+  const crashed = 'INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n';
+  if (phone.faults.no_agent) return out(crashed);
+  let died!: () => void;
+  const ended = new Promise<void>((resolve) => (died = resolve));
+  phone.agent.start(startAgentRun(phone, () => died()));
+  if (!wait) return out('');
+  await ended;
+  return out(crashed);
+}
