@@ -1,7 +1,6 @@
-import { parseStopFacts } from '../../../../domain/purchase/stop-facts';
+import { parseStopFacts, type StopFacts } from '../../../../domain/purchase/stop-facts';
 import { stopFactsZh } from '../../../../domain/purchase/stop-facts-zh';
 import type { TaskView, TimelineEntry } from '../../../../domain/purchase/views';
-import { formatYuan } from '../../lib/money';
 
 /**
  * The one place that turns a stop's detail into a Chinese sentence: from the facts the phone side
@@ -33,15 +32,25 @@ export type StopContext = Pick<
  * facts is still told from the gate readings the task keeps, as it was before.
  */
 export function stopDetailZh(task: StopContext): string | null {
-  const zh = factsZh(task.reason_facts);
-  if (zh !== null) return zh;
+  const facts = parseStopFacts(task.reason_facts) ?? gateFacts(task);
+  return facts ? stopFactsZh(facts) : null;
+}
+
+/** The facts an over-cap stop would carry today, rebuilt from the gate readings the task keeps. */
+function gateFacts(task: StopContext): StopFacts | null {
   const g = task.gates;
   const cap = task.max_total_price_cent;
   if (task.reason_code === 'GATE1_OVER_CAP' && g.gate1_unit_price_cent !== null) {
-    const total = g.gate1_unit_price_cent * task.quantity;
-    return `单价 ${formatYuan(g.gate1_unit_price_cent)} × ${task.quantity} = ${formatYuan(total)}，超过最高总价 ${formatYuan(cap)}`;
+    const unit = g.gate1_unit_price_cent;
+    return {
+      kind: 'gate1_over_cap',
+      unit_price_cent: unit,
+      quantity: task.quantity,
+      total_cent: unit * task.quantity,
+      max_total_price_cent: cap,
+    };
   }
   if (task.reason_code === 'GATE2_OVER_CAP' && g.gate2_panel_total_cent !== null)
-    return `面板总额 ${formatYuan(g.gate2_panel_total_cent)}，超过最高总价 ${formatYuan(cap)}`;
+    return { kind: 'panel_total_over_cap', panel_total_cent: g.gate2_panel_total_cent, max_total_price_cent: cap };
   return null;
 }
