@@ -3,6 +3,7 @@ import { writeTransaction, type AdminDb } from '../../../admin/db/database';
 import { searchTextOf } from '../../../domain/catalog-search';
 import { skusJsonSchema, type SkusJson } from '../../../domain/collect';
 import { nowUtc } from '../../../domain/time';
+import { deviceStatus } from '../purchase/shared';
 import { ensureTask, ownsProduct, replayOutcome, TERMINAL, type CollectOutcome, type CollectTask } from './run';
 
 export interface SaveCollectResultInput {
@@ -55,12 +56,7 @@ export async function saveCollectResult(
         result: input.result,
       });
       // the device's credential as it is now, in the transaction that would store what it read
-      const credential = await trx
-        .selectFrom('device_credentials')
-        .select('status')
-        .where('device_id', '=', input.deviceId)
-        .executeTakeFirst();
-      const revoked = credential?.status === 'REVOKED';
+      const revoked = (await deviceStatus(trx, input.deviceId)) === 'REVOKED';
       const fail = revoked ? revokedRefusal(input.deviceId) : refusalOf(parsed, input.pddGoodsId);
       const owns = await ownsProduct(trx, input.pddGoodsId, task);
       const write: Write = { trx, task, input, runId, now: nowUtc(), resultData: revoked ? null : resultData, owns };

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
+import { invalidInput, unsupported } from '../../../domain/api-error';
 import { auditRequest, markAudited } from '../../audit/audit';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { EVIDENCE_LIMITS } from '../../evidence/limits';
 import { receiveEvidenceUpload } from '../../evidence/receive';
-import { removeQuietly } from '../../evidence/upload-file';
+import { removeQuietly, screenshotTooLarge } from '../../evidence/upload-file';
 import type { AppDeps } from '../deps';
-import { HttpError } from '../errors';
 
 /**
  * `POST /api/device/evidence` (device Bearer, multipart: `file` + text fields). The identity
@@ -17,17 +17,17 @@ export function deviceEvidenceRoutes(deps: AppDeps): Router {
   router.post('/evidence', async (ctx) => {
     const device = deviceOf(ctx);
     if (!ctx.is('multipart/form-data'))
-      throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
+      throw unsupported('UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > EVIDENCE_LIMITS.maxBytes + EVIDENCE_LIMITS.maxEnvelopeBytes) {
       // Not one byte of that body is wanted: answer and drop the connection.
       ctx.set('Connection', 'close');
-      throw new HttpError(413, 'EVIDENCE_TOO_LARGE', `a screenshot may be at most ${EVIDENCE_LIMITS.maxBytes} bytes`);
+      throw screenshotTooLarge();
     }
     const upload = await receiveEvidenceUpload(ctx.req, store.dir);
     try {
       const fields = store.parseFields(upload.fields);
-      if (!upload.file) throw new HttpError(400, 'EVIDENCE_FILE_MISSING', 'send the PNG in the field "file"');
+      if (!upload.file) throw invalidInput('EVIDENCE_FILE_MISSING', 'send the PNG in the field "file"');
       const result = await store.commit(device.deviceId, fields, upload.file);
       if (result.created) {
         await auditRequest(ctx, deps.db, actorOf(ctx), {
