@@ -57,6 +57,14 @@ function only(name, from, allowed, comment) {
   };
 }
 
+/**
+ * No import from `from` (but for `except`) to `to`. Tests and testkits are not built into dist/
+ * (tsconfig.build.json), so they may.
+ */
+function never(name, from, to, comment, except = []) {
+  return { name, comment, severity: 'error', from: { path: from, pathNot: [...except, ...TESTS] }, to };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -67,55 +75,44 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'production-never-imports-scripts',
-      comment:
-        'A production process never leans on a dev script: what both need (child processes, restart with back-off, port holders) lives in platform/.',
-      severity: 'error',
-      // tests and testkits are not built into dist/ (tsconfig.build.json), so they may
-      from: { path: PRODUCTION, pathNot: TESTS },
-      to: { path: '^scripts/' },
-    },
-    {
-      name: 'workers-are-the-top',
-      comment:
-        'workers/ composes the processes (their Temporal workers, the activities they register, the workflow bundle); nothing production imports it, or an arrow would point up.',
-      severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^workers/', ...TESTS] },
-      to: { path: '^workers/' },
-    },
-    {
-      name: 'only-workers-register-activities',
-      comment:
-        'Activities are what a worker registers, so only workers/ imports them; what an activity shares with its callers (names, inputs, contracts) lives in domain/contracts/.',
-      severity: 'error',
-      from: { path: BELOW_WORKERS, pathNot: TESTS },
-      to: { path: '^activities/' },
-    },
-    {
-      name: 'workflows-named-by-type-only',
-      comment:
-        'Below workers/ a workflow is named by `import type` only (the client naming what it starts); update, query and signal definitions and other run-time names both sides use live in domain/contracts/.',
-      severity: 'error',
-      from: { path: BELOW_WORKERS, pathNot: TESTS },
-      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'admin-http-on-top',
-      comment:
-        'admin/http/ is the top of the admin: services refuse with an ApiError of a kind (domain/api-error.ts) and admin/http/errors.ts alone gives it its status. Only admin/http/ itself and the composition that serves it (admin/server.ts) import it.',
-      severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^admin/http/', '^admin/server\\.ts$', '^workers/', ...TESTS] },
-      to: { path: '^admin/http/' },
-    },
-    {
-      name: 'activities-never-import-workflows',
-      comment:
-        'A workflow calls activities, never the other way: an activity takes what it shares with a workflow from domain/contracts/.',
-      severity: 'error',
-      from: { path: '^activities/', pathNot: TESTS },
-      to: { path: '^workflows/' },
-    },
+    never(
+      'production-never-imports-scripts',
+      PRODUCTION,
+      { path: '^scripts/' },
+      'A production process never leans on a dev script: what both need (child processes, restart with back-off, port holders) lives in platform/.',
+    ),
+    never(
+      'workers-are-the-top',
+      PRODUCTION,
+      { path: '^workers/' },
+      'workers/ composes the processes (their Temporal workers, the activities they register, the workflow bundle); nothing production imports it, or an arrow would point up.',
+      ['^workers/'],
+    ),
+    never(
+      'only-workers-register-activities',
+      BELOW_WORKERS,
+      { path: '^activities/' },
+      'Activities are what a worker registers, so only workers/ imports them; what an activity shares with its callers (names, inputs, contracts) lives in domain/contracts/.',
+    ),
+    never(
+      'workflows-named-by-type-only',
+      BELOW_WORKERS,
+      { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+      'Below workers/ a workflow is named by `import type` only (the client naming what it starts); update, query and signal definitions and other run-time names both sides use live in domain/contracts/.',
+    ),
+    never(
+      'admin-http-on-top',
+      PRODUCTION,
+      { path: '^admin/http/' },
+      'admin/http/ is the top of the admin: services refuse with an ApiError of a kind (domain/api-error.ts) and admin/http/errors.ts alone gives it its status. Only admin/http/ itself and the composition that serves it (admin/server.ts) import it.',
+      ['^admin/http/', '^admin/server\\.ts$', '^workers/'],
+    ),
+    never(
+      'activities-never-import-workflows',
+      '^activities/',
+      { path: '^workflows/' },
+      'A workflow calls activities, never the other way: an activity takes what it shares with a workflow from domain/contracts/.',
+    ),
     only(
       'domain-is-pure',
       '^domain/',
@@ -140,13 +137,12 @@ module.exports = {
       ['^domain/', '^activities/', '^migrations/payloads/'],
       'Workflows are deterministic: domain/, activity types and the payload migrations that read recorded inputs.',
     ),
-    {
-      name: 'workflows-type-only-activities',
-      comment: 'A workflow may name activity types but never load activity code into the workflow bundle.',
-      severity: 'error',
-      from: { path: '^workflows/', pathNot: TESTS },
-      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
-    },
+    never(
+      'workflows-type-only-activities',
+      '^workflows/',
+      { path: '^activities/', dependencyTypesNot: ['type-only'] },
+      'A workflow may name activity types but never load activity code into the workflow bundle.',
+    ),
     only(
       'activities-admin',
       '^activities/admin/',
@@ -189,14 +185,12 @@ module.exports = {
       ['^domain/', '^platform/'],
       'The simulator shares no page-recognition code with the device worker.',
     ),
-    {
-      name: 'sim-domain-types-only',
-      comment:
-        'The simulator takes types from domain/, never behaviour: it must not agree with the worker by sharing code.',
-      severity: 'error',
-      from: { path: '^sim/', pathNot: TESTS },
-      to: { path: '^domain/', dependencyTypesNot: ['type-only'] },
-    },
+    never(
+      'sim-domain-types-only',
+      '^sim/',
+      { path: '^domain/', dependencyTypesNot: ['type-only'] },
+      'The simulator takes types from domain/, never behaviour: it must not agree with the worker by sharing code.',
+    ),
     only('ui', '^ui/src/', ['^domain/'], 'The operator UI may use pure domain/ modules and nothing else of ours.'),
     {
       name: 'ui-builds-no-dictionary',
