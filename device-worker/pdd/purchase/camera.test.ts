@@ -1,18 +1,13 @@
 import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
-import { CounterClock } from '../../counters';
 import { isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
-import { StepLog } from '../../step-log';
-import { profileForVersion } from '../profile';
+import { memoryDumpMemory } from '../session/dumps';
 import { EvidenceCamera } from './camera';
-import { TapGuard } from './guard';
 import { prepareFinalPanel, type EvidenceKind } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
-import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel } from './submit';
-import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
+import { purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * Evidence is checked against a dump on both sides of the picture: the simulator changes the
@@ -20,7 +15,6 @@ import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
  * the panel, the cashier or a payment app replaces the orders list), and that picture is never
  * kept; with nothing changed, every kind is kept, the flow's own next dump doing the check.
  */
-const FAST = FAST_TIMING;
 const SERIAL = 'camera-phone';
 const GOODS = '937122477375';
 
@@ -37,24 +31,13 @@ const app = () => sim.phone(SERIAL).app;
 
 /** What the phone showed at each screenshot, and what the camera kept and skipped. */
 function rig(t: PurchaseTarget, change: (shot: number) => void = () => {}) {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: PURCHASE_8_17_0.text.submitLabel,
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
+  const phone = purchasePhone({ sim, ledger }, SERIAL, t, { memory: memoryDumpMemory() });
+  const { guard, adb } = phone;
   const shots: Array<{ png: Buffer; screen: string; overlays: string[] }> = [];
   const kept: Array<{ kind: EvidenceKind; shot: (typeof shots)[number] }> = [];
   const skipped: Array<{ kind: EvidenceKind; why: string }> = [];
-  let lastHash: string | null = null;
-  const memory = { get: () => lastHash, set: (h: string) => void (lastHash = h) };
   const open = (readOnly: boolean) => {
-    const session = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), new StepLog(), FAST, memory);
-    session.setPurchaseProfile(PURCHASE_8_17_0);
-    if (readOnly) session.readOnlyInterruptions();
+    const session = phone.session(readOnly);
     const camera = new EvidenceCamera(session, {
       async screencap() {
         // the simulator may change the screen after the dump that allowed the picture

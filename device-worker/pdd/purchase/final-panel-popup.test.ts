@@ -1,16 +1,10 @@
 import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
-import { CounterClock } from '../../counters';
 import { isDeviceError } from '../../errors';
 import type { SubmissionLedger } from '../../ledger/submissions';
-import { StepLog } from '../../step-log';
-import { profileForVersion } from '../profile';
-import { TapGuard } from './guard';
 import { leaveFinalPanel, prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
-import { PurchaseSession } from './purchase-session';
-import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
+import { purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * The final panel takes no tap but the one submit and the safe exit: a popup that comes up over it
@@ -24,19 +18,8 @@ let ledger: SubmissionLedger;
 usePurchaseRig(SERIAL, (rig) => ({ sim, ledger } = rig));
 
 function phone(t: PurchaseTarget) {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: '提交订单',
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
-  const steps = new StepLog();
-  const session = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), steps, FAST_TIMING);
-  session.setPurchaseProfile(PURCHASE_8_17_0);
-  return { session, steps };
+  const { session, steps } = purchasePhone({ sim, ledger }, SERIAL, t);
+  return { session: session(), steps };
 }
 
 async function prepare(t: PurchaseTarget) {

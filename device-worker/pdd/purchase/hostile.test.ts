@@ -9,12 +9,10 @@ import { collectGoods } from '../collect';
 import { profileForVersion } from '../profile';
 import { PddSession } from '../session';
 import { screenMayBeCaptured } from './evidence';
-import { TapGuard } from './guard';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
-import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, readPendingOrderList, submitFinalPanel, SubmitRefused } from './submit';
-import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
+import { FAST_TIMING, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * The hostile app on the phone simulator, over real adbkit, with the real app's ids (`…:id/pdd`
@@ -64,20 +62,8 @@ const target = (quantity = 1, maxTotalPriceCent = 4000): PurchaseTarget =>
   purchaseTarget(GOODS, { options: OPTIONS, quantity, maxTotalPriceCent });
 
 function phone(t: PurchaseTarget, readOnly = false) {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: '提交订单',
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
-  const steps = new StepLog();
-  const session = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), steps, FAST);
-  session.setPurchaseProfile(PURCHASE_8_17_0);
-  if (readOnly) session.readOnlyInterruptions();
-  return { session, guard, steps };
+  const { session, guard, steps } = purchasePhone({ sim, ledger }, SERIAL, t, { timing: FAST });
+  return { session: session(readOnly), guard, steps };
 }
 
 async function prepare(t: PurchaseTarget) {

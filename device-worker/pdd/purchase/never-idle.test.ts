@@ -9,12 +9,10 @@ import { StepLog } from '../../step-log';
 import { collectGoods } from '../collect';
 import { profileForVersion } from '../profile';
 import { PddSession } from '../session';
-import { TapGuard } from './guard';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
-import { PurchaseSession } from './purchase-session';
 import { submitFinalPanel } from './submit';
-import { FAST_TIMING, purchaseTarget, usePurchaseRig } from './testkit';
+import { FAST_TIMING, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * A screen uiautomator cannot read because it never goes idle (the sim's `never_idle`, as a
@@ -46,22 +44,8 @@ function countedAdb(): { adb: AdbDevice; dumps: string[] } {
 
 /** A live purchase as its first two activities run it; the code it stopped with. */
 async function livePurchase(t: PurchaseTarget): Promise<{ stop: string | null; dumps: string[]; steps: StepLog }> {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: PURCHASE_8_17_0.text.submitLabel,
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
   const { adb, dumps } = countedAdb();
-  const steps = new StepLog();
-  const session = (readOnly: boolean) => {
-    const s = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), steps, FAST_TIMING);
-    s.setPurchaseProfile(PURCHASE_8_17_0);
-    if (readOnly) s.readOnlyInterruptions();
-    return s;
-  };
+  const { guard, steps, session } = purchasePhone({ sim, ledger }, SERIAL, t, { adb });
   const reading: Partial<FinalPanelReading> = {};
   try {
     await prepareFinalPanel(session(false), PURCHASE_8_17_0, t, reading, { evidence: async () => {} });

@@ -7,7 +7,7 @@ import { SubmissionLedger } from '../../ledger/submissions';
 import { StepLog } from '../../step-log';
 import { profileForVersion } from '../profile';
 import { DEFAULT_TIMING } from '../session';
-import { TapGuard, TapRefused } from './guard';
+import { TapRefused } from './guard';
 import { readFinal } from './panel-gates';
 import { prepareFinalPanel } from './prepare';
 import { readPanelState } from '../panel-state';
@@ -15,7 +15,7 @@ import { parseUiDump, topmostAt, type UiNode } from '../ui-xml';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel, SubmitRefused } from './submit';
-import { purchaseTarget, usePurchaseRig } from './testkit';
+import { purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 20 };
 const SERIAL = 'unit-phone';
@@ -33,18 +33,8 @@ const target = (
 ): PurchaseTarget => purchaseTarget(goodsId, { options, quantity, maxTotalPriceCent });
 
 function phone(t: PurchaseTarget) {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: '提交订单',
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
-  const session = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), new StepLog(), FAST);
-  session.setPurchaseProfile(PURCHASE_8_17_0);
-  return { session, guard, adb };
+  const { session, guard, adb } = purchasePhone({ sim, ledger }, SERIAL, t, { timing: FAST });
+  return { session: session(), guard, adb };
 }
 
 const taps = () => sim.phone(SERIAL).taps;

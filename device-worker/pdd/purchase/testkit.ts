@@ -3,8 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
 import type { PurchaseTarget } from '../../../domain/contracts/device-activities';
+import { AdbDevice } from '../../adb/adb-device';
+import { CounterClock } from '../../counters';
 import { SubmissionLedger } from '../../ledger/submissions';
+import { StepLog } from '../../step-log';
+import { profileForVersion } from '../profile';
 import { DEFAULT_TIMING, type SessionTiming } from '../session';
+import type { DumpMemory } from '../session/dumps';
+import { TapGuard } from './guard';
+import { PURCHASE_8_17_0 } from './profile';
+import { PurchaseSession } from './purchase-session';
 
 /**
  * Test-only: what the purchase-step tests share — one simulated phone and one submission ledger
@@ -69,4 +77,42 @@ export function purchaseTarget(goodsId: string, over: Partial<PurchaseTarget> = 
     mode: 'live',
     ...over,
   };
+}
+
+/**
+ * One purchase on the rig's phone as the device worker builds it: the tap guard for `t` over ADB
+ * and its sessions (`session(true)`: interruptions read, never closed), one step log for them all.
+ * `memory` carries the last dump across sessions, as the worker does; without it each session
+ * has its own.
+ */
+export function purchasePhone(
+  rig: Pick<PurchaseRig, 'sim' | 'ledger'>,
+  serial: string,
+  t: PurchaseTarget,
+  opts: { timing?: SessionTiming; adb?: AdbDevice; memory?: DumpMemory } = {},
+) {
+  const profile = profileForVersion('8.17.0');
+  const guard = new TapGuard({
+    authorizationId: t.authorizationId,
+    irreversible: (a) => rig.ledger.irreversible(a),
+    pkg: profile.pkg,
+    submitLabel: PURCHASE_8_17_0.text.submitLabel,
+    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
+  });
+  const adb = opts.adb ?? new AdbDevice({ host: '127.0.0.1', port: rig.sim.adbPort, serial });
+  const steps = new StepLog();
+  const session = (readOnly = false): PurchaseSession => {
+    const s = new PurchaseSession(
+      guard.wrap(adb),
+      profile,
+      new CounterClock(),
+      steps,
+      opts.timing ?? FAST_TIMING,
+      opts.memory,
+    );
+    s.setPurchaseProfile(PURCHASE_8_17_0);
+    if (readOnly) s.readOnlyInterruptions();
+    return s;
+  };
+  return { profile, guard, adb, steps, session };
 }

@@ -1,19 +1,14 @@
 import type { PhoneSim } from '../../../sim/phone';
 import type { Faults } from '../../../sim/phone/faults';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
-import { CounterClock } from '../../counters';
 import { isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
-import { StepLog } from '../../step-log';
-import { profileForVersion } from '../profile';
 import { DEFAULT_TIMING, type SessionTiming } from '../session';
-import { TapGuard } from './guard';
+import { memoryDumpMemory } from '../session/dumps';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
-import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel } from './submit';
-import { purchaseTarget, usePurchaseRig } from './testkit';
+import { purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * With the pauses gone (none after `am start`, an option or the swipe — and here none after the
@@ -37,25 +32,11 @@ const target = (quantity: number): PurchaseTarget => purchaseTarget(GOODS, { qua
 
 /** One live purchase as the three activities run it (a session each); the error where it stopped. */
 async function livePurchase(t: PurchaseTarget) {
-  const profile = profileForVersion('8.17.0');
-  const guard = new TapGuard({
-    authorizationId: t.authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: PURCHASE_8_17_0.text.submitLabel,
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
-  const steps = new StepLog();
   // the phone's last dump, remembered across its sessions as the device worker does
-  let lastHash: string | null = null;
-  const memory = { get: () => lastHash, set: (h: string) => void (lastHash = h) };
-  const session = (readOnly: boolean) => {
-    const s = new PurchaseSession(guard.wrap(adb), profile, new CounterClock(), steps, NO_PAUSE, memory);
-    s.setPurchaseProfile(PURCHASE_8_17_0);
-    if (readOnly) s.readOnlyInterruptions();
-    return s;
-  };
+  const { guard, steps, session } = purchasePhone({ sim, ledger }, SERIAL, t, {
+    timing: NO_PAUSE,
+    memory: memoryDumpMemory(),
+  });
   const reading: Partial<FinalPanelReading> = {};
   try {
     await prepareFinalPanel(session(false), PURCHASE_8_17_0, t, reading, { evidence: async () => {} });
