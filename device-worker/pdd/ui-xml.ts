@@ -72,12 +72,32 @@ function childrenOf(entry: Ordered, tag: string): Ordered[] {
   return Array.isArray(c) ? (c as Ordered[]) : [];
 }
 
-function build(entry: Ordered, parent: UiNode | null, out: UiNode[]): UiNode {
+/**
+ * The element's name, or null for what is not an element (text, a processing instruction).
+ * `uiautomator dump` names every element `node`; the UiAutomator2 server's page source names it
+ * by its class (`android.widget.TextView`), so any element is a node.
+ */
+function tagOf(entry: Ordered): string | null {
+  const tag = Object.keys(entry).find((k) => k !== ':@');
+  return tag === undefined || tag.startsWith('#') || tag.startsWith('?') ? null : tag;
+}
+
+function elementsUnder(entry: Ordered, tag: string): { entry: Ordered; tag: string }[] {
+  const out: { entry: Ordered; tag: string }[] = [];
+  for (const child of childrenOf(entry, tag)) {
+    const t = tagOf(child);
+    if (t !== null) out.push({ entry: child, tag: t });
+  }
+  return out;
+}
+
+function build(entry: Ordered, tag: string, parent: UiNode | null, out: UiNode[]): UiNode {
   const a = attributesOf(entry);
   const node: UiNode = {
     text: a['text'] ?? '',
     resourceId: a['resource-id'] ?? '',
-    className: a['class'] ?? '',
+    // the page source's element name is the class (made a valid XML name): the attribute is exact
+    className: a['class'] ?? (tag === 'node' ? '' : tag),
     packageName: a['package'] ?? '',
     contentDesc: a['content-desc'] ?? '',
     clickable: a['clickable'] === 'true',
@@ -91,13 +111,17 @@ function build(entry: Ordered, parent: UiNode | null, out: UiNode[]): UiNode {
     attrs: a,
   };
   out.push(node);
-  for (const child of childrenOf(entry, 'node')) {
-    if ('node' in child) node.children.push(build(child, node, out));
-  }
+  for (const child of elementsUnder(entry, tag)) node.children.push(build(child.entry, child.tag, node, out));
   return node;
 }
 
-/** Parses one `uiautomator dump`; anything that is not a `hierarchy` with one root node is refused. */
+/**
+ * Parses one `uiautomator dump` or one UiAutomator2 page source (`GET /session/:id/source`): the
+ * same screen gives the same nodes in the same order either way. Anything that is not a
+ * `hierarchy` with one root element is refused.
+ */
+const TOAST = 'android.widget.Toast';
+
 export function parseUiDump(xml: string): UiDump {
   let doc: Ordered[];
   try {
@@ -106,11 +130,15 @@ export function parseUiDump(xml: string): UiDump {
     throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump is not XML: ${(err as Error).message}`);
   }
   const hierarchy = doc.find((e) => 'hierarchy' in e);
-  const roots = hierarchy ? childrenOf(hierarchy, 'hierarchy').filter((e) => 'node' in e) : [];
+  // The agent adds a recent toast beside the window; a dump never shows it (it is another window
+  // that takes no touch), so it is left out and the same screen reads the same on both channels.
+  const roots = (hierarchy ? elementsUnder(hierarchy, 'hierarchy') : []).filter(
+    (r) => !(r.tag === TOAST && elementsUnder(r.entry, r.tag).length === 0),
+  );
   if (roots.length !== 1 || !roots[0])
     throw new DeviceError('PAGE_UNRECOGNIZED', `the UI dump has ${roots.length} root nodes, expected 1`);
   const nodes: UiNode[] = [];
-  const root = build(roots[0], null, nodes);
+  const root = build(roots[0].entry, roots[0].tag, null, nodes);
   return { root, xml, nodes };
 }
 

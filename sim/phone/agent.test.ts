@@ -1,8 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
+import { XMLParser } from 'fast-xml-parser';
 import type { PhoneSim } from './index';
-import { dump, putPhone, sh, useTestSim, type DeviceClient } from './testkit';
+import { agentTagName } from './app/render-xml';
+import { dump, openGoods, parseDump, putPhone, sh, useTestSim, type DeviceClient } from './testkit';
 
 let sim: PhoneSim;
 let control: string;
@@ -85,6 +87,56 @@ function call(
     req.setTimeout(5000, () => req.destroy(new Error('hang')));
     req.end(data);
   });
+}
+
+const sourceParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  preserveOrder: true,
+  parseTagValue: false,
+  trimValues: false,
+  ignoreDeclaration: true,
+});
+type Entry = Record<string, unknown>;
+interface SourceElement {
+  tag: string;
+  attrs: Record<string, string>;
+  depth: number;
+}
+
+/** The page source's elements in document order (text between them skipped). */
+function sourceElements(xml: string): { hierarchy: Record<string, string>; all: SourceElement[] } {
+  const all: SourceElement[] = [];
+  const walk = (entries: Entry[], depth: number): void => {
+    for (const e of entries) {
+      const tag = Object.keys(e).find((k) => k !== ':@') ?? '#text';
+      if (tag === '#text') continue;
+      all.push({ tag, attrs: (e[':@'] ?? {}) as Record<string, string>, depth });
+      walk(e[tag] as Entry[], depth + 1);
+    }
+  };
+  const top = (sourceParser.parse(xml) as Entry[]).filter((e) => !('#text' in e));
+  const h = top[0] ?? {};
+  if (top.length !== 1 || !('hierarchy' in h)) throw new Error(`not one hierarchy: ${xml.slice(0, 200)}`);
+  walk(h['hierarchy'] as Entry[], 0);
+  return { hierarchy: (h[':@'] ?? {}) as Record<string, string>, all };
+}
+
+const READ = ['index', 'text', 'resource-id', 'class', 'package', 'content-desc', 'clickable', 'enabled'];
+const READ_MORE = ['focusable', 'scrollable', 'selected', 'bounds', 'checked', 'long-clickable', 'password'];
+
+/** The page source holds the dump's nodes, in its order and nesting, named by class. */
+function expectSameScreen(source: string, dumpXml: string): void {
+  const { hierarchy, all } = sourceElements(source);
+  expect(source.startsWith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>")).toBe(true);
+  expect(hierarchy).toEqual({ index: '0', class: 'hierarchy', rotation: '0', width: '1080', height: '2376' });
+  const dumped = parseDump(dumpXml).all;
+  expect(all.length).toBeGreaterThan(0);
+  expect(all.map((e) => e.tag)).toEqual(dumped.map((n) => agentTagName(n.attrs['class'] ?? '')));
+  expect(all.map((e) => e.depth)).toEqual(dumped.map((n) => n.depth));
+  const read = (a: Record<string, string>) => Object.fromEntries([...READ, ...READ_MORE].map((k) => [k, a[k] ?? '']));
+  expect(all.map((e) => read(e.attrs))).toEqual(dumped.map((n) => read(n.attrs)));
+  expect(all.every((e) => e.attrs['displayed'] === 'true')).toBe(true);
 }
 
 /** Starts the agent with `-w` and waits until it answers through a fresh forward. */
@@ -170,7 +222,8 @@ describe('the agent over adb forward', () => {
 
     const source = await call(port, 'GET', `/session/${id}/source`);
     expect(source.status).toBe(200);
-    expect(source.body.value).toBe((await dump(dev)).xml);
+    expect(source.body.value).toMatch(/^<\?xml [^>]*\?>\n<hierarchy [^>]*>\n {2}<android\.widget\.FrameLayout /);
+    expectSameScreen(source.body.value as string, (await dump(dev)).xml);
 
     // a screen uiautomator dump is refused on: the agent answers with the tree at once
     await putPhone(control, 'sim-phone-1', 'faults', { never_idle: true });
@@ -206,6 +259,34 @@ describe('the agent over adb forward', () => {
     expect(ended).toBe(false);
     await sh(dev, 'am force-stop io.appium.uiautomator2.server');
     expect(await instrument).toBe(CRASHED);
+  });
+
+  test('the source of a goods page and of the lock screen holds what a dump of it holds', async () => {
+    await install();
+    const { port } = await startAgent();
+    const created = await call(port, 'POST', '/session', { capabilities: {} });
+    const { sessionId: id } = created.body.value as { sessionId: string };
+    const goods = await openGoods(dev, '937122477375');
+    const source = (await call(port, 'GET', `/session/${id}/source`)).body.value as string;
+    expectSameScreen(source, goods.xml);
+    expect(source).toContain('<android.widget.TextView ');
+    expect(source).not.toContain('<node ');
+    await putPhone(control, 'sim-phone-1', 'health', { screen: 'locked' });
+    const locked = (await call(port, 'GET', `/session/${id}/source`)).body.value as string;
+    expectSameScreen(locked, (await dump(dev)).xml);
+    expect(locked).toContain('package="com.android.systemui"');
+    // a dark display: uiautomator dump has no root, the server still answers its tree
+    await putPhone(control, 'sim-phone-1', 'health', { screen: 'off' });
+    const dark = (await call(port, 'GET', `/session/${id}/source`)).body.value as string;
+    expect(sourceElements(dark).all.length).toBeGreaterThan(0);
+  });
+
+  test('a class name that is no XML name is rewritten for the element, kept in `class`', () => {
+    expect(agentTagName('android.widget.TextView')).toBe('android.widget.TextView');
+    expect(agentTagName('com.pdd.Foo$Bar')).toBe('com.pdd.Foo.Bar');
+    expect(agentTagName('$a..b$')).toBe('a.b');
+    expect(agentTagName('1a b:c')).toBe('a_b_c');
+    expect(agentTagName('')).toBe('android.view.View');
   });
 
   test('no_agent kills the running agent and makes am instrument fail', async () => {

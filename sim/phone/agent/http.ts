@@ -2,7 +2,8 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Phone } from '../phone';
-import { renderXml } from '../app/render-xml';
+import { renderAgentXml } from '../app/render-xml';
+import { SCREEN_H, SCREEN_W } from '../app/screens/common';
 import { neverIdle } from '../idle';
 import { sleep } from '../latency';
 import type { AgentRun } from './state';
@@ -63,20 +64,23 @@ function mergeCapabilities(caps: unknown): Record<string, unknown> {
   return { ...(isObject(caps.alwaysMatch) ? caps.alwaysMatch : {}), ...first };
 }
 
+const DISPLAY = { width: SCREEN_W, height: SCREEN_H };
+
 /**
- * The screen's tree as `uiautomator dump` renders it. Like the real server, the wait for idle is
- * bounded by the session's `waitForIdleTimeout` and the tree is read once it runs out, never
- * refused: a screen that never goes idle costs that wait, with 0 it answers at once.
+ * The screen's tree, the nodes `uiautomator dump` would give, in the server's own page-source
+ * format. Like the real server, the wait for idle is bounded by the session's
+ * `waitForIdleTimeout` and the tree is read once it runs out, never refused: a screen that never
+ * goes idle costs that wait, with 0 it answers at once.
  */
 async function source(phone: Phone, session: Session): Promise<string> {
   await phone.delay('agent_source');
   const system = phone.systemTree();
-  if (system) return renderXml(system);
+  if (system) return renderAgentXml(system, DISPLAY);
   const setting = Number(session.settings.waitForIdleTimeout ?? DEFAULT_WAIT_FOR_IDLE_MS);
   const waitMs = Number.isFinite(setting) && setting > 0 ? setting : 0;
   if (neverIdle(phone)) await sleep(waitMs);
   else if (phone.latencyProfile === 'realistic') await sleep(Math.min(waitMs, phone.app.msUntilSettled()));
-  return phone.app.dump();
+  return renderAgentXml(phone.app.dumpTree(), DISPLAY);
 }
 
 async function route(

@@ -79,7 +79,7 @@ export class PddApp {
   private settleUntil = 0;
   private navSerial = 0;
   private lastDumpNav = 0;
-  private lastDumpXml: string | null = null;
+  private lastDumpTree: UiNode | null = null;
   private orderSeq = 0;
   readonly priceOverrides = new Map<string, PriceOverride>();
   private priceChangeApplied = false;
@@ -102,7 +102,7 @@ export class PddApp {
     this.toast = null;
     this.loadingDumpsLeft = 0;
     this.settleUntil = 0;
-    this.lastDumpXml = null;
+    this.lastDumpTree = null;
     this.world.reset();
     this.resetFaultState();
   }
@@ -225,20 +225,25 @@ export class PddApp {
 
   /** One `uiautomator dump`: may be stale, consumes a loading dump, may trigger a price change. */
   dump(): string {
+    return renderXml(this.dumpTree());
+  }
+
+  /** The tree one read of the screen sees (a dump or the agent's source), with the dump's effects. */
+  dumpTree(): UiNode {
     const faults = this.env.faults();
-    if (this.navSerial !== this.lastDumpNav && this.lastDumpXml !== null) {
+    if (this.navSerial !== this.lastDumpNav && this.lastDumpTree !== null) {
       const rate = faults.stale_dump_rate ?? 0;
       this.lastDumpNav = this.navSerial;
-      if (rate > 0 && this.env.random() < rate) return this.lastDumpXml;
+      if (rate > 0 && this.env.random() < rate) return this.lastDumpTree;
     }
     this.lastDumpNav = this.navSerial;
     if (!this.isLoading()) this.world.strike();
-    const xml = this.currentXml();
+    const tree = this.visibleTree();
     const loading = this.isLoading();
     if (this.loadingDumpsLeft > 0) this.loadingDumpsLeft -= 1;
-    this.lastDumpXml = xml;
+    this.lastDumpTree = tree;
     if (!loading) this.afterDumpPriceChange();
-    return xml;
+    return tree;
   }
 
   private afterDumpPriceChange(): void {
