@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceWorkerHints } from './device-worker-command';
 import type { PhoneHealth, PhoneState } from './phone-health';
+import type { PhoneAgentReport } from './phone-agent';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
 
 /** The longest display name a device may have; the issue form and the rename field use it too. */
@@ -49,6 +50,8 @@ export interface DeviceView {
   last_error: DeviceLastError | null;
   /** set: the phone takes no new claim until an operator resumes it */
   attention: DeviceAttention | null;
+  /** the read-screen agent as the worker last reported it; `AGENT_NOT_REPORTED` before any report */
+  agent: PhoneAgentReport;
   serial: string | null;
   model: string | null;
   last_seen_at: string | null;
@@ -81,6 +84,8 @@ const ATTENTION_REASONS = {
   CAPTCHA_REQUIRED: '出现验证码，请在手机上人工完成验证',
   RISK_FACE: '拼多多要求人脸验证，请在手机上人工完成',
   RISK_SMS: '拼多多要求短信验证，请在手机上人工完成',
+  HIERARCHY_UNAVAILABLE:
+    '页面一直在变化，读不出页面内容：请在手机上启用读屏代理（UiAutomator2 服务），或关闭该页面的动态内容',
 } as const satisfies Record<string, string>;
 export type AttentionReason = keyof typeof ATTENTION_REASONS;
 
@@ -90,6 +95,8 @@ const ATTENTION_STOP_CODES: readonly AttentionReason[] = [
   'CAPTCHA_REQUIRED',
   'RISK_FACE',
   'RISK_SMS',
+  // a screen that never goes idle on a phone without a running agent: every retry would stop the same way
+  'HIERARCHY_UNAVAILABLE',
 ];
 
 export function isAttentionStopCode(code: string): code is AttentionReason {

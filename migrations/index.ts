@@ -29,6 +29,7 @@ import * as m0140 from './0140_syb_account_secret';
 import * as m0145 from './0145_cap_named_max_total_price';
 import * as m0146 from './0146_purchase_result_pdd_order_no';
 import * as m0150 from './0150_host_phone_hardware_serial';
+import * as m0151 from './0151_device_agent_state';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0145_cap_named_max_total_price': m0145,
   '0146_purchase_result_pdd_order_no': m0146,
   '0150_host_phone_hardware_serial': m0150,
+  '0151_device_agent_state': m0151,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeviceLastError, DeviceView } from '../../domain/devices';
+import { AGENT_NOT_REPORTED } from '../../domain/phone-agent';
 import { reasonInfo } from '../../domain/purchase/reasons';
 import { deviceTaskQueue } from '../../domain/task-queues';
 import { nowUtc, parseUtcTimestamp, toUtcTimestamp } from '../../domain/time';
@@ -95,6 +96,8 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
       'd.model',
       'd.last_seen_at',
       'd.adb_connected',
+      'd.agent_state',
+      'd.agent_reason',
     ])
     .where('c.status', '=', 'ACTIVE')
     .orderBy('c.display_name')
@@ -140,6 +143,7 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
       claimed_at: task?.started_at ?? null,
       last_error: lastErrors.get(r.device_id) ?? null,
       attention: attention.get(r.device_id) ?? null,
+      agent: r.agent_state ? { state: r.agent_state, reason: r.agent_reason } : AGENT_NOT_REPORTED,
       serial: r.serial,
       model: r.model,
       last_seen_at: r.last_seen_at,

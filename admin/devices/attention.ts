@@ -5,6 +5,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { notFound } from '../../domain/api-error';
 import { hostClaimRefusal, storeHealthReading, type HealthReading } from './health';
 import { HEALTH_REFUSALS } from '../../domain/phone-health';
+import type { PhoneAgentReport } from '../../domain/phone-agent';
 
 /**
  * Phones that need a person (docs/api.md §12.1): a phone with an attention row takes no
@@ -98,9 +99,10 @@ export async function attentionByDevice(db: AdminDb): Promise<Map<string, Device
 export async function reportDeviceStatus(
   db: AdminDb,
   deviceId: string,
-  status: { adb_connected: boolean; health?: HealthReading | undefined },
+  status: { adb_connected: boolean; health?: HealthReading | undefined; agent?: PhoneAgentReport | undefined },
 ): Promise<DeviceClaimability> {
   if (status.health) await storeHealthReading(db, deviceId, status.health);
+  if (status.agent) await storeAgentReport(db, deviceId, status.agent);
   // written only when it changes: every phone reports every few seconds, and the admin is the one writer
   const adb = status.adb_connected ? 1 : 0;
   await db
@@ -122,4 +124,16 @@ export async function reportDeviceStatus(
     attention,
     ...(blocked ? { blocked: { reason_code: blocked, message: HEALTH_REFUSALS[blocked] } } : {}),
   };
+}
+
+/** The agent's state as last reported; written only when it changes, like the ADB state above. */
+async function storeAgentReport(db: AdminDb, deviceId: string, agent: PhoneAgentReport): Promise<void> {
+  const reason = agent.reason === null || agent.reason === '' ? null : agent.reason;
+  await db
+    .updateTable('devices')
+    .set({ agent_state: agent.state, agent_reason: reason })
+    .where('device_id', '=', deviceId)
+    // SQLite's IS NOT: null-safe, so a first report and a reason going to or from null count as changes
+    .where((eb) => eb.or([eb('agent_state', 'is not', agent.state), eb('agent_reason', 'is not', reason)]))
+    .execute();
 }

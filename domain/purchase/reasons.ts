@@ -28,7 +28,7 @@ export const REASONS = {
   SUBMIT_CONTROL_NOT_UNIQUE: { zh: '提交订单按钮不唯一或不可用', next: RESET },
   HIERARCHY_UNAVAILABLE: {
     zh: '页面一直在变化（如倒计时），手机读不出页面内容，已停止（未点击）',
-    next: `这个页面一直在动，需要在手机上启用读屏代理（UiAutomator2 服务）后再试，或由人工在手机上处理；${RESET}`,
+    next: `这个页面一直在动：在手机上启用读屏代理（UiAutomator2 服务）或由人工处理后，在「设备」页恢复该手机；${RESET}`,
   },
   APP_VERSION_UNSUPPORTED: {
     zh: '手机上的拼多多版本未经验证',

@@ -86,6 +86,16 @@ test('issuing a device in the UI shows its token once, with the command for the 
   expect((await deviceRequest(rig.admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(
     200,
   );
+  // its worker has not reported the read-screen agent yet; the next report names it (the page polls every 10 s)
+  expect(await row.getByTestId('device-agent').textContent()).toBe('读屏代理：不可用（未上报）');
+  const agent = { state: 'unavailable', reason: 'not installed' };
+  const status = await deviceRequest(rig.admin, auth, 'POST', '/api/device/status', {
+    body: { adb_connected: true, agent },
+  });
+  expect(status.status).toBe(200);
+  await row
+    .locator('[data-testid="device-agent"][data-agent-state="unavailable"]', { hasText: '不可用（not installed）' })
+    .waitFor({ timeout: 30_000 });
 
   // revoke it from the same page: a confirmation first, then the row is gone and the token dead
   await row.getByTestId('device-revoke').click();

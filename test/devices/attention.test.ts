@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { revokeDeviceCredential } from '../../admin/auth/device-credentials';
 import { purchaseActivities } from '../../activities/admin/purchase';
-import type { DeviceView } from '../../domain/devices';
+import { attentionReasonZh, type DeviceView } from '../../domain/devices';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
 import {
@@ -150,7 +150,7 @@ describe('phones that need help stop claiming', () => {
     expect(JSON.parse(resumeA[0]!.details_json!)).toMatchObject({ reason_code: 'LOGIN_REQUIRED', task_id: t1 });
   });
 
-  it('a stop recorded as a risk check (or a login page, a captcha) puts its phone on 需处理; other stops do not', async () => {
+  it('a stop recorded as a risk check (or a login page, a captcha, a screen never idle) puts its phone on 需处理; other stops do not', async () => {
     const [attempt] = await admin.db
       .selectFrom('purchase_attempts')
       .select('id')
@@ -170,6 +170,16 @@ describe('phones that need help stop claiming', () => {
       failure: { code: 'RISK_SMS', detail: 'the app asks for an SMS code' },
     });
     expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'RISK_SMS' });
+    expect((await op.post(`/api/devices/${a.deviceId}/resume`)).status).toBe(200);
+    expect((await deviceView(a))?.attention).toBeNull();
+    // a screen that never goes idle on a phone without a running agent: a person enables the agent first
+    await acts.recordAttemptProgress({
+      attemptId: attempt!.id,
+      step: 'stopped',
+      failure: { code: 'HIERARCHY_UNAVAILABLE', detail: 'the screen never went idle' },
+    });
+    expect((await deviceView(a))?.attention).toMatchObject({ reason_code: 'HIERARCHY_UNAVAILABLE' });
+    expect(attentionReasonZh('HIERARCHY_UNAVAILABLE')).toContain('UiAutomator2');
     expect((await op.post(`/api/devices/${a.deviceId}/resume`)).status).toBe(200);
     expect((await deviceView(a))?.attention).toBeNull();
   });

@@ -1,4 +1,6 @@
 import { issueHostCredential } from '../../admin/auth/host-credentials';
+import type { DeviceView } from '../../domain/devices';
+import { AGENT_NOT_REPORTED, AGENT_REASON_MAX, agentReasonText } from '../../domain/phone-agent';
 import {
   deviceRequest,
   issueTestDevice,
@@ -121,6 +123,51 @@ describe('what devices and hosts report is checked before it is stored', () => {
       expect(codeOf(res)).toEqual(refusedAsInvalid);
     }
     expect(await admin.db.selectFrom('device_health').selectAll().execute()).toEqual([]);
+  });
+
+  it('device status: the agent state is kept and shown on 设备; an odd one is 400 and writes nothing; a report without it keeps it', async () => {
+    const status = (body: unknown) => deviceRequest(admin, device, 'POST', '/api/device/status', { body });
+    const agentOf = async () =>
+      ((await op.get('/api/devices')).body as DeviceView[]).find((d) => d.device_id === device.deviceId)?.agent;
+    expect(await agentOf()).toEqual({ state: 'unavailable', reason: 'not reported' });
+    expect((await status({ adb_connected: true })).status).toBe(200);
+    expect(await agentOf()).toEqual(AGENT_NOT_REPORTED);
+    expect((await status({ adb_connected: true, agent: { state: 'starting', reason: null } })).status).toBe(200);
+    expect(await agentOf()).toEqual({ state: 'starting', reason: null });
+    const unavailable = { state: 'unavailable', reason: 'the agent did not answer on port 6790 读屏' };
+    expect((await status({ adb_connected: true, agent: unavailable })).status).toBe(200);
+    expect(await agentOf()).toEqual(unavailable);
+
+    const before = await registered();
+    for (const agent of [
+      { state: 'crashed', reason: null },
+      { state: 'RUNNING', reason: null },
+      { state: 'running' },
+      { state: 'unavailable', reason: 'x'.repeat(AGENT_REASON_MAX + 1) },
+      { state: 'unavailable', reason: 'line\nbreak' },
+      { state: 'unavailable', reason: 'bell\u0007' },
+      { state: 'unavailable', reason: 'flip\u202e' },
+      { state: 'unavailable', reason: 'half\ud800' },
+      { state: 'unavailable', reason: 42 },
+      'running',
+      null,
+    ])
+      expect({ agent, ...codeOf(await status({ adb_connected: true, agent })) }).toEqual({
+        agent,
+        ...refusedAsInvalid,
+      });
+    expect(await registered()).toEqual(before);
+    expect(await agentOf()).toEqual(unavailable);
+
+    // a worker from before the agent reports none: the last one stays
+    expect((await status({ adb_connected: true })).status).toBe(200);
+    expect(await agentOf()).toEqual(unavailable);
+    expect((await status({ adb_connected: true, agent: { state: 'running', reason: null } })).status).toBe(200);
+    expect(await agentOf()).toEqual({ state: 'running', reason: null });
+    // what a sender does with a raw error message: any text becomes a reason the schema takes
+    const reason = agentReasonText(`adb: error\n\tat Socket\u202e ${'y'.repeat(300)}`);
+    expect((await status({ adb_connected: true, agent: { state: 'unavailable', reason } })).status).toBe(200);
+    expect(await agentOf()).toEqual({ state: 'unavailable', reason });
   });
 
   it('phone host: odd serials, models and versions of a reported phone are 400 and write nothing', async () => {

@@ -1,3 +1,5 @@
+import type { AgentState } from '../../../domain/phone-agent';
+
 /** Device credentials (docs/security.md "Devices") and what a device reports about itself (docs/architecture.md §5.1). */
 interface DeviceCredentialsTable {
   /** canonical lowercase UUIDv4 */
@@ -24,6 +26,9 @@ interface DevicesTable {
   adb_connected: number | null;
   /** when adb_connected last changed */
   adb_checked_at: string | null;
+  /** the read-screen agent as the worker last reported it (domain/phone-agent.ts); null: never reported */
+  agent_state: AgentState | null;
+  agent_reason: string | null;
 }
 
 /** A phone that takes no claim until an operator resumes it (migrations/0040_device_attention.ts). */

@@ -5,6 +5,7 @@ import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
 import { reportDeviceStatus } from '../../devices/attention';
 import { healthReadingSchema } from '../../devices/health';
+import { phoneAgentReportSchema } from '../../../domain/phone-agent';
 import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
 import { z } from 'zod';
@@ -14,6 +15,8 @@ const statusBody = z.object({
   adb_connected: z.boolean(),
   /** the worker's own reading right before a claim (docs/phone-hosts.md "Health") */
   health: z.object(healthReadingSchema.shape).optional(),
+  /** the read-screen agent's state; absent from workers from before it, which keeps the last one */
+  agent: phoneAgentReportSchema.optional(),
 });
 
 /**

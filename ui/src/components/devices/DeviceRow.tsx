@@ -1,5 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { attentionReasonZh, type DeviceView } from '../../../../domain/devices';
+import { agentStateZh } from '../../../../domain/phone-agent';
 import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
@@ -73,7 +74,7 @@ export default function DeviceRow(props: {
   );
 }
 
-/** 在线 / 离线, 需处理 with its reason, the phone host's state, and how online was judged. */
+/** 在线 / 离线, 需处理 with its reason, the phone host's state, the read-screen agent, and how online was judged. */
 function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
@@ -94,6 +95,9 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
         )}
       </Show>
       <PhoneHostStatus device={d()} />
+      <div class="tk-reason" data-testid="device-agent" data-agent-state={d().agent.state}>
+        读屏代理：{agentStateZh(d().agent)}
+      </div>
       <Show when={d().online_source === 'last_seen'}>
         <div class="tk-reason" data-testid="device-online-fallback">
           Temporal 未连接，按最近联系时间判断
