@@ -1,3 +1,4 @@
+import type { PhoneAgentReport } from '../domain/phone-agent';
 import type { Logger } from '../platform/logger';
 import { describeError } from '../platform/errors';
 
@@ -148,7 +149,7 @@ export type DeviceStatusAnswer =
  */
 export async function reportDeviceStatus(
   opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token' | 'requestTimeoutMs'>,
-  status: { adb_connected: boolean; health?: object },
+  status: { adb_connected: boolean; health?: object; agent?: PhoneAgentReport },
 ): Promise<DeviceStatusAnswer> {
   try {
     const res = await fetch(new URL('/api/device/status', opts.adminUrl), {

@@ -7,6 +7,7 @@ import { temporalConnection, temporalEnvShape, type TemporalSetup } from '../tem
 
 /** The flags of `npm run device-worker`; each is read below through the one schema. */
 const DEVICE_WORKER_FLAGS = [
+  'agent',
   'device-id',
   'serial',
   'adb-host',
@@ -45,6 +46,8 @@ const schema = z.object({
   '--metrics-port': port.optional(),
   '--metrics-host': metricsHostEnvShape.CMAUTOBUY_METRICS_HOST,
   '--temporal-metrics-port': port.optional(),
+  // the on-device agent reads the screen while it runs (docs/phone-hosts.md "The on-device agent")
+  '--agent': z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   CMAUTOBUY_DEVICE_TOKEN: z.string().optional(),
   ...logLevelEnvShape,
   ...temporalEnvShape,
@@ -66,6 +69,8 @@ export interface DeviceWorkerConfig {
   metrics: { host: string; port: number } | undefined;
   /** the Temporal SDK's worker metrics (temporal/runtime.ts), when asked for */
   temporalMetrics: { host: string; port: number } | undefined;
+  /** read the screen through the on-device agent while it runs */
+  agent: boolean;
 }
 
 export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.ProcessEnv): DeviceWorkerConfig {
@@ -81,10 +86,11 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
       '--metrics-port': flags['--metrics-port'] ?? env['CMAUTOBUY_DEVICE_METRICS_PORT'],
       '--metrics-host': flags['--metrics-host'] ?? env['CMAUTOBUY_METRICS_HOST'],
       '--temporal-metrics-port': flags['--temporal-metrics-port'] ?? env['CMAUTOBUY_TEMPORAL_METRICS_PORT'],
+      '--agent': flags['--agent'] ?? env['CMAUTOBUY_PHONE_AGENT'],
     },
     {
       what: 'device worker options',
-      hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …] [--temporal-metrics-port …]',
+      hint: 'usage: npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …] [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …] [--temporal-metrics-port …] [--agent on|off]',
     },
   );
   return {
@@ -103,5 +109,6 @@ export function parseDeviceWorkerArgs(argv: readonly string[], env: NodeJS.Proce
     temporalMetrics: c['--temporal-metrics-port']
       ? { host: c['--metrics-host'], port: c['--temporal-metrics-port'] }
       : undefined,
+    agent: c['--agent'] === 'on',
   };
 }

@@ -19,6 +19,8 @@ import { createRegistration, type Registration } from '../device-worker/runtime/
 import { keepArtifacts, type ArtifactRetention } from '../device-worker/runtime/artifact-retention';
 import { DeviceStatusWatch } from '../device-worker/runtime/device-status';
 import { followQuietly, PhoneAnimations, SAVED_SCALES_FILE } from '../device-worker/runtime/animations';
+import { PhoneAgent } from '../device-worker/agent/phone-agent';
+import type { PhoneAgentReport } from '../domain/phone-agent';
 
 export interface DeviceWorkerOptions {
   /** the admin-issued device id (also the queue `device/<id>` and the data folder) */
@@ -40,6 +42,11 @@ export interface DeviceWorkerOptions {
   statusIntervalMs?: number;
   /** serve this worker's metrics at `http://host:port/metrics` (port 0: a free one); unset = not served */
   metrics?: { host: string; port: number };
+  /**
+   * Read the screen through the on-device agent (device-worker/agent/) while it runs; off: every
+   * read is a `uiautomator dump`. The process entry turns it on unless told otherwise.
+   */
+  agent?: boolean;
 }
 
 export interface DeviceWorkerHandle {
@@ -47,6 +54,8 @@ export interface DeviceWorkerHandle {
   taskQueue: string;
   /** resolves when the phone's queue is being polled */
   ready: Promise<void>;
+  /** the on-device agent as the device page shows it */
+  agent(): PhoneAgentReport;
   /** where this worker's metrics are served, when asked for */
   metricsUrl: string | undefined;
   stop(): Promise<void>;
@@ -62,9 +71,7 @@ export interface DeviceWorkerHandle {
 export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<DeviceWorkerHandle> {
   const log = opts.log.child({ deviceId: opts.deviceId, serial: opts.serial });
   // First, so a metrics port that is taken stops the start before anything is opened.
-  const metrics = new DeviceMetrics();
-  const metricsListener = opts.metrics ? await metrics.serve({ ...opts.metrics, log }) : undefined;
-  if (metricsListener) log.info({ url: metricsListener.url }, 'device worker metrics served');
+  const { metrics, metricsListener } = await serveMetrics(opts, log);
   const paths = dataPaths(opts.dataDir).device(opts.deviceId);
   const ledger = new DeviceLedger(paths.ledgerDb, opts.deviceId);
   // the purchase submissions live in the same file, in their own table and connection
@@ -73,13 +80,13 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
 
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
-  const animations = phoneAnimations(adbTarget, opts, paths.root, log);
-  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, animations);
+  const phone = phoneUpkeep(adbTarget, opts, paths.root, log);
+  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone);
 
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
     taskQueue,
-    adb: new AdbDevice(adbTarget, opts.adb.timeouts),
+    adb: new AdbDevice(adbTarget, opts.adb.timeouts).readHierarchyFrom(phone.agent),
     ledger,
     artifacts: retention.artifacts,
     timing: { ...DEFAULT_TIMING, ...opts.timing },
@@ -122,13 +129,13 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     },
     onDisconnecting: () => poller.detach(),
   });
-
   registration.register();
 
   return {
     deviceId: opts.deviceId,
     taskQueue,
     ready: queue.ready,
+    agent: phone.report,
     metricsUrl: metricsListener?.url,
     async stop() {
       // no claim may be taken from here on, even by a check that is finishing right now
@@ -140,7 +147,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       await pollerStopped;
       await queue.stop();
       // after the queue: a purchase that finishes during the stop still runs without animations
-      await animations.stop();
+      await phone.stop();
       await checks.close();
       ledger.close();
       submissions.close();
@@ -149,19 +156,43 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   };
 }
 
+async function serveMetrics(opts: DeviceWorkerOptions, log: Logger) {
+  const metrics = new DeviceMetrics();
+  const metricsListener = opts.metrics ? await metrics.serve({ ...opts.metrics, log }) : undefined;
+  if (metricsListener) log.info({ url: metricsListener.url }, 'device worker metrics served');
+  return { metrics, metricsListener };
+}
+
+const AGENT_OFF: PhoneAgentReport = { state: 'unavailable', reason: 'turned off for this worker (--agent off)' };
+
 /**
+ * What the worker keeps up on the phone while it runs: its animations off and its on-device agent
+ * running (when asked for; started here, kept by every status check).
+ *
  * The animations are set by the device worker, not by the phone host: the worker's start and stop
  * bracket every claim and tap on the phone, it runs with or without a host, and a host cannot
  * stop it more cleanly than its own stop (a SIGKILL skips both; the saved file covers that).
  */
-function phoneAnimations(adbTarget: AdbTarget, opts: DeviceWorkerOptions, deviceDir: string, log: Logger) {
+function phoneUpkeep(adbTarget: AdbTarget, opts: DeviceWorkerOptions, deviceDir: string, log: Logger) {
   // its own connection, one try: a phone gone from ADB must not hold up a status check or the stop
   const adb = new AdbDevice(adbTarget, { ...opts.adb.timeouts, shellMs: 5_000, reconnectMs: 0 });
-  return new PhoneAnimations({
+  const animations = new PhoneAnimations({
     shell: (command) => adb.shell(command),
     file: path.join(deviceDir, SAVED_SCALES_FILE),
     log,
   });
+  const agent = opts.agent ? new PhoneAgent({ adb: new AdbDevice(adbTarget, opts.adb.timeouts), log }) : null;
+  void agent?.keep();
+  return {
+    animations,
+    /** every activity's ADB reads the screen through it while it runs, by dump otherwise */
+    agent,
+    report: (): PhoneAgentReport => agent?.report() ?? AGENT_OFF,
+    async stop() {
+      await animations.stop();
+      await agent?.stop();
+    },
+  };
 }
 
 /** The activities of the phone's own queue: the device's and the purchase's, whose screenshots go to the admin. */
@@ -184,8 +215,9 @@ function watchAdmin(
   log: Logger,
   retention: ArtifactRetention,
   claims: () => ClaimPoller,
-  animations: PhoneAnimations,
+  phone: { animations: PhoneAnimations; agent: PhoneAgent | null; report: () => PhoneAgentReport },
 ): { registration: Registration; status: DeviceStatusWatch } {
+  const { animations, agent } = phone;
   const registration = createRegistration({
     admin: opts.admin,
     deviceId: opts.deviceId,
@@ -206,6 +238,9 @@ function watchAdmin(
     onRevoked: () => void claims().stop(),
     // animations off while automation holds the phone, back on when paused, 需处理 or revoked
     onChecked: followQuietly(animations, log),
+    // the agent's state goes with every report; a dead one is started again after the report
+    agent: phone.report,
+    afterReport: () => void agent?.keep(),
   });
   return { registration, status };
 }

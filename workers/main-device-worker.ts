@@ -16,7 +16,7 @@ import { startDeviceWorker } from './device';
 /**
  * `npm run device-worker -- --device-id <id> --serial <serial> [--adb-host …] [--adb-port …]
  * [--admin-url …] [--token-file …] [--data-dir …] [--metrics-port …] [--metrics-host …]
- * [--temporal-metrics-port …]`: one device worker for one phone.
+ * [--temporal-metrics-port …] [--agent on|off]`: one device worker for one phone.
  * Temporal: CMAUTOBUY_TEMPORAL_ADDRESS or 127.0.0.1:CMAUTOBUY_TEMPORAL_PORT, namespace
  * CMAUTOBUY_TEMPORAL_NAMESPACE (cmautobuy); TLS from CMAUTOBUY_TEMPORAL_TLS_CA/_CERT/_KEY/_SERVER_NAME.
  */
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     log,
     artifactRetentionDays: config.artifactRetentionDays,
     metrics: config.metrics,
+    agent: config.agent,
   });
   await handle.ready;
   console.log(`DEVICE WORKER READY ${config.deviceId}${handle.metricsUrl ? ` metrics=${handle.metricsUrl}` : ''}`);

@@ -1,4 +1,4 @@
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import Adb, { type Device } from '@devicefarmer/adbkit';
 import { describeError } from '../../platform/errors';
 import { DeviceError } from '../errors';
@@ -41,6 +41,19 @@ export interface AdbTimeouts {
 
 const DEFAULT_TIMEOUTS: AdbTimeouts = { shellMs: 10_000, dumpMs: 20_000, screencapMs: 15_000, reconnectMs: 10_000 };
 
+/**
+ * Another way to read the screen's hierarchy than `uiautomator dump` (the on-device agent,
+ * ../agent/phone-agent.ts). Asked before every read; a source that is not ready, or whose read
+ * fails, leaves that read to `uiautomator dump`.
+ */
+export interface HierarchySource {
+  ready(): boolean;
+  /** the hierarchy as XML; throws when the source could not read it */
+  read(): Promise<string>;
+  /** a read failed: the source decides whether it is still ready */
+  failed(err: unknown): void;
+}
+
 /** Called once per ADB round trip (every new TCP conversation with the ADB server). */
 export type RoundTripObserver = () => void;
 
@@ -58,6 +71,7 @@ export class AdbDevice {
   private readonly client: AdbClient;
   private readonly lockKey: string;
   private online = false;
+  private hierarchy: HierarchySource | null = null;
   readonly timeouts: AdbTimeouts;
 
   constructor(
@@ -133,8 +147,58 @@ export class AdbDevice {
     return buf.toString('utf8');
   }
 
+  /** Reads the screen through `source` from now on, while it is ready; null: `uiautomator dump` only. */
+  readHierarchyFrom(source: HierarchySource | null): this {
+    this.hierarchy = source;
+    return this;
+  }
+
+  /** Which channel the next read takes. */
+  get hierarchyChannel(): 'agent' | 'dump' {
+    return this.hierarchy?.ready() ? 'agent' : 'dump';
+  }
+
+  /**
+   * The screen's hierarchy: through the agent while it is ready (it answers with the current
+   * tree even on a screen that never goes idle), otherwise `uiautomator dump`. An agent read that
+   * fails costs that read a dump, never a decision on an older tree.
+   */
   async dumpUi(): Promise<UiDumpOutput> {
+    const source = this.hierarchy;
+    if (source?.ready()) {
+      try {
+        return splitUiDump(await source.read());
+      } catch (err) {
+        source.failed(err);
+      }
+    }
     return splitUiDump(await this.shell('uiautomator dump /dev/tty', this.timeouts.dumpMs));
+  }
+
+  /** `adb push`: `contents` to `remotePath` on the phone, bounded by `timeoutMs`. */
+  async push(contents: Readable, remotePath: string, timeoutMs: number): Promise<void> {
+    await this.exchange(`push ${remotePath}`, timeoutMs, async (device) => {
+      const transfer = await device.push(contents, remotePath, 0o644);
+      await new Promise<void>((resolve, reject) => {
+        transfer.on('end', resolve);
+        transfer.on('error', reject);
+      });
+    });
+  }
+
+  /** `adb forward tcp:<local> tcp:<remote>` (the listener is on the ADB server's machine). */
+  async forward(localPort: number, remotePort: number): Promise<void> {
+    await this.exchange(`forward tcp:${localPort}`, this.timeouts.shellMs, (device) =>
+      device.forward(`tcp:${int(localPort)}`, `tcp:${int(remotePort)}`),
+    );
+  }
+
+  /**
+   * A shell command that runs for as long as it likes (`am instrument -w`): the stream is handed
+   * back once open, and ends when the command does. Only opening it is bounded.
+   */
+  holdShell(command: string): Promise<Duplex> {
+    return this.exchange(command, this.timeouts.shellMs, (device) => device.shell(command));
   }
 
   async screencap(): Promise<Buffer> {
@@ -185,26 +249,38 @@ export class AdbDevice {
     }
   }
 
+  /** One command that reads its whole answer (shell, screencap), bounded by `timeoutMs`. */
   private run(
     label: string,
     timeoutMs: number,
     call: (device: ReturnType<AdbClient['getDevice']>) => PromiseLike<Duplex>,
   ): Promise<Buffer> {
+    let stream: Duplex | undefined;
+    return this.exchange(
+      label,
+      timeoutMs,
+      async (device) => {
+        stream = await call(device);
+        return Adb.util.readAll(stream);
+      },
+      () => stream?.destroy(),
+    );
+  }
+
+  /** One exchange with the phone: serialised per phone, online first, bounded, its error classified. */
+  private exchange<T>(
+    label: string,
+    timeoutMs: number,
+    call: (device: ReturnType<AdbClient['getDevice']>) => PromiseLike<T>,
+    abandon: () => void = () => undefined,
+  ): Promise<T> {
     return withPhoneLock(this.lockKey, async () => {
       if (!this.online) await this.ensureOnline();
       this.observer();
-      let stream: Duplex | undefined;
       try {
-        return await withTimeout(
-          (async () => {
-            stream = await call(this.client.getDevice(this.serial));
-            return Promise.resolve(Adb.util.readAll(stream));
-          })(),
-          timeoutMs,
-          label,
-        );
+        return await withTimeout(Promise.resolve(call(this.client.getDevice(this.serial))), timeoutMs, label);
       } catch (err) {
-        stream?.destroy();
+        abandon();
         throw this.classify(err, label);
       }
     });

@@ -6,6 +6,7 @@ import { healthRefusal } from '../../domain/phone-health';
 import { readHealthWith, type HealthReading } from '../adb/health-reading';
 import { SUPPORTED_APP_VERSIONS } from '../pdd/profile';
 import type { PhoneHolder } from './animations';
+import type { PhoneAgentReport } from '../../domain/phone-agent';
 
 /**
  * Whether this phone may take a claim right now (docs/api.md §12.1): it answers on ADB,
@@ -37,6 +38,10 @@ export class DeviceStatusWatch {
       onRevoked: (why: string) => void;
       /** after every check, awaited before its answer: whose the phone is now (runtime/animations.ts) */
       onChecked?: (state: { adbConnected: boolean; holder: PhoneHolder }) => Promise<void>;
+      /** the on-device agent's state, reported with every check (../agent/phone-agent.ts) */
+      agent?: () => PhoneAgentReport;
+      /** after every check of a phone on ADB, not awaited: the agent's health check and restart */
+      afterReport?: () => void;
     },
   ) {
     // its own connection: the device list every interval; read-only dumpsys/df only right before a claim
@@ -102,7 +107,11 @@ export class DeviceStatusWatch {
     if (admin) {
       const answer = await reportDeviceStatus(
         { adminUrl: admin.url, deviceId: this.opts.deviceId, token: admin.token },
-        { adb_connected: adbConnected, ...(health ? { health } : {}) },
+        {
+          adb_connected: adbConnected,
+          ...(health ? { health } : {}),
+          ...(this.opts.agent ? { agent: this.opts.agent() } : {}),
+        },
       );
       holder =
         answer.kind === 'unavailable'
@@ -131,6 +140,7 @@ export class DeviceStatusWatch {
       this.opts.onChange();
     }
     await this.opts.onChecked?.({ adbConnected, holder });
+    if (adbConnected) this.opts.afterReport?.();
     return refusal;
   }
 }

@@ -18,6 +18,8 @@ export const faultsSchema = z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,64}$/, 'hardware_serial must be a plain serial')
       .optional(),
+    /** the Android API level `getprop ro.build.version.sdk` says (33 unless set): below 26 no agent runs */
+    android_sdk: z.number().int().min(16).max(40).optional(),
     disconnect_after_commands: z.number().int().nonnegative().optional(),
     stale_dump_rate: z.number().min(0).max(1).optional(),
     captcha_on: z.enum(['open', 'panel', 'submit']).optional(),

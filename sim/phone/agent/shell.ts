@@ -45,18 +45,38 @@ export async function pmInstall(phone: Phone, args: string[], pushed: (path: str
   const pkg = packageOfApk(file);
   if (pkg === null) return out(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}]\n`, 1);
   phone.agent.installed.add(pkg);
+  // the server APK's name carries its version (`…-v10.6.6.apk`); the test APK's stays 1.0
+  phone.agent.versions.set(pkg, /-v(\d+(?:\.\d+)*)\.apk$/.exec(file)?.[1] ?? '1.0');
   return out('Success\n');
 }
 
 export async function pmUninstall(phone: Phone, args: string[]): Promise<Output> {
   const pkg = positional(args, PM_FLAGS_WITH_VALUE)[0] ?? '';
   if (!phone.agent.installed.delete(pkg)) return out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n', 1);
+  phone.agent.versions.delete(pkg);
   phone.agent.stop();
   return out('Success\n');
 }
 
 export function installedPackageLines(phone: Phone): string {
   return [...phone.agent.installed].map((p) => `package:${p}\n`).join('');
+}
+
+/** `dumpsys package <pkg>` of an agent package as Android prints it; null for any other package. */
+export function agentPackageDump(phone: Phone, pkg: string): string | null {
+  if (pkg !== AGENT_PACKAGE && pkg !== AGENT_TEST_PACKAGE) return null;
+  const version = phone.agent.versions.get(pkg);
+  if (!phone.agent.installed.has(pkg) || version === undefined)
+    return `Dexopt state:\n  Unable to find package: ${pkg}\n`;
+  return (
+    'Packages:\n' +
+    `  Package [${pkg}] (7c1d2e3):\n` +
+    '    userId=10301\n' +
+    `    pkg=Package{4a5b6c7 ${pkg}}\n` +
+    `    versionCode=${version.split('.').length} minSdk=21 targetSdk=34\n` +
+    `    versionName=${version}\n` +
+    '    flags=[ DEBUGGABLE HAS_CODE ALLOW_CLEAR_USER_DATA ]\n'
+  );
 }
 
 export function instrumentationList(phone: Phone): string {

@@ -17,6 +17,8 @@ export interface AgentRun {
 /** The agent's side of one phone: which of its packages are installed and whether it runs. */
 export class Agent {
   readonly installed = new Set<string>();
+  /** the versionName `dumpsys package` reports for each installed package */
+  readonly versions = new Map<string, string>();
   private run: AgentRun | null = null;
 
   get running(): boolean {
@@ -50,5 +52,6 @@ export class Agent {
   reset(): void {
     this.stop();
     this.installed.clear();
+    this.versions.clear();
   }
 }

@@ -7,6 +7,7 @@ import { IDLE_REFUSED, neverIdle } from '../idle';
 import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
 import { settings } from './settings';
 import {
+  agentPackageDump,
   amInstrument,
   forceStopAgent,
   installedPackageLines,
@@ -47,7 +48,7 @@ function properties(phone: Phone): [string, string][] {
     ['ro.build.characteristics', 'default'],
     ['ro.build.fingerprint', 'Redmi/sim/sim:13/TKQ1.221114.001/V14.0.6.0.TMRCNXM:user/release-keys'],
     ['ro.build.version.release', '13'],
-    ['ro.build.version.sdk', '33'],
+    ['ro.build.version.sdk', String(phone.faults.android_sdk ?? 33)],
     ['ro.product.brand', 'Redmi'],
     ['ro.product.cpu.abi', 'arm64-v8a'],
     ['ro.product.device', 'sim'],
@@ -295,6 +296,8 @@ const dumpsys: Command = async (phone, args) => {
   await phone.delay('shell');
   if (args[0] === 'package') {
     const pkg = args[1];
+    const agent = agentPackageDump(phone, pkg ?? '');
+    if (agent !== null) return out(agent);
     if (pkg !== PDD_PACKAGE) return out(`Dexopt state:\n  Unable to find package: ${pkg ?? ''}\n`);
     const v = phone.appVersion;
     const code = v

@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { agentReasonText, type PhoneAgentReport } from '../../domain/phone-agent';
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { AdbDevice, HierarchySource } from '../adb/adb-device';
+import { parseVersionName } from '../adb/output';
+import { isDeviceError } from '../errors';
+import { AgentClient, type AgentClientTimeouts } from './client';
+import {
+  AGENT_MIN_SDK,
+  AGENT_PACKAGE,
+  AGENT_PORT,
+  AGENT_RUNNER,
+  AGENT_TEST_PACKAGE,
+  AgentError,
+  agentApks,
+  type AgentApks,
+} from './package';
+
+export interface PhoneAgentOptions {
+  /** its own connection to the phone: installs and starts never wait behind a purchase's commands */
+  adb: AdbDevice;
+  log: Logger;
+  /** how long a started agent has to say it is ready; default 30 s (a real one takes 3–10 s) */
+  startWaitMs?: number;
+  /** after a start that failed, how long until the next try; default 60 s */
+  retryMs?: number;
+  /** how long one APK push and install may take; default 120 s (the server APK is ~18 MB) */
+  installMs?: number;
+  client?: Partial<AgentClientTimeouts>;
+  apks?: () => AgentApks;
+}
+
+const INSTRUMENT = `am instrument -w -e disableAnalytics true ${AGENT_RUNNER}`;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const ADB_GONE = new Set(['ADB_DISCONNECTED', 'ADB_TIMEOUT']);
+
+/**
+ * The phone's on-device agent (Appium's UiAutomator2 server), kept running while the worker runs:
+ * installed from the npm package when the phone lacks it or has another version, started with
+ * `am instrument -w` (the held stream ends when the agent dies), reached through `adb forward`,
+ * asked for health with every status check and restarted when it stopped answering. It only
+ * reads the screen: every tap still goes through the purchase's tap guard over ADB. It is a
+ * capability, not a requirement — while it is not running every read is a `uiautomator dump`.
+ */
+export class PhoneAgent implements HierarchySource {
+  private current: PhoneAgentReport = { state: 'starting', reason: null };
+  private client: AgentClient | null = null;
+  private held: Duplex | null = null;
+  private bringing: Promise<void> | null = null;
+  /** a new start is tried from then on; 0: at once */
+  private nextTryAt = 0;
+  /** this phone can never have it (too old, ADB elsewhere): no more tries */
+  private never = false;
+  private stopped = false;
+  /** every start has its number, so a run that ended late cannot touch a newer one */
+  private run = 0;
+
+  constructor(private readonly opts: PhoneAgentOptions) {}
+
+  /** What the device page shows: `running`, `starting`, or `unavailable` with the reason. */
+  report(): PhoneAgentReport {
+    return { ...this.current };
+  }
+
+  ready(): boolean {
+    return this.current.state === 'running' && this.client !== null;
+  }
+
+  read(): Promise<string> {
+    if (!this.client) return Promise.reject(new AgentError('the agent is not running'));
+    return this.client.source();
+  }
+
+  /** A read failed: reads go to `uiautomator dump` until the next check has brought it back. */
+  failed(err: unknown): void {
+    if (this.current.state !== 'running') return;
+    this.opts.log.warn({ err: describeError(err) }, 'the agent could not read the screen; reading by uiautomator dump');
+    this.lost(`a read failed: ${describeError(err)}`);
+  }
+
+  /**
+   * Brings the agent up if it is not running (after a failed start, only once `retryMs` passed)
+   * and asks a running one whether it still answers. Never throws; joins a start under way.
+   */
+  keep(): Promise<void> {
+    if (this.stopped || this.never) return Promise.resolve();
+    this.bringing ??= this.keepOnce().finally(() => (this.bringing = null));
+    return this.bringing;
+  }
+
+  /** Stops it, so the phone's accessibility is its own again (a person may use it next). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.run += 1;
+    this.client = null;
+    await this.bringing?.catch(() => undefined);
+    this.release();
+    await this.opts.adb.shell(`am force-stop ${AGENT_TEST_PACKAGE}`).catch(() => undefined);
+  }
+
+  private async keepOnce(): Promise<void> {
+    if (this.client) {
+      if (await this.client.status()) return;
+      this.lost('it stopped answering');
+    }
+    if (Date.now() < this.nextTryAt) return;
+    await this.bringUp();
+  }
+
+  private async bringUp(): Promise<void> {
+    const run = ++this.run;
+    this.set({ state: 'starting', reason: this.current.reason });
+    try {
+      const refusal = await this.cannotHave();
+      if (refusal) {
+        this.never = true;
+        this.set({ state: 'unavailable', reason: refusal });
+        this.opts.log.info({ reason: refusal }, 'no on-device agent on this phone; reading by uiautomator dump');
+        return;
+      }
+      await this.install((this.opts.apks ?? agentApks)());
+      const client = await this.start(run);
+      if (run !== this.run) return;
+      this.client = client;
+      this.nextTryAt = 0;
+      this.set({ state: 'running', reason: null });
+      this.opts.log.info('on-device agent running: the screen is read through it');
+    } catch (err) {
+      if (run !== this.run) return;
+      this.client = null;
+      this.release();
+      // a phone that left ADB is tried again at the first check that finds it back; one that
+      // refused the agent, only after retryMs (no start loop on a phone that never runs it)
+      this.nextTryAt = isDeviceError(err) && ADB_GONE.has(err.code) ? 0 : Date.now() + (this.opts.retryMs ?? 60_000);
+      const reason = `the agent did not start: ${describeError(err)}`;
+      this.set({ state: 'unavailable', reason });
+      this.opts.log.warn({ reason }, 'no on-device agent for now; reading by uiautomator dump');
+    }
+  }
+
+  /** Why this phone can never have the agent; null when it can. */
+  private async cannotHave(): Promise<string | null> {
+    const { host } = this.opts.adb.target;
+    if (!LOOPBACK.has(host))
+      return `the ADB server runs on ${host}: a forwarded port would listen there, not on this machine`;
+    const sdk = Number(await this.opts.adb.getprop('ro.build.version.sdk'));
+    if (!Number.isInteger(sdk)) throw new AgentError('the phone did not say its Android version');
+    return sdk < AGENT_MIN_SDK ? `Android API ${sdk} is older than 8.0 (API ${AGENT_MIN_SDK})` : null;
+  }
+
+  /** Installs both APKs unless the phone has this version of the server and its instrumentation. */
+  private async install(apks: AgentApks): Promise<void> {
+    const { adb } = this.opts;
+    const version = parseVersionName(await adb.shell(`dumpsys package ${AGENT_PACKAGE}`), AGENT_PACKAGE);
+    const runner = (await adb.shell('pm list instrumentation')).includes(AGENT_RUNNER);
+    if (version === apks.version && runner) return;
+    const limit = this.opts.installMs ?? 120_000;
+    for (const file of [apks.server, apks.test]) {
+      const remote = `/data/local/tmp/${path.basename(file)}`;
+      await adb.push(fs.createReadStream(file), remote, limit);
+      const out = await adb.shell(`pm install -r -g -t ${remote}`, limit);
+      await adb.shell(`rm -f ${remote}`);
+      if (!/^Success/m.test(out))
+        throw new AgentError(`pm install ${path.basename(file)}: ${out.trim().slice(0, 200) || 'no answer'}`);
+    }
+    this.opts.log.info({ was: version, now: apks.version }, 'on-device agent installed');
+  }
+
+  /** Forwards a free local port, starts the instrumentation and waits until it says ready. */
+  private async start(run: number): Promise<AgentClient> {
+    const { adb } = this.opts;
+    this.release();
+    const port = await freeLocalPort();
+    await adb.forward(port, AGENT_PORT);
+    const held = await adb.holdShell(INSTRUMENT);
+    this.held = held;
+    let output = '';
+    let ended = false;
+    held.on('data', (d: Buffer) => (output = (output + d.toString('utf8')).slice(-2_000)));
+    held.on('error', () => undefined);
+    held.on('close', () => {
+      ended = true;
+      if (run === this.run && this.client) this.lost(`it stopped (${lastLine(output)})`);
+    });
+    const client = new AgentClient(port, this.opts.client);
+    const deadline = Date.now() + (this.opts.startWaitMs ?? 30_000);
+    while (!(await client.status())) {
+      if (ended) throw new AgentError(`am instrument ended: ${lastLine(output)}`);
+      if (Date.now() >= deadline || run !== this.run) throw new AgentError('it did not say it was ready in time');
+      await sleep(200);
+    }
+    await client.openSession();
+    return client;
+  }
+
+  /** It was running and is not now: reads go to dumps, the next check starts it again at once. */
+  private lost(why: string): void {
+    this.client = null;
+    this.release();
+    this.nextTryAt = 0;
+    this.set({ state: 'starting', reason: why });
+  }
+
+  private release(): void {
+    const held = this.held;
+    this.held = null;
+    held?.destroy();
+  }
+
+  /** The reason is one printable line, as the admin takes it. */
+  private set(report: PhoneAgentReport): void {
+    this.current = { state: report.state, reason: agentReasonText(report.reason) };
+  }
+}
+
+/** What `am instrument` said as it ended: its short message or error when it gave one, else its last line. */
+function lastLine(output: string): string {
+  const said = /(?:shortMsg|Error)=([^\n]+)/.exec(output)?.[1];
+  const lines = output.trim().split('\n');
+  return (said ?? lines[lines.length - 1] ?? '').trim().slice(0, 200) || 'no output';
+}
+
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new AgentError('no free port'))));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
