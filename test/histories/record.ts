@@ -304,12 +304,12 @@ async function main(): Promise<void> {
       const rig = await startPurchaseRig({ withWorker: !phoneless });
       rigs.push(rig);
       for (const s of list) {
-        rig.resetPhone();
+        await rig.resetPhone();
         const id = await s.run(rig);
         await save(s.name, await settled(rig, id));
       }
       if (!phoneless && wanted('collect')) {
-        rig.resetPhone();
+        await rig.resetPhone();
         await recordCollect(rig, await rig.admin.temporal.client());
       }
     };

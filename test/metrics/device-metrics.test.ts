@@ -56,7 +56,7 @@ describe('device worker metrics', () => {
   });
 
   it('shows the dumps and taps of a prepare, as many as the phone served, by activity', async () => {
-    rig.resetPhone();
+    await rig.resetPhone();
     const before = (await scrape()).parsed;
     const dumpsBefore = dumpsServed;
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });

@@ -52,7 +52,7 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
   });
   beforeEach(async () => {
     rig.onSubmitTap(null);
-    rig.resetPhone();
+    await rig.resetPhone();
     if (!rig.worker) await rig.startWorker();
     // a captcha stop puts the phone on 需处理 until resumed
     await rig.resumePhone();

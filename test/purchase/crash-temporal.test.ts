@@ -35,9 +35,9 @@ describe('purchase invariants when the Temporal server restarts mid-purchase', (
     await rig?.close();
     await server?.stop();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     rig.onSubmitTap(null);
-    rig.resetPhone();
+    await rig.resetPhone();
   });
 
   /** The purchase workflow of the task is still open (or closed only in a terminal state). */

@@ -26,9 +26,9 @@ describe('purchase invariants when the admin dies or the phone drops off ADB', (
   afterAll(async () => {
     await rig?.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     rig.onSubmitTap(null);
-    rig.resetPhone();
+    await rig.resetPhone();
   });
 
   it('admin killed at the fence step (gates read, fence not answered yet), restarted: one tap and one order, or no tap and NEEDS_MANUAL FENCE_UNAVAILABLE', async () => {

@@ -17,7 +17,7 @@ describe('purchase on a hostile app (generic ids)', () => {
     await rig?.close();
   });
   beforeEach(async () => {
-    rig.resetPhone();
+    await rig.resetPhone();
     rig.sim.phone(rig.serial).setFaults({ id_style: 'generic' });
     // a login or risk page put the phone on 需处理 (docs/api.md §12.1): the next case needs it claiming
     await rig.resumePhone();

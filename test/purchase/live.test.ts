@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { TEST_CHANNEL } from '../../device-worker/pdd/purchase/testkit';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
@@ -63,6 +64,26 @@ describe('purchase, live and dry run, through the operator API', () => {
     expect(steps.at(-1)?.actor).toBe('admin');
   });
 
+  // a countdown goods page and spec panel never go idle: uiautomator refuses them (stops.test.ts)
+  (TEST_CHANNEL === 'agent' ? it : it.skip)(
+    'agent channel: a never-idle goods page and spec panel → the same gates, one 提交订单 tap, WAITING_PAYMENT',
+    async () => {
+      rig.sim.phone(rig.serial).setFaults({ never_idle: ['goods_detail', 'sku_panel'] });
+      const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
+      const t = await rig.waitFor(id, ['WAITING_PAYMENT', 'NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
+      expect({ status: t.status, reason: t.reason_code }).toEqual({ status: 'WAITING_PAYMENT', reason: null });
+      expect(t.gates).toEqual({
+        gate1_unit_price_cent: 1288,
+        gate2_panel_total_cent: 1288,
+        gate3_submit_amount_cent: 1288,
+        quantity_read: 1,
+      });
+      expect(rig.orders()).toHaveLength(1);
+      expect(rig.submitTaps()).toHaveLength(1);
+      expect(rig.paymentTaps()).toHaveLength(0);
+    },
+  );
+
   it('mark-paid sent the moment 待付款 shows is accepted (the workflow is never a step behind the list)', async () => {
     for (let i = 0; i < 3; i++) {
       const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
@@ -75,7 +96,7 @@ describe('purchase, live and dry run, through the operator API', () => {
         body: null,
       });
       expect((await rig.waitFor(id, ['SUCCEEDED'])).status).toBe('SUCCEEDED');
-      rig.resetPhone();
+      await rig.resetPhone();
     }
   });
 

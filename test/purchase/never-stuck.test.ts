@@ -20,8 +20,8 @@ describe('purchase: never stuck, the safety rules', () => {
   afterAll(async () => {
     await rig?.close();
   });
-  beforeEach(() => {
-    rig.resetPhone();
+  beforeEach(async () => {
+    await rig.resetPhone();
     rig.onSubmitTap(null);
   });
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { startPhoneSim, type Goods, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
+import { TEST_CHANNEL } from '../../device-worker/pdd/purchase/testkit';
 import type { TaskView } from '../../domain/purchase/views';
 import { collectedInTestDb } from '../collected';
 import {
@@ -51,7 +52,8 @@ export interface PurchaseRig {
   /** taps on anything that moves money */
   paymentTaps(): TapRecord[];
   submissionRows(): SubmissionRow[];
-  resetPhone(): void;
+  /** the phone back to its first state; on the agent channel, once its agent runs again */
+  resetPhone(): Promise<void>;
   /** 恢复 through the operator API: a stop on a captcha or login page put the phone on 需处理 (docs/api.md §12.1) */
   resumePhone(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +67,21 @@ export interface TaskSpec {
   mode?: 'dry_run' | 'live';
   /** the goods as the phone showed it when collected, for a goods that changed since (test/collected.ts) */
   asCollected?: (goods: Goods) => Goods;
+}
+
+/**
+ * On the agent channel (device-worker/pdd/purchase/testkit.ts `TEST_CHANNEL`) a purchase starts
+ * only once the worker's agent runs, so it is read through the agent from its first screen: a
+ * reset phone lost its agent, and the worker installs and starts it again at its next status check.
+ */
+async function agentOnChannel(worker: DeviceWorkerHandle | null, onPhone: () => boolean): Promise<void> {
+  if (TEST_CHANNEL !== 'agent' || !worker) return;
+  const deadline = Date.now() + 30_000;
+  // both: right after a reset the worker still believes in the agent the reset killed
+  while (worker.agent().state !== 'running' || !onPhone()) {
+    if (Date.now() > deadline) throw new Error(`the agent is not running: ${JSON.stringify(worker.agent())}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export const BLACK_M = { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' } };
@@ -171,6 +188,7 @@ export async function startPurchaseRig(
         claimCheckIntervalMs: opts.claimCheckIntervalMs ?? 1_000,
         // a resumed phone polls for claims again within a second
         statusIntervalMs: 1_000,
+        agent: TEST_CHANNEL === 'agent',
       });
       await w.ready;
       rig.worker = w;
@@ -198,6 +216,7 @@ export async function startPurchaseRig(
       submitTapHook = fn;
     },
     async draft(t) {
+      await agentOnChannel(rig.worker, () => sim.phone(serial).agent.running);
       await collectedInTestDb(rig.admin.db, t.goodsId, { asCollected: t.asCollected });
       const res = await op.post('/api/tasks', {
         type: 'purchase',
@@ -259,7 +278,10 @@ export async function startPurchaseRig(
         l.close();
       }
     },
-    resetPhone: () => phone().reset(),
+    async resetPhone() {
+      phone().reset();
+      await agentOnChannel(rig.worker, () => phone().agent.running);
+    },
     async resumePhone() {
       const res = await rig.op.post(`/api/devices/${device.deviceId}/resume`);
       if (res.status !== 200) throw new Error(`resume: ${res.status} ${JSON.stringify(res.body)}`);

@@ -1,5 +1,6 @@
 import type { DeviceView } from '../../domain/devices';
 import type { Faults, Goods } from '../../sim/phone';
+import { TEST_CHANNEL } from '../../device-worker/pdd/purchase/testkit';
 import { BLACK_M, startPurchaseRig, type PurchaseRig, type TaskSpec } from './setup';
 
 /** The goods as collected before it changed on the phone: every option in stock. */
@@ -26,7 +27,7 @@ describe('purchase stops before the fence', () => {
     await rig?.close();
   });
   beforeEach(async () => {
-    rig.resetPhone();
+    await rig.resetPhone();
     // a captcha stop put the phone on 需处理: the next case needs it claiming again
     await rig.resumePhone();
   });
@@ -137,13 +138,18 @@ describe('purchase stops before the fence', () => {
       reason: 'CAPTCHA_REQUIRED',
       noTapsAtAll: true,
     },
-    {
-      name: 'the goods page never goes idle (a countdown): uiautomator refuses its dump',
-      task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
-      faults: { never_idle: ['goods_detail'] },
-      reason: 'HIERARCHY_UNAVAILABLE',
-      noTapsAtAll: true,
-    },
+    // read through the agent the same page completes (live.test.ts); uiautomator refuses it
+    ...(TEST_CHANNEL === 'dump'
+      ? [
+          {
+            name: 'the goods page never goes idle (a countdown): uiautomator refuses its dump',
+            task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },
+            faults: { never_idle: ['goods_detail'] },
+            reason: 'HIERARCHY_UNAVAILABLE',
+            noTapsAtAll: true,
+          },
+        ]
+      : []),
     {
       name: 'captcha instead of the spec panel',
       task: { ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 },

@@ -1,6 +1,5 @@
 import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
 import { DeviceError, isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
@@ -12,7 +11,7 @@ import { screenMayBeCaptured } from './evidence';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
 import { observeAfterTap, readPendingOrderList, submitFinalPanel, SubmitRefused } from './submit';
-import { FAST_TIMING, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
+import { FAST_TIMING, phoneAdb, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 /**
  * The hostile app on the phone simulator, over real adbkit, with the real app's ids (`…:id/pdd`
@@ -336,7 +335,7 @@ describe('after the submit tap nothing is tapped again', () => {
 describe('generic ids end to end', () => {
   it('collect reads every option and price as with descriptive ids', async () => {
     const profile = profileForVersion('8.17.0');
-    const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
+    const adb = phoneAdb(sim.adbPort, SERIAL);
     const run = () => collectGoods(new PddSession(adb, profile, new CounterClock(), new StepLog(), FAST), GOODS);
     const generic = await run();
     sim.phone(SERIAL).reset();

@@ -1,6 +1,6 @@
 import type { PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
+import type { AdbDevice } from '../../adb/adb-device';
 import type { UiDumpOutput } from '../../adb/output';
 import { CounterClock } from '../../counters';
 import { isDeviceError } from '../../errors';
@@ -12,7 +12,7 @@ import { PddSession } from '../session';
 import { prepareFinalPanel } from './prepare';
 import { PURCHASE_8_17_0 } from './profile';
 import { submitFinalPanel } from './submit';
-import { FAST_TIMING, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
+import { FAST_TIMING, phoneAdb, purchaseTarget, purchasePhone, TEST_CHANNEL, usePurchaseRig } from './testkit';
 
 /**
  * A screen uiautomator cannot read because it never goes idle (the sim's `never_idle`, as a
@@ -31,7 +31,7 @@ usePurchaseRig(SERIAL, (rig) => {
 
 /** The phone over ADB, every dump's outcome in `dumps` (`xml` or the refusal). */
 function countedAdb(): { adb: AdbDevice; dumps: string[] } {
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
+  const adb = phoneAdb(sim.adbPort, SERIAL);
   const dumps: string[] = [];
   const read = adb.dumpUi.bind(adb);
   adb.dumpUi = async (): Promise<UiDumpOutput> => {
@@ -65,7 +65,9 @@ async function livePurchase(t: PurchaseTarget): Promise<{ stop: string | null; d
 const REFUSED = 'ERROR: could not get idle state.';
 const taps = () => sim.phone(SERIAL).taps.map((x) => `${x.target?.text ?? ''}${x.node?.text ?? ''}`);
 
-describe('a screen that never goes idle', () => {
+const onChannel = (channel: typeof TEST_CHANNEL) => (TEST_CHANNEL === channel ? describe : describe.skip);
+
+onChannel('dump')('a screen that never goes idle, read by uiautomator dump', () => {
   it('the goods page: stops with HIERARCHY_UNAVAILABLE at its first refused dump, nothing tapped', async () => {
     sim.phone(SERIAL).setFaults({ never_idle: ['goods_detail'] });
     const r = await livePurchase(purchaseTarget(GOODS));
@@ -104,5 +106,28 @@ describe('a screen that never goes idle', () => {
     await expect(collectGoods(session, GOODS)).rejects.toMatchObject({ code: 'HIERARCHY_UNAVAILABLE' });
     expect(dumps).toEqual(['xml', REFUSED]);
     expect(sim.phone(SERIAL).taps).toEqual([]);
+  });
+});
+
+/** The agent reads the tree as it is, never waiting for idle: the same purchase completes. */
+onChannel('agent')('a screen that never goes idle, read through the on-device agent', () => {
+  it('the goods page and the spec panel: the purchase passes its gates and taps 提交订单 once', async () => {
+    sim.phone(SERIAL).setFaults({ never_idle: ['goods_detail', 'sku_panel'] });
+    const r = await livePurchase(purchaseTarget(GOODS));
+    expect(r.stop).toBeNull();
+    expect(r.dumps.every((d) => d === 'xml')).toBe(true);
+    expect(r.steps.entries.filter((e) => e.step === 'never_idle')).toEqual([]);
+    expect(taps().filter((t) => t.startsWith('提交订单'))).toHaveLength(1);
+    expect(sim.phone(SERIAL).app.orders).toHaveLength(1);
+  });
+
+  it('collect reads a never-idle goods page through it', async () => {
+    sim.phone(SERIAL).setFaults({ never_idle: true });
+    const { adb, dumps } = countedAdb();
+    const session = new PddSession(adb, profileForVersion('8.17.0'), new CounterClock(), new StepLog(), FAST_TIMING);
+    const goods = await collectGoods(session, GOODS);
+    expect(goods.goods_id).toBe(GOODS);
+    expect(goods.skus.length).toBeGreaterThan(0);
+    expect(dumps.every((d) => d === 'xml')).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
 import { defaultCatalog, type PhoneSim } from '../../../sim/phone';
 import type { FinalPanelReading, PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
 import { CounterClock } from '../../counters';
 import { DeviceError, isDeviceError } from '../../errors';
 import { SubmissionLedger } from '../../ledger/submissions';
@@ -15,7 +14,7 @@ import { parseUiDump, topmostAt, type UiNode } from '../ui-xml';
 import { PURCHASE_8_17_0 } from './profile';
 import { PurchaseSession } from './purchase-session';
 import { observeAfterTap, submitFinalPanel, SubmitRefused } from './submit';
-import { purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
+import { phoneAdb, purchaseTarget, purchasePhone, usePurchaseRig } from './testkit';
 
 const FAST = { ...DEFAULT_TIMING, navigationSettleMs: 0, tapSettleMs: 0, swipeSettleMs: 0, loadingPollMs: 20 };
 const SERIAL = 'unit-phone';
@@ -245,9 +244,14 @@ describe('submit once, the ledger and the guard', () => {
   it('the phone drops off ADB exactly at the tap: irreversible_action_at was already durable, the outcome is unknown, and never a second try', async () => {
     const t = target('937122477375', { 颜色分类: '黑色', 尺码: 'M' }, 1, 4000);
     const { result, p } = await prepare(t);
-    // one more command succeeds (the read-only re-read), then the phone is gone: the tap fails
-    sim.phone(SERIAL).setFaults({ disconnect_after_commands: 1 });
-    const fast = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL }, { reconnectMs: 300 });
+    // the read-only re-read succeeds (by dump or through the agent), then the phone is gone: the tap fails
+    const fast = phoneAdb(sim.adbPort, SERIAL, { reconnectMs: 300 });
+    const read = fast.dumpUi.bind(fast);
+    fast.dumpUi = async () => {
+      const out = await read();
+      sim.phone(SERIAL).setFaults({ disconnect_after_commands: 0 });
+      return out;
+    };
     const profile = profileForVersion('8.17.0');
     const session = new PurchaseSession(p.guard.wrap(fast), profile, new CounterClock(), new StepLog(), FAST);
     session.setPurchaseProfile(PURCHASE_8_17_0);

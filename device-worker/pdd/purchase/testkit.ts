@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPhoneSim, type PhoneSim } from '../../../sim/phone';
 import type { PurchaseTarget } from '../../../domain/contracts/device-activities';
-import { AdbDevice } from '../../adb/adb-device';
+import { AdbDevice, type AdbTimeouts } from '../../adb/adb-device';
+import { PhoneAgent } from '../../agent/phone-agent';
+import type { AgentApks } from '../../agent/package';
+import { writeStandInApks } from '../../../sim/phone/agent/stand-in-apks';
+import { createLogger } from '../../../platform/logger';
 import { CounterClock } from '../../counters';
 import { SubmissionLedger } from '../../ledger/submissions';
 import { StepLog } from '../../step-log';
@@ -27,6 +31,25 @@ export const FAST_TIMING: SessionTiming = {
   loadingPollMs: 10,
 };
 
+/**
+ * The channel these tests read the screen through: `agent` in jest's `agent channel` project
+ * (jest.config.js), which runs the purchase safety tests again with every read through the
+ * on-device agent; `dump` everywhere else.
+ */
+export const TEST_CHANNEL: 'dump' | 'agent' = process.env.CMAUTOBUY_TEST_CHANNEL === 'agent' ? 'agent' : 'dump';
+
+/** The agent of each rig's phone, on the agent channel. */
+const agents = new Map<string, PhoneAgent>();
+
+/** The phone over ADB as a purchase reads it: through the rig's agent on the agent channel. */
+export function phoneAdb(port: number, serial: string, timeouts: Partial<AdbTimeouts> = {}): AdbDevice {
+  return onChannel(new AdbDevice({ host: '127.0.0.1', port, serial }, timeouts));
+}
+
+function onChannel(adb: AdbDevice): AdbDevice {
+  return adb.readHierarchyFrom(agents.get(adb.serial) ?? null);
+}
+
 export interface PurchaseRig {
   sim: PhoneSim;
   ledger: SubmissionLedger;
@@ -47,16 +70,30 @@ export function usePurchaseRig(
     dir = fs.mkdtempSync(path.join(os.tmpdir(), `${serial}-`));
     const ledgerPath = path.join(dir, 'ledger.db');
     rig = { sim, ledger: new SubmissionLedger(ledgerPath), ledgerPath };
+    if (TEST_CHANNEL === 'agent') {
+      const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial });
+      const log = createLogger({ name: 'agent', level: 'silent' });
+      const apks: AgentApks = writeStandInApks(dir);
+      agents.set(serial, new PhoneAgent({ adb, log, retryMs: 0, apks: () => apks }));
+    }
     bind(rig);
   });
   afterAll(async () => {
+    await agents.get(serial)?.stop();
+    agents.delete(serial);
     rig?.ledger.close();
     await rig?.sim.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     rig!.sim.phone(serial).reset();
     reset(rig!.sim);
+    // the reset killed and removed the agent: it is installed and started again before the case
+    const agent = agents.get(serial);
+    if (agent) {
+      await agent.keep();
+      if (!agent.ready()) throw new Error(`the agent did not start: ${JSON.stringify(agent.report())}`);
+    }
   });
 }
 
@@ -99,7 +136,7 @@ export function purchasePhone(
     submitLabel: PURCHASE_8_17_0.text.submitLabel,
     readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
   });
-  const adb = opts.adb ?? new AdbDevice({ host: '127.0.0.1', port: rig.sim.adbPort, serial });
+  const adb = onChannel(opts.adb ?? new AdbDevice({ host: '127.0.0.1', port: rig.sim.adbPort, serial }));
   const steps = new StepLog();
   const session = (readOnly = false): PurchaseSession => {
     const s = new PurchaseSession(
