@@ -1,23 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FinalPanelReading } from '../domain/contracts/device-activities';
 import { AdbDevice } from '../device-worker/adb/adb-device';
 import { CounterClock, type DeviceCounters } from '../device-worker/counters';
 import { SubmissionLedger } from '../device-worker/ledger/submissions';
 import { collectGoods } from '../device-worker/pdd/collect';
 import { profileForVersion } from '../device-worker/pdd/profile';
-import { TapGuard } from '../device-worker/pdd/purchase/guard';
-import { prepareFinalPanel } from '../device-worker/pdd/purchase/prepare';
-import { PURCHASE_8_17_0 } from '../device-worker/pdd/purchase/profile';
-import { PurchaseSession } from '../device-worker/pdd/purchase/purchase-session';
-import { observeAfterTap, submitFinalPanel } from '../device-worker/pdd/purchase/submit';
 import { PddSession } from '../device-worker/pdd/session';
-import { EvidenceCamera } from '../device-worker/pdd/purchase/camera';
 import { percentile } from './stats';
 import { StepLog } from '../device-worker/step-log';
 import { defaultCatalog, startPhoneSim, type LatencyProfile, type PhoneSim } from '../sim/phone';
 import { PDD_PACKAGE } from '../domain/pdd-app';
+import { benchAgentChannel, type AgentChannelFigures } from './device-agent';
+import { freshPhone, livePurchase, PURCHASES, type HierarchyRead } from './device-purchase';
 
 /**
  * What a purchase and a collect cost on a phone: dumps, taps, ADB round trips and wall time, on
@@ -26,7 +21,10 @@ import { PDD_PACKAGE } from '../domain/pdd-app';
  * Evidence is taken as the activities take it (device-worker/pdd/purchase/camera.ts: a dump of
  * the same screen on both sides of each picture), without the upload.
  *
- * The floor, counted in dumps (a dump is the only way to observe the screen):
+ * These runs read the screen by `uiautomator dump`; bench/device-agent.ts runs the first case again
+ * with every read through the on-device agent, and a goods page that never goes idle on each.
+ *
+ * The floor, counted in dumps (every observation of the screen is one read, dump or agent):
  * - to the final panel: the goods page after opening it (goods and the buy control), the panel
  *   after the buy tap (its dimensions and values), the panel after every option is tapped (what
  *   is selected, Gate 1), and — when the quantity is above one — the panel after the quantity
@@ -58,89 +56,20 @@ export interface DeviceFigures {
   collectDumpsOverColours: number;
   /** the first case (one piece) run `runs` times: live to the observed 待付款 order, and to the final panel */
   live: { wallS: number[]; dumps: number[]; throughEvidenceS: number[]; dryRunWallS: number[] };
+  /** the first case on the agent channel, both channels' reads, and the never-idle goods page on each */
+  agent: AgentChannelFigures;
   json: {
     purchase_dumps: number;
     collect_dumps_over_colours: number;
     live_wall_s: number;
     live_dumps: number;
     dry_run_wall_s: number;
+    agent_live_wall_s: number;
+    agent_dry_run_wall_s: number;
+    agent_read_p95_ms: number;
+    /** dump channel: a live purchase on a goods page that never goes idle, until HIERARCHY_UNAVAILABLE */
+    never_idle_stop_s: number;
   };
-}
-
-const PURCHASES: Array<{ goodsId: string; options: Record<string, string>; quantity: number }> = [
-  { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 1 },
-  { goodsId: '937122477375', options: { 颜色分类: '黑色', 尺码: 'M' }, quantity: 2 },
-  { goodsId: '600000000101', options: { 颜色: '红', 尺码: 'S' }, quantity: 3 },
-];
-
-/** One live purchase on the phone as the three device activities run it, timed to the observed order. */
-async function livePurchase(
-  sim: PhoneSim,
-  serial: string,
-  ledger: SubmissionLedger,
-  c: (typeof PURCHASES)[number],
-  n: number,
-) {
-  sim.phone(serial).reset();
-  const authorizationId = `bench-${n}`;
-  const clock = new CounterClock();
-  const adb = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial }, {}, () => clock.roundTrip());
-  const profile = profileForVersion(await adb.versionName(PDD_PACKAGE));
-  const guard = new TapGuard({
-    authorizationId,
-    irreversible: (a) => ledger.irreversible(a),
-    pkg: profile.pkg,
-    submitLabel: PURCHASE_8_17_0.text.submitLabel,
-    readOnlyUrl: PURCHASE_8_17_0.pendingOrdersUrl,
-  });
-  const session = new PurchaseSession(guard.wrap(adb), profile, clock, new StepLog());
-  session.setPurchaseProfile(PURCHASE_8_17_0);
-  // evidence as the activities take it, each activity its own camera settled before it returns
-  const camera = () =>
-    new EvidenceCamera(session, {
-      screencap: () => adb.screencap(),
-      keep: async () => undefined,
-      skip: () => undefined,
-      now: () => new Date().toISOString(),
-    });
-  const target = {
-    taskId: 'bench',
-    attemptId: `attempt-${n}`,
-    authorizationId,
-    goodsId: c.goodsId,
-    goodsUrl: `https://mobile.yangkeduo.com/goods.html?goods_id=${c.goodsId}`,
-    options: c.options,
-    quantity: c.quantity,
-    maxTotalPriceCent: 1_000_000,
-    mode: 'live' as const,
-  };
-  const reading: Partial<FinalPanelReading> = {};
-  const before = camera();
-  await prepareFinalPanel(session, PURCHASE_8_17_0, target, reading, {
-    evidence: (k) => before.take(k),
-    preview: () => before.preview(),
-  });
-  await before.settle();
-  session.setWitness(null);
-  const prepared = clock.snapshot();
-
-  const expected = reading as FinalPanelReading;
-  const { tappedAt } = await submitFinalPanel(session, PURCHASE_8_17_0, guard, ledger, {
-    target,
-    submissionId: `s-${n}`,
-    expected,
-    workflowId: `bench/${n}`,
-  });
-  const after = camera();
-  let ordered: DeviceCounters | null = null;
-  const observed = await observeAfterTap(session, PURCHASE_8_17_0, { target, expected, tappedAt }, async (k) => {
-    // ORDER_LIST is asked for right after the orders list was read: the order is observed
-    if (k === 'ORDER_LIST') ordered = clock.snapshot();
-    await after.take(k);
-  });
-  await after.settle();
-  session.setWitness(null);
-  return { prepared, ordered: ordered as DeviceCounters | null, all: clock.snapshot(), observed };
 }
 
 export async function benchDevice(opts: {
@@ -154,12 +83,16 @@ export async function benchDevice(opts: {
   const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: [serial], latency: opts.latency });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-device-'));
   const live: DeviceFigures['live'] = { wallS: [], dumps: [], throughEvidenceS: [], dryRunWallS: [] };
+  const dumpRuns: HierarchyRead[][] = [];
   let purchases: { rows: DeviceRow[]; purchaseDumps: number };
+  let agent: AgentChannelFigures;
   let collects: { rows: DeviceRow[]; collectDumpsOverColours: number };
   try {
     const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
     try {
-      purchases = await purchaseRows(sim, serial, ledger, live, opts);
+      purchases = await purchaseRows(sim, serial, ledger, { live, dumpRuns }, opts);
+      const runs = opts.runs ?? 1;
+      agent = await benchAgentChannel({ sim, serial, ledger, dir, runs, dumpRuns, say: opts.say });
     } finally {
       ledger.close();
     }
@@ -174,22 +107,31 @@ export async function benchDevice(opts: {
     purchaseDumps: purchases.purchaseDumps,
     collectDumpsOverColours: collects.collectDumpsOverColours,
     live,
+    agent,
     json: {
       purchase_dumps: purchases.purchaseDumps,
       collect_dumps_over_colours: collects.collectDumpsOverColours,
       live_wall_s: r1(percentile(live.wallS, 50)),
       live_dumps: percentile(live.dumps, 50),
       dry_run_wall_s: r1(percentile(live.dryRunWallS, 50)),
+      agent_live_wall_s: r1(percentile(agent.live.wallS, 50)),
+      agent_dry_run_wall_s: r1(percentile(agent.live.dryRunWallS, 50)),
+      agent_read_p95_ms: Math.round(percentile(agent.reads.agent.ms, 95)),
+      // null in the JSON when the purchase did not stop (JSON.stringify writes NaN as null)
+      never_idle_stop_s: r1(agent.neverIdle.dumpStopS ?? NaN),
     },
   };
 }
 
-/** Every purchase case live, the first one `runs` times (its runs fill `live`); the table shows each case once. */
+/**
+ * Every purchase case live by `uiautomator dump`, the first one `runs` times (its runs fill `live`,
+ * their reads `dumpRuns`); the table shows each case once.
+ */
 async function purchaseRows(
   sim: PhoneSim,
   serial: string,
   ledger: SubmissionLedger,
-  live: DeviceFigures['live'],
+  { live, dumpRuns }: { live: DeviceFigures['live']; dumpRuns: HierarchyRead[][] },
   opts: { runs?: number; say: (l: string) => void },
 ): Promise<{ rows: DeviceRow[]; purchaseDumps: number }> {
   const rows: DeviceRow[] = [];
@@ -198,12 +140,14 @@ async function purchaseRows(
   const cases = PURCHASES.flatMap((c, i) => Array.from({ length: i === 0 ? Math.max(1, opts.runs ?? 1) : 1 }, () => c));
   for (const c of cases) {
     const first = c === PURCHASES[0];
-    const { prepared, ordered, all, observed } = await livePurchase(sim, serial, ledger, c, ++n);
+    const phone = await freshPhone(sim, serial);
+    const { prepared, ordered, all, observed } = await livePurchase(phone, ledger, c, String(++n));
     const floor = c.quantity > 1 ? 4 : 3;
     const label = `${c.goodsId} × ${c.quantity} (${Object.keys(c.options).length} dims)`;
     purchaseDumps = Math.max(purchaseDumps, prepared.dumps);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     if (first) {
+      dumpRuns.push(phone.reads);
       live.dryRunWallS.push(prepared.wall_ms / 1000);
       live.throughEvidenceS.push(all.wall_ms / 1000);
       if (ordered) {

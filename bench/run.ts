@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { benchDevice } from './device';
+import { deviceGoalRows, deviceSection } from './device-doc';
 import { benchImport } from './import';
 import { benchLoad } from './load';
 import { benchOrchestration } from './orchestration';
@@ -161,7 +162,12 @@ async function partial(part: ReturnType<typeof parts>): Promise<void> {
   if (runs('orchestration')) json.orchestration = (await part.orchestration()).json;
   if (runs('tasks-list')) json.tasks_list = tasksListJson(await part.tasksList());
   if (runs('load')) json.load = loadJson(await part.load());
-  if (runs('device')) json.device = (await part.device()).json;
+  if (runs('device')) {
+    const figures = await part.device();
+    json.device = figures.json;
+    // its section and goal rows of docs/PERFORMANCE.md, to read (or paste) without a full run
+    console.log(`${deviceSection(figures)}\n\n${deviceGoalRows(figures).join('\n')}\n`);
+  }
   if (runs('import')) json.import = importJson(await part.imports(), await part.bigImports());
   if (runs('responsiveness')) {
     const figures = await part.responsiveness();
