@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { bundleWorkflows } from '../workers/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI } from '../temporal/binaries';
-import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
+import { freePort } from '../platform/network';
+import { startDevServer, type DevServer } from '../temporal/dev-server';
 
 export interface BenchTemporal {
   address: string;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 
 /**
@@ -50,4 +51,53 @@ export function canonicalIp(raw: string): { address: string; family: 4 | 6 } | n
 export function isNeverATarget(host: string): boolean {
   const ip = canonicalIp(host);
   return ip !== null && NEVER_A_TARGET.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * A free loopback TCP port (tests never use the fixed defaults, an `adb forward` listener), below the kernel's ephemeral
+ * range: a port the kernel hands out for `listen(0)` is free only until the caller binds it, and
+ * in between any outgoing connection of the machine may take it as its local port — a
+ * server started a few seconds later then fails with "address already in use".
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralLow();
+  for (let tries = 0; tries < 50; tries++) {
+    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (below - FREE_PORT_FLOOR));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  return listenOnce(0);
+}
+
+/** Lowest port freePort picks: clear of the registered services most machines run. */
+const FREE_PORT_FLOOR = 20_000;
+/** Ports this process has handed out: two callers never get the same one. */
+const handedOut = new Set<number>();
+
+function ephemeralLow(): number {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return low > FREE_PORT_FLOOR + 1000 ? low : 32_768;
+  } catch {
+    return 32_768; // not Linux: the common default
+  }
+}
+
+const canListen = (port: number): Promise<boolean> =>
+  listenOnce(port).then(
+    () => true,
+    () => false,
+  );
+
+function listenOnce(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(port, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
 }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureBinary, TEMPORAL_CLI } from './binaries';
@@ -145,53 +144,4 @@ export async function waitForTemporal(
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`timed out after ${timeoutMs} ms: ${lastError}`);
-}
-
-/**
- * A free loopback TCP port (tests never use the fixed defaults), below the kernel's ephemeral
- * range: a port the kernel hands out for `listen(0)` is free only until the caller binds it, and
- * in between any outgoing connection of the machine may take it as its local port — a
- * Temporal server started a few seconds later then fails with "address already in use".
- */
-export async function freePort(): Promise<number> {
-  const below = ephemeralLow();
-  for (let tries = 0; tries < 50; tries++) {
-    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (below - FREE_PORT_FLOOR));
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    if (await canListen(port)) return port;
-  }
-  return listenOnce(0);
-}
-
-/** Lowest port freePort picks: clear of the registered services most machines run. */
-const FREE_PORT_FLOOR = 20_000;
-/** Ports this process has handed out: two callers never get the same one. */
-const handedOut = new Set<number>();
-
-function ephemeralLow(): number {
-  try {
-    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return low > FREE_PORT_FLOOR + 1000 ? low : 32_768;
-  } catch {
-    return 32_768; // not Linux: the common default
-  }
-}
-
-const canListen = (port: number): Promise<boolean> =>
-  listenOnce(port).then(
-    () => true,
-    () => false,
-  );
-
-function listenOnce(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(port, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { ensureWorkflowBundle } from '../workers/workflow-bundle';
 import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/binaries';
 import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR } from '../temporal/codec/keys';
-import { freePort, startDevServer, type DevServer } from '../temporal/dev-server';
+import { freePort } from '../platform/network';
+import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { TEST_NAMESPACE_POOL } from './namespaces';
 
 declare global {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { agentReasonText, type PhoneAgentReport } from '../../domain/phone-agent';
 import { describeError } from '../../platform/errors';
+import { freePort, isLoopbackHost } from '../../platform/network';
 import type { Logger } from '../../platform/logger';
 import type { AdbDevice, HierarchySource } from '../adb/adb-device';
 import { parseVersionName } from '../adb/output';
@@ -35,7 +35,6 @@ export interface PhoneAgentOptions {
 }
 
 const INSTRUMENT = `am instrument -w -e disableAnalytics true ${AGENT_RUNNER}`;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 const ADB_GONE = new Set(['ADB_DISCONNECTED', 'ADB_TIMEOUT']);
 
 /**
@@ -145,7 +144,7 @@ export class PhoneAgent implements HierarchySource {
   /** Why this phone can never have the agent; null when it can. */
   private async cannotHave(): Promise<string | null> {
     const { host } = this.opts.adb.target;
-    if (!LOOPBACK.has(host))
+    if (!isLoopbackHost(host))
       return `the ADB server runs on ${host}: a forwarded port would listen there, not on this machine`;
     const sdk = Number(await this.opts.adb.getprop('ro.build.version.sdk'));
     if (!Number.isInteger(sdk)) throw new AgentError('the phone did not say its Android version');
@@ -174,7 +173,7 @@ export class PhoneAgent implements HierarchySource {
   private async start(run: number): Promise<AgentClient> {
     const { adb } = this.opts;
     this.release();
-    const port = await freeLocalPort();
+    const port = await freePort();
     await adb.forward(port, AGENT_PORT);
     const held = await adb.holdShell(INSTRUMENT);
     this.held = held;
@@ -222,17 +221,6 @@ function lastLine(output: string): string {
   const said = /(?:shortMsg|Error)=([^\n]+)/.exec(output)?.[1];
   const lines = output.trim().split('\n');
   return (said ?? lines[lines.length - 1] ?? '').trim().slice(0, 200) || 'no output';
-}
-
-function freeLocalPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new AgentError('no free port'))));
-    });
-  });
 }
 
 function sleep(ms: number): Promise<void> {

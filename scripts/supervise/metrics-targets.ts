@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
 
 /**
  * The metrics listeners of `npm start` (docs/operations.md "Metrics"): the admin's `/metrics`

@@ -4,7 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { openAdminDb } from '../../admin/db/database';
 import { mayRaisePriority } from '../../platform/children';

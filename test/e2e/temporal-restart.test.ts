@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, startDevServer, type DevServer } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
+import { startDevServer, type DevServer } from '../../temporal/dev-server';
 import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 import type { systemCheck } from '../../workflows/system-check';

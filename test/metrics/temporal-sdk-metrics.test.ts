@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
 import { TEST_ADMIN_PASSWORD } from '../harness';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from '../purchase/setup';
 import { parsePrometheusText, valueOf } from './prom-text';

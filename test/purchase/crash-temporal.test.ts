@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, startDevServer, type DevServer } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
+import { startDevServer, type DevServer } from '../../temporal/dev-server';
 import { tempDataDir } from '../harness';
 import { expectInvariants, poll, SETTLED, submissionRows } from './crash-helpers';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';

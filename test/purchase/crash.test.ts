@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
 import { TEST_ADMIN_PASSWORD } from '../harness';
 import { expectInvariants, poll, SETTLED, sleep, submissionRows } from './crash-helpers';
 import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';

@@ -10,7 +10,7 @@ import { ADMIN_TASK_QUEUE } from '../../domain/task-queues';
 import { openMigratedAdminDb } from '../../admin/db/database';
 import { SybService } from '../../admin/syb/account';
 import { installPayloadKeys, temporalDataConverter } from '../../temporal/codec';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
 import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR, parsePayloadKeys } from '../../temporal/codec/keys';
 import { loginOperator, tempDataDir, TEST_ADMIN_PASSWORD, type OperatorClient } from '../harness';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, startDevServer, type DevServer } from '../../temporal/dev-server';
+import { freePort } from '../../platform/network';
+import { startDevServer, type DevServer } from '../../temporal/dev-server';
 import { collectedInTestDb } from '../collected';
 import { loginOperator, startTestAdmin, tempDataDir, type TestAdmin } from '../harness';
 import { temporalDataConverter } from '../../temporal/codec';
