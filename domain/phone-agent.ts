@@ -51,10 +51,17 @@ const AGENT_STATE_ZH: Record<AgentState, string> = {
   unavailable: '不可用',
 };
 
-/** 设备's words: 运行中, 启动中, 不可用（reason）. The reason is the worker's own text, shown as it came. */
+/**
+ * 设备's words: 运行中, 启动中, 不可用. A phone without the agent still buys (its screen is read by
+ * the system's dump), so 不可用 says so; the worker's own reason is engineers' text, folded under
+ * 技术详情 (`agentReasonDetail`).
+ */
 export function agentStateZh(agent: PhoneAgentReport): string {
-  const state = AGENT_STATE_ZH[agent.state] ?? agent.state;
-  if (agent.state !== 'unavailable' || agent.reason === null || agent.reason === '') return state;
-  const reason = agent.reason === AGENT_NOT_REPORTED_REASON ? '未上报' : agent.reason;
-  return `${state}（${reason}）`;
+  if (agent.state !== 'unavailable') return AGENT_STATE_ZH[agent.state] ?? agent.state;
+  return agent.reason === AGENT_NOT_REPORTED_REASON ? '不可用（未上报）' : '不可用（改用系统读屏）';
+}
+
+/** The worker's reason for 技术详情; null when it has none beyond the state. */
+export function agentReasonDetail(agent: PhoneAgentReport): string | null {
+  return agent.reason === null || agent.reason === AGENT_NOT_REPORTED_REASON ? null : agent.reason;
 }

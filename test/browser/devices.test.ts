@@ -93,9 +93,10 @@ test('issuing a device in the UI shows its token once, with the command for the 
     body: { adb_connected: true, agent },
   });
   expect(status.status).toBe(200);
-  await row
-    .locator('[data-testid="device-agent"][data-agent-state="unavailable"]', { hasText: '不可用（not installed）' })
-    .waitFor({ timeout: 30_000 });
+  // the worker's reason is engineers' text: folded under 技术详情
+  await row.getByTestId('device-agent-reason').waitFor({ timeout: 30_000 });
+  expect(await row.getByTestId('device-agent').textContent()).toBe('读屏代理：不可用（改用系统读屏）');
+  expect(await row.getByTestId('device-agent-reason').locator('code').textContent()).toBe('not installed');
 
   // revoke it from the same page: a confirmation first, then the row is gone and the token dead
   await row.getByTestId('device-revoke').click();

@@ -1,6 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { attentionReasonZh, type DeviceView } from '../../../../domain/devices';
-import { agentStateZh } from '../../../../domain/phone-agent';
+import { agentReasonDetail, agentStateZh } from '../../../../domain/phone-agent';
 import { formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
@@ -98,6 +98,14 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
       <div class="tk-reason" data-testid="device-agent" data-agent-state={d().agent.state}>
         读屏代理：{agentStateZh(d().agent)}
       </div>
+      <Show when={agentReasonDetail(d().agent)}>
+        {(reason) => (
+          <details class="tk-raw-detail" data-testid="device-agent-reason">
+            <summary class="muted">技术详情</summary>
+            <code class="tk-mono">{reason()}</code>
+          </details>
+        )}
+      </Show>
       <Show when={d().online_source === 'last_seen'}>
         <div class="tk-reason" data-testid="device-online-fallback">
           Temporal 未连接，按最近联系时间判断
