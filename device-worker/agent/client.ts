@@ -18,6 +18,9 @@ const DEFAULT_TIMEOUTS: AgentClientTimeouts = { requestMs: 5_000, sourceMs: 10_0
  */
 const WAIT_FOR_IDLE_MS = 0;
 
+/** Far above the page source of any real screen (a few hundred KB); a bigger answer is refused, not buffered. */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 /**
  * The few W3C WebDriver routes of the UiAutomator2 server the worker uses, over the port `adb
  * forward` opened: `GET /status`, `POST /session`, `POST /session/:id/appium/settings`, `GET
@@ -78,8 +81,15 @@ export class AgentClient {
   }
 
   private call(method: string, path: string, body: unknown, timeoutMs: number): Promise<unknown> {
+    const what = `${method} ${path}`;
     return new Promise((resolve, reject) => {
       const data = body === undefined ? undefined : JSON.stringify(body);
+      const fail = (err: AgentError): void => {
+        reject(err);
+        req.destroy();
+      };
+      // the whole exchange, not an idle socket: an answer that drips in byte by byte is cut off too
+      const timer = setTimeout(() => fail(new AgentError(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
       const req = http.request(
         {
           host: '127.0.0.1',
@@ -87,28 +97,28 @@ export class AgentClient {
           method,
           path,
           agent: false,
-          timeout: timeoutMs,
           headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {},
         },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size <= MAX_ANSWER_BYTES) chunks.push(c);
+            else fail(new AgentError(`${what}: the answer is over ${MAX_ANSWER_BYTES} bytes`));
+          });
+          res.on('error', (err) => fail(new AgentError(`${what}: ${err.message}`)));
           res.on('end', () => {
             try {
-              resolve(answer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), `${method} ${path}`));
+              resolve(answer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), what));
             } catch (err) {
               reject(err);
             }
           });
         },
       );
-      req.setTimeout(timeoutMs, () =>
-        req.destroy(new AgentError(`${method} ${path} took longer than ${timeoutMs} ms`)),
-      );
-      req.on('error', (err) =>
-        reject(err instanceof AgentError ? err : new AgentError(`${method} ${path}: ${err.message}`)),
-      );
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', (err) => reject(err instanceof AgentError ? err : new AgentError(`${what}: ${err.message}`)));
       req.end(data);
     });
   }

@@ -3,6 +3,7 @@ import type { PhoneSim } from '../../sim/phone';
 import { putPhone, useTestSim } from '../../sim/phone/testkit';
 import { createLogger } from '../../platform/logger';
 import { AdbDevice } from '../adb/adb-device';
+import { AgentClient } from './client';
 import { PhoneAgent, type PhoneAgentOptions } from './phone-agent';
 import { AGENT_PACKAGE, AGENT_TEST_PACKAGE, agentApks } from './package';
 
@@ -127,4 +128,21 @@ test('an ADB server on another machine cannot forward to this one: unavailable, 
   expect(agent.report().state).toBe('unavailable');
   expect(agent.report().reason).toMatch(/ADB server runs on 10\.0\.0\.9/);
   expect(adb.pushes).toEqual([]);
+});
+
+test('a stop while a check finds the agent dead starts no new one', async () => {
+  const { agent, adb } = phoneAgent();
+  await agent.keep();
+  const starts = jest.spyOn(adb, 'holdShell');
+  // the check is still asking when the stop comes, and then hears no answer
+  const status = jest
+    .spyOn(AgentClient.prototype, 'status')
+    .mockImplementationOnce(() => new Promise((r) => setTimeout(() => r(false), 50)));
+  const checking = agent.keep();
+  await agent.stop();
+  await checking;
+  status.mockRestore();
+  expect(starts).not.toHaveBeenCalled();
+  expect(agent.ready()).toBe(false);
+  expect(sim.phone(SERIAL).agent.running).toBe(false);
 });

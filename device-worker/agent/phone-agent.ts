@@ -21,7 +21,10 @@ import {
 } from './package';
 
 export interface PhoneAgentOptions {
-  /** its own connection to the phone: installs and starts never wait behind a purchase's commands */
+  /**
+   * its own connection to the phone, but the phone lock (adb/serial-lock.ts) still queues its
+   * commands with a purchase's: a push holds the phone for as long as it takes
+   */
   adb: AdbDevice;
   log: Logger;
   /** how long a started agent has to say it is ready; default 30 s (a real one takes 3–10 s) */
@@ -49,6 +52,9 @@ export class PhoneAgent implements HierarchySource {
   private current: PhoneAgentReport = { state: 'starting', reason: null };
   private client: AgentClient | null = null;
   private held: Duplex | null = null;
+  /** `adb forward`'s local port, kept across starts: forwarding it again replaces the rule, where a
+   *  new port each start would leave one more listener on the ADB server every restart */
+  private port: number | null = null;
   private bringing: Promise<void> | null = null;
   /** a new start is tried from then on; 0: at once */
   private nextTryAt = 0;
@@ -106,7 +112,8 @@ export class PhoneAgent implements HierarchySource {
       if (await this.client.status()) return;
       this.lost('it stopped answering');
     }
-    if (Date.now() < this.nextTryAt) return;
+    // a stop() that came while the status was asked must not be followed by a fresh start
+    if (this.stopped || Date.now() < this.nextTryAt) return;
     await this.bringUp();
   }
 
@@ -173,8 +180,11 @@ export class PhoneAgent implements HierarchySource {
   private async start(run: number): Promise<AgentClient> {
     const { adb } = this.opts;
     this.release();
-    const port = await freePort();
-    await adb.forward(port, AGENT_PORT);
+    const port = (this.port ??= await freePort());
+    await adb.forward(port, AGENT_PORT).catch((err: unknown) => {
+      this.port = null; // perhaps taken meanwhile: the next start picks another
+      throw err;
+    });
     const held = await adb.holdShell(INSTRUMENT);
     this.held = held;
     let output = '';
