@@ -80,7 +80,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
 
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
-  const phone = phoneUpkeep(adbTarget, opts, paths.root, log);
+  const phone = phoneUpkeep(adbTarget, opts, paths.root, log, ledger);
   const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone);
 
   const ctx: DeviceContext = {
@@ -105,7 +105,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     ledger,
     claimActivities: metrics.instrument(createClaimActivities(ctx)),
     log,
-    mayClaim: () => status.lastRefusal === null,
+    mayClaim: () => status.lastRefusal === null && !phone.agentStarting(),
   });
   status.start(opts.statusIntervalMs ?? 5_000);
   const checks = new OrphanClaimChecks({
@@ -173,7 +173,13 @@ const AGENT_OFF: PhoneAgentReport = { state: 'unavailable', reason: 'turned off 
  * bracket every claim and tap on the phone, it runs with or without a host, and a host cannot
  * stop it more cleanly than its own stop (a SIGKILL skips both; the saved file covers that).
  */
-function phoneUpkeep(adbTarget: AdbTarget, opts: DeviceWorkerOptions, deviceDir: string, log: Logger) {
+function phoneUpkeep(
+  adbTarget: AdbTarget,
+  opts: DeviceWorkerOptions,
+  deviceDir: string,
+  log: Logger,
+  ledger: DeviceLedger,
+) {
   // its own connection, one try: a phone gone from ADB must not hold up a status check or the stop
   const adb = new AdbDevice(adbTarget, { ...opts.adb.timeouts, shellMs: 5_000, reconnectMs: 0 });
   const animations = new PhoneAnimations({
@@ -181,13 +187,19 @@ function phoneUpkeep(adbTarget: AdbTarget, opts: DeviceWorkerOptions, deviceDir:
     file: path.join(deviceDir, SAVED_SCALES_FILE),
     log,
   });
-  const agent = opts.agent ? new PhoneAgent({ adb: new AdbDevice(adbTarget, opts.adb.timeouts), log }) : null;
+  // one try: a phone gone from ADB is tried again at the next status check, and the stop is quick
+  const agentAdb = new AdbDevice(adbTarget, { ...opts.adb.timeouts, reconnectMs: 0 });
+  const agent = opts.agent ? new PhoneAgent({ adb: agentAdb, log }) : null;
   void agent?.keep();
   return {
     animations,
     /** every activity's ADB reads the screen through it while it runs, by dump otherwise */
     agent,
     report: (): PhoneAgentReport => agent?.report() ?? AGENT_OFF,
+    /** its health at every status check; (re)started only while the phone holds no claim */
+    keepAgent: () => void agent?.keep({ mayStart: ledger.openClaim() === null }),
+    /** no claim is taken while it starts: neither it nor a dump can read the screen meanwhile */
+    agentStarting: () => agent?.starting ?? false,
     async stop() {
       await animations.stop();
       await agent?.stop();
@@ -215,9 +227,9 @@ function watchAdmin(
   log: Logger,
   retention: ArtifactRetention,
   claims: () => ClaimPoller,
-  phone: { animations: PhoneAnimations; agent: PhoneAgent | null; report: () => PhoneAgentReport },
+  phone: { animations: PhoneAnimations; report: () => PhoneAgentReport; keepAgent: () => void },
 ): { registration: Registration; status: DeviceStatusWatch } {
-  const { animations, agent } = phone;
+  const { animations } = phone;
   const registration = createRegistration({
     admin: opts.admin,
     deviceId: opts.deviceId,
@@ -240,7 +252,7 @@ function watchAdmin(
     onChecked: followQuietly(animations, log),
     // the agent's state goes with every report; a dead one is started again after the report
     agent: phone.report,
-    afterReport: () => void agent?.keep(),
+    afterReport: phone.keepAgent,
   });
   return { registration, status };
 }

@@ -50,8 +50,8 @@ export interface HierarchySource {
   ready(): boolean;
   /** the hierarchy as XML; throws when the source could not read it */
   read(): Promise<string>;
-  /** a read failed: the source decides whether it is still ready */
-  failed(err: unknown): void;
+  /** a read failed: the source decides whether it is still ready, and frees the phone for a dump */
+  failed(err: unknown): Promise<void>;
 }
 
 /** Called once per ADB round trip (every new TCP conversation with the ADB server). */
@@ -169,7 +169,7 @@ export class AdbDevice {
       try {
         return splitUiDump(await source.read());
       } catch (err) {
-        source.failed(err);
+        await source.failed(err);
       }
     }
     return splitUiDump(await this.shell('uiautomator dump /dev/tty', this.timeouts.dumpMs));

@@ -61,9 +61,9 @@ test('installs both APKs of the npm package, starts the agent, and reads a never
   const reader = readingAdb(agent);
   await reader.startView(GOODS_URL);
   await putPhone(control, SERIAL, 'faults', { never_idle: true });
-  // uiautomator refuses the screen; the agent answers with the tree as it is
+  // the agent answers with the tree as it is; a dump meanwhile is refused (one UiAutomation at a time)
   const plain = new AdbDevice({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL });
-  expect(await plain.dumpUi()).toEqual({ kind: 'error', message: 'ERROR: could not get idle state.' });
+  expect(await plain.dumpUi()).toMatchObject({ kind: 'error', message: expect.stringMatching(/already registered/) });
   expect(reader.hierarchyChannel).toBe('agent');
   const read = await reader.dumpUi();
   expect(read.kind).toBe('xml');
@@ -145,4 +145,30 @@ test('a stop while a check finds the agent dead starts no new one', async () => 
   expect(starts).not.toHaveBeenCalled();
   expect(agent.ready()).toBe(false);
   expect(sim.phone(SERIAL).agent.running).toBe(false);
+});
+
+test('a read that fails while the agent still runs stops it first, so the dump in its place is made', async () => {
+  const { agent } = phoneAgent({ client: { sourceMs: 1 } });
+  agents.push(agent);
+  await agent.keep();
+  expect(agent.ready()).toBe(true);
+  // every source now outlasts the client's 1 ms: the read fails with the agent alive
+  await putPhone(control, SERIAL, 'faults', { latency: 'realistic' });
+  const reader = readingAdb(agent);
+  const read = await reader.dumpUi();
+  expect(read.kind).toBe('xml');
+  expect(sim.phone(SERIAL).agent.running).toBe(false);
+  expect(agent.report().state).toBe('starting');
+});
+
+test('while the phone holds a claim a dead agent is not started again; once it is free, it is', async () => {
+  const { agent } = phoneAgent();
+  agents.push(agent);
+  await agent.keep();
+  sim.phone(SERIAL).agent.stop();
+  await agent.keep({ mayStart: false });
+  expect(agent.report().state).toBe('starting');
+  expect(sim.phone(SERIAL).agent.running).toBe(false);
+  await agent.keep({ mayStart: true });
+  expect(agent.report().state).toBe('running');
 });

@@ -63,6 +63,8 @@ export class PhoneAgent implements HierarchySource {
   private stopped = false;
   /** every start has its number, so a run that ended late cannot touch a newer one */
   private run = 0;
+  /** the phone's API level, read once */
+  private sdk: number | null = null;
 
   constructor(private readonly opts: PhoneAgentOptions) {}
 
@@ -80,20 +82,33 @@ export class PhoneAgent implements HierarchySource {
     return this.client.source();
   }
 
-  /** A read failed: reads go to `uiautomator dump` until the next check has brought it back. */
-  failed(err: unknown): void {
+  /**
+   * A read failed: reads go to `uiautomator dump` until a check brought the agent back. Android
+   * lets one UiAutomation connect at a time, and a dump is refused while the agent's still runs
+   * (`UiAutomationService … already registered`), so the agent is stopped before this returns and
+   * the dump that follows it is made.
+   */
+  async failed(err: unknown): Promise<void> {
     if (this.current.state !== 'running') return;
     this.opts.log.warn({ err: describeError(err) }, 'the agent could not read the screen; reading by uiautomator dump');
     this.lost(`a read failed: ${describeError(err)}`);
+    await this.forceStop();
+  }
+
+  /** true while it is being installed or started: a claim waits for it (a start takes the phone's UiAutomation) */
+  get starting(): boolean {
+    return this.bringing !== null && this.client === null;
   }
 
   /**
-   * Brings the agent up if it is not running (after a failed start, only once `retryMs` passed)
-   * and asks a running one whether it still answers. Never throws; joins a start under way.
+   * Asks a running agent whether it still answers and, when `mayStart`, brings up one that is not
+   * running (after a failed start, only once `retryMs` passed). The worker starts it only while
+   * it holds no claim: an install holds the phone's ADB for its push, and while a start is under
+   * way neither the agent nor a dump can read the screen. Never throws; joins a check under way.
    */
-  keep(): Promise<void> {
+  keep(opts: { mayStart: boolean } = { mayStart: true }): Promise<void> {
     if (this.stopped || this.never) return Promise.resolve();
-    this.bringing ??= this.keepOnce().finally(() => (this.bringing = null));
+    this.bringing ??= this.keepOnce(opts.mayStart).finally(() => (this.bringing = null));
     return this.bringing;
   }
 
@@ -104,17 +119,23 @@ export class PhoneAgent implements HierarchySource {
     this.client = null;
     await this.bringing?.catch(() => undefined);
     this.release();
-    await this.opts.adb.shell(`am force-stop ${AGENT_TEST_PACKAGE}`).catch(() => undefined);
+    await this.forceStop();
   }
 
-  private async keepOnce(): Promise<void> {
+  private async keepOnce(mayStart: boolean): Promise<void> {
     if (this.client) {
       if (await this.client.status()) return;
       this.lost('it stopped answering');
+      await this.forceStop();
     }
     // a stop() that came while the status was asked must not be followed by a fresh start
-    if (this.stopped || Date.now() < this.nextTryAt) return;
+    if (this.stopped || !mayStart || Date.now() < this.nextTryAt) return;
     await this.bringUp();
+  }
+
+  /** Kills the instrumentation's process (bounded, best effort): the phone's UiAutomation is free again. */
+  private async forceStop(): Promise<void> {
+    await this.opts.adb.shell(`am force-stop ${AGENT_TEST_PACKAGE}`, 5_000).catch(() => undefined);
   }
 
   private async bringUp(): Promise<void> {
@@ -142,6 +163,9 @@ export class PhoneAgent implements HierarchySource {
       // a phone that left ADB is tried again at the first check that finds it back; one that
       // refused the agent, only after retryMs (no start loop on a phone that never runs it)
       this.nextTryAt = isDeviceError(err) && ADB_GONE.has(err.code) ? 0 : Date.now() + (this.opts.retryMs ?? 60_000);
+      // a phone that refused the install (a vendor's confirmation dialog, no room) is not asked
+      // again until the worker restarts: every ask could put a dialog on its screen
+      if (err instanceof InstallRefused) this.never = true;
       const reason = `the agent did not start: ${describeError(err)}`;
       this.set({ state: 'unavailable', reason });
       this.opts.log.warn({ reason }, 'no on-device agent for now; reading by uiautomator dump');
@@ -153,7 +177,8 @@ export class PhoneAgent implements HierarchySource {
     const { host } = this.opts.adb.target;
     if (!isLoopbackHost(host))
       return `the ADB server runs on ${host}: a forwarded port would listen there, not on this machine`;
-    const sdk = Number(await this.opts.adb.getprop('ro.build.version.sdk'));
+    this.sdk ??= Number(await this.opts.adb.getprop('ro.build.version.sdk'));
+    const { sdk } = this;
     if (!Number.isInteger(sdk)) throw new AgentError('the phone did not say its Android version');
     return sdk < AGENT_MIN_SDK ? `Android API ${sdk} is older than 8.0 (API ${AGENT_MIN_SDK})` : null;
   }
@@ -167,11 +192,15 @@ export class PhoneAgent implements HierarchySource {
     const limit = this.opts.installMs ?? 120_000;
     for (const file of [apks.server, apks.test]) {
       const remote = `/data/local/tmp/${path.basename(file)}`;
-      await adb.push(fs.createReadStream(file), remote, limit);
-      const out = await adb.shell(`pm install -r -g -t ${remote}`, limit);
-      await adb.shell(`rm -f ${remote}`);
+      let out: string;
+      try {
+        await adb.push(fs.createReadStream(file), remote, limit);
+        out = await adb.shell(`pm install -r -g -t ${remote}`, limit);
+      } finally {
+        await adb.shell(`rm -f ${remote}`).catch(() => undefined);
+      }
       if (!/^Success/m.test(out))
-        throw new AgentError(`pm install ${path.basename(file)}: ${out.trim().slice(0, 200) || 'no answer'}`);
+        throw new InstallRefused(`pm install ${path.basename(file)}: ${out.trim().slice(0, 200) || 'no answer'}`);
     }
     this.opts.log.info({ was: version, now: apks.version }, 'on-device agent installed');
   }
@@ -225,6 +254,9 @@ export class PhoneAgent implements HierarchySource {
     this.current = { state: report.state, reason: agentReasonText(report.reason) };
   }
 }
+
+/** The phone answered `pm install` with a failure. */
+class InstallRefused extends AgentError {}
 
 /** What `am instrument` said as it ended: its short message or error when it gave one, else its last line. */
 function lastLine(output: string): string {

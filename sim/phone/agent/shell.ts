@@ -58,6 +58,18 @@ export async function pmUninstall(phone: Phone, args: string[]): Promise<Output>
   return out('Success\n');
 }
 
+/**
+ * What `uiautomator dump` prints while the agent's instrumentation runs: Android lets one
+ * UiAutomation connect at a time, so the dump's own is refused. Null while the agent is not running.
+ */
+export function uiAutomationTaken(phone: Phone): string | null {
+  if (!phone.agent.running) return null;
+  return (
+    'java.lang.IllegalStateException: UiAutomationService ' +
+    'android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@6a2f1c0 already registered!\n'
+  );
+}
+
 export function installedPackageLines(phone: Phone): string {
   return [...phone.agent.installed].map((p) => `package:${p}\n`).join('');
 }

@@ -9,6 +9,7 @@ import { settings } from './settings';
 import {
   agentPackageDump,
   amInstrument,
+  uiAutomationTaken,
   forceStopAgent,
   installedPackageLines,
   instrumentationList,
@@ -70,6 +71,11 @@ const uiautomator: Command = async (phone, args) => {
   }
   const rest = args.slice(1).filter((a) => a !== '--compressed' && a !== '--verbose');
   const target = rest[0] ?? '/sdcard/window_dump.xml';
+  const taken = uiAutomationTaken(phone);
+  if (taken) {
+    await phone.delay('dump');
+    return out(taken);
+  }
   if (phone.health.screen === 'off') {
     await phone.delay('dump');
     return out('ERROR: null root node returned by UiTestAutomationBridge.\n');
