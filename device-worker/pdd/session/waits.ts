@@ -29,7 +29,8 @@ export class ScreenWaits {
 
   /**
    * Dumps until `judge` accepts the screen. Loading screens, failed dumps and a dump identical
-   * to the previous one (stale) are re-dumped after a pause; `undefined` from judge is a wrong
+   * to the previous one (stale) are re-dumped after a pause — unless it shows a page a person must
+   * clear, which ends the wait with that page's reason; `undefined` from judge is a wrong
    * screen and ends the wait at once; every dump is counted.
    */
   async waitFor<T>(
@@ -51,6 +52,10 @@ export class ScreenWaits {
       if (got === 'failed') {
         last = 'a failed dump';
       } else if (got.stale && (expectChange || staleGrace > 0)) {
+        // A page only a person clears (logged out, a captcha, a risk check) is that page on every
+        // read: unchanged since the last read it is still there, never just a stale tree.
+        const page = classify(got.dump, this.profile);
+        if (page.kind === 'stop_page') throw screenError(page, what);
         if (!expectChange) staleGrace -= 1;
         last = 'a stale dump';
         this.steps.add('stale_dump', { waiting_for: what });
