@@ -199,6 +199,8 @@ describe('the agent over adb forward', () => {
 
   test('status, session, settings, source and delete', async () => {
     await install();
+    // dumped before the agent runs: while it does, it holds the phone's one UiAutomation
+    const before = (await dump(dev)).xml;
     const { port, instrument } = await startAgent();
     let ended = false;
     void instrument.then(() => (ended = true));
@@ -223,18 +225,15 @@ describe('the agent over adb forward', () => {
     const source = await call(port, 'GET', `/session/${id}/source`);
     expect(source.status).toBe(200);
     expect(source.body.value).toMatch(/^<\?xml [^>]*\?>\n<hierarchy [^>]*>\n {2}<android\.widget\.FrameLayout /);
-    expectSameScreen(source.body.value as string, (await dump(dev)).xml);
+    expectSameScreen(source.body.value as string, before);
+    // Android lets one UiAutomation connect at a time: uiautomator dump is refused while it runs
+    expect(await sh(dev, 'uiautomator dump /dev/tty')).toMatch(
+      /^java\.lang\.IllegalStateException: .* already registered!\n$/,
+    );
 
-    // a screen uiautomator dump is refused on: the agent answers with the tree at once
+    // a screen that never goes idle: the agent answers with the tree at once
     await putPhone(control, 'sim-phone-1', 'faults', { never_idle: true });
-    expect(await sh(dev, 'uiautomator dump /dev/tty')).toBe('ERROR: could not get idle state.\n');
-    // order, not time: the agent's answer comes back while uiautomator is still waiting for idle
-    const order: string[] = [];
-    const refused = sh(dev, 'uiautomator dump /dev/tty').then((out) => void order.push(`dump: ${out.trim()}`));
     const busy = await call(port, 'GET', `/session/${id}/source`);
-    order.push('agent');
-    await refused;
-    expect(order).toEqual(['agent', 'dump: ERROR: could not get idle state.']);
     expect(busy.body.value).toBe(source.body.value);
     // with a wait for idle it waits first and then answers the tree all the same: a /status
     // asked after it is answered before it
@@ -263,17 +262,24 @@ describe('the agent over adb forward', () => {
 
   test('the source of a goods page and of the lock screen holds what a dump of it holds', async () => {
     await install();
-    const { port } = await startAgent();
-    const created = await call(port, 'POST', '/session', { capabilities: {} });
-    const { sessionId: id } = created.body.value as { sessionId: string };
+    // each screen dumped while the agent is not running (it would refuse the dump)
     const goods = await openGoods(dev, '937122477375');
-    const source = (await call(port, 'GET', `/session/${id}/source`)).body.value as string;
+    const first = await startAgent();
+    const session = async (port: number) =>
+      ((await call(port, 'POST', '/session', { capabilities: {} })).body.value as { sessionId: string }).sessionId;
+    let id = await session(first.port);
+    const source = (await call(first.port, 'GET', `/session/${id}/source`)).body.value as string;
     expectSameScreen(source, goods.xml);
     expect(source).toContain('<android.widget.TextView ');
     expect(source).not.toContain('<node ');
+    await sh(dev, 'am force-stop io.appium.uiautomator2.server');
+    await first.instrument;
     await putPhone(control, 'sim-phone-1', 'health', { screen: 'locked' });
+    const lockedDump = (await dump(dev)).xml;
+    const { port } = await startAgent();
+    id = await session(port);
     const locked = (await call(port, 'GET', `/session/${id}/source`)).body.value as string;
-    expectSameScreen(locked, (await dump(dev)).xml);
+    expectSameScreen(locked, lockedDump);
     expect(locked).toContain('package="com.android.systemui"');
     // a dark display: uiautomator dump has no root, the server still answers its tree
     await putPhone(control, 'sim-phone-1', 'health', { screen: 'off' });
