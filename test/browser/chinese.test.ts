@@ -245,6 +245,7 @@ test('no page shows a Latin-only word that is not an identifier, nor jargon outs
   note('证据截图', await page.evaluate<string>(VISIBLE_TEXT));
   await walk('新建采购任务', '/tasks/new', 'task-form');
   await walk('设备', '/devices', 'device-row');
+  await walk('需处理', '/attention', 'attention-row');
   await walk('设置', '/settings', 'settings-form');
   const report = [...found].map(([word, pages]) => `${word}  (${[...pages].join('、')})`);
   expect(report).toEqual([]);

@@ -1,4 +1,5 @@
 import type { Component } from 'solid-js';
+import AttentionPage from './pages/AttentionPage';
 import DevicesPage from './pages/DevicesPage';
 import OrdersPage from './pages/OrdersPage';
 import PddPage from './pages/PddPage';
@@ -20,6 +21,7 @@ export const NAV_ROUTES: readonly NavRoute[] = [
   { path: '/pdd', label: '拼多多商品', key: 'pdd', page: PddPage },
   { path: '/orders', label: '订单', key: 'orders', page: OrdersPage },
   { path: '/tasks', label: '采购任务', key: 'tasks', page: TasksPage },
+  { path: '/attention', label: '需处理', key: 'attention', page: AttentionPage },
   { path: '/devices', label: '设备', key: 'devices', page: DevicesPage },
   { path: '/settings', label: '设置', key: 'settings', page: SettingsPage },
 ];

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../deps';
+import { attentionRoutes } from './attention';
 import { deviceEvidenceRoutes } from './device-evidence';
 import { deviceRegisterRoutes } from './device-register';
 import { deviceRoutes } from './devices';
@@ -43,5 +44,6 @@ export function allRouters(deps: AppDeps): Router[] {
     hostRoutes(deps),
     codecRoutes(deps),
     taskActionRoutes(deps),
+    attentionRoutes(deps),
   ];
 }

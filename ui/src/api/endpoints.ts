@@ -13,6 +13,7 @@ import type {
   ProductListItem,
 } from '../../../domain/catalog-views';
 import type { ProductState } from '../../../domain/catalog';
+import type { AttentionQueue } from '../../../domain/attention';
 import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
@@ -240,6 +241,8 @@ export const resumeDevice = (deviceId: string): Promise<unknown> =>
 export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/app-versions');
 export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
   http.post(`/api/app-versions/${id(version)}/release`, {});
+/** 需处理: the phones and tasks waiting for a person, oldest first. */
+export const getAttention = (): Promise<AttentionQueue> => http.get('/api/attention');
 
 // Phone hosts (docs/phone-hosts.md)
 export interface IssuedHostView {

@@ -1,0 +1,78 @@
+import type { AttentionItem, AttentionQueue } from '../../domain/attention';
+import { attentionReasonZh } from '../../domain/devices';
+import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
+import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
+import type { AdminDb } from '../db/database';
+
+/**
+ * The stops only a person moves on. WAITING_PAYMENT also waits for one, but it is the ordinary
+ * way to the end (pay, then 标记已付款), not a stop; the task list keeps it.
+ */
+const WAITING_STATUSES = ['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'] as const satisfies readonly PurchaseStatus[];
+
+/** 需处理: the phones with attention and the stopped tasks, oldest first. */
+export async function attentionQueue(db: AdminDb): Promise<AttentionQueue> {
+  const items = [...(await waitingDevices(db)), ...(await waitingTasks(db))];
+  items.sort((a, b) => cmp(a.since, b.since) || cmp(a.kind, b.kind) || cmp(a.id, b.id));
+  return { items };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A revoked phone takes no claim anyway; its attention row is history, not work. */
+async function waitingDevices(db: AdminDb): Promise<AttentionItem[]> {
+  const rows = await db
+    .selectFrom('device_attention as da')
+    .innerJoin('device_credentials as dc', 'dc.device_id', 'da.device_id')
+    .select(['da.device_id', 'da.reason_code', 'da.since', 'dc.display_name'])
+    .where('dc.status', '=', 'ACTIVE')
+    .execute();
+  return rows.map((r) => ({
+    kind: 'device',
+    id: r.device_id,
+    reason_code: r.reason_code,
+    reason_zh: attentionReasonZh(r.reason_code),
+    since: r.since,
+    title: r.display_name,
+  }));
+}
+
+/**
+ * `since` is `updated_at`: the status write sets it with the move into the stop, and nothing
+ * but the operator's action writes the task again (admin/purchase/task-fields.ts, 用时).
+ */
+async function waitingTasks(db: AdminDb): Promise<AttentionItem[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select((eb) => [
+      'tasks.task_id',
+      'tasks.status',
+      'tasks.reason_code',
+      'tasks.title',
+      'tasks.updated_at',
+      // tapped 提交订单 on its current authorization: the reason reads as after the submit (task-view.ts)
+      eb
+        .exists(
+          eb
+            .selectFrom('order_submissions as s')
+            .select('s.id')
+            .whereRef('s.authorization_id', '=', 'tasks.authorization_id')
+            .where('s.abandoned_at', 'is', null),
+        )
+        .as('tapped'),
+    ])
+    .where('tasks.task_type', '=', 'purchase')
+    .where('tasks.status', 'in', WAITING_STATUSES)
+    .execute();
+  return rows.map((r) => {
+    const status = r.status as PurchaseStatus;
+    return {
+      kind: 'task',
+      id: r.task_id,
+      reason_code: r.reason_code ? canonicalReason(r.reason_code) : status,
+      reason_zh: r.reason_code ? reasonInfo(r.reason_code, Boolean(r.tapped)).zh : STATUS_ZH[status],
+      since: r.updated_at,
+      title: r.title,
+    };
+  });
+}

@@ -1,0 +1,21 @@
+/**
+ * 需处理 (`GET /api/attention`, docs/api.md §12.1): everything that waits for a person, phones
+ * and purchase tasks in one list, oldest first. The admin builds these and the UI imports the
+ * type, so the two cannot drift apart.
+ */
+export interface AttentionItem {
+  kind: 'device' | 'task';
+  /** the device_id of a phone, the task_id of a task */
+  id: string;
+  /** the phone's attention code, or the task's stop reason (its status when it recorded none) */
+  reason_code: string;
+  reason_zh: string;
+  /** when it started waiting: the phone's attention row, the task's move into its status */
+  since: string;
+  /** what the operator calls it: the phone's display name, the task's goods title */
+  title: string | null;
+}
+
+export interface AttentionQueue {
+  items: AttentionItem[];
+}
