@@ -1,5 +1,6 @@
 import type { Catalog, Goods } from '../catalog/schema';
 import type { Faults } from '../faults';
+import { parseAppUrl } from './app-url';
 import { genericIds } from './hostile/generic-ids';
 import type { OverlayBook, OverlayLayer } from './hostile/overlays';
 import { builtinPageTree } from './hostile/pages';
@@ -51,25 +52,6 @@ export interface TapResult {
 }
 
 const APP_PKG = 'com.xunmeng.pinduoduo';
-
-/** Accepted deep links; anything else is not resolvable (SCREENS.md). */
-function parseAppUrl(url: string): { kind: 'goods'; goodsId: string } | { kind: 'orders'; type: number } | null {
-  const m =
-    /^(?:https:\/\/mobile\.yangkeduo\.com|pinduoduo:\/\/com\.xunmeng\.pinduoduo)\/([a-z0-9_]+)\.html(?:\?(.*))?$/.exec(
-      url,
-    );
-  if (!m) return null;
-  const params = new URLSearchParams(m[2] ?? '');
-  if (m[1] === 'goods' || m[1] === 'goods2') {
-    const id = params.get('goods_id');
-    return id && /^[0-9]+$/.test(id) ? { kind: 'goods', goodsId: id } : null;
-  }
-  if (m[1] === 'orders') {
-    const type = Number(params.get('type') ?? '0');
-    return { kind: 'orders', type: type === 1 ? 1 : 0 };
-  }
-  return null;
-}
 
 export class PddApp {
   stack: Page[] = [{ kind: 'launcher' }];
@@ -154,9 +136,9 @@ export class PddApp {
       case 'hang':
         return loadingScreen();
       case 'captcha':
-        return captchaScreen();
+        return captchaScreen(p.challenge);
       case 'builtin':
-        return builtinPageTree(p.name, p.title);
+        return builtinPageTree(p.name, p.title, p.challenge);
       case 'cashier':
         return cashierScreen(p.totalCent);
       case 'payment':
@@ -283,17 +265,19 @@ export class PddApp {
   startUrl(url: string): boolean {
     const target = parseAppUrl(url);
     if (!target) return false;
-    if (this.world.showBlocking()) return true;
+    const page: Page =
+      target.kind === 'goods'
+        ? { kind: 'goods', goodsId: target.goodsId }
+        : { kind: 'orders', type: target.type, scroll: 'top' };
+    if (this.world.showBlocking(page)) return true;
     const faults = this.env.faults();
     this.navigate(() => {
       if (target.kind === 'goods') {
         // The network error page goes away when the goods link is opened again.
         this.stack = this.stack.filter((p) => !(p.kind === 'builtin' && p.name === 'network_error'));
-        this.stack.push(
-          faults.captcha_on === 'open' ? { kind: 'captcha' } : { kind: 'goods', goodsId: target.goodsId },
-        );
+        this.stack.push(faults.captcha_on === 'open' ? this.world.captcha(page) : page);
       } else {
-        this.stack.push({ kind: 'orders', type: target.type, scroll: 'top' });
+        this.stack.push(page);
       }
     }, this.defaultLoadingDumps());
     return true;
@@ -348,9 +332,9 @@ export class PddApp {
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number): void {
-    if (this.isLoading() || Math.abs(y1 - y2) < 100) return;
     // A swipe that starts on an overlay is the overlay's; the page beneath does not scroll.
-    if (this.overlays.hit(this.overlayLayers(), x1, y1)) return;
+    if (this.isLoading() || this.overlays.hit(this.overlayLayers(), x1, y1)) return;
+    if (this.world.slide(x1, y1, x2, y2) || Math.abs(y1 - y2) < 100) return;
     const p = this.top();
     const dir = y1 > y2 ? 'end' : 'top';
     if (p.kind === 'panel') {
@@ -369,26 +353,21 @@ export class PddApp {
       case 'back':
         return this.back();
       case 'open_home':
-        if (this.world.showBlocking()) return;
+        if (this.world.showBlocking({ kind: 'home' })) return;
         return this.navigate(() => this.stack.push({ kind: 'home' }));
       case 'open_panel': {
         if (p.kind !== 'goods') return;
         const g = this.goods(p.goodsId);
         const captcha = this.env.faults().captcha_on === 'panel';
-        return this.navigate(() =>
-          this.stack.push(
-            captcha
-              ? { kind: 'captcha' }
-              : {
-                  kind: 'panel',
-                  goodsId: p.goodsId,
-                  sel: (g?.dimensions ?? []).map(() => null),
-                  qty: 1,
-                  scroll: 'top',
-                  fullDumps: 0,
-                },
-          ),
-        );
+        const panel: Page = {
+          kind: 'panel',
+          goodsId: p.goodsId,
+          sel: (g?.dimensions ?? []).map(() => null),
+          qty: 1,
+          scroll: 'top',
+          fullDumps: 0,
+        };
+        return this.navigate(() => this.stack.push(captcha ? this.world.captcha(panel) : panel));
       }
       case 'select_option': {
         if (p.kind !== 'panel') return;
@@ -406,6 +385,8 @@ export class PddApp {
       }
       case 'submit':
         return this.submit(p);
+      case 'challenge':
+        return this.world.answer(a.step);
       case 'pay': {
         if (p.kind !== 'cashier' && p.kind !== 'payment') return;
         const o = this.orders.find((x) => x.order_no === p.orderNo);
@@ -422,7 +403,17 @@ export class PddApp {
     }
   }
 
-  private submit(p: Page): void {
+  /** `input text`: into the focused field of the page on screen. */
+  typeText(text: string): void {
+    if (!this.isLoading()) this.world.type(text);
+  }
+
+  resubmit(panel: Page): void {
+    this.submit(panel, true);
+  }
+
+  /** `passed`: a captcha at 提交订单 was solved, so the submission is not challenged again. */
+  private submit(p: Page, passed = false): void {
     if (p.kind !== 'panel') return;
     const g = this.goods(p.goodsId);
     if (!g) return;
@@ -436,7 +427,8 @@ export class PddApp {
       return;
     }
     const faults = this.env.faults();
-    const outcome = faults.captcha_on === 'submit' ? 'captcha' : (faults.submit_outcome ?? 'created');
+    const asked = faults.captcha_on === 'submit' && !passed ? 'captcha' : (faults.submit_outcome ?? 'created');
+    const outcome = passed && asked === 'captcha' ? 'created' : asked;
     if (outcome === 'not_created') {
       this.toast = { text: '当前购买人数过多，请稍后再试', pkg: APP_PKG };
       this.world.submitPage = p;
@@ -473,7 +465,7 @@ export class PddApp {
           this.stack.push({ kind: 'payment', orderNo, totalCent: total });
           break;
         case 'captcha':
-          this.stack.push({ kind: 'captcha' });
+          this.stack.push(this.world.captcha(p, true));
           break;
       }
       this.world.submitPage = this.top();

@@ -12,7 +12,9 @@ export type TapAction =
   | { kind: 'qty'; delta: 1 | -1 }
   | { kind: 'submit' }
   | { kind: 'pay'; control: string }
-  | { kind: 'order_tab'; type: number };
+  | { kind: 'order_tab'; type: number }
+  /** A control of a challenge page (challenge.ts): the code field, 手机登录, 确定/登录. */
+  | { kind: 'challenge'; step: 'focus' | 'phone_login' | 'confirm' };
 
 export interface UiNode {
   cls: string;

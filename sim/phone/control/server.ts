@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { allowedHostNames, checkApiRequest } from '../../../platform/http-guard';
+import { challengeView } from '../app/challenge';
 import { overlaysBodySchema } from '../app/hostile/schema';
 import { templateInfos } from '../app/hostile/templates';
 import { renderXml } from '../app/render-xml';
@@ -169,6 +170,7 @@ export class ControlServer {
           );
         }
         if (sub === 'taps' && method === 'GET') return json(200, phone.taps);
+        if (sub === 'challenge' && method === 'GET') return json(200, challengeView(phone.app.top()));
         if (sub === 'screen' && method === 'GET') {
           res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'x-screen': phone.app.screenName() });
           const system = phone.systemTree();

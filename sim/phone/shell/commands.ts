@@ -219,6 +219,8 @@ const input: Command = async (phone, args) => {
     }
     case 'text': {
       if (rest.length === 0) return inputUsage('text');
+      // `input text` spells a space `%s`; the keyguard takes the keys as it takes taps.
+      if (!phone.systemTree()) phone.app.typeText(rest.join(' ').replace(/%s/g, ' '));
       await phone.delay('tap');
       return out('');
     }

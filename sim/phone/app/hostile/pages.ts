@@ -1,5 +1,7 @@
-import { node, type UiNode } from '../node';
-import { backButton, SCREEN_H, SCREEN_W } from '../screens/common';
+import { SLIDER_THUMB } from '../challenge';
+import { node, type NodeProps, type UiNode } from '../node';
+import type { Challenge } from '../page';
+import { backButton, SCREEN_H, SCREEN_W, sliderGap } from '../screens/common';
 import type { BuiltinPage } from './schema';
 
 /** Full-screen pages the app shows instead of the expected one (sim/phone/SCREENS.md "Built-in pages"). */
@@ -9,35 +11,69 @@ function titleBar(title: string): UiNode[] {
   return [backButton(), node('Text', [280, 110, 800, 190], { id: 'tv_title', text: title })];
 }
 
-function redButton(id: string, text: string, top: number): UiNode {
-  return node('Linear', [90, top, 990, top + 140], { id, fill: 'red', ...none }, [
+function redButton(id: string, text: string, top: number, tap: Pick<NodeProps, 'clickable' | 'action'> = none): UiNode {
+  return node('Linear', [90, top, 990, top + 140], { id, fill: 'red', ...tap }, [
     node('Text', [200, top + 30, 880, top + 110], { text }),
   ]);
 }
 
-const PAGES: Record<BuiltinPage, (title?: string) => UiNode> = {
-  login: () =>
-    node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
-      node('Image', [390, 400, 690, 680], { id: 'iv_login_logo', desc: '拼多多', fill: 'red' }),
-      node('Text', [240, 720, 840, 800], { id: 'tv_login_slogan', text: '拼多多 多实惠 多乐趣' }),
-      node('Linear', [90, 1500, 990, 1640], { id: 'll_login_wechat', fill: 'green', ...none }, [
-        node('Text', [300, 1530, 780, 1610], { id: 'tv_login_wechat', text: '微信登录' }),
-      ]),
-      node('Linear', [90, 1680, 990, 1820], { id: 'll_login_phone', fill: 'chip', ...none }, [
-        node('Text', [300, 1710, 780, 1790], { id: 'tv_login_phone', text: '手机登录' }),
-      ]),
-      node('Text', [390, 1860, 690, 1920], { id: 'tv_login_other', text: '其他登录方式', ...none }),
-      node('Linear', [90, 2180, 990, 2260], { id: 'll_login_agreement' }, [
-        node('CheckBox', [90, 2190, 150, 2250], { id: 'cb_login_agree', ...none }),
-        node('Text', [160, 2190, 990, 2250], { text: '已阅读并同意《拼多多服务协议》和《隐私政策》' }),
-      ]),
+const focus = { clickable: true, action: { kind: 'challenge', step: 'focus' } } as const;
+const confirm = { clickable: true, action: { kind: 'challenge', step: 'confirm' } } as const;
+const WRONG_CODE = '验证码错误，请重新输入';
+
+function loginOptions(ch: Challenge | undefined): UiNode {
+  return node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
+    node('Image', [390, 400, 690, 680], { id: 'iv_login_logo', desc: '拼多多', fill: 'red' }),
+    node('Text', [240, 720, 840, 800], { id: 'tv_login_slogan', text: '拼多多 多实惠 多乐趣' }),
+    node('Linear', [90, 1500, 990, 1640], { id: 'll_login_wechat', fill: 'green', ...none }, [
+      node('Text', [300, 1530, 780, 1610], { id: 'tv_login_wechat', text: '微信登录' }),
     ]),
-  risk_slider: () =>
+    node(
+      'Linear',
+      [90, 1680, 990, 1820],
+      {
+        id: 'll_login_phone',
+        fill: 'chip',
+        clickable: true,
+        action: ch ? { kind: 'challenge', step: 'phone_login' } : none.action,
+      },
+      [node('Text', [300, 1710, 780, 1790], { id: 'tv_login_phone', text: '手机登录' })],
+    ),
+    node('Text', [390, 1860, 690, 1920], { id: 'tv_login_other', text: '其他登录方式', ...none }),
+    node('Linear', [90, 2180, 990, 2260], { id: 'll_login_agreement' }, [
+      node('CheckBox', [90, 2190, 150, 2250], { id: 'cb_login_agree', ...none }),
+      node('Text', [160, 2190, 990, 2250], { text: '已阅读并同意《拼多多服务协议》和《隐私政策》' }),
+    ]),
+  ]);
+}
+
+/** After 手机登录: the account's number, the code field, 登录; 微信登录 stays below as the other way in. */
+function phoneLogin(ch: Challenge): UiNode {
+  return node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
+    ...titleBar('手机登录'),
+    node('Text', [90, 260, 990, 320], { id: 'tv_login_phone_tip', text: '未注册的手机号验证后自动创建拼多多账户' }),
+    node('Edit', [90, 400, 990, 520], { id: 'et_login_phone', text: '138 **** 6688' }),
+    node('Edit', [90, 560, 700, 680], { id: 'et_login_code', text: ch.typed, ...focus }),
+    node('Text', [720, 560, 990, 680], { id: 'tv_login_send_code', text: '获取验证码', fill: 'chip', ...none }),
+    ...(ch.wrong ? [node('Text', [90, 700, 990, 760], { id: 'tv_login_error', text: WRONG_CODE })] : []),
+    redButton('ll_login_submit', '登录', 820, confirm),
+    node('Text', [390, 1860, 690, 1920], { id: 'tv_login_other', text: '其他登录方式' }),
+    node('Linear', [390, 1960, 690, 2060], { id: 'll_login_wechat', ...none }, [
+      node('Text', [420, 1980, 660, 2040], { id: 'tv_login_wechat', text: '微信登录' }),
+    ]),
+  ]);
+}
+
+const PAGES: Record<BuiltinPage, (title: string, ch?: Challenge) => UiNode> = {
+  login: (_title, ch) => (ch?.phoneForm ? phoneLogin(ch) : loginOptions(ch)),
+  risk_slider: (_title, ch) =>
     node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
       ...titleBar('安全验证'),
+      node('Image', [120, 260, 960, 860], { id: 'iv_slider_image', fill: 'image' }),
+      ...sliderGap('iv_slider_gap', ch, 500),
       node('Text', [120, 900, 960, 980], { id: 'tv_risk_tip', text: '为保障您的账户安全，请完成验证' }),
       node('View', [120, 1100, 960, 1220], { id: 'v_slider_track', fill: 'chip' }, [
-        node('Image', [120, 1100, 260, 1220], { id: 'iv_slider_thumb', desc: '滑块', fill: 'grey', ...none }),
+        node('Image', SLIDER_THUMB.risk_slider, { id: 'iv_slider_thumb', desc: '滑块', fill: 'grey', ...none }),
         node('Text', [300, 1130, 940, 1190], { id: 'tv_slider_hint', text: '拖动滑块完成验证' }),
       ]),
     ]),
@@ -49,16 +85,17 @@ const PAGES: Record<BuiltinPage, (title?: string) => UiNode> = {
       node('Text', [120, 1060, 960, 1120], { text: '请确保是账户本人操作' }),
       redButton('ll_face_start', '开始验证', 1900),
     ]),
-  risk_sms: () =>
+  risk_sms: (_title, ch) =>
     node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
       ...titleBar('短信验证'),
       node('Text', [120, 600, 960, 760], {
         id: 'tv_risk_tip',
         text: '为了您的账户安全，请输入手机 138****6688 收到的短信验证码',
       }),
-      node('Edit', [120, 900, 700, 1020], { id: 'et_sms_code', ...none }),
+      node('Edit', [120, 900, 700, 1020], { id: 'et_sms_code', text: ch?.typed ?? '', ...(ch ? focus : none) }),
       node('Text', [720, 900, 960, 1020], { id: 'tv_sms_send', text: '获取验证码', fill: 'chip', ...none }),
-      redButton('ll_sms_confirm', '确定', 1200),
+      ...(ch?.wrong ? [node('Text', [120, 1040, 960, 1100], { id: 'tv_sms_error', text: WRONG_CODE })] : []),
+      redButton('ll_sms_confirm', '确定', 1200, ch ? confirm : none),
     ]),
   network_error: () =>
     node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
@@ -79,7 +116,7 @@ const PAGES: Record<BuiltinPage, (title?: string) => UiNode> = {
       node('Text', [120, 1280, 960, 1340], { id: 'tv_update_version', text: '新版本 8.18.0' }),
       redButton('ll_update_now', '立即更新', 2000),
     ]),
-  sold_out: (title = '') =>
+  sold_out: (title) =>
     node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
       node('Recycler', [0, 0, SCREEN_W, 2196], { id: 'goods_detail_list', scrollable: true }, [
         node('Image', [0, 0, 1080, 1080], { id: 'iv_goods_banner', desc: '商品图片', fill: 'grey' }),
@@ -106,7 +143,7 @@ const PAGES: Record<BuiltinPage, (title?: string) => UiNode> = {
     ]),
 };
 
-/** `title` is the goods title for pages shown in place of a goods page (sold_out). */
-export function builtinPageTree(name: BuiltinPage, title?: string): UiNode {
-  return PAGES[name](title);
+/** `title` is the goods title for pages shown in place of a goods page (sold_out); `ch` a page's challenge, if it has one. */
+export function builtinPageTree(name: BuiltinPage, title = '', ch?: Challenge): UiNode {
+  return PAGES[name](title, ch);
 }

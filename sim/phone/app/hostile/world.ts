@@ -1,5 +1,6 @@
 import type { Goods } from '../../catalog/schema';
 import type { Faults } from '../../faults';
+import { answerTap, ChallengeBook, challengeOf, dragSolves, typeInto, type ChallengeStep } from '../challenge';
 import type { Page } from '../page';
 import { isComplete } from '../pricing';
 import { OverlayBook } from './overlays';
@@ -14,6 +15,8 @@ interface WorldHost {
   faults(): Faults;
   navigate(mutate: () => void, loadingDumps?: number): void;
   defaultLoadingDumps(): number;
+  /** A submission a challenge held up goes through now it is solved. */
+  resubmit(panel: Page): void;
 }
 
 /**
@@ -22,6 +25,7 @@ interface WorldHost {
  */
 export class HostileWorld {
   readonly overlays = new OverlayBook();
+  private readonly challenges = new ChallengeBook();
   /** The page the submit tap led to: the `after_submit` moment lasts while it is on top. */
   submitPage: Page | null = null;
   private pagesShown = 0;
@@ -33,12 +37,14 @@ export class HostileWorld {
   reset(): void {
     this.submitPage = null;
     this.overlays.set([]);
+    this.challenges.reset();
   }
 
   /** New faults: the page count starts again and sticky pages leave the back stack. */
   resetFaults(): void {
     this.pagesShown = 0;
     this.blocking = null;
+    this.challenges.reset();
     const app = this.app;
     if (!app.stack.some(isSticky)) return;
     app.navigate(() => {
@@ -76,27 +82,69 @@ export class HostileWorld {
       this.pagesShown += 1;
       const p = stack.pop();
       const g = p && (p.kind === 'goods' || p.kind === 'panel') ? this.app.goods(p.goodsId) : undefined;
-      stack.push(this.builtin(due, g?.title ?? '', true));
+      stack.push(this.builtin(due, g?.title ?? '', true, p));
     }
     this.overlays.onDump(this.moments(), this.app.top(), (page) => this.app.stack.includes(page as Page));
   }
 
-  /** A built-in page; one a fault put up is sticky (network_error excepted). */
-  builtin(name: BuiltinPage, title: string, byFault: boolean): Page {
+  /** A built-in page in front of `then`; one a fault put up is sticky (network_error excepted). */
+  builtin(name: BuiltinPage, title: string, byFault: boolean, then?: Page): Page {
     const sticky = byFault && name !== 'network_error';
     if (sticky) this.blocking = name;
-    return { kind: 'builtin', name, title, sticky };
+    const challenge = this.challenges.make(name, this.app.faults().seed, then);
+    return { kind: 'builtin', name, title, sticky, ...(challenge ? { challenge } : {}) };
   }
 
-  /** While a sticky page is in effect every way into the app lands on it again. */
-  showBlocking(): boolean {
+  /** The captcha page in front of `then`; `resubmit`: it came at 提交订单. */
+  captcha(then: Page, resubmit = false): Page {
+    const challenge = this.challenges.make('captcha', this.app.faults().seed, then);
+    if (resubmit) challenge.resubmit = true;
+    return { kind: 'captcha', challenge };
+  }
+
+  /** While a sticky page is in effect every way into the app (to `then`) lands on it again. */
+  showBlocking(then?: Page): boolean {
     const name = this.blocking;
     if (!name) return false;
     const app = this.app;
     app.navigate(() => {
-      if (!isSticky(app.top())) app.stack.push(this.builtin(name, '', true));
+      if (!isSticky(app.top())) app.stack.push(this.builtin(name, '', true, then));
     }, app.defaultLoadingDumps());
     return true;
+  }
+
+  /** `input swipe` on a settled page: true when it was the slider's drag to the gap. */
+  slide(x1: number, y1: number, x2: number, y2: number): boolean {
+    if (!dragSolves(this.app.top(), x1, y1, x2, y2)) return false;
+    this.solve();
+    return true;
+  }
+
+  /** A tap on a challenge page's control (the code field, 手机登录, 确定/登录). */
+  answer(step: ChallengeStep): void {
+    const ch = challengeOf(this.app.top());
+    if (ch && answerTap(ch, step)) this.solve();
+  }
+
+  /** `input text` into the challenge page's focused code field. */
+  type(text: string): void {
+    const ch = challengeOf(this.app.top());
+    if (ch) typeInto(ch, text);
+  }
+
+  /** Solved: the page goes (and no longer blocks) and what it stood in front of is back. */
+  private solve(): void {
+    const app = this.app;
+    const p = app.top();
+    const ch = challengeOf(p);
+    if (!ch) return;
+    if (isSticky(p)) this.blocking = null;
+    app.navigate(() => {
+      app.stack.pop();
+      if (ch.then) app.stack.push(ch.then);
+      if (app.stack.length === 0) app.stack.push({ kind: 'launcher' });
+    });
+    if (ch.resubmit && ch.then) app.resubmit(ch.then);
   }
 }
 

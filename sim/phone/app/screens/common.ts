@@ -1,4 +1,6 @@
+import { SLIDER_THUMB } from '../challenge';
 import { node, type UiNode } from '../node';
+import type { Challenge } from '../page';
 
 export const SCREEN_W = 1080;
 export const SCREEN_H = 2376;
@@ -38,13 +40,20 @@ export function homeScreen(): UiNode {
   ]);
 }
 
-export function captchaScreen(): UiNode {
+/** A slider's gap in its puzzle image: centred on the x the thumb must be dragged to. */
+export function sliderGap(id: string, ch: Challenge | undefined, top: number): UiNode[] {
+  const x = ch?.dragTo?.[0];
+  return x === undefined ? [] : [node('Image', [x - 60, top, x + 60, top + 120], { id, desc: '缺口', fill: 'grey' })];
+}
+
+export function captchaScreen(ch?: Challenge): UiNode {
   return node('Frame', [0, 0, SCREEN_W, SCREEN_H], {}, [
     backButton(),
     node('Text', [380, 110, 700, 190], { id: 'tv_captcha_title', text: '安全验证' }),
     node('Text', [120, 400, 960, 480], { id: 'tv_captcha_tip', text: '请拖动滑块完成拼图验证' }),
     node('Image', [120, 520, 960, 1000], { id: 'iv_captcha_image', fill: 'image' }),
-    node('Image', [120, 1060, 280, 1180], {
+    ...sliderGap('iv_captcha_gap', ch, 700),
+    node('Image', SLIDER_THUMB.captcha, {
       id: 'iv_captcha_slider',
       desc: '滑块',
       clickable: true,
