@@ -160,6 +160,8 @@ export class PhoneAgent implements HierarchySource {
       if (run !== this.run) return;
       this.client = null;
       this.release();
+      // one that started but never said ready would hold the phone's UiAutomation from the dumps
+      await this.forceStop();
       // a phone that left ADB is tried again at the first check that finds it back; one that
       // refused the agent, only after retryMs (no start loop on a phone that never runs it)
       this.nextTryAt = isDeviceError(err) && ADB_GONE.has(err.code) ? 0 : Date.now() + (this.opts.retryMs ?? 60_000);
