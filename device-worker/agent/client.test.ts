@@ -18,8 +18,9 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-function client(): AgentClient {
-  const c = new AgentClient((server.address() as AddressInfo).port, { requestMs: 500, sourceMs: 500 });
+/** `ms`: the exchange's deadline — long where only the size may end it (a loaded machine streams slowly) */
+function client(ms = 500): AgentClient {
+  const c = new AgentClient((server.address() as AddressInfo).port, { requestMs: ms, sourceMs: ms });
   Object.assign(c, { sessionId: 'one' });
   return c;
 }
@@ -44,7 +45,7 @@ test('an answer larger than any screen is refused, not buffered', async () => {
     };
     write();
   };
-  await expect(client().source()).rejects.toThrow(/the answer is over \d+ bytes/);
+  await expect(client(120_000).source()).rejects.toThrow(/the answer is over \d+ bytes/);
 });
 
 test('a source that is not JSON, or no XML, is refused', async () => {
