@@ -2,6 +2,7 @@ import { Show, type JSX } from 'solid-js';
 import { attentionReasonZh, type DeviceView } from '../../../../domain/devices';
 import { agentReasonDetail, agentStateZh } from '../../../../domain/phone-agent';
 import { formatTime } from '../../lib/time';
+import RawDetail from '../tasks/RawDetail';
 import { hrefFor } from '../../router';
 import { ageZh } from './age';
 import { PendingActions, PhoneHostStatus } from './HostPhone';
@@ -98,14 +99,7 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
       <div class="tk-reason" data-testid="device-agent" data-agent-state={d().agent.state}>
         读屏代理：{agentStateZh(d().agent)}
       </div>
-      <Show when={agentReasonDetail(d().agent)}>
-        {(reason) => (
-          <details class="tk-raw-detail" data-testid="device-agent-reason">
-            <summary class="muted">技术详情</summary>
-            <code class="tk-mono">{reason()}</code>
-          </details>
-        )}
-      </Show>
+      <RawDetail detail={agentReasonDetail(d().agent)} testId="device-agent-reason" />
       <Show when={d().online_source === 'last_seen'}>
         <div class="tk-reason" data-testid="device-online-fallback">
           Temporal 未连接，按最近联系时间判断
