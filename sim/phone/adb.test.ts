@@ -102,7 +102,7 @@ describe('shell', () => {
   test('getprop, wm size, dumpsys package, pm', async () => {
     const props = await d().getProperties();
     expect(props['ro.serialno']).toBe('sim-phone-1');
-    expect(props['ro.build.version.sdk']).toBe('33');
+    expect(props['ro.build.version.sdk']).toBe('30');
     expect(await sh(d(), 'getprop ro.product.model')).toBe('SIM 1080x2376\n');
     expect(await sh(d(), 'wm size')).toBe('Physical size: 1080x2376\n');
     const pkg = await sh(d(), 'dumpsys package com.xunmeng.pinduoduo');

@@ -7,6 +7,9 @@ import { DEFAULT_HEALTH, healthPatchSchema, keyguardShowing, type Health } from 
 import { keyguardScreen, screenOffScreen } from './app/screens/system';
 import { latencyMs, makeRng, sleep, type LatencyKind } from './latency';
 import { Agent } from './agent/state';
+import { SCREEN_H, SCREEN_W } from './app/screens/common';
+import { AbstractSockets } from './screen/abstract-sockets';
+import { Processes } from './shell/process-table';
 
 interface NodeInfo {
   text: string;
@@ -29,6 +32,16 @@ export interface TapRecord {
 export interface SimFile {
   data: Buffer;
   mtime: number;
+  /** permission bits (`chmod`, or the mode `adb push` sent); 0o644 when unset */
+  mode?: number;
+}
+
+/** One `input text` the app received, as the keyboard in use committed it. */
+export interface TypedRecord {
+  at: string;
+  text: string;
+  /** the input method that turned the keys into text (`ime set`) */
+  ime: string;
 }
 
 function info(n: UiNode | null): NodeInfo | null {
@@ -46,6 +59,13 @@ export class Phone extends EventEmitter {
   readonly taps: TapRecord[] = [];
   /** the UiAutomator2 server's packages and process (agent/) */
   readonly agent = new Agent();
+  /** programs a shell started that outlive their command (minicap) */
+  readonly processes = new Processes();
+  /** the abstract sockets those programs listen on (`localabstract:minicap`) */
+  readonly abstractSockets = new AbstractSockets();
+  readonly typed: TypedRecord[] = [];
+  /** what `wm size` says; minicap's real size */
+  readonly screenSize = { width: SCREEN_W, height: SCREEN_H } as const;
   faults: Faults = {};
   health: Health = { ...DEFAULT_HEALTH };
   online = true;
@@ -117,6 +137,8 @@ export class Phone extends EventEmitter {
   reset(): void {
     this.app.reset();
     this.taps.length = 0;
+    this.typed.length = 0;
+    this.processes.stopAll();
     this.files.clear();
     this.settings.clear();
     this.agent.reset();
@@ -154,7 +176,10 @@ export class Phone extends EventEmitter {
   private setOnline(v: boolean): void {
     if (this.online === v) return;
     this.online = v;
-    if (!v) this.agent.stop();
+    if (!v) {
+      this.agent.stop();
+      this.processes.stopAll();
+    }
     this.emit('online', v);
   }
 
@@ -164,6 +189,13 @@ export class Phone extends EventEmitter {
     if (limit === undefined) return;
     this.commandsSinceFaults += 1;
     if (this.commandsSinceFaults >= limit) this.setOnline(false);
+  }
+
+  /** `input text` once the keyboard turned it into text; the keyguard takes keys as it takes taps. */
+  type(text: string, ime: string): void {
+    if (this.systemTree()) return;
+    this.typed.push({ at: new Date().toISOString(), text, ime });
+    this.app.typeText(text);
   }
 
   tap(x: number, y: number): void {

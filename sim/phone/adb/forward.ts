@@ -5,17 +5,19 @@ import { encodeValue, fail, okay } from './protocol';
 interface Forward {
   serial: string;
   local: number;
-  remote: number;
+  /** `tcp:<port>` or `localabstract:<name>` on the phone */
+  remote: string;
   server: net.Server;
 }
 
-const FORWARD = /^host-serial:(.+?):forward(:norebind)?:tcp:(\d+);tcp:(\d+)$/;
+const FORWARD = /^host-serial:(.+?):forward(:norebind)?:tcp:(\d+);(tcp:\d+|localabstract:[^;]+)$/;
 const KILL = /^host-serial:(.+?):killforward:tcp:(\d+)$/;
 const LIST = /^(?:host|host-serial:(.+)):list-forward$/;
 
 /**
- * `adb forward tcp:L tcp:R`, as the adb server keeps it: it listens on 127.0.0.1:L and joins
- * each connection to port R on the phone, which closes it at once when nothing listens there.
+ * `adb forward tcp:L tcp:R` (or `localabstract:NAME`), as the adb server keeps it: it listens on
+ * 127.0.0.1:L and joins each connection to port R (the abstract socket NAME) on the phone, which
+ * closes it at once when nothing listens there.
  */
 export class Forwards {
   private readonly byLocal = new Map<number, Forward>();
@@ -28,7 +30,7 @@ export class Forwards {
     if (list) {
       const text = [...this.byLocal.values()]
         .filter((f) => list[1] === undefined || f.serial === list[1])
-        .map((f) => `${f.serial} tcp:${f.local} tcp:${f.remote}\n`)
+        .map((f) => `${f.serial} tcp:${f.local} ${f.remote}\n`)
         .join('');
       reply(Buffer.concat([okay(), encodeValue(text)]));
       return true;
@@ -57,7 +59,7 @@ export class Forwards {
       return true;
     }
     const local = Number(fwd[3]);
-    const remote = Number(fwd[4]);
+    const remote = fwd[4] as string;
     if (this.byLocal.has(local)) {
       if (fwd[2]) {
         reply(Buffer.concat([okay(), fail('cannot rebind existing socket')]));
@@ -75,11 +77,16 @@ export class Forwards {
     return true;
   }
 
-  private listen(serial: string, local: number, remote: number): Promise<number> {
+  private listen(serial: string, local: number, remote: string): Promise<number> {
     const server = net.createServer((sock) => {
       sock.on('error', () => undefined);
       const phone = this.reg.phones.get(serial);
-      if (!phone || !phone.online || !phone.agent.connect(remote, sock)) sock.destroy();
+      const [kind, target] = remote.split(/:(.*)/s) as [string, string];
+      const joined =
+        !!phone &&
+        phone.online &&
+        (kind === 'tcp' ? phone.agent.connect(Number(target), sock) : phone.abstractSockets.connect(target, sock));
+      if (!joined) sock.destroy();
     });
     return new Promise((resolve, reject) => {
       server.once('error', reject);

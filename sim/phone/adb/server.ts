@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { Registry } from '../registry';
 import type { Phone } from '../phone';
 import { runShell } from '../shell/exec';
+import { withShellSession, type ShellSession } from '../shell/session';
 import { encodeValue, fail, okay, readRequest, SocketReader } from './protocol';
 import { serveSync } from './sync';
 import { Forwards } from './forward';
@@ -36,6 +37,32 @@ function resolve(reg: Registry, selector: { serial?: string; any?: boolean }): P
   if (all.length > 1) return 'more than one device/emulator';
   const only = all[0] as Phone;
   return only.booting ? 'device offline' : only;
+}
+
+/** The connection a shell line runs on, for a program that prints while it runs (shell/session.ts). */
+function shellSession(sock: net.Socket, r: SocketReader): ShellSession {
+  let closed: Promise<void> | null = null;
+  return {
+    write: (data) => {
+      if (!sock.destroyed) sock.write(data);
+    },
+    hangup: () => (closed ??= r.waitClosed()),
+  };
+}
+
+/**
+ * `localabstract:<name>`: the connection joins the program listening on that socket of the
+ * phone (minicap) and lasts until either side closes it. Nothing listening: adbd cannot open the
+ * stream and the adb server answers FAIL `closed`, as for any service the device refuses.
+ */
+async function openAbstract(phone: Phone, name: string, sock: net.Socket, r: SocketReader): Promise<void> {
+  if (!phone.abstractSockets.has(name)) {
+    sock.write(fail('closed'));
+    return;
+  }
+  sock.write(okay());
+  phone.abstractSockets.connect(name, sock);
+  await r.waitClosed();
 }
 
 export class AdbServer {
@@ -157,10 +184,12 @@ export class AdbServer {
       }
       sock.write(okay());
       phone.countCommand();
-      const out = await runShell(phone, shell[1] ?? '');
+      const out = await withShellSession(shellSession(sock, r), () => runShell(phone, shell[1] ?? ''));
       if (!sock.destroyed) sock.write(out);
       return;
     }
+    const abstract = /^localabstract:(.+)$/.exec(req);
+    if (abstract) return openAbstract(phone, abstract[1] as string, sock, r);
     if (req === 'sync:') {
       sock.write(okay());
       phone.countCommand();

@@ -113,7 +113,9 @@ export async function serveSync(phone: Phone, sock: Socket, r: SocketReader): Pr
           sock.write(syncFail(`couldn't create file: Permission denied`));
           break;
         }
-        phone.files.set(path, { data: Buffer.concat(chunks), mtime });
+        // `path,mode`: the permission bits travel with the push (adbkit's default 0644)
+        const mode = comma >= 0 ? Number(arg.slice(comma + 1)) & 0o7777 : NaN;
+        phone.files.set(path, { data: Buffer.concat(chunks), mtime, ...(mode ? { mode } : {}) });
         sock.write(idLen('OKAY', 0));
         break;
       }

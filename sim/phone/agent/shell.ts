@@ -1,6 +1,7 @@
 import type { Phone } from '../phone';
 import { startAgentRun } from './http';
 import { AGENT_PACKAGE, AGENT_RUNNER, AGENT_TEST_PACKAGE } from './state';
+import { SETTINGS_PACKAGE, SETTINGS_VERSION } from '../shell/ime';
 
 /** What a shell command hands back (the shape of ../shell/commands.ts `CmdOutput`). */
 interface Output {
@@ -19,6 +20,8 @@ function packageOfApk(path: string): string | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (/androidTest.*\.apk$/.test(name)) return AGENT_TEST_PACKAGE;
   if (/^appium-uiautomator2-server.*\.apk$/.test(name)) return AGENT_PACKAGE;
+  // npm io.appium.settings ships `settings_apk-debug.apk`
+  if (/^settings_apk.*\.apk$|appium[._-]settings.*\.apk$/.test(name)) return SETTINGS_PACKAGE;
   return null;
 }
 
@@ -46,7 +49,8 @@ export async function pmInstall(phone: Phone, args: string[], pushed: (path: str
   if (pkg === null) return out(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}]\n`, 1);
   phone.agent.installed.add(pkg);
   // the server APK's name carries its version (`…-v10.6.6.apk`); the test APK's stays 1.0
-  phone.agent.versions.set(pkg, /-v(\d+(?:\.\d+)*)\.apk$/.exec(file)?.[1] ?? '1.0');
+  const named = /-v(\d+(?:\.\d+)*)\.apk$/.exec(file)?.[1];
+  phone.agent.versions.set(pkg, pkg === SETTINGS_PACKAGE ? SETTINGS_VERSION : (named ?? '1.0'));
   return out('Success\n');
 }
 
@@ -54,7 +58,7 @@ export async function pmUninstall(phone: Phone, args: string[]): Promise<Output>
   const pkg = positional(args, PM_FLAGS_WITH_VALUE)[0] ?? '';
   if (!phone.agent.installed.delete(pkg)) return out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n', 1);
   phone.agent.versions.delete(pkg);
-  phone.agent.stop();
+  if (pkg !== SETTINGS_PACKAGE) phone.agent.stop();
   return out('Success\n');
 }
 
@@ -76,7 +80,7 @@ export function installedPackageLines(phone: Phone): string {
 
 /** `dumpsys package <pkg>` of an agent package as Android prints it; null for any other package. */
 export function agentPackageDump(phone: Phone, pkg: string): string | null {
-  if (pkg !== AGENT_PACKAGE && pkg !== AGENT_TEST_PACKAGE) return null;
+  if (pkg !== AGENT_PACKAGE && pkg !== AGENT_TEST_PACKAGE && pkg !== SETTINGS_PACKAGE) return null;
   const version = phone.agent.versions.get(pkg);
   if (!phone.agent.installed.has(pkg) || version === undefined)
     return `Dexopt state:\n  Unable to find package: ${pkg}\n`;

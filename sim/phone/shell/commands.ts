@@ -6,6 +6,12 @@ import { idleTimeoutMs, sleep } from '../latency';
 import { IDLE_REFUSED, neverIdle } from '../idle';
 import { df as dfOutput, dumpsysBattery, dumpsysPower, keyguardShowing, windowPolicy } from '../health';
 import { settings } from './settings';
+import { chmod, md5sum } from './files';
+import { ime } from './ime';
+import { input } from './input';
+import { err, out, type Command } from './output';
+import { normalizePath } from './paths';
+import { kill, pidof, pkill } from './processes';
 import {
   agentPackageDump,
   amInstrument,
@@ -17,28 +23,22 @@ import {
   pmUninstall,
 } from '../agent/shell';
 
-export interface CmdOutput {
-  stdout: Buffer;
-  stderr: Buffer;
-  code: number;
-}
+export type { CmdOutput, Command } from './output';
+export { normalizePath } from './paths';
 
-export type Command = (phone: Phone, args: string[], stdin: Buffer) => Promise<CmdOutput>;
+/** `ro.build.version.release` of the API levels a test may set. */
+const ANDROID_RELEASE: Readonly<Record<number, string>> = {
+  25: '7.1',
+  26: '8.0',
+  29: '10',
+  30: '11',
+  31: '12',
+  32: '12',
+  33: '13',
+  34: '14',
+};
 
-const out = (s: string | Buffer, code = 0): CmdOutput => ({
-  stdout: Buffer.isBuffer(s) ? s : Buffer.from(s),
-  stderr: Buffer.alloc(0),
-  code,
-});
-const err = (s: string, code = 1): CmdOutput => ({ stdout: Buffer.alloc(0), stderr: Buffer.from(s), code });
-
-const SCREEN_SIZE = { w: 1080, h: 2376 };
 const PDD_PACKAGE = 'com.xunmeng.pinduoduo';
-
-/** `/storage/emulated/0/x` and `/sdcard/x` are the same file on Android. */
-export function normalizePath(p: string): string {
-  return p.replace(/^\/storage\/(emulated\/0|self\/primary)\//, '/sdcard/').replace(/\/+/g, '/');
-}
 
 function properties(phone: Phone): [string, string][] {
   return [
@@ -48,8 +48,12 @@ function properties(phone: Phone): [string, string][] {
     ['ro.boot.serialno', phone.hardwareSerial],
     ['ro.build.characteristics', 'default'],
     ['ro.build.fingerprint', 'Redmi/sim/sim:13/TKQ1.221114.001/V14.0.6.0.TMRCNXM:user/release-keys'],
-    ['ro.build.version.release', '13'],
-    ['ro.build.version.sdk', String(phone.faults.android_sdk ?? 33)],
+    // Android 11 (API 30) by default: the newest level minicap has builds for (sim/phone/SCREENS.md)
+    [
+      'ro.build.version.release',
+      ANDROID_RELEASE[phone.faults.android_sdk ?? 30] ?? String(phone.faults.android_sdk ?? 30),
+    ],
+    ['ro.build.version.sdk', String(phone.faults.android_sdk ?? 30)],
     ['ro.product.brand', 'Redmi'],
     ['ro.product.cpu.abi', 'arm64-v8a'],
     ['ro.product.device', 'sim'],
@@ -161,74 +165,6 @@ const ls: Command = async (phone, args) => {
       .map((n) => `${n}\n`)
       .join(''),
   );
-};
-
-const KEY_BACK = new Set(['4', 'KEYCODE_BACK']);
-const KEY_HOME = new Set(['3', 'KEYCODE_HOME']);
-const KEY_WAKEUP = new Set(['224', 'KEYCODE_WAKEUP']);
-const KEY_SLEEP = new Set(['223', 'KEYCODE_SLEEP']);
-const KEY_POWER = new Set(['26', 'KEYCODE_POWER']);
-
-/** Power keys move the display; waking a phone that locked itself shows the keyguard, never the app. */
-function powerKey(phone: Phone, code: string): boolean {
-  const h = phone.health;
-  const wake = KEY_WAKEUP.has(code) || (KEY_POWER.has(code) && h.screen === 'off');
-  const sleep = KEY_SLEEP.has(code) || (KEY_POWER.has(code) && h.screen !== 'off');
-  if (wake && h.screen === 'off') phone.setHealth({ screen: 'locked' });
-  else if (sleep) phone.setHealth({ screen: 'off' });
-  return wake || sleep;
-}
-
-function inputUsage(cmd: string): CmdOutput {
-  return err(
-    `Error: Invalid arguments for command: ${cmd}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`,
-  );
-}
-
-const input: Command = async (phone, args) => {
-  const [cmd, ...rest] = args;
-  const nums = rest.map((a) => Number(a));
-  const ints = nums.every((n) => Number.isFinite(n));
-  switch (cmd) {
-    case 'tap': {
-      if (rest.length !== 2 || !ints) return inputUsage('tap');
-      phone.tap(Math.round(nums[0] as number), Math.round(nums[1] as number));
-      await phone.delay('tap');
-      return out('');
-    }
-    case 'swipe': {
-      if ((rest.length !== 4 && rest.length !== 5) || !ints) return inputUsage('swipe');
-      const [x1, y1, x2, y2] = nums as [number, number, number, number];
-      // A swipe on the lock screen does not unlock it here: nothing over ADB unlocks a phone.
-      if (!phone.systemTree()) phone.app.swipe(x1, y1, x2, y2);
-      await phone.delay('tap');
-      return out('');
-    }
-    case 'keyevent': {
-      const codes = rest.filter((a) => !a.startsWith('--'));
-      if (codes.length === 0) return inputUsage('keyevent');
-      for (const c of codes) {
-        if (powerKey(phone, c)) continue;
-        // The keyguard or a dark screen swallows every other key.
-        if (phone.systemTree()) continue;
-        if (KEY_BACK.has(c)) phone.app.back();
-        else if (KEY_HOME.has(c)) phone.app.forceStop(PDD_PACKAGE);
-      }
-      await phone.delay('tap');
-      return out('');
-    }
-    case 'text': {
-      if (rest.length === 0) return inputUsage('text');
-      // `input text` spells a space `%s`; the keyguard takes the keys as it takes taps.
-      if (!phone.systemTree()) phone.app.typeText(rest.join(' ').replace(/%s/g, ' '));
-      await phone.delay('tap');
-      return out('');
-    }
-    default:
-      return err(
-        `Error: Unknown command: ${cmd ?? ''}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n`,
-      );
-  }
 };
 
 const AM_FLAGS_WITH_VALUE = new Set([
@@ -346,8 +282,9 @@ const getprop: Command = async (phone, args) => {
   return out(props.map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
 };
 
-const wm: Command = async (_phone, args) => {
-  if (args[0] === 'size') return out(`Physical size: ${SCREEN_SIZE.w}x${SCREEN_SIZE.h}\n`);
+const wm: Command = async (phone, args) => {
+  const { width, height } = phone.screenSize;
+  if (args[0] === 'size') return out(`Physical size: ${width}x${height}\n`);
   if (args[0] === 'density') return out('Physical density: 440\n');
   return err(`Error: unknown command '${args[0] ?? ''}'\n`, 255);
 };
@@ -443,6 +380,12 @@ export const COMMANDS: Record<string, Command> = {
   echo,
   grep,
   settings,
+  ime,
+  chmod,
+  md5sum,
+  kill,
+  pkill,
+  pidof,
   sleep: sleepCmd,
   true: async () => out(''),
   false: async () => ({ ...out(''), code: 1 }),

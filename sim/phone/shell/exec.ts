@@ -1,5 +1,6 @@
 import type { Phone } from '../phone';
-import { COMMANDS, normalizePath, type CmdOutput } from './commands';
+import { normalizePath, type CmdOutput } from './commands';
+import { findCommand } from './programs';
 import { parse, ShellSyntaxError, type Pipeline, type Redirect } from './parser';
 
 const SH = '/system/bin/sh';
@@ -18,14 +19,10 @@ function writeTarget(phone: Phone, target: string, data: Buffer, append: boolean
 }
 
 async function runOne(phone: Phone, argv: string[], stdin: Buffer): Promise<CmdOutput> {
-  const [name, ...args] = argv;
-  if (name === undefined) return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), code: 0 };
-  const base = name.replace(/^\/system\/bin\//, '');
-  const cmd = COMMANDS[base];
-  if (!cmd)
-    return { stdout: Buffer.alloc(0), stderr: Buffer.from(`${SH}: ${name}: inaccessible or not found\n`), code: 127 };
+  const run = findCommand(phone, argv);
+  if (typeof run !== 'function') return run;
   await phone.delay('shell');
-  return cmd(phone, args, stdin);
+  return run(stdin);
 }
 
 /** Applies redirections; returns what goes down the pipe (or to the terminal) as stdout. */
