@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Logger } from '../platform/logger';
 import { openAdminReads, openMigratedAdminDb, type AdminDb } from './db/database';
 import { createApp } from './http/app';
+import type { AppDeps } from './http/deps';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runPurchaseSweep } from './purchase/sweep';
 import { dataPaths } from '../platform/data-dir';
@@ -17,6 +18,11 @@ import { SybService, type SybDefaults } from './syb/account';
 import { keepSybSchedule } from './syb/schedule';
 import { clearStaleSyncFlag } from './syb/sync';
 import { stopPngDecoders } from './evidence/png-decoder';
+import { HostChannels } from './hosts/channel';
+import { PhoneScreens } from './hosts/phone-screen';
+import { AdminSockets } from './http/sockets';
+import { sweepStaleHolds } from './devices/holds';
+import { describeError } from '../platform/errors';
 
 export interface AdminOptions {
   dataDir: string;
@@ -82,12 +88,14 @@ export interface AdminHandle {
   worker: AdminWorkerHandle | undefined;
   security: Security;
   syb: SybService;
+  /** the phones' live screens (admin/http/sockets.ts) */
+  live: AppDeps['live'];
   /** resolves once the Schedule `syb-sync` is in place; undefined with runWorker false */
   sybScheduleReady: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
-const DEFAULT_UI_DIST = path.resolve(__dirname, '../ui/dist');
+const UI_DIST = path.resolve(__dirname, '../ui/dist');
 
 /**
  * A client that trickles its request cannot hold a connection (docs/security.md "Slow
@@ -152,11 +160,13 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await syb.start();
   // the process whose worker runs the syncs clears what a killed one left (admin/syb/sync.ts)
   if (workerHere) await clearStaleSyncFlag(db);
-  const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? DEFAULT_UI_DIST, security, syb });
+  const { live, sockets, stopHoldSweep } = startLiveScreens(db, security, opts.log);
+  const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? UI_DIST, security, syb, live });
   const server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())
     : http.createServer(HTTP_LIMITS, app.callback());
   if (!security.trustProxy) capConnectionsPerAddress(server, opts.maxConnectionsPerAddress ?? 100);
+  sockets.listen(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -187,8 +197,11 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
     worker,
     security,
     syb,
+    live,
     sybScheduleReady: sybSchedule?.ready,
     async close() {
+      stopHoldSweep();
+      sockets.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -220,4 +233,26 @@ function announceOnTerminal(line: string): void {
   } catch {
     console.log(line);
   }
+}
+
+/** The phones' live screens: hosts' channels in, browsers' streams out (admin/http/sockets.ts), and the sweep of stale holds. */
+function startLiveScreens(
+  db: AdminDb,
+  security: Security,
+  log: Logger,
+): { live: AppDeps['live']; sockets: AdminSockets; stopHoldSweep: () => void } {
+  const channels = new HostChannels(log);
+  const screens = new PhoneScreens(db, channels);
+  const sockets = new AdminSockets({
+    db,
+    sessions: security.sessions,
+    allowedHosts: security.allowedHosts,
+    channels,
+    screens,
+    log,
+  });
+  const stopHoldSweep = sweepStaleHolds(db, (err) =>
+    log.warn({ err: describeError(err) }, 'could not release stale phone holds'),
+  );
+  return { live: { channels, screens, closeSession: (id) => sockets.closeSession(id) }, sockets, stopHoldSweep };
 }

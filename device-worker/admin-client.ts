@@ -135,9 +135,12 @@ export type DeviceStatusAnswer =
   | {
       kind: 'answer';
       claimable: boolean;
-      attention: { reason_code: string; since: string } | null;
+      /** `check_requested`: 处理完毕，继续 was pressed and the admin waits for a fresh read (runtime/resume-check.ts) */
+      attention: { reason_code: string; since: string; check_requested?: boolean } | null;
       /** the phone host's side: pending, low battery, locked, unprofiled PDD version */
       blocked?: { reason_code: string } | undefined;
+      /** a person holds the phone from the admin: automation takes nothing and makes no input */
+      held_by?: string | undefined;
     }
   | { kind: 'unauthorized' }
   | { kind: 'unavailable'; why: string };
@@ -163,15 +166,58 @@ export async function reportDeviceStatus(
     if (!res.ok) return { kind: 'unavailable', why: `HTTP ${res.status}` };
     const parsed = JSON.parse(body) as { claimable?: unknown; attention?: unknown; blocked?: unknown };
     if (typeof parsed.claimable !== 'boolean') return { kind: 'unavailable', why: 'no claimable in the answer' };
-    const a = parsed.attention as { reason_code?: unknown; since?: unknown } | null | undefined;
+    const a = parsed.attention as
+      { reason_code?: unknown; since?: unknown; check_requested?: unknown } | null | undefined;
     const attention =
       a && typeof a.reason_code === 'string' && typeof a.since === 'string'
-        ? { reason_code: a.reason_code, since: a.since }
+        ? { reason_code: a.reason_code, since: a.since, check_requested: a.check_requested === true }
         : null;
     const b = parsed.blocked as { reason_code?: unknown } | null | undefined;
     const blocked = b && typeof b.reason_code === 'string' ? { reason_code: b.reason_code } : undefined;
-    return { kind: 'answer', claimable: parsed.claimable, attention, blocked };
+    const h = (parsed as { held?: { held_by?: unknown } | null }).held;
+    const heldBy = h && typeof h.held_by === 'string' ? h.held_by : undefined;
+    return { kind: 'answer', claimable: parsed.claimable, attention, blocked, held_by: heldBy };
   } catch (err) {
     return { kind: 'unavailable', why: describeError(err) };
+  }
+}
+
+/**
+ * Who holds the phone from the admin (`GET /api/device/hold`), asked before each automated act.
+ * null: nobody, or the admin did not answer — an admin that cannot answer cannot grant a hold
+ * either, and no submit passes without its fence.
+ */
+export async function askHolder(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token'>,
+  timeoutMs = 2_000,
+): Promise<string | null> {
+  try {
+    const res = await fetch(new URL('/api/device/hold', opts.adminUrl), {
+      headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { held_by?: unknown };
+    return typeof body.held_by === 'string' ? body.held_by : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The fresh read behind 处理完毕，继续 (`POST /api/device/resume-check`); false when the admin did not take it. */
+export async function sendResumeVerdict(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token'>,
+  verdict: { ok: boolean; reason_code?: string; page: string },
+): Promise<boolean> {
+  try {
+    const res = await fetch(new URL('/api/device/resume-check', opts.adminUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+      body: JSON.stringify(verdict),
+      signal: AbortSignal.timeout(5_000),
+    });
+    return res.ok;
+  } catch {
+    return false;
   }
 }

@@ -140,6 +140,15 @@ export const API_ERROR_CODES = {
     '这台手机已经登记过（同一台手机经 USB 和 Wi-Fi 连接也只算一台）：请使用已登记的那一条，或先在「设备」页停用它',
   METRICS_TARGET_REFUSED: '主机上报的监控地址不被接受：只能是主机连接管理服务所用的地址，或管理员允许的地址',
 
+  // A person on a phone from the admin (admin/devices/holds.ts, admin/hosts/channel.ts)
+  DEVICE_HELD: '这台手机正由其他人操作中，可以观看屏幕，但不能接管',
+  DEVICE_NOT_HELD: '请先点击「接管」再操作手机（或接管已被释放）',
+  INPUT_INVALID: '操作无效（坐标超出屏幕、未知按键、文字过长或含控制字符），没有发送到手机',
+  INPUT_RATE_LIMITED: '操作太快，请稍等再试',
+  SCREEN_UNAVAILABLE: '暂时看不到这台手机的屏幕：手机主机未连接管理服务，或手机不在线',
+  PHONE_STILL_BLOCKED:
+    '手机上仍是需要人工处理的页面（如登录、验证），停止未解除；请在屏幕中处理完再点「处理完毕，继续」',
+
   // Backup and restore of the admin database (admin/backup; `npm run cli -- db …` prints code and message)
   BACKUP_FILE_IN_USE: '备份文件不能是正在使用的管理数据库、它的附属文件或管理服务打开的文件，请换一个路径',
   BACKUP_REFUSED: '备份文件不可用（不存在、校验未通过或来自更新的版本），数据库没有改动',

@@ -63,6 +63,8 @@ export interface DeviceView {
   claim_block?: { reason_code: string; message: string } | null;
   /** registered with the admin lately, yet no worker polls its Temporal queue (wrong address or namespace) */
   temporal_missing?: boolean;
+  /** the operator holding the phone from the admin (人工操作中); null: automation's */
+  held_by?: string | null;
 }
 
 /** `POST /api/devices`: the token exists only in this answer. */
@@ -86,6 +88,8 @@ const ATTENTION_REASONS = {
   RISK_SMS: '拼多多要求短信验证，请在手机上人工完成',
   HIERARCHY_UNAVAILABLE:
     '页面一直在变化，读不出页面内容：请在手机上启用读屏代理（UiAutomator2 服务），或关闭该页面的动态内容',
+  // found by the read behind 处理完毕，继续 (a stop of its own only on the task)
+  UNKNOWN_OVERLAY: '手机上有未识别的弹窗，请在屏幕中关闭后再继续',
 } as const satisfies Record<string, string>;
 export type AttentionReason = keyof typeof ATTENTION_REASONS;
 
@@ -98,6 +102,10 @@ const ATTENTION_STOP_CODES: readonly AttentionReason[] = [
   // a screen that never goes idle on a phone without a running agent: every retry would stop the same way
   'HIERARCHY_UNAVAILABLE',
 ];
+
+export function isAttentionReason(code: string): code is AttentionReason {
+  return Object.prototype.hasOwnProperty.call(ATTENTION_REASONS, code);
+}
 
 export function isAttentionStopCode(code: string): code is AttentionReason {
   return (ATTENTION_STOP_CODES as readonly string[]).includes(code);
@@ -121,9 +129,12 @@ export interface DeviceAttention {
  */
 export interface DeviceClaimability {
   claimable: boolean;
-  attention: DeviceAttention | null;
+  /** `check_requested`: 处理完毕，继续 was pressed and a fresh read of the phone is awaited */
+  attention: (DeviceAttention & { check_requested?: boolean }) | null;
   /** the phone host's reading stops it (docs/phone-hosts.md "Health"); clears by itself */
   blocked?: { reason_code: string; message: string };
+  /** a person holds the phone from the admin (人工操作中): no claim, no automated input */
+  held: { held_by: string; since: string } | null;
 }
 
 /** `GET /api/app-versions`: the release gate of one PDD app version. */

@@ -51,6 +51,15 @@ export const SETTINGS = {
     unit: '台',
     help: '一台手机主机最多可有几台待批准的手机；超过后主机新上报的手机会被拒收，直到在「设备」页批准或拒绝。',
   },
+  'devices.hold_idle_minutes': {
+    default: 5,
+    min: 1,
+    // a held phone buys nothing: an hour without input is a person who walked away
+    max: 60,
+    label: '人工操作空闲自动释放',
+    unit: '分钟',
+    help: '在管理页面接管手机后，这么久没有任何操作就自动释放，手机恢复自动领取任务。',
+  },
   // What one 顺运宝 sync may take (admin/syb/sync-run.ts): a hostile or broken upstream fills
   // neither the disk nor the sync's time. Past one, the sync stops with SYB_SYNC_BUDGET, keeps what
   // it stored and leaves its cursor, so the next sync reads the rest.
@@ -126,6 +135,7 @@ export const settingsUpdateSchema = z
       'purchase.authorization_ttl_minutes': settingValue('purchase.authorization_ttl_minutes').optional(),
       'diagnostics.retention_days': settingValue('diagnostics.retention_days').optional(),
       'hosts.max_pending_phones': settingValue('hosts.max_pending_phones').optional(),
+      'devices.hold_idle_minutes': settingValue('devices.hold_idle_minutes').optional(),
       'syb.sync_max_lines': settingValue('syb.sync_max_lines').optional(),
       'syb.sync_max_mb': settingValue('syb.sync_max_mb').optional(),
       'syb.sync_max_pages': settingValue('syb.sync_max_pages').optional(),

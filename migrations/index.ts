@@ -30,6 +30,7 @@ import * as m0145 from './0145_cap_named_max_total_price';
 import * as m0146 from './0146_purchase_result_pdd_order_no';
 import * as m0150 from './0150_host_phone_hardware_serial';
 import * as m0151 from './0151_device_agent_state';
+import * as m0152 from './0152_device_holds';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0146_purchase_result_pdd_order_no': m0146,
   '0150_host_phone_hardware_serial': m0150,
   '0151_device_agent_state': m0151,
+  '0152_device_holds': m0152,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { HostClient, HostRequestRefused, HostUnauthorized, type HostPhone, type 
 import type { HostMetrics } from './metrics';
 import { adbClient, probePhone, readHealth } from './probe';
 import { startPhoneWorker } from './workers';
+import { AdminChannel } from './admin-channel';
 
 /** workflows/phone.ts DEVICE_HEARTBEAT_TIMEOUT */
 const WORKER_STOP_GRACE_MS = 30_000;
@@ -56,11 +57,25 @@ export class PhoneHost {
   private stopped = false;
   /** what the heartbeat tells the admin about this host's metrics; narrowed when the admin refuses it */
   private metricsAddress: MetricsAddress;
+  /** the outward channel the admin's live screens and a person's input come down */
+  private readonly channel: AdminChannel;
 
   constructor(private readonly opts: PhoneHostOptions) {
     this.client = adbClient(opts.adb);
     this.admin = new HostClient(opts.adminUrl, opts.hostId, opts.token);
     this.metricsAddress = opts.metricsTarget === null ? null : { metrics_target: opts.metricsTarget };
+    this.channel = new AdminChannel({
+      adminUrl: opts.adminUrl,
+      hostId: opts.hostId,
+      token: opts.token,
+      adb: opts.adb,
+      log: opts.log.child({ part: 'admin-channel' }),
+      serialOf: (deviceId) => {
+        for (const p of this.phones.values())
+          if (p.present && p.known?.device_id === deviceId && p.known.state === 'active') return p.serial;
+        return null;
+      },
+    });
   }
 
   async start(): Promise<void> {
@@ -69,6 +84,7 @@ export class PhoneHost {
     this.timers.push(setInterval(() => void this.checkHealth(), this.opts.healthMs));
     await this.sync();
     void this.checkHealth();
+    this.channel.start();
   }
 
   async stop(): Promise<void> {
@@ -77,6 +93,7 @@ export class PhoneHost {
     for (const p of this.phones.values()) p.worker?.standDown();
     for (const t of this.timers) clearInterval(t);
     this.tracker?.end();
+    await this.channel.stop();
     await this.syncing?.catch(() => undefined);
     await Promise.all([...this.phones.values()].map((p) => this.stopWorker(p)));
   }

@@ -1,3 +1,7 @@
+import { holdGate } from '../device-worker/runtime/hold-gate';
+import { readForResume } from '../device-worker/runtime/resume-check';
+import { sendResumeVerdict } from '../device-worker/admin-client';
+import { loadProfiles } from '../device-worker/pdd/profile';
 import path from 'node:path';
 import { createClaimActivities, createDeviceActivities, type DeviceContext } from '../activities/device';
 import { createPurchaseActivities } from '../activities/device/purchase';
@@ -5,7 +9,7 @@ import { deviceTaskQueue } from '../domain/task-queues';
 import { dataPaths } from '../platform/data-dir';
 import type { Logger } from '../platform/logger';
 import type { TemporalConnectionSettings } from '../temporal/connection';
-import { AdbDevice, type AdbTarget, type AdbTimeouts } from '../device-worker/adb/adb-device';
+import { AdbDevice, type AdbTarget, type AdbTimeouts, type HierarchySource } from '../device-worker/adb/adb-device';
 import { DeviceLedger } from '../device-worker/ledger/ledger';
 import { SubmissionLedger } from '../device-worker/ledger/submissions';
 import { httpEvidenceUploader } from '../device-worker/pdd/purchase/evidence';
@@ -61,6 +65,16 @@ export interface DeviceWorkerHandle {
   stop(): Promise<void>;
 }
 
+/** The read-only orders lists of every profiled PDD version: opened by a reconcile even on a held phone. */
+const ORDER_LIST_URLS: ReadonlySet<string> = new Set(loadProfiles().map((p) => p.purchase.pendingOrdersUrl));
+
+/** The phone as the activities drive it: read through the agent while it runs, every act asked of the hold gate. */
+function automationsPhone(adbTarget: AdbTarget, opts: DeviceWorkerOptions, agent: HierarchySource | null): AdbDevice {
+  return new AdbDevice(adbTarget, opts.adb.timeouts)
+    .readHierarchyFrom(agent)
+    .gateActs(holdGate({ admin: opts.admin, deviceId: opts.deviceId, readOnlyUrls: ORDER_LIST_URLS }));
+}
+
 /**
  * One device worker per phone (docs/architecture.md §3.1): the phone's own
  * queue `device/<id>` (device-worker/runtime/reconnect.ts), the `devices` queue only while idle
@@ -77,16 +91,16 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   // the purchase submissions live in the same file, in their own table and connection
   const submissions = new SubmissionLedger(paths.ledgerDb);
   const retention = keepArtifacts(paths.artifacts, opts.artifactRetentionDays, log);
-
   const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
   const phone = phoneUpkeep(adbTarget, opts, paths.root, log, ledger);
-  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone);
+  const adb = automationsPhone(adbTarget, opts, phone.agent);
+  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone, adb);
 
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
     taskQueue,
-    adb: new AdbDevice(adbTarget, opts.adb.timeouts).readHierarchyFrom(phone.agent),
+    adb,
     ledger,
     artifacts: retention.artifacts,
     timing: { ...DEFAULT_TIMING, ...opts.timing },
@@ -228,6 +242,8 @@ function watchAdmin(
   retention: ArtifactRetention,
   claims: () => ClaimPoller,
   phone: { animations: PhoneAnimations; report: () => PhoneAgentReport; keepAgent: () => void },
+  /** the phone as the activities read it (through the agent while it runs) */
+  resumeReader: AdbDevice,
 ): { registration: Registration; status: DeviceStatusWatch } {
   const { animations } = phone;
   const registration = createRegistration({
@@ -253,6 +269,13 @@ function watchAdmin(
     // the agent's state goes with every report; a dead one is started again after the report
     agent: phone.report,
     afterReport: phone.keepAgent,
+    onResumeCheck: async () => {
+      const admin = opts.admin;
+      if (!admin) return;
+      const verdict = await readForResume(resumeReader);
+      log.info({ verdict }, 'read the phone for 处理完毕，继续');
+      await sendResumeVerdict({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token }, verdict);
+    },
   });
   return { registration, status };
 }

@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit/audit';
+import { releaseSessionHolds } from '../devices/holds';
 import { writeTransaction, type AdminDb } from '../db/database';
 import { tooMany, unauthenticated } from '../../domain/api-error';
 import { burnPasswordCheck, verifyPassword } from './passwords';
@@ -87,6 +88,12 @@ export async function logOut(
 ): Promise<void> {
   await writeTransaction(db, async (trx) => {
     await sessions.destroy(operator.sessionIdSha256, trx);
+    // the phones this session held are automation's again (admin/devices/holds.ts)
+    await releaseSessionHolds(
+      trx,
+      { kind: 'operator', name: operator.username, sourceIp: address },
+      operator.sessionIdSha256,
+    );
     await recordAudit(
       trx,
       { kind: 'operator', name: operator.username, sourceIp: address },

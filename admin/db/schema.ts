@@ -29,6 +29,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'sessions',
   'device_credentials',
   'devices',
+  'device_holds',
   'evidence_assets',
   'audit_log',
   'shopee_products',

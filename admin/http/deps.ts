@@ -3,6 +3,8 @@ import type { Security } from '../auth/security';
 import type { AdminDb } from '../db/database';
 import type { SybService } from '../syb/account';
 import type { TemporalGateway } from '../temporal/gateway';
+import type { HostChannels } from '../hosts/channel';
+import type { PhoneScreens } from '../hosts/phone-screen';
 
 /** What every router is built from; its own module so routes and the app do not import each other. */
 export interface AppDeps {
@@ -14,4 +16,6 @@ export interface AppDeps {
   uiDist: string;
   security: Security;
   syb: SybService;
+  /** the phones' live screens: the hosts' channels and what browsers watch (admin/http/sockets.ts) */
+  live: { channels: HostChannels; screens: PhoneScreens; closeSession(idSha256: Buffer): void };
 }

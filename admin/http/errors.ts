@@ -36,7 +36,7 @@ export class HttpError extends Error {
 }
 
 /** The body of every error answer; typed, so the middleware's own codes need their row too. */
-function errorBody(
+export function errorBody(
   code: ApiErrorCode,
   message: string,
   details?: unknown,

@@ -13,6 +13,9 @@ import {
 } from './output';
 import { withPhoneLock } from './serial-lock';
 
+/** Asked before each act on the phone; throws to refuse it (AdbDevice.gateActs). */
+export type ActGate = (act: { kind: 'input'; command: string } | { kind: 'view'; url: string }) => Promise<void>;
+
 /** The node a tap means, as the dump it was read from numbers it. */
 export interface TapTarget {
   /** the node's position in that dump's document order */
@@ -72,6 +75,7 @@ export class AdbDevice {
   private readonly lockKey: string;
   private online = false;
   private hierarchy: HierarchySource | null = null;
+  private actGate: ActGate | null = null;
   readonly timeouts: AdbTimeouts;
 
   constructor(
@@ -153,6 +157,15 @@ export class AdbDevice {
     return this;
   }
 
+  /**
+   * Asks `gate` before every input and every opened link; it throws to refuse the act (a person
+   * holds the phone from the admin: device-worker/runtime/hold-gate.ts). Reads are never gated.
+   */
+  gateActs(gate: ActGate | null): this {
+    this.actGate = gate;
+    return this;
+  }
+
   /** Which channel the next read takes. */
   get hierarchyChannel(): 'agent' | 'dump' {
     return this.hierarchy?.ready() ? 'agent' : 'dump';
@@ -201,6 +214,11 @@ export class AdbDevice {
     return this.exchange(command, this.timeouts.shellMs, (device) => device.shell(command));
   }
 
+  /** A connection to a socket on the phone (`localabstract:minicap`), open until either side ends it. Only opening it is bounded. */
+  openLocal(socket: string): Promise<Duplex> {
+    return this.exchange(`open ${socket}`, this.timeouts.shellMs, (device) => device.openLocal(socket));
+  }
+
   async screencap(): Promise<Buffer> {
     return this.run('screencap', this.timeouts.screencapMs, (device) => device.screencap());
   }
@@ -220,6 +238,7 @@ export class AdbDevice {
   }
 
   async startView(url: string): Promise<void> {
+    await this.actGate?.({ kind: 'view', url });
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`$\\;&|<>()]+$/.test(url))
       throw new DeviceError('INVALID_INPUT', `refusing to open ${JSON.stringify(url)}`);
     const out = await this.shell(`am start -a android.intent.action.VIEW -d '${url}'`);
@@ -240,6 +259,7 @@ export class AdbDevice {
   }
 
   private async input(command: string): Promise<void> {
+    await this.actGate?.({ kind: 'input', command });
     const out = await this.shell(command);
     if (isInjectEventsDenied(out)) {
       throw new DeviceError(

@@ -23,6 +23,9 @@ export class DeviceStatusWatch {
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<string | null> | null = null;
   private readonly adb: AdbDevice;
+  /** the last answer asked for the read behind 处理完毕，继续 */
+  private lastAnswerAskedCheck = false;
+  private resumeChecking: Promise<void> | null = null;
 
   constructor(
     private readonly opts: {
@@ -42,6 +45,8 @@ export class DeviceStatusWatch {
       agent?: () => PhoneAgentReport;
       /** after every check of a phone on ADB, not awaited: the agent's health check and restart */
       afterReport?: () => void;
+      /** the admin waits for a fresh read before it clears the phone's stop (runtime/resume-check.ts) */
+      onResumeCheck?: () => Promise<void>;
     },
   ) {
     // its own connection: the device list every interval; read-only dumpsys/df only right before a claim
@@ -113,10 +118,11 @@ export class DeviceStatusWatch {
           ...(this.opts.agent ? { agent: this.opts.agent() } : {}),
         },
       );
+      this.lastAnswerAskedCheck = answer.kind === 'answer' && answer.attention?.check_requested === true;
       holder =
         answer.kind === 'unavailable'
           ? undefined
-          : answer.kind === 'unauthorized' || answer.attention
+          : answer.kind === 'unauthorized' || answer.attention || answer.held_by
             ? 'released'
             : 'automation';
       if (answer.kind === 'unauthorized') {
@@ -127,9 +133,11 @@ export class DeviceStatusWatch {
         refusal ??= `the admin did not answer the status check (${answer.why})`;
       } else if (!answer.claimable) {
         if (answer.blocked) healthBlocked = true;
-        refusal ??= answer.attention
-          ? `the phone needs attention (${answer.attention.reason_code} since ${answer.attention.since})`
-          : `the admin refused a claim (${answer.blocked?.reason_code ?? 'no reason given'})`;
+        refusal ??= answer.held_by
+          ? `${answer.held_by} holds the phone from the admin`
+          : answer.attention
+            ? `the phone needs attention (${answer.attention.reason_code} since ${answer.attention.since})`
+            : `the admin refused a claim (${answer.blocked?.reason_code ?? 'no reason given'})`;
       }
     }
     this.healthBlocked = healthBlocked && refusal !== null;
@@ -141,6 +149,19 @@ export class DeviceStatusWatch {
     }
     await this.opts.onChecked?.({ adbConnected, holder });
     if (adbConnected) this.opts.afterReport?.();
+    if (adbConnected && admin && this.lastAnswerAskedCheck) this.resumeCheck();
     return refusal;
+  }
+
+  /** One read at a time; its verdict goes to the admin, and the next check reports what that changed. */
+  private resumeCheck(): void {
+    const run = this.opts.onResumeCheck;
+    if (!run || this.resumeChecking) return;
+    this.resumeChecking = run()
+      .catch((err: unknown) => this.opts.log.warn({ err: describeError(err) }, 'the read for 处理完毕，继续 failed'))
+      .finally(() => {
+        this.resumeChecking = null;
+        void this.check();
+      });
   }
 }

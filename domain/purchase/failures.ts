@@ -54,6 +54,8 @@ export const DEVICE_FAILURE_CODES = [
   'SOLD_OUT',
   'ADDRESS_MISSING',
   'UNKNOWN_OVERLAY',
+  // a person took the phone from the admin: automation stops before its next act
+  'HELD_BY_OPERATOR',
 ] as const;
 export type DeviceFailureCode = (typeof DEVICE_FAILURE_CODES)[number];
 
@@ -110,6 +112,7 @@ export const DEVICE_FAILURES: Record<DeviceFailureCode, DeviceFailureRule> = {
   SOLD_OUT: stop('SOLD_OUT'),
   ADDRESS_MISSING: stop('ADDRESS_MISSING'),
   UNKNOWN_OVERLAY: stop('UNKNOWN_OVERLAY'),
+  HELD_BY_OPERATOR: stop('HELD_BY_OPERATOR'),
 };
 
 export function isDeviceFailureCode(code: string): code is DeviceFailureCode {

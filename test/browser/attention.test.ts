@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { setAttention } from '../../admin/devices/attention';
 import { startBrowserRig, waitForText, type BrowserRig } from '../browser';
-import { issueTestDevice, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
+import { deviceRequest, issueTestDevice, TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * 需处理 in a real browser (ui/dist must be built: `npm test` does it; by hand
@@ -68,8 +68,13 @@ test('lists the phone and the task that wait, and the navigation counts them', a
   expect(await rows.nth(1).getByTestId('attention-link').getAttribute('href')).toBe('#/tasks/stop-gate1');
   await waitForText(page, 'nav-attention-count', '2');
 
-  // a resumed phone leaves the page and the count with the next read
-  expect((await api.post(`/api/devices/${phone.deviceId}/resume`)).status).toBe(200);
+  // 处理完毕，继续 on a phone without a worker waits for its read; once the phone reads clean it
+  // leaves the page and the count
+  expect((await api.post(`/api/devices/${phone.deviceId}/resume`)).status).toBe(202);
+  const read = await deviceRequest(admin, phone, 'POST', '/api/device/resume-check', {
+    body: { ok: true, page: 'home' },
+  });
+  expect(read.status).toBe(200);
   await page.reload();
   await page.getByTestId('attention-row').first().waitFor();
   expect(await rows.count()).toBe(1);

@@ -2,6 +2,7 @@ import { setAttention } from '../../admin/devices/attention';
 import type { AttentionItem, AttentionQueue } from '../../domain/attention';
 import type { PurchaseStatus } from '../../domain/purchase/status';
 import {
+  deviceRequest,
   getJson,
   issueTestDevice,
   loginOperator,
@@ -104,7 +105,18 @@ describe('需处理: what waits for a person', () => {
   });
 
   it('a resumed phone leaves the list; a revoked one was never on it', async () => {
-    expect((await op.post(`/api/devices/${loggedOut.deviceId}/resume`)).status).toBe(200);
+    // no worker reads it: the stop stays, checking, until a read comes (device-worker/runtime/resume-check.ts)
+    expect((await op.post(`/api/devices/${loggedOut.deviceId}/resume`)).status).toBe(202);
+    expect((await queue()).map((i) => i.id)).toContain(loggedOut.deviceId);
+    const still = await deviceRequest(admin, loggedOut, 'POST', '/api/device/resume-check', {
+      body: { ok: false, reason_code: 'LOGIN_REQUIRED', page: 'login' },
+    });
+    expect(still.status).toBe(200);
+    expect((await op.post(`/api/devices/${loggedOut.deviceId}/resume`)).status).toBe(202);
+    const read = await deviceRequest(admin, loggedOut, 'POST', '/api/device/resume-check', {
+      body: { ok: true, page: 'home' },
+    });
+    expect(read.status).toBe(200);
     const ids = (await queue()).map((i) => i.id);
     expect(ids).not.toContain(loggedOut.deviceId);
     expect(ids).not.toContain(revoked.deviceId);

@@ -49,6 +49,7 @@ describe('route table: every /api route needs the right identity', () => {
       uiDist: '/nonexistent',
       security: admin.security,
       syb: admin.syb,
+      live: admin.live,
     });
     routes = routers.flatMap((router) =>
       router.stack.flatMap((layer) =>
@@ -165,7 +166,7 @@ describe('route table: every /api route needs the right identity', () => {
     const deviceRoutes = guarded().filter((x) => isDeviceRoute(x.path));
     expect(deviceRoutes.length).toBeGreaterThan(0);
     for (const r of deviceRoutes) {
-      const res = await operator.request(r.method, r.url, {});
+      const res = await operator.request(r.method, r.url, r.method === 'GET' ? undefined : {});
       expect({ route: `${r.method} ${r.path}`, status: res.status, body: res.body }).toEqual({
         route: `${r.method} ${r.path}`,
         status: 401,

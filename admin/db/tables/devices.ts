@@ -38,6 +38,19 @@ interface DeviceAttentionTable {
   since: string;
   detail: string | null;
   task_id: string | null;
+  /** 处理完毕，继续 was pressed: the phone's worker reads the screen before the stop clears; null otherwise */
+  check_requested_at: string | null;
+}
+
+/** A phone a person holds from the admin (migrations/0152_device_holds.ts). */
+interface DeviceHoldsTable {
+  device_id: string;
+  held_by: string;
+  /** the holder's session (sessions.id_sha256): its end ends the hold */
+  session_sha256: Buffer;
+  since: string;
+  /** the idle limit counts from here */
+  last_input_at: string;
 }
 
 /** The release gate per PDD app version (migrations/0041_app_versions.ts). */
@@ -54,5 +67,6 @@ export interface DeviceTables {
   device_credentials: DeviceCredentialsTable;
   devices: DevicesTable;
   device_attention: DeviceAttentionTable;
+  device_holds: DeviceHoldsTable;
   app_versions: AppVersionsTable;
 }

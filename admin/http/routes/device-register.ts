@@ -1,9 +1,10 @@
 import Router from '@koa/router';
-import { auditRequest } from '../../audit/audit';
+import { auditRequest, markAudited } from '../../audit/audit';
 import { deviceRegistrationSchema, phoneHostSettings, registerDevice } from '../../auth/device-registry';
 import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
-import { reportDeviceStatus } from '../../devices/attention';
+import { reportDeviceStatus, settleResumeCheck } from '../../devices/attention';
+import { holderOf } from '../../devices/holds';
 import { healthReadingSchema } from '../../devices/health';
 import { phoneAgentReportSchema } from '../../../domain/phone-agent';
 import type { AppDeps } from '../deps';
@@ -19,10 +20,20 @@ const statusBody = z.object({
   agent: phoneAgentReportSchema.optional(),
 });
 
+const resumeVerdictBody = z.object({
+  ok: z.boolean(),
+  reason_code: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]{0,63}$/)
+    .optional(),
+  page: z.string().max(300),
+});
+
 /**
  * `POST /api/device/register` (device Bearer): idempotent, refreshes last_seen_at.
  * `POST /api/device/status`: the phone's ADB state, answered with whether it may take a claim now
- * (asked before every claim and between claims, docs/api.md §12.1).
+ * (asked before every claim and between claims, docs/api.md §12.1). `GET /api/device/hold`: who
+ * holds the phone from the admin, if anyone.
  */
 export function deviceRegisterRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/device' });
@@ -43,6 +54,21 @@ export function deviceRegisterRoutes(deps: AppDeps): Router {
     const device = deviceOf(ctx);
     const body = parseBody(ctx, statusBody);
     ctx.body = await reportDeviceStatus(deps.db, device.deviceId, body);
+  });
+  // asked before every automated input (device-worker/runtime/hold-gate.ts): a person holding the
+  // phone from the admin stops automation at its next act; the primary, so a hold is seen at once
+  // the worker's fresh read after 处理完毕，继续 (device-worker/runtime/resume-check.ts)
+  router.post('/resume-check', async (ctx) => {
+    const device = deviceOf(ctx);
+    const verdict = parseBody(ctx, resumeVerdictBody);
+    await settleResumeCheck(deps.db, device.deviceId, verdict);
+    markAudited(ctx); // the verdict that changed something is audited with its change
+    ctx.body = { ok: true };
+  });
+  router.get('/hold', async (ctx) => {
+    const device = deviceOf(ctx);
+    const holder = await holderOf(deps.db, device.deviceId);
+    ctx.body = holder ?? { held_by: null, since: null };
   });
   return router;
 }

@@ -1,6 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { deviceDisplayNameSchema, type DeviceView, type IssuedDeviceView } from '../../../domain/devices';
+import {
+  deviceDisplayNameSchema,
+  type DeviceAttention,
+  type DeviceView,
+  type IssuedDeviceView,
+} from '../../../domain/devices';
 import { markAudited } from '../../audit/audit';
 import {
   DEVICE_ID_RE,
@@ -10,7 +15,9 @@ import {
 } from '../../auth/device-credentials';
 import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
-import { pauseDevice, resumeDevice } from '../../devices/attention';
+import { awaitResumeVerdict, pauseDevice, resumeDevice } from '../../devices/attention';
+import { conflict } from '../../../domain/api-error';
+import { holdersByDevice } from '../../devices/holds';
 import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
 import { deviceWorkerHints, temporalMissingCheck } from '../../hosts/worker-hints';
 import type { AppDeps } from '../deps';
@@ -18,6 +25,8 @@ import { parseBody, parseParams } from '../validate';
 
 const deviceParams = z.object({ deviceId: z.string().regex(DEVICE_ID_RE, 'not a device id') });
 const nameBody = z.object({ display_name: deviceDisplayNameSchema }).strict();
+/** A worker reads at its next status check (every 5 s by default) and the read takes a few more. */
+const RESUME_WAIT_MS = 15_000;
 
 /**
  * 设备 (operators): the active devices with whether their worker is polling, and issuing,
@@ -34,6 +43,7 @@ export function deviceRoutes(deps: AppDeps): Router {
     // phone hosts' fields (docs/phone-hosts.md): state, host, health and the reason it takes no claim
     const hosts = await hostFieldsByDevice(deps.db);
     const temporalMissing = await temporalMissingCheck(deps.db);
+    const holders = await holdersByDevice(deps.db);
     ctx.body = devices.map((d) => {
       const h = hosts.get(d.device_id);
       return {
@@ -46,6 +56,7 @@ export function deviceRoutes(deps: AppDeps): Router {
         health: h?.health ?? null,
         claim_block: h?.claim_block ?? null,
         temporal_missing: temporalMissing(d),
+        held_by: holders.get(d.device_id)?.held_by ?? null,
       } satisfies DeviceView;
     });
   });
@@ -87,11 +98,15 @@ export function deviceRoutes(deps: AppDeps): Router {
     ctx.body = { device_id: deviceId, attention };
   });
 
+  // 处理完毕，继续: the stop clears once a fresh read of the phone shows nothing only a person can
+  // clear; the answer waits for that read a while (the worker reads at its next status check)
   router.post('/:deviceId/resume', async (ctx) => {
     const { deviceId } = parseParams(ctx, deviceParams);
-    const { cleared } = await resumeDevice(deps.db, actorOf(ctx), deviceId);
+    const { checking } = await resumeDevice(deps.db, actorOf(ctx), deviceId);
     markAudited(ctx);
-    ctx.body = { device_id: deviceId, attention: null, cleared };
+    const answer = checking ? await resumeAnswer(deps, deviceId, checking) : { status: 200, body: null };
+    ctx.status = answer.status;
+    ctx.body = answer.body ?? { device_id: deviceId, attention: null, cleared: null };
   });
 
   // phones of phone hosts: 批准 / 拒绝 a phone waiting as 待批准 (docs/phone-hosts.md)
@@ -110,4 +125,25 @@ export function deviceRoutes(deps: AppDeps): Router {
   });
 
   return router;
+}
+
+/** The answer to 处理完毕，继续 once the phone's worker read the screen, or after the wait. */
+async function resumeAnswer(
+  deps: AppDeps,
+  deviceId: string,
+  checking: DeviceAttention,
+): Promise<{ status: 200 | 202; body: object }> {
+  const verdict = await awaitResumeVerdict(deps.db, deviceId, RESUME_WAIT_MS);
+  if (verdict.kind === 'blocked')
+    throw conflict('PHONE_STILL_BLOCKED', `the phone still shows ${verdict.page}; clear it on the screen first`, {
+      attention: verdict.attention,
+      page: verdict.page,
+    });
+  if (verdict.kind === 'cleared')
+    return { status: 200, body: { device_id: deviceId, attention: null, cleared: checking } };
+  // no read yet (the phone is offline, or its worker is busy): it stays stopped until one
+  return {
+    status: 202,
+    body: { device_id: deviceId, attention: { ...checking, check_requested: true }, cleared: null },
+  };
 }

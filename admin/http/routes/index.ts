@@ -4,6 +4,7 @@ import { attentionRoutes } from './attention';
 import { deviceEvidenceRoutes } from './device-evidence';
 import { deviceRegisterRoutes } from './device-register';
 import { deviceRoutes } from './devices';
+import { deviceScreenRoutes } from './device-screen';
 import { evidenceRoutes } from './evidence';
 import { healthRoutes } from './health';
 import { mappingRoutes } from './mappings';
@@ -31,6 +32,7 @@ export function allRouters(deps: AppDeps): Router[] {
     taskRoutes(deps),
     sessionRoutes(deps),
     deviceRoutes(deps),
+    deviceScreenRoutes(deps),
     evidenceRoutes(deps),
     deviceRegisterRoutes(deps),
     deviceEvidenceRoutes(deps),

@@ -34,7 +34,9 @@ export function sessionRoutes(deps: AppDeps): Router {
   });
 
   router.delete('/session', async (ctx) => {
-    await logOut(db, security.sessions, operatorOf(ctx), ctx.ip);
+    const operator = operatorOf(ctx);
+    await logOut(db, security.sessions, operator, ctx.ip);
+    deps.live.closeSession(operator.sessionIdSha256);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
     ctx.status = 204;
   });

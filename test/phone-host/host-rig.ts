@@ -1,0 +1,70 @@
+import { issueHostCredential } from '../../admin/auth/host-credentials';
+import type { DeviceView } from '../../domain/devices';
+import { PhoneHost } from '../../phone-host/host';
+import { HostMetrics } from '../../phone-host/metrics';
+import { startPhoneSim, type PhoneSim } from '../../sim/phone';
+import { tempDataDir, testLogger, type OperatorClient, type TestAdmin } from '../harness';
+import { until } from './operator-steps';
+
+export interface HostRig {
+  sim: PhoneSim;
+  host: PhoneHost;
+  /** device id by serial, once approved */
+  devices: Map<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The simulator's phones on a real phone host (its device workers real processes in the admin's
+ * Temporal namespace), each phone approved by `op` and its first frame served by the admin.
+ */
+export async function startHostRig(admin: TestAdmin, op: OperatorClient, serials: string[]): Promise<HostRig> {
+  const sim = await startPhoneSim({ adbPort: 0, controlPort: 0, phones: serials });
+  const issued = await issueHostCredential(admin.db, { kind: 'system', name: 'test' }, '测试主机');
+  const host = new PhoneHost({
+    adminUrl: admin.url,
+    hostId: issued.hostId,
+    token: issued.token,
+    adb: { host: '127.0.0.1', port: sim.adbPort },
+    dataDir: tempDataDir('phone-host'),
+    log: testLogger('phone-host'),
+    metrics: new HostMetrics(),
+    metricsTarget: null,
+    syncMs: 300,
+    healthMs: 60_000,
+    workerEnv: {
+      CMAUTOBUY_TEMPORAL_ADDRESS: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS,
+      CMAUTOBUY_TEMPORAL_NAMESPACE: admin.namespace,
+      CMAUTOBUY_LOG_LEVEL: 'warn',
+      // the admin's payload keys: a secret, so never inherited by a child on its own
+      CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+    },
+  });
+  await host.start();
+  const devices = new Map<string, string>();
+  for (const serial of serials) {
+    const pending = await until(
+      async () => ((await op.get('/api/devices')).body as DeviceView[]).find((d) => d.serial === serial),
+      (d) => d?.state === 'pending',
+      `${serial} pending`,
+    );
+    const deviceId = (pending as DeviceView).device_id;
+    const approved = await op.post(`/api/devices/${deviceId}/approve`);
+    if (approved.status !== 200) throw new Error(`approve ${serial}: ${approved.status}`);
+    devices.set(serial, deviceId);
+    await until(
+      () => op.get(`/api/devices/${deviceId}/screen`),
+      (r) => r.status === 200,
+      `a first frame of ${serial}`,
+    );
+  }
+  return {
+    sim,
+    host,
+    devices,
+    async close() {
+      await host.stop();
+      await sim.close();
+    },
+  };
+}
