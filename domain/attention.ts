@@ -14,6 +14,8 @@ export interface AttentionItem {
   since: string;
   /** what the operator calls it: the phone's display name, the task's goods title */
   title: string | null;
+  /** the phone whose screen to open: the phone itself, or the one the task ran on (null: none yet) */
+  device_id: string | null;
 }
 
 export interface AttentionQueue {

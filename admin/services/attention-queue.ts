@@ -34,6 +34,7 @@ async function waitingDevices(db: AdminDb): Promise<AttentionItem[]> {
     reason_zh: attentionReasonZh(r.reason_code),
     since: r.since,
     title: r.display_name,
+    device_id: r.device_id,
   }));
 }
 
@@ -50,6 +51,7 @@ async function waitingTasks(db: AdminDb): Promise<AttentionItem[]> {
       'tasks.reason_code',
       'tasks.title',
       'tasks.updated_at',
+      'tasks.device_id',
       // tapped 提交订单 on its current authorization: the reason reads as after the submit (task-view.ts)
       eb
         .exists(
@@ -73,6 +75,7 @@ async function waitingTasks(db: AdminDb): Promise<AttentionItem[]> {
       reason_zh: r.reason_code ? reasonInfo(r.reason_code, Boolean(r.tapped)).zh : STATUS_ZH[status],
       since: r.updated_at,
       title: r.title,
+      device_id: r.device_id,
     };
   });
 }

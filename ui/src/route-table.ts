@@ -31,6 +31,7 @@ export const ROUTES = {
   taskNew: route('/tasks/new'),
   task: route('/tasks/:taskId', { taskId: /^(?!new$)/ }),
   taskEdit: route('/tasks/:taskId/edit'),
+  deviceScreen: route('/devices/:deviceId/screen'),
 } as const;
 
 /** The route's decoded parameters when `path` (the current one by default) is it, else null; reactive. */

@@ -1,6 +1,6 @@
 import type { Component } from 'solid-js';
 import AttentionPage from './pages/AttentionPage';
-import DevicesPage from './pages/DevicesPage';
+import DevicesSection from './pages/DevicesSection';
 import OrdersPage from './pages/OrdersPage';
 import PddPage from './pages/PddPage';
 import ProductsPage from './pages/ProductsPage';
@@ -22,7 +22,7 @@ export const NAV_ROUTES: readonly NavRoute[] = [
   { path: '/orders', label: '订单', key: 'orders', page: OrdersPage },
   { path: '/tasks', label: '采购任务', key: 'tasks', page: TasksPage },
   { path: '/attention', label: '需处理', key: 'attention', page: AttentionPage },
-  { path: '/devices', label: '设备', key: 'devices', page: DevicesPage },
+  { path: '/devices', label: '设备', key: 'devices', page: DevicesSection },
   { path: '/settings', label: '设置', key: 'settings', page: SettingsPage },
 ];
 

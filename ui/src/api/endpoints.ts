@@ -16,6 +16,7 @@ import type { ProductState } from '../../../domain/catalog';
 import type { AttentionQueue } from '../../../domain/attention';
 import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
+import type { PhoneInput } from '../../../domain/phone-input';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
@@ -236,13 +237,44 @@ export const saveSybAccount = (change: {
 
 // Phones that need a person, and the release gate per PDD app version (admin/devices)
 export const pauseDevice = (deviceId: string): Promise<unknown> => http.post(`/api/devices/${id(deviceId)}/pause`, {});
-export const resumeDevice = (deviceId: string): Promise<unknown> =>
+/**
+ * 恢复 / 处理完毕，继续: `attention` null once the stop cleared; still set (with
+ * `check_requested`) when the phone has not been read yet. PHONE_STILL_BLOCKED when it was read
+ * and still shows a page only a person can clear (`details.page`).
+ */
+export interface ResumeAnswer {
+  device_id: string;
+  attention: { reason_code: string; since: string; check_requested?: boolean } | null;
+  cleared: { reason_code: string; since: string } | null;
+}
+export const resumeDevice = (deviceId: string): Promise<ResumeAnswer> =>
   http.post(`/api/devices/${id(deviceId)}/resume`, {});
 export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/app-versions');
 export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
   http.post(`/api/app-versions/${id(version)}/release`, {});
 /** 需处理: the phones and tasks waiting for a person, oldest first. */
 export const getAttention = (): Promise<AttentionQueue> => http.get('/api/attention');
+
+// A phone's live screen: watching, 接管 / 释放 and a person's input (docs/api.md §12.3)
+
+/** `接管`'s answer: who holds the phone, since when, and when it is released if nobody touches it. */
+export interface DeviceHold {
+  device_id: string;
+  held_by: string;
+  since: string;
+  idle_release_at: string;
+}
+/** DEVICE_HELD (details.held_by) when someone else holds it; the holder's own call restarts its idle clock. */
+export const holdDevice = (deviceId: string): Promise<DeviceHold> => http.post(`/api/devices/${id(deviceId)}/hold`, {});
+export const releaseDevice = (deviceId: string): Promise<unknown> => http.del(`/api/devices/${id(deviceId)}/hold`);
+/** DEVICE_NOT_HELD unless this operator holds the phone; INPUT_RATE_LIMITED when sent too fast. */
+export const sendPhoneInput = (deviceId: string, input: PhoneInput): Promise<unknown> =>
+  http.post(`/api/devices/${id(deviceId)}/input`, input);
+/** The stream's WebSocket on this same origin (the session cookie goes with it). */
+export function screenStreamUrl(deviceId: string): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}/api/devices/${id(deviceId)}/screen/stream`;
+}
 
 // Phone hosts (docs/phone-hosts.md)
 export interface IssuedHostView {

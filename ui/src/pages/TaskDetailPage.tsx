@@ -8,6 +8,10 @@ import TaskFacts from '../components/tasks/TaskFacts';
 import '../components/tasks/tasks.css';
 import Timeline from '../components/tasks/Timeline';
 import { hrefFor } from '../router';
+import { pathOf, ROUTES } from '../route-table';
+
+/** A stop a person clears on the phone itself (a slider, a login) may want its screen. */
+const STOPPED = new Set(['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED']);
 
 /** 采购任务详情: the view of `createTaskDetail` (components/tasks/task-detail.ts). */
 export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
@@ -53,6 +57,16 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
               <StatusBadge status={t().status} label={t().status_zh} />
             </div>
             <NextStepCard task={t()} detail={detail} />
+            <Show when={STOPPED.has(t().status) ? t().device_id : null}>
+              {(id) => (
+                <p>
+                  <a href={hrefFor(pathOf(ROUTES.deviceScreen, { deviceId: id() }))} data-testid="task-screen-link">
+                    查看手机屏幕
+                  </a>
+                  <span class="muted">（{t().device_name ?? '执行的手机'}）</span>
+                </p>
+              )}
+            </Show>
             <TaskFacts task={t()} />
             <GatesPanel gates={t().gates} quantity={t().quantity} maxTotalPriceCent={t().max_total_price_cent} />
             <EvidenceGallery evidence={t().evidence} />

@@ -4,6 +4,7 @@ import { agentReasonDetail, agentStateZh } from '../../../../domain/phone-agent'
 import { formatTime } from '../../lib/time';
 import RawDetail from '../tasks/RawDetail';
 import { hrefFor } from '../../router';
+import { pathOf, ROUTES } from '../../route-table';
 import { ageZh } from './age';
 import { PendingActions, PhoneHostStatus } from './HostPhone';
 
@@ -95,6 +96,13 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
           </div>
         )}
       </Show>
+      <Show when={d().held_by}>
+        {(who) => (
+          <div data-testid="device-held">
+            <span class="tk-badge tk-tone-attention">人工操作中（{who()}）</span>
+          </div>
+        )}
+      </Show>
       <PhoneHostStatus device={d()} />
       <div class="tk-reason" data-testid="device-agent" data-agent-state={d().agent.state}>
         读屏代理：{agentStateZh(d().agent)}
@@ -124,6 +132,16 @@ function DeviceActions(props: {
       <div class="dv-actions">
         <Show when={d().state === 'pending'}>
           <PendingActions device={d()} onChanged={() => props.onChanged()} />
+        </Show>
+        {/* only a phone host's approved phone has a screen the admin can show */}
+        <Show when={d().host_id && d().state === 'active'}>
+          <a
+            class="btn"
+            href={hrefFor(pathOf(ROUTES.deviceScreen, { deviceId: d().device_id }))}
+            data-testid="device-screen-link"
+          >
+            屏幕
+          </a>
         </Show>
         <Show
           when={d().attention}
