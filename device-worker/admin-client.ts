@@ -141,6 +141,8 @@ export type DeviceStatusAnswer =
       blocked?: { reason_code: string } | undefined;
       /** a person holds the phone from the admin: automation takes nothing and makes no input */
       held_by?: string | undefined;
+      /** since when that person holds it: names the hold its recording belongs to (runtime/hold-recorder.ts) */
+      held_since?: string | undefined;
     }
   | { kind: 'unauthorized' }
   | { kind: 'unavailable'; why: string };
@@ -174,9 +176,10 @@ export async function reportDeviceStatus(
         : null;
     const b = parsed.blocked as { reason_code?: unknown } | null | undefined;
     const blocked = b && typeof b.reason_code === 'string' ? { reason_code: b.reason_code } : undefined;
-    const h = (parsed as { held?: { held_by?: unknown } | null }).held;
+    const h = (parsed as { held?: { held_by?: unknown; since?: unknown } | null }).held;
     const heldBy = h && typeof h.held_by === 'string' ? h.held_by : undefined;
-    return { kind: 'answer', claimable: parsed.claimable, attention, blocked, held_by: heldBy };
+    const heldSince = heldBy && typeof h?.since === 'string' ? h.since : undefined;
+    return { kind: 'answer', claimable: parsed.claimable, attention, blocked, held_by: heldBy, held_since: heldSince };
   } catch (err) {
     return { kind: 'unavailable', why: describeError(err) };
   }
@@ -219,5 +222,31 @@ export async function sendResumeVerdict(
     return res.ok;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The reviewed popups an operator taught for this PDD version (`GET /api/device/overlays`), added
+ * to its profile for one activity. None when the admin does not answer: the phone then stops on
+ * them as before, never closes more.
+ */
+export async function fetchTaughtOverlays(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token'>,
+  appVersion: string,
+  log: Logger,
+): Promise<unknown[]> {
+  try {
+    const url = new URL('/api/device/overlays', opts.adminUrl);
+    url.searchParams.set('app_version', appVersion);
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+      signal: AbortSignal.timeout(3_000),
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const body = (await res.json()) as { overlays?: unknown };
+    return Array.isArray(body.overlays) ? body.overlays : [];
+  } catch (err) {
+    log.warn({ err: describeError(err) }, 'could not read the taught popups; going on with the profile alone');
+    return [];
   }
 }

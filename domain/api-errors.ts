@@ -146,6 +146,11 @@ export const API_ERROR_CODES = {
   INPUT_INVALID: '操作无效（坐标超出屏幕、未知按键、文字过长或含控制字符），没有发送到手机',
   INPUT_RATE_LIMITED: '操作太快，请稍等再试',
   SCREEN_UNAVAILABLE: '暂时看不到这台手机的屏幕：手机主机未连接管理服务，或手机不在线',
+  OVERLAY_INVALID:
+    '弹窗规则不合格：须写明弹窗上的文字，关闭按钮只能是关闭/跳过类控件（不能是领取、使用、支付、确定、去…等会接受或跳转的按钮）',
+  OVERLAY_NAME_TAKEN: '这个版本已有同名的弹窗规则，请换一个名字',
+  OVERLAY_LIMIT: '这个版本教过的弹窗规则已达上限（32 条），请先停用不再出现的',
+  OVERLAY_NOT_FOUND: '找不到这条弹窗规则，请刷新',
   PHONE_STILL_BLOCKED:
     '手机上仍是需要人工处理的页面（如登录、验证），停止未解除；请在屏幕中处理完再点「处理完毕，继续」',
 

@@ -11,6 +11,7 @@ export const EVIDENCE_KIND_ZH = {
   ORDER_RESULT: '下单结果',
   ORDER_LIST: '订单列表',
   SAFETY_STOP: '安全停止时的画面',
+  HOLD_FRAME: '人工操作录像',
 } as const satisfies Record<string, string>;
 
 /** The Chinese name of a kind; an unknown kind is shown as 截图 rather than as its code. */

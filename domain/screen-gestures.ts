@@ -8,9 +8,9 @@ import type { PhoneInput } from './phone-input';
  */
 
 /** A press that moved further than this (CSS pixels, as the operator's hand moved) is a drag. */
-export const DRAG_SLOP_PX = 10;
+const DRAG_SLOP_PX = 10;
 /** Held at least this long without moving: a long press, as on the phone itself. */
-export const LONG_PRESS_FROM_MS = 500;
+const LONG_PRESS_FROM_MS = 500;
 // The admin's bounds (domain/phone-input.ts): a long press outside them would be refused whole.
 const LONG_PRESS_MIN_MS = 300;
 const LONG_PRESS_MAX_MS = 5_000;

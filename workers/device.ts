@@ -1,6 +1,6 @@
 import { holdGate } from '../device-worker/runtime/hold-gate';
 import { readForResume } from '../device-worker/runtime/resume-check';
-import { sendResumeVerdict } from '../device-worker/admin-client';
+import { fetchTaughtOverlays, sendResumeVerdict } from '../device-worker/admin-client';
 import { loadProfiles } from '../device-worker/pdd/profile';
 import path from 'node:path';
 import { createClaimActivities, createDeviceActivities, type DeviceContext } from '../activities/device';
@@ -22,6 +22,7 @@ import { runDeviceQueue } from '../device-worker/runtime/reconnect';
 import { createRegistration, type Registration } from '../device-worker/runtime/registration';
 import { keepArtifacts, type ArtifactRetention } from '../device-worker/runtime/artifact-retention';
 import { DeviceStatusWatch } from '../device-worker/runtime/device-status';
+import { HoldRecorder, httpHoldFrameUploader } from '../device-worker/runtime/hold-recorder';
 import { followQuietly, PhoneAnimations, SAVED_SCALES_FILE } from '../device-worker/runtime/animations';
 import { PhoneAgent } from '../device-worker/agent/phone-agent';
 import type { PhoneAgentReport } from '../domain/phone-agent';
@@ -75,6 +76,14 @@ function automationsPhone(adbTarget: AdbTarget, opts: DeviceWorkerOptions, agent
     .gateActs(holdGate({ admin: opts.admin, deviceId: opts.deviceId, readOnlyUrls: ORDER_LIST_URLS }));
 }
 
+/** Where this worker reads the popups operators taught (none without an admin). */
+function taughtFrom(opts: DeviceWorkerOptions, log: Logger): DeviceContext['taughtOverlays'] {
+  const admin = opts.admin;
+  if (!admin) return undefined;
+  return (appVersion) =>
+    fetchTaughtOverlays({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token }, appVersion, log);
+}
+
 /**
  * One device worker per phone (docs/architecture.md §3.1): the phone's own
  * queue `device/<id>` (device-worker/runtime/reconnect.ts), the `devices` queue only while idle
@@ -91,15 +100,13 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
   // the purchase submissions live in the same file, in their own table and connection
   const submissions = new SubmissionLedger(paths.ledgerDb);
   const retention = keepArtifacts(paths.artifacts, opts.artifactRetentionDays, log);
-  const taskQueue = deviceTaskQueue(opts.deviceId);
   const adbTarget = { host: opts.adb.host, port: opts.adb.port, serial: opts.serial };
   const phone = phoneUpkeep(adbTarget, opts, paths.root, log, ledger);
   const adb = automationsPhone(adbTarget, opts, phone.agent);
-  const { registration, status } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone, adb);
-
+  const { registration, status, recorder } = watchAdmin(opts, adbTarget, log, retention, () => poller, phone, adb);
   const ctx: DeviceContext = {
     deviceId: opts.deviceId,
-    taskQueue,
+    taskQueue: deviceTaskQueue(opts.deviceId),
     adb,
     ledger,
     artifacts: retention.artifacts,
@@ -111,6 +118,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     },
     onReleased: () => void poller.pollIfIdle(),
     claimRefusal: () => status.check({ beforeClaim: true }),
+    taughtOverlays: taughtFrom(opts, log),
   };
   const identity = deviceWorkerIdentity(opts.deviceId);
   const poller = new ClaimPoller({
@@ -130,10 +138,9 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
     afterCheck: () => poller.pollIfIdle(),
   });
   checks.start(opts.claimCheckIntervalMs ?? 10_000);
-
   const queue = runDeviceQueue({
     temporal: opts.temporal,
-    taskQueue,
+    taskQueue: ctx.taskQueue,
     identity,
     activities: metrics.instrument(phoneActivities(ctx, opts, submissions, log)),
     log,
@@ -147,7 +154,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
 
   return {
     deviceId: opts.deviceId,
-    taskQueue,
+    taskQueue: ctx.taskQueue,
     ready: queue.ready,
     agent: phone.report,
     metricsUrl: metricsListener?.url,
@@ -155,7 +162,7 @@ export async function startDeviceWorker(opts: DeviceWorkerOptions): Promise<Devi
       // no claim may be taken from here on, even by a check that is finishing right now
       const pollerStopped = poller.stop();
       retention.stop();
-      await status.stop();
+      await status.stop().then(() => recorder?.stop());
       await checks.stop();
       registration.stop();
       await pollerStopped;
@@ -230,10 +237,21 @@ function phoneActivities(ctx: DeviceContext, opts: DeviceWorkerOptions, submissi
 }
 
 /**
- * The admin's side of the phone: the report to 设备 (runtime/registration.ts) and the status
- * watch that asks whether the phone may claim (runtime/device-status.ts). A revoked token stops
- * the claims, a changed status lets an idle phone poll at once; `claims` is read only when one
- * of them calls, after the poller exists.
+ * The recording of a held phone (runtime/hold-recorder.ts), read through the activities' own ADB
+ * (the agent while it runs); without an admin nobody can hold the phone.
+ */
+function holdRecording(opts: DeviceWorkerOptions, phone: AdbDevice, log: Logger): HoldRecorder | null {
+  const admin = opts.admin;
+  if (!admin) return null;
+  const upload = httpHoldFrameUploader({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log });
+  return new HoldRecorder({ adb: phone, upload, log });
+}
+
+/**
+ * The admin's side of the phone: the report to 设备 (runtime/registration.ts), the status
+ * watch that asks whether the phone may claim (runtime/device-status.ts) and the recording of the
+ * hold its answers name. A revoked token stops the claims, a changed status lets an idle phone
+ * poll at once; `claims` is read only when one of them calls, after the poller exists.
  */
 function watchAdmin(
   opts: DeviceWorkerOptions,
@@ -244,7 +262,8 @@ function watchAdmin(
   phone: { animations: PhoneAnimations; report: () => PhoneAgentReport; keepAgent: () => void },
   /** the phone as the activities read it (through the agent while it runs) */
   resumeReader: AdbDevice,
-): { registration: Registration; status: DeviceStatusWatch } {
+): { registration: Registration; status: DeviceStatusWatch; recorder: HoldRecorder | null } {
+  const recorder = holdRecording(opts, resumeReader, log);
   const { animations } = phone;
   const registration = createRegistration({
     admin: opts.admin,
@@ -276,6 +295,7 @@ function watchAdmin(
       log.info({ verdict }, 'read the phone for 处理完毕，继续');
       await sendResumeVerdict({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token }, verdict);
     },
+    onHold: (hold) => recorder?.follow(hold),
   });
-  return { registration, status };
+  return { registration, status, recorder };
 }

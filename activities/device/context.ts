@@ -22,4 +22,6 @@ export interface DeviceContext {
    * 需处理, off ADB, token revoked — device-worker/runtime/device-status.ts). Absent: always yes.
    */
   claimRefusal?(): Promise<string | null>;
+  /** the reviewed popups taught for this PDD version (admin/devices/taught-overlays.ts); absent: none */
+  taughtOverlays?(appVersion: string): Promise<unknown[]>;
 }

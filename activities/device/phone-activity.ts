@@ -3,7 +3,7 @@ import { CancelledFailure } from '@temporalio/common';
 import type { AdbDevice } from '../../device-worker/adb/adb-device';
 import { CounterClock } from '../../device-worker/counters';
 import { DeviceError, isDeviceError } from '../../device-worker/errors';
-import { profileForVersion, type PddProfile } from '../../device-worker/pdd/profile';
+import { profileForVersion, withTaughtOverlays, type PddProfile } from '../../device-worker/pdd/profile';
 import { PddSession, type DumpMemory } from '../../device-worker/pdd/session';
 import { StepLog } from '../../device-worker/step-log';
 import type { DeviceActivityInput, FinalPanelReading } from '../../domain/contracts/device-activities';
@@ -19,7 +19,9 @@ export interface PhoneRun {
   clock: CounterClock;
   /** this activity's step log; a failure's artifacts keep it */
   steps: StepLog;
-  /** the profile of this app version, refused (APP_VERSION_UNSUPPORTED) before any tap */
+  /** the profile of this app version with its reviewed taught popups, refused (APP_VERSION_UNSUPPORTED) before any tap */
+  profile(): PddProfile;
+  /** a session on that profile */
   openSession(): { session: PddSession; profile: PddProfile };
   /** a session on another view of the phone (the purchase's guarded one), tracked for the artifacts */
   track<S extends PddSession>(open: (phone: AdbDevice, memory: DumpMemory) => S): S;
@@ -60,14 +62,17 @@ export async function onPhone<T>(
     steps.add(name, { workflow_id: workflowId, attempt: info.attempt });
     await ctx.adb.ensureOnline();
     const appVersion = await ctx.adb.versionName(PDD_PACKAGE);
+    const taught = appVersion && ctx.taughtOverlays ? await ctx.taughtOverlays(appVersion) : [];
+    const profile = () => withTaughtOverlays(profileForVersion(appVersion), taught);
     const run: PhoneRun = {
       appVersion,
+      profile,
       clock,
       steps,
       openSession: () => {
-        const profile = profileForVersion(appVersion);
-        session = new PddSession(ctx.adb, profile, clock, steps, ctx.timing, memory);
-        return { session, profile };
+        const p = profile();
+        session = new PddSession(ctx.adb, p, clock, steps, ctx.timing, memory);
+        return { session, profile: p };
       },
       track: (open) => {
         const s = open(ctx.adb, memory);

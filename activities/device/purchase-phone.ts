@@ -1,5 +1,4 @@
 import type { SubmissionLedger } from '../../device-worker/ledger/submissions';
-import { profileForVersion } from '../../device-worker/pdd/profile';
 import { TapGuard } from '../../device-worker/pdd/purchase/guard';
 import { purchaseProfileFor, type PurchaseProfile } from '../../device-worker/pdd/purchase/profile';
 import { PurchaseSession } from '../../device-worker/pdd/purchase/purchase-session';
@@ -26,7 +25,7 @@ export function openPurchasePhone(
   target: PurchaseTarget,
   readOnly = true,
 ): PurchasePhone {
-  const profile = profileForVersion(run.appVersion);
+  const profile = run.profile();
   const pp = purchaseProfileFor(profile);
   const guard = new TapGuard({
     authorizationId: target.authorizationId,

@@ -30,6 +30,7 @@ export const REQUIRED_TABLES: ReadonlyArray<keyof AdminDatabase> = [
   'device_credentials',
   'devices',
   'device_holds',
+  'taught_overlays',
   'evidence_assets',
   'audit_log',
   'shopee_products',

@@ -19,7 +19,7 @@ export interface DeviceHold {
 }
 
 /** Why a hold ended, as the audit row and the 设备 page say it. */
-export type HoldEnd = 'released' | 'page_closed' | 'logout' | 'session_ended' | 'idle' | 'phone_revoked';
+type HoldEnd = 'released' | 'page_closed' | 'logout' | 'session_ended' | 'idle' | 'phone_revoked';
 
 export interface Holder {
   username: string;

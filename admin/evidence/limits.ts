@@ -22,4 +22,6 @@ export const EVIDENCE_KINDS = [
   'ORDER_RESULT',
   'ORDER_LIST',
   'SAFETY_STOP',
+  /** a second of a phone a person held from the admin (never a payment screen: device-worker/runtime/hold-recorder.ts) */
+  'HOLD_FRAME',
 ] as const;

@@ -19,12 +19,42 @@ const evidenceFieldsSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'),
   task_id: idText,
   attempt_id: idText,
-  kind: z.enum(EVIDENCE_KINDS),
+  // a hold frame has no attempt: it comes through its own route, keyed by its hold
+  kind: z.enum(EVIDENCE_KINDS).exclude(['HOLD_FRAME']),
   captured_at: z.string().refine(isUtcTimestamp, 'UTC, YYYY-MM-DDTHH:MM:SSZ'),
   /** optional: when sent, must equal the bytes received */
   byte_size: z.coerce.number().int().positive().optional(),
 });
 export type EvidenceFields = z.infer<typeof evidenceFieldsSchema>;
+
+/** The text fields of `POST /api/device/hold-frames`: the hold is named by its `since`. */
+const holdFrameFieldsSchema = z.object({
+  upload_key: idText,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'),
+  hold_since: z.string().refine(isUtcTimestamp, 'UTC, YYYY-MM-DDTHH:MM:SSZ'),
+  captured_at: z.string().refine(isUtcTimestamp, 'UTC, YYYY-MM-DDTHH:MM:SSZ'),
+  byte_size: z.coerce.number().int().positive().optional(),
+});
+export type HoldFrameFields = z.infer<typeof holdFrameFieldsSchema>;
+
+/** What a stored row says, whichever route it came through. */
+interface CanonicalFields {
+  upload_key: string;
+  sha256: string;
+  task_id: string;
+  attempt_id: string;
+  kind: string;
+  captured_at: string;
+  byte_size?: number | undefined;
+}
+
+/**
+ * A hold frame's row in place of a task and an attempt: the device and the hold's start, so the
+ * frames of one hold are one group and never match a task's evidence.
+ */
+function holdFrameOwner(deviceId: string, holdSince: string): { task_id: string; attempt_id: string } {
+  return { task_id: `hold:${deviceId}`, attempt_id: holdSince };
+}
 
 export interface EvidenceAssetView {
   evidence_id: string;
@@ -59,7 +89,7 @@ function toView(row: EvidenceAssetsTable): EvidenceAssetView {
 const STORAGE_KEY_RE = /^[0-9a-f]{64}\.png$/;
 
 /** Same device + upload_key is the same asset only if every canonical field is the same too. */
-function sameUpload(row: EvidenceAssetsTable, f: EvidenceFields): boolean {
+function sameUpload(row: EvidenceAssetsTable, f: CanonicalFields): boolean {
   return (
     row.sha256 === f.sha256 &&
     row.task_id === f.task_id &&
@@ -69,7 +99,7 @@ function sameUpload(row: EvidenceAssetsTable, f: EvidenceFields): boolean {
   );
 }
 
-function replayOrConflict(row: EvidenceAssetsTable, f: EvidenceFields): { asset: EvidenceAssetView; created: false } {
+function replayOrConflict(row: EvidenceAssetsTable, f: CanonicalFields): { asset: EvidenceAssetView; created: false } {
   if (!sameUpload(row, f)) {
     throw conflict(
       'EVIDENCE_UPLOAD_KEY_CONFLICT',
@@ -105,14 +135,43 @@ export class EvidenceStore {
     return evidenceFieldsSchema.parse(raw);
   }
 
+  parseHoldFrameFields(raw: Record<string, string>): HoldFrameFields {
+    return holdFrameFieldsSchema.parse(raw);
+  }
+
   /**
-   * Verifies a received file against the declared fields, moves it to its content address and
-   * records it. Temp file → hash (done while streaming) → verify → decode → rename → DB row.
+   * A frame of a held phone, stored as evidence is; `assertHeld` refuses it, checked before the
+   * decode and again in the transaction that inserts the row, unless the phone is held by that hold.
    */
+  async commitHoldFrame(
+    deviceId: string,
+    fields: HoldFrameFields,
+    file: ReceivedFile,
+    assertHeld: (trx: AdminDb) => Promise<void>,
+  ): Promise<{ asset: EvidenceAssetView; created: boolean }> {
+    const { hold_since, ...rest } = fields;
+    const canonical = { ...rest, ...holdFrameOwner(deviceId, hold_since), kind: 'HOLD_FRAME' };
+    return this.save(deviceId, canonical, file, assertHeld);
+  }
+
+  /** A purchase attempt's screenshot, for its own open attempt only. */
   async commit(
     deviceId: string,
     fields: EvidenceFields,
     file: ReceivedFile,
+  ): Promise<{ asset: EvidenceAssetView; created: boolean }> {
+    return this.save(deviceId, fields, file, (trx) => this.assertOpenOwnAttempt(trx, deviceId, fields));
+  }
+
+  /**
+   * Verifies a received file against the declared fields, moves it to its content address and
+   * records it. Temp file → hash (done while streaming) → verify → decode → rename → DB row.
+   */
+  private async save(
+    deviceId: string,
+    fields: CanonicalFields,
+    file: ReceivedFile,
+    assertOwner: (trx: AdminDb) => Promise<void>,
   ): Promise<{ asset: EvidenceAssetView; created: boolean }> {
     try {
       if (file.sha256 !== fields.sha256) {
@@ -130,7 +189,7 @@ export class EvidenceStore {
       const existing = await this.find(deviceId, fields.upload_key);
       if (existing) return replayOrConflict(existing, fields);
       // Checked before the costly decode, and again in the transaction that inserts the row.
-      await this.assertOpenOwnAttempt(this.db, deviceId, fields);
+      await assertOwner(this.db);
 
       const bytes = await fs.promises.readFile(file.tmpPath);
       await this.decodes.run(() => decodeFully(bytes, file.header));
@@ -149,7 +208,7 @@ export class EvidenceStore {
           .executeTakeFirst();
         if (raced) return replayOrConflict(raced, fields);
         try {
-          await this.assertOpenOwnAttempt(trx, deviceId, fields);
+          await assertOwner(trx);
         } catch (err) {
           // the attempt finished while the image was decoded: leave no file nobody points at
           const shared = await trx

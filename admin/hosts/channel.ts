@@ -23,7 +23,8 @@ interface Pending {
 
 export interface StreamSink {
   meta(meta: ScreenMeta): void;
-  frame(body: Buffer): void;
+  /** `key`: the host announced it as an H.264 key frame */
+  frame(body: Buffer, key: boolean): void;
   ended(reason: string): void;
 }
 
@@ -32,6 +33,8 @@ class HostLink {
   private nextId = 1;
   readonly pending = new Map<number, Pending>();
   readonly streams = new Map<number, StreamSink>();
+  /** streams whose next frame the host announced as a key frame */
+  readonly keyNext = new Set<number>();
 
   constructor(
     readonly hostId: string,
@@ -150,6 +153,7 @@ export class HostChannels {
       return;
     }
     if (msg.op === 'meta') return link.streams.get(msg.id)?.meta(msg.meta);
+    if (msg.op === 'key') return void link.keyNext.add(msg.id);
     if (msg.op === 'ended') {
       const sink = link.streams.get(msg.id);
       link.streams.delete(msg.id);
@@ -180,7 +184,7 @@ export class HostChannels {
     const frame = readFrameMessage(data);
     if (!frame) return;
     const sink = link.streams.get(frame.id);
-    if (sink) return sink.frame(frame.body);
+    if (sink) return sink.frame(frame.body, link.keyNext.delete(frame.id));
     const p = link.pending.get(frame.id);
     if (!p?.reply) return;
     link.pending.delete(frame.id);

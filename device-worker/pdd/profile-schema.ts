@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { interstitialSchema, matcherSchema, nonEmpty, PAGE_STOP_CODES } from '../../domain/pdd-overlay';
 
 /**
  * One PDD app version as data (device-worker/pdd/profiles/<version>.json): the texts, classes and
@@ -7,75 +8,9 @@ import { z } from 'zod';
  * screens are read by text, class, structure and position (./screens.ts).
  */
 
-/** The stops a page of the app can force: each is its own reason (domain/purchase/reasons.ts). */
-export const PAGE_STOP_CODES = [
-  'LOGIN_REQUIRED',
-  'CAPTCHA_REQUIRED',
-  'RISK_FACE',
-  'RISK_SMS',
-  'NETWORK_ERROR',
-  'APP_UPDATE_PROMPT',
-  'SOLD_OUT',
-  'ADDRESS_MISSING',
-] as const;
-export type PageStopCode = (typeof PAGE_STOP_CODES)[number];
-
-/**
- * Words of controls that accept, navigate or pay. An interstitial's close control may contain
- * none of them: a profile that names 领取 / 去使用 / 立即更新 / 去支付 as a close control is refused
- * at start, whatever else it says.
- */
-const NEVER_CLOSE_WORDS: readonly string[] = [
-  '领取',
-  '使用',
-  '更新',
-  '升级',
-  '支付',
-  '付款',
-  '购买',
-  '抢购',
-  '下单',
-  '确定',
-  '确认',
-  '同意',
-  '允许',
-  '开启',
-  '立即',
-  '去',
-  '登录',
-  '验证',
-];
-
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-/**
- * One node by exact text or content-desc (or a text prefix), optionally of one class — or, for a
- * control the app draws without any text (an × image), by its class and exact bounds with no text
- * and no content-desc at all.
- */
-const matcherSchema = z
-  .object({
-    text: nonEmpty.optional(),
-    text_prefix: nonEmpty.optional(),
-    content_desc: nonEmpty.optional(),
-    class: nonEmpty.optional(),
-    bounds: z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]).optional(),
-  })
-  .strict()
-  .refine(
-    (m) =>
-      m.text !== undefined ||
-      m.text_prefix !== undefined ||
-      m.content_desc !== undefined ||
-      (m.class !== undefined && m.bounds !== undefined),
-    { message: 'needs text, text_prefix or content_desc, or class and bounds' },
-  );
-export type NodeMatcher = z.infer<typeof matcherSchema>;
-
-const closeSchema = matcherSchema.refine(
-  (m) => !NEVER_CLOSE_WORDS.some((w) => [m.text, m.text_prefix, m.content_desc].some((t) => t?.includes(w))),
-  { message: `a close control must not accept, navigate or pay (no ${NEVER_CLOSE_WORDS.join(' ')})` },
-);
+// What a page may force and what may close an interstitial are shared with the admin, which
+// checks a taught overlay by the same rules (domain/pdd-overlay.ts).
+export { PAGE_STOP_CODES, type NodeMatcher, type PageStopCode } from '../../domain/pdd-overlay';
 
 const pageSchema = z
   .object({
@@ -86,17 +21,7 @@ const pageSchema = z
   })
   .strict();
 
-const interstitialSchema = z
-  .object({
-    name: nonEmpty,
-    signature: z.array(matcherSchema).min(1),
-    /** the ONE control that closes it, nothing else */
-    close: closeSchema,
-    /** the stop when it cannot be closed (default UNKNOWN_OVERLAY) */
-    stop_code: z.enum(PAGE_STOP_CODES).optional(),
-  })
-  .strict();
-export type InterstitialData = z.infer<typeof interstitialSchema>;
+export type { InterstitialData } from '../../domain/pdd-overlay';
 
 const textsSchema = z
   .object({

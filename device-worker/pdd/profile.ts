@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { PDD_PACKAGE } from '../../domain/pdd-app';
+import { interstitialSchema } from '../../domain/pdd-overlay';
 import { DeviceError } from '../errors';
 import {
   profileFileSchema,
@@ -165,12 +166,7 @@ function toProfile(d: ProfileFile): PddProfile {
       homeSearch: t.home_search,
     },
     pages: d.pages,
-    interstitials: d.interstitials.map((i: InterstitialData) => ({
-      name: i.name,
-      signature: i.signature,
-      close: i.close,
-      stopCode: i.stop_code ?? 'UNKNOWN_OVERLAY',
-    })),
+    interstitials: d.interstitials.map(toInterstitial),
     maxInterstitials: d.max_interstitials_per_purchase,
     goodsUrl: (goodsId) => d.urls.goods.replace('{goods_id}', goodsId),
     keyBack: d.key_back,
@@ -203,6 +199,28 @@ function toPurchase(d: ProfileFile): PddProfile['purchase'] {
     pendingOrdersUrl: d.urls.pending_orders,
     orderTimeOffsetMinutes: d.order_time_offset_minutes,
   };
+}
+
+function toInterstitial(i: InterstitialData): Interstitial {
+  return { name: i.name, signature: i.signature, close: i.close, stopCode: i.stop_code ?? 'UNKNOWN_OVERLAY' };
+}
+
+/**
+ * The profile with the popups a person taught from the admin and an operator reviewed
+ * (admin/devices/taught-overlays.ts): each entry is checked again by the profile's own rules, and
+ * one that fails them, or carries a stop code, is left out — the admin is not trusted to have
+ * checked. A taught entry never replaces a profiled one of the same name.
+ */
+export function withTaughtOverlays(p: PddProfile, taught: readonly unknown[]): PddProfile {
+  const known = new Set(p.interstitials.map((i) => i.name));
+  const added: Interstitial[] = [];
+  for (const raw of taught.slice(0, 32)) {
+    const entry = interstitialSchema.safeParse(raw);
+    if (!entry.success || entry.data.stop_code !== undefined || known.has(entry.data.name)) continue;
+    known.add(entry.data.name);
+    added.push(toInterstitial(entry.data));
+  }
+  return added.length === 0 ? p : { ...p, interstitials: [...p.interstitials, ...added] };
 }
 
 /** Every `<version>.json` of a folder, validated; one bad file and none is used. */

@@ -47,6 +47,8 @@ export class DeviceStatusWatch {
       afterReport?: () => void;
       /** the admin waits for a fresh read before it clears the phone's stop (runtime/resume-check.ts) */
       onResumeCheck?: () => Promise<void>;
+      /** after every answer of the admin: the hold it names, null when nobody holds the phone */
+      onHold?: (hold: { held_by: string; since: string } | null) => void;
     },
   ) {
     // its own connection: the device list every interval; read-only dumpsys/df only right before a claim
@@ -119,6 +121,11 @@ export class DeviceStatusWatch {
         },
       );
       this.lastAnswerAskedCheck = answer.kind === 'answer' && answer.attention?.check_requested === true;
+      if (answer.kind === 'answer')
+        this.opts.onHold?.(
+          answer.held_by && answer.held_since ? { held_by: answer.held_by, since: answer.held_since } : null,
+        );
+      else if (answer.kind === 'unauthorized') this.opts.onHold?.(null);
       holder =
         answer.kind === 'unavailable'
           ? undefined

@@ -7,15 +7,21 @@ import { phoneInputSchema, type PhoneInput } from '../phone-input';
  * the admin never dials a host. Over it the admin asks for screens and sends a person's input;
  * the host answers. Text messages are JSON in the shapes below; a binary message is one frame:
  * the 4-byte big-endian id of the request or stream it belongs to, then the image bytes.
+ *
+ * An H.264 stream (meta codec `h264`, the scrcpy path) sends Annex-B access units, one a frame;
+ * a frame a decoder can start from (an IDR picture with its SPS and PPS in front) is announced
+ * by the text message `{op:'key', id}` right before it. The frames between key frames need every
+ * one before them: a host or admin that must drop one drops all until the next key frame, and
+ * the admin sends a viewer who joins late the last key frame and what followed it.
  */
 
 const deviceId = z.string().uuid();
 const requestId = z.number().int().min(1).max(0xffff_ffff);
 
-export const SCREEN_CODECS = ['jpeg', 'png', 'h264'] as const;
-export const SCREEN_PATHS = ['minicap', 'scrcpy', 'screencap'] as const;
+const SCREEN_CODECS = ['jpeg', 'png', 'h264'] as const;
+const SCREEN_PATHS = ['minicap', 'scrcpy', 'screencap'] as const;
 
-export const screenMetaSchema = z
+const screenMetaSchema = z
   .object({
     codec: z.enum(SCREEN_CODECS),
     width: z.number().int().min(1).max(16_384),
@@ -41,7 +47,7 @@ export const adminToHostSchema = z.discriminatedUnion('op', [
 ]);
 
 /** Why a host could not do what was asked: the admin turns these into its own refusals. */
-export const HOST_REFUSALS = ['PHONE_NOT_HERE', 'SCREEN_FAILED', 'INPUT_FAILED', 'INPUT_INVALID'] as const;
+const HOST_REFUSALS = ['PHONE_NOT_HERE', 'SCREEN_FAILED', 'INPUT_FAILED', 'INPUT_INVALID'] as const;
 
 export const hostToAdminSchema = z.discriminatedUnion('op', [
   /** the answer to `frame` (its image follows as a binary message under the same id) or `input` */
@@ -56,6 +62,8 @@ export const hostToAdminSchema = z.discriminatedUnion('op', [
   }),
   /** a stream started: its frames follow under its id */
   z.object({ op: z.literal('meta'), id: requestId, meta: screenMetaSchema }),
+  /** the stream's next frame is an H.264 key frame */
+  z.object({ op: z.literal('key'), id: requestId }),
   /** a stream ended on the host's side (the phone left, minicap died) */
   z.object({ op: z.literal('ended'), id: requestId, reason: z.string().max(500) }),
 ]);

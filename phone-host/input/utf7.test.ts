@@ -1,6 +1,6 @@
 import { encodeModifiedUtf7 } from './utf7';
 
-/** RFC 3501 §5.1.3 decoding, written apart from the encoder so the round trip checks both. */
+/** RFC 3501 section 5.1.3 decoding, written apart from the encoder so the round trip checks both. */
 function decodeModifiedUtf7(s: string): string {
   return s.replace(/&([^-]*)-/g, (_m, b64: string) => {
     if (b64 === '') return '&';

@@ -1,5 +1,5 @@
 /**
- * IMAP's modified UTF-7 (RFC 3501 §5.1.3), the text Appium's Unicode IME (io.appium.settings
+ * IMAP's modified UTF-7 (RFC 3501 section 5.1.3), the text Appium's Unicode IME (io.appium.settings
  * `.UnicodeIME`) turns back into Unicode: `input text` only carries ASCII, so a Chinese word is
  * sent as its UTF-16 code units in base64. Printable ASCII stays itself, `&` is written `&-`, and
  * every other run becomes `&` + base64 of UTF-16BE (no padding, `,` for `/`) + `-`.

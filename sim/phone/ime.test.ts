@@ -33,7 +33,7 @@ const APK = path.join(
 const REMOTE_APK = '/data/local/tmp/settings_apk-debug.apk';
 
 /**
- * A reference encoder written from RFC 3501 §5.1.3 alone: printable ASCII but `&` as itself,
+ * A reference encoder written from RFC 3501 section 5.1.3 alone: printable ASCII but `&` as itself,
  * `&` as `&-`, every other run as `&` + base64 of its UTF-16BE units (`,` for `/`, no `=`) + `-`.
  */
 function encode(s: string): string {

@@ -60,6 +60,12 @@ describe('taking a phone over', () => {
       status: 'DRY_RUN_PASSED',
       device_id: deviceId,
     });
+    // the stopped one, retried from its stop in one click: a new authorization, bought this time
+    const retried = await op.post(`/api/tasks/${t}/retry`);
+    expect(retried).toMatchObject({ status: 200, body: { started: { task_id: t, status: 'PENDING' } } });
+    expect(await waitFor(t, ['NEEDS_MANUAL', 'FAILED', 'DRY_RUN_PASSED'])).toMatchObject({ status: 'DRY_RUN_PASSED' });
+    const again = await op.post(`/api/tasks/${t}/retry`);
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'ACTION_NOT_ALLOWED' } } });
   });
 
   it('处理完毕，继续 keeps the stop while the phone still shows the slider; solved from the admin, the phone buys again', async () => {

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { AgentState } from '../../../domain/phone-agent';
 
 /** Device credentials (docs/security.md "Devices") and what a device reports about itself (docs/architecture.md §5.1). */
@@ -63,10 +64,26 @@ interface AppVersionsTable {
   released_by: string | null;
 }
 
+/** A popup a person taught for one PDD app version (migrations/0154_taught_overlays.ts). */
+interface TaughtOverlaysTable {
+  id: Generated<number>;
+  app_version: string;
+  name: string;
+  /** an interstitial entry as domain/pdd-overlay.ts checks it */
+  entry_json: string;
+  taught_by: string;
+  taught_at: string;
+  /** null: waits for review and reaches no phone */
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  retired_at: string | null;
+}
+
 export interface DeviceTables {
   device_credentials: DeviceCredentialsTable;
   devices: DevicesTable;
   device_attention: DeviceAttentionTable;
   device_holds: DeviceHoldsTable;
+  taught_overlays: TaughtOverlaysTable;
   app_versions: AppVersionsTable;
 }

@@ -5,10 +5,11 @@ import { actorOf, deviceOf } from '../../auth/principal';
 import { writeTransaction } from '../../db/database';
 import { reportDeviceStatus, settleResumeCheck } from '../../devices/attention';
 import { holderOf } from '../../devices/holds';
+import { reviewedOverlays } from '../../devices/taught-overlays';
 import { healthReadingSchema } from '../../devices/health';
 import { phoneAgentReportSchema } from '../../../domain/phone-agent';
 import type { AppDeps } from '../deps';
-import { parseBody } from '../validate';
+import { parseBody, parseQuery } from '../validate';
 import { z } from 'zod';
 
 /** Unknown fields are accepted and ignored, for newer workers. */
@@ -19,6 +20,8 @@ const statusBody = z.object({
   /** the read-screen agent's state; absent from workers from before it, which keeps the last one */
   agent: phoneAgentReportSchema.optional(),
 });
+
+const overlaysQuery = z.object({ app_version: z.string().trim().min(1).max(64) });
 
 const resumeVerdictBody = z.object({
   ok: z.boolean(),
@@ -64,6 +67,12 @@ export function deviceRegisterRoutes(deps: AppDeps): Router {
     await settleResumeCheck(deps.db, device.deviceId, verdict);
     markAudited(ctx); // the verdict that changed something is audited with its change
     ctx.body = { ok: true };
+  });
+  // the reviewed popups of a PDD version, added by the worker to its profile (activities/device/phone-activity.ts)
+  router.get('/overlays', async (ctx) => {
+    deviceOf(ctx);
+    const { app_version } = parseQuery(ctx, overlaysQuery);
+    ctx.body = { overlays: await reviewedOverlays(deps.db, app_version) };
   });
   router.get('/hold', async (ctx) => {
     const device = deviceOf(ctx);

@@ -20,6 +20,7 @@ import { appVersionRoutes } from './app-versions';
 import { hostRoutes } from './hosts';
 import { codecRoutes } from './codec';
 import { taskActionRoutes } from './task-actions';
+import { holdRecordingRoutes } from './hold-recordings';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -47,5 +48,6 @@ export function allRouters(deps: AppDeps): Router[] {
     codecRoutes(deps),
     taskActionRoutes(deps),
     attentionRoutes(deps),
+    holdRecordingRoutes(deps),
   ];
 }

@@ -6,6 +6,7 @@ import type { WorkflowAction } from '../../../domain/contracts/purchase-messages
 import { markAudited } from '../../audit/audit';
 import { actorOf } from '../../auth/principal';
 import { actOnTask, type ActionOutcome } from '../../purchase/actions';
+import { retryFromStop } from '../../purchase/retry';
 import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
 import { invalidInput, conflict } from '../../../domain/api-error';
@@ -69,6 +70,19 @@ export function taskActionRoutes(deps: AppDeps): Router {
   for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
     router.post(`/:taskId/${action}`, async (ctx) => act(ctx, parseParams(ctx, taskParams).taskId, action));
   }
+
+  // 从停止处重试: reset and start again in one click, for a stop before the tap (admin/purchase/retry.ts)
+  router.post('/:taskId/retry', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    const started = await retryFromStop(
+      deps,
+      actorOf(ctx),
+      taskId,
+      idempotencyKey(ctx.get('idempotency-key') || undefined),
+    );
+    markAudited(ctx); // the reset and the start are audited as themselves
+    ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), started };
+  });
 
   // also settles a task whose workflow was closed by hand (admin/purchase/repair.ts)
   router.post('/:taskId/resolve', async (ctx) => {

@@ -1,5 +1,5 @@
 /**
- * IMAP's modified UTF-7 (RFC 3501 §5.1.3) as Appium's Unicode IME (io.appium.settings
+ * IMAP's modified UTF-7 (RFC 3501 section 5.1.3) as Appium's Unicode IME (io.appium.settings
  * `.UnicodeIME`) reads the keys `input text` sends it: `&-` is `&`, `&` + base64 (`,` for `/`, no
  * padding) + `-` is a run of UTF-16BE code units, every other character is itself. A run that
  * does not decode (no closing `-`, a character outside the alphabet, half a code unit) is typed

@@ -16,7 +16,9 @@ import type { ProductState } from '../../../domain/catalog';
 import type { AttentionQueue } from '../../../domain/attention';
 import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
+import type { InterstitialData, NodeMatcher } from '../../../domain/pdd-overlay';
 import type { PhoneInput } from '../../../domain/phone-input';
+import type { HoldRecordingsView } from '../../../domain/hold-recording';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
@@ -275,6 +277,9 @@ export function screenStreamUrl(deviceId: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${window.location.host}/api/devices/${id(deviceId)}/screen/stream`;
 }
+/** 人工操作录像: the phone's holds, newest first, each with its frames (served by `evidenceImageUrl`). */
+export const getHoldRecordings = (deviceId: string): Promise<HoldRecordingsView> =>
+  http.get(`/api/devices/${id(deviceId)}/recordings`);
 
 // Phone hosts (docs/phone-hosts.md)
 export interface IssuedHostView {
@@ -300,3 +305,33 @@ export interface RefusalLink {
 }
 export const refusalLink = (r: OrderDraftResult): RefusalLink | null =>
   (r.error as { link?: RefusalLink | null } | null)?.link ?? null;
+
+// 教弹窗: popups a person taught from a phone's screen, per PDD app version (admin/devices/taught-overlays.ts)
+
+/** A taught popup: waiting for review until `reviewed_at` is set, then every phone of that version closes it. */
+export interface TaughtOverlay {
+  id: number;
+  app_version: string;
+  name: string;
+  /** the entry as the phones use it: its name is `taught_<name>` */
+  entry: InterstitialData;
+  taught_by: string;
+  taught_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+}
+/** What 教弹窗 sends: `name` lowercase letters, digits and _; 1–8 signature matchers; the one close control. */
+export interface OverlayTeaching {
+  name: string;
+  signature: NodeMatcher[];
+  close: NodeMatcher;
+}
+export const listTaughtOverlays = (version: string): Promise<{ overlays: TaughtOverlay[] }> =>
+  http.get(`/api/app-versions/${id(version)}/overlays`);
+/** OVERLAY_INVALID (`details.field`), OVERLAY_NAME_TAKEN, OVERLAY_LIMIT, UNKNOWN_APP_VERSION. */
+export const teachOverlay = (version: string, teaching: OverlayTeaching): Promise<TaughtOverlay> =>
+  http.post(`/api/app-versions/${id(version)}/overlays`, teaching);
+export const reviewOverlay = (version: string, overlayId: number): Promise<TaughtOverlay> =>
+  http.post(`/api/app-versions/${id(version)}/overlays/${id(String(overlayId))}/review`, {});
+export const retireOverlay = (version: string, overlayId: number): Promise<unknown> =>
+  http.del(`/api/app-versions/${id(version)}/overlays/${id(String(overlayId))}`);

@@ -5,6 +5,8 @@ import { createPhoneControl } from '../components/screen/phone-control';
 import ScreenCanvas from '../components/screen/ScreenCanvas';
 import { HoldPanel, KeysPanel, ResumePanel } from '../components/screen/ScreenControls';
 import { createScreenStream, type ScreenStream } from '../components/screen/screen-stream';
+import HoldRecording from '../components/screen/HoldRecording';
+import TeachOverlayPanel from '../components/screen/TeachOverlayPanel';
 import '../components/screen/screen.css';
 import RawDetail from '../components/tasks/RawDetail';
 import '../components/tasks/tasks.css';
@@ -54,8 +56,10 @@ export default function DeviceScreenPage(props: { deviceId: string }): JSX.Eleme
           <ResumePanel control={control} />
           <HoldPanel control={control} />
           <KeysPanel control={control} />
+          <TeachOverlayPanel control={control} />
         </div>
       </div>
+      <HoldRecording deviceId={props.deviceId} />
     </section>
   );
 }

@@ -67,6 +67,20 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
                 </p>
               )}
             </Show>
+            {/* a popup the phone could not recognise: teach it on that phone's screen, the dialog already open */}
+            <Show when={t().reason_code === 'UNKNOWN_OVERLAY' ? t().device_id : null}>
+              {(id) => (
+                <p>
+                  <a
+                    href={hrefFor(`${pathOf(ROUTES.deviceScreen, { deviceId: id() })}?teach=1`)}
+                    data-testid="task-teach-overlay-link"
+                  >
+                    教手机关闭这个弹窗
+                  </a>
+                  <span class="muted">（审核启用后，同一版本的手机遇到它会自己关闭）</span>
+                </p>
+              )}
+            </Show>
             <TaskFacts task={t()} />
             <GatesPanel gates={t().gates} quantity={t().quantity} maxTotalPriceCent={t().max_total_price_cent} />
             <EvidenceGallery evidence={t().evidence} />

@@ -17,7 +17,7 @@ const [loadedAt, setLoadedAt] = createSignal<string | null>(null);
 export { error as attentionError, items as attentionItems, loadedAt as attentionLoadedAt };
 
 /** What this browser lets the page do: no API (an old or locked-down browser), not asked yet, allowed, refused. */
-export type NotifyState = 'unsupported' | NotificationPermission;
+type NotifyState = 'unsupported' | NotificationPermission;
 const readPermission = (): NotifyState =>
   typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
 const [notifyState, setNotifyState] = createSignal<NotifyState>(readPermission());

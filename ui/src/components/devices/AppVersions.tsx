@@ -6,6 +6,7 @@ import { createAction, toLoadError } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { formatTime } from '../../lib/time';
 import ErrorMessage from '../ErrorMessage';
+import TaughtOverlays from './TaughtOverlays';
 
 const POLL_MS = 10_000;
 
@@ -84,6 +85,12 @@ export default function AppVersions(): JSX.Element {
           </div>
         )}
       </Show>
+      {/* keyed by the version string, so a poll's fresh list keeps each block (and an open dialog) */}
+      <div class="ov-versions">
+        <For each={versions()?.map((v) => v.app_version) ?? []}>
+          {(version) => <TaughtOverlays version={version} />}
+        </For>
+      </div>
     </section>
   );
 }

@@ -1,0 +1,233 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { PDD_PACKAGE } from '../../domain/pdd-app';
+import { nowUtc } from '../../domain/time';
+import { describeError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { AdbDevice } from '../adb/adb-device';
+import { profileForVersion, type PddProfile } from '../pdd/profile';
+import { PAYMENT_SCREEN_TEXTS } from '../pdd/purchase/profile';
+import { classify, type Screen } from '../pdd/screens';
+import { parseUiDump, type UiDump } from '../pdd/ui-xml';
+
+/** Why a second of a held phone was not kept. */
+export type SkipReason = 'payment' | 'other_app' | 'unclassified' | 'unreadable';
+
+export type FrameVerdict = { keep: true; screen: string } | { keep: false; why: SkipReason };
+
+/** Texts of a payment keypad or sheet in any app: the cashier's own words plus the password prompts. */
+const PASSWORD_TEXTS = ['支付密码', '输入密码'];
+
+/**
+ * Payment apps the phone hands a payment to. Only for the count: every root that is neither PDD
+ * nor the launcher is refused anyway (`other_app`).
+ */
+const PAYMENT_APPS = ['com.eg.android.AlipayGphone', 'com.tencent.mm'];
+
+/**
+ * Whether a second of a held phone may be kept, by the worker's own classifier. A payment screen
+ * is never kept: the cashier, a payment hand-off, any node with a payment or password text (also
+ * a keypad drawn over another page). Only PDD's own screens and the launcher are kept: another
+ * app's root is refused whole rather than by a list of payment apps, because the worker has no
+ * profile of any other app and a list of names would miss a bank's or a wallet's app, or one that
+ * embeds a payment sheet. A PDD screen no profile names (`unknown`), something unprofiled drawn
+ * over one (`overlay`) or an ambiguous dump is not proof either: nothing is kept.
+ */
+export function holdFrameVerdict(dump: UiDump, profile: PddProfile): FrameVerdict {
+  const paying = [...PAYMENT_SCREEN_TEXTS, profile.purchase.text.cashierTitle, ...PASSWORD_TEXTS];
+  if (dump.nodes.some((n) => paying.some((t) => n.text.includes(t) || n.contentDesc.includes(t))))
+    return { keep: false, why: 'payment' };
+  const root = dump.root.packageName;
+  if (root === profile.alipayPkg || PAYMENT_APPS.includes(root)) return { keep: false, why: 'payment' };
+  if (root !== profile.pkg && root !== profile.launcherPkg) return { keep: false, why: 'other_app' };
+  let screen: Screen;
+  try {
+    screen = classify(dump, profile);
+  } catch {
+    return { keep: false, why: 'unclassified' };
+  }
+  switch (screen.kind) {
+    case 'cashier':
+    case 'payment_handoff':
+      return { keep: false, why: 'payment' };
+    case 'unknown':
+    case 'overlay':
+      return { keep: false, why: 'unclassified' };
+    case 'stop_page':
+      return { keep: true, screen: `stop_page:${screen.page}` };
+    case 'interstitial':
+      return { keep: true, screen: `interstitial:${screen.name}` };
+    default:
+      return { keep: true, screen: screen.kind };
+  }
+}
+
+/** Hands one kept frame to the admin; false when it did not take it (logged by the uploader). */
+export type HoldFrameUpload = (png: Buffer, meta: { holdSince: string; capturedAt: string }) => Promise<boolean>;
+
+export interface HoldRecorderStats {
+  stored: number;
+  skipped: Record<SkipReason, number>;
+  /** ticks that came while the last frame was still being read or sent */
+  busy: number;
+}
+
+/**
+ * A held phone's recording (docs/api.md §12.3): one frame a second while a person holds it, each
+ * read and classified before and after the screencap — a screen that changed to a payment page
+ * between the read and the picture is never kept. It reads through the same ADB as the activities
+ * (through the on-device agent while it runs: a `uiautomator dump` is refused then). One frame at
+ * a time: a slow read skips ticks rather than queue them.
+ */
+export class HoldRecorder {
+  private hold: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  /** 'none': the phone's PDD version has no profile, so nothing of this hold is classified */
+  private profile: PddProfile | 'none' | null = null;
+  private counts: HoldRecorderStats = emptyStats();
+  private stopped = false;
+
+  constructor(
+    private readonly opts: {
+      adb: Pick<AdbDevice, 'dumpUi' | 'screencap' | 'versionName'>;
+      upload: HoldFrameUpload;
+      log: Logger;
+      intervalMs?: number;
+    },
+  ) {}
+
+  /** After every status answer: the hold it names (its `since`), or null when the phone is nobody's. */
+  follow(hold: { since: string } | null): void {
+    const since = this.stopped ? null : (hold?.since ?? null);
+    if (since === this.hold) return;
+    if (this.hold !== null) this.end();
+    if (since === null) return;
+    this.hold = since;
+    this.profile = null; // the person may have updated the app since the last hold
+    this.counts = emptyStats();
+    this.opts.log.info({ since }, 'recording the held phone, one frame a second');
+    this.timer = setInterval(() => this.tick(), this.opts.intervalMs ?? 1_000);
+    this.tick();
+  }
+
+  stats(): HoldRecorderStats {
+    return { ...this.counts, skipped: { ...this.counts.skipped } };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.hold !== null) this.end();
+    await this.running;
+  }
+
+  private end(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.opts.log.info({ since: this.hold, ...this.stats() }, 'the hold ended: recording stopped');
+    this.hold = null;
+  }
+
+  private tick(): void {
+    const since = this.hold;
+    if (since === null) return;
+    if (this.running) {
+      this.counts.busy += 1;
+      return;
+    }
+    this.running = this.frame(since)
+      .catch((err: unknown) => {
+        this.counts.skipped.unreadable += 1;
+        this.opts.log.debug({ err: describeError(err) }, 'a frame of the held phone could not be read');
+      })
+      .finally(() => (this.running = null));
+  }
+
+  private async frame(since: string): Promise<void> {
+    const before = await this.read();
+    if (!before.keep) return this.skip(before.why);
+    const png = await this.opts.adb.screencap();
+    const capturedAt = nowUtc();
+    const after = await this.read();
+    if (!after.keep) return this.skip(after.why);
+    // moved on between the two reads: the picture may show what lay between
+    if (after.screen !== before.screen) return this.skip('unclassified');
+    if (this.hold !== since) return; // released meanwhile: the admin would refuse it
+    if (await this.opts.upload(png, { holdSince: since, capturedAt })) this.counts.stored += 1;
+  }
+
+  private skip(why: SkipReason): void {
+    this.counts.skipped[why] += 1;
+  }
+
+  private async read(): Promise<FrameVerdict> {
+    const out = await this.opts.adb.dumpUi();
+    if (out.kind === 'error') return { keep: false, why: 'unreadable' };
+    let dump: UiDump;
+    try {
+      dump = parseUiDump(out.xml);
+    } catch {
+      return { keep: false, why: 'unreadable' };
+    }
+    const profile = await this.profileOf();
+    if (!profile) return { keep: false, why: 'unclassified' };
+    return holdFrameVerdict(dump, profile);
+  }
+
+  /** The profile of the phone's PDD version, read once a hold; an unprofiled version classifies nothing. */
+  private async profileOf(): Promise<PddProfile | null> {
+    if (this.profile === null) {
+      // a failed read throws here and is tried again at the next tick; only a real answer is kept
+      const version = await this.opts.adb.versionName(PDD_PACKAGE);
+      try {
+        this.profile = profileForVersion(version);
+      } catch (err) {
+        this.opts.log.warn(
+          { err: describeError(err) },
+          'no profile for this PDD version: nothing of the hold is recorded',
+        );
+        this.profile = 'none';
+      }
+    }
+    return this.profile === 'none' ? null : this.profile;
+  }
+}
+
+function emptyStats(): HoldRecorderStats {
+  return { stored: 0, skipped: { payment: 0, other_app: 0, unclassified: 0, unreadable: 0 }, busy: 0 };
+}
+
+/**
+ * `POST /api/device/hold-frames` (device Bearer, multipart like the evidence upload). A refusal —
+ * the hold ended a moment ago (409 DEVICE_NOT_HELD) — or a failure is logged, never thrown: the
+ * next frame is a second away.
+ */
+export function httpHoldFrameUploader(opts: {
+  adminUrl: string;
+  deviceId: string;
+  token: string;
+  log: Logger;
+  timeoutMs?: number;
+}): HoldFrameUpload {
+  return async (png, meta) => {
+    try {
+      const form = new FormData();
+      form.append('upload_key', `hold:${meta.holdSince}:${randomUUID()}`);
+      form.append('sha256', createHash('sha256').update(png).digest('hex'));
+      form.append('hold_since', meta.holdSince);
+      form.append('captured_at', meta.capturedAt);
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screen.png');
+      const res = await fetch(new URL('/api/device/hold-frames', opts.adminUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+        body: form,
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (!res.ok) opts.log.debug({ status: res.status }, 'the admin did not take a frame of the held phone');
+      return res.ok;
+    } catch (err) {
+      opts.log.debug({ err: describeError(err) }, 'a frame of the held phone could not be sent');
+      return false;
+    }
+  };
+}
