@@ -6,13 +6,15 @@ import type { benchLoad } from './load';
 import type { benchOrchestration } from './orchestration';
 import type { ResponsivenessFigures } from './responsiveness';
 import { responsivenessGoalRow, responsivenessSection } from './responsiveness-doc';
+import type { ScreenFigures } from './screen';
+import { screenGoalRows, screenSection } from './screen-doc';
 import { showSpread, spread } from './stats';
 import type { benchTasksList } from './tasks-list';
 
 /**
  * docs/PERFORMANCE.md as `npm run bench` writes it (bench/run.ts): one section per part, in the
  * order the parts run, then the goals, each admin-side figure's floor, and the JSON. The device
- * section is bench/device-doc.ts's, beside the device part.
+ * section is bench/device-doc.ts's, beside the device part; the live screen's bench/screen-doc.ts's.
  */
 export interface DocInput {
   startedAt: Date;
@@ -26,6 +28,7 @@ export interface DocInput {
   imports: Awaited<ReturnType<typeof benchImport>>;
   bigImports: Awaited<ReturnType<typeof benchImport>>;
   responsiveness: ResponsivenessFigures;
+  screen: ScreenFigures;
   json: unknown;
 }
 
@@ -60,6 +63,7 @@ export function renderDoc(input: DocInput): string {
     deviceSection(d.device),
     importSection(d),
     responsivenessSection(d.responsiveness),
+    screenSection(d.screen),
     goalsSection(d),
   ].join('\n\n');
 }
@@ -291,5 +295,6 @@ function goalRows(d: Doc): string[] {
     `| start 500 tasks ≤ 3 s | ${j.load.start_500_ms} ms | ${yes(j.load.start_500_ms <= 3000)} |`,
     `| search for one order number p99 ≤ 10 ms, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.search} ms | ${yes(j.tasks_list.p99_ms.search <= 10)} |`,
     responsivenessGoalRow(d.responsiveness),
+    ...screenGoalRows(d.screen),
   ];
 }

@@ -10,6 +10,8 @@ import { benchOrchestration } from './orchestration';
 import { renderDoc } from './performance-doc';
 import { benchResponsiveness } from './responsiveness';
 import { responsivenessSection } from './responsiveness-doc';
+import { benchScreen } from './screen';
+import { screenGoalRows, screenSection } from './screen-doc';
 import { round, spread } from './stats';
 import { benchTasksList } from './tasks-list';
 import { startBenchTemporal, type BenchTemporal } from './temporal';
@@ -20,14 +22,14 @@ import { startBenchTemporal, type BenchTemporal } from './temporal';
  * their range, the machine, the date); `--json FILE` writes the same figures under fixed keys;
  * `--quick` runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
  * `--write-doc` is given too; `--only tasks-list,load` runs just those parts (of orchestration,
- * tasks-list, load, device, import, responsiveness) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
+ * tasks-list, load, device, import, responsiveness, screen) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
  */
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const jsonIdx = argv.indexOf('--json');
 const jsonFile = jsonIdx >= 0 ? argv[jsonIdx + 1] : undefined;
 if (jsonIdx >= 0 && !jsonFile) throw new Error('--json needs a file name');
-const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import', 'responsiveness'] as const;
+const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import', 'responsiveness', 'screen'] as const;
 type Part = (typeof PARTS)[number];
 const onlyIdx = argv.indexOf('--only');
 /** `--only tasks-list,load`: measure some parts alone, e.g. before and after a change to them */
@@ -62,6 +64,8 @@ const RESPONSIVENESS = {
   idleSeconds: quick ? 5 : 10,
   capSeconds: { import: 180, sync: 180, hostile: quick ? 30 : 60 },
 };
+/** The live-screen part (bench/screen.ts): how long each stream is watched, and how many inputs are timed. */
+const SCREEN = { seconds: quick ? 3 : 10, inputs: quick ? 5 : 20 };
 const PHONES = [1, 2, 4, 8];
 /** collect on the realistic profile costs about a minute per goods: one per pricing kind */
 const COLLECT_GOODS = ['937122477375', '600000000101', '600000000104'];
@@ -101,6 +105,7 @@ function parts(root: string, temporal: BenchTemporal | undefined) {
     /** a 100,000-row export on an admin of its own, so its peak RSS is this import's alone */
     bigImports: () => benchImport({ temporal: server(), root, rows: 100_000, runs: SIZE.bigImportRuns, say }),
     responsiveness: () => benchResponsiveness({ temporal: server(), root, ...RESPONSIVENESS, say }),
+    screen: () => benchScreen({ temporal: server(), root, ...SCREEN, say }),
   };
 }
 
@@ -130,6 +135,7 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
   const imports = await part.imports();
   const bigImports = await part.bigImports();
   const responsiveness = await part.responsiveness();
+  const screen = await part.screen();
   const json = {
     orchestration: orchestration.json,
     tasks_list: tasksListJson(tasks),
@@ -137,6 +143,7 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
     device: device.json,
     import: importJson(imports, bigImports),
     responsiveness: responsiveness.json,
+    screen: screen.json,
   };
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   const md = renderDoc({
@@ -150,6 +157,7 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
     imports,
     bigImports,
     responsiveness,
+    screen,
     json,
   });
   if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
@@ -174,6 +182,12 @@ async function partial(part: ReturnType<typeof parts>): Promise<void> {
     json.responsiveness = figures.json;
     // its section of docs/PERFORMANCE.md, to read (or paste) without a full run
     console.log(`${responsivenessSection(figures)}\n`);
+  }
+  if (runs('screen')) {
+    const figures = await part.screen();
+    json.screen = figures.json;
+    // its section and goal rows of docs/PERFORMANCE.md, to read (or paste) without a full run
+    console.log(`${screenSection(figures)}\n\n${screenGoalRows(figures).join('\n')}\n`);
   }
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   console.log(JSON.stringify(json, null, 2));

@@ -88,3 +88,16 @@ export const interstitialSchema = z
   })
   .strict();
 export type InterstitialData = z.infer<typeof interstitialSchema>;
+
+/** A taught popup as the admin lists it: waiting for review until `reviewed_at` is set, then every phone of that version closes it. */
+export interface TaughtOverlayView {
+  id: number;
+  app_version: string;
+  name: string;
+  /** the entry as the phones use it: its name is `taught_<name>` */
+  entry: InterstitialData;
+  taught_by: string;
+  taught_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { conflict, invalidInput, notFound } from '../../domain/api-error';
-import { interstitialSchema, type InterstitialData } from '../../domain/pdd-overlay';
+import { interstitialSchema, type InterstitialData, type TaughtOverlayView } from '../../domain/pdd-overlay';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -18,17 +18,6 @@ import { writeTransaction, type AdminDb } from '../db/database';
 const MAX_PER_VERSION = 32;
 const NAME_RE = /^[a-z][a-z0-9_]{0,47}$/;
 
-export interface TaughtOverlayView {
-  id: number;
-  app_version: string;
-  name: string;
-  entry: InterstitialData;
-  taught_by: string;
-  taught_at: string;
-  reviewed_by: string | null;
-  reviewed_at: string | null;
-}
-
 /** The body of 教弹窗: the entry as a profile holds it; stop codes are the profile's to set, never taught. */
 export const teachBodySchema = z
   .object({
@@ -39,7 +28,11 @@ export const teachBodySchema = z
   .strict();
 
 function parseEntry(body: z.infer<typeof teachBodySchema>): InterstitialData {
-  const result = interstitialSchema.safeParse({ name: `taught_${body.name}`, signature: body.signature, close: body.close });
+  const result = interstitialSchema.safeParse({
+    name: `taught_${body.name}`,
+    signature: body.signature,
+    close: body.close,
+  });
   if (!result.success) {
     const issue = result.error.issues[0];
     throw invalidInput('OVERLAY_INVALID', `${issue?.path.join('.') ?? 'entry'}: ${issue?.message ?? 'invalid'}`, {
@@ -49,16 +42,7 @@ function parseEntry(body: z.infer<typeof teachBodySchema>): InterstitialData {
   return result.data;
 }
 
-type Row = {
-  id: number;
-  app_version: string;
-  name: string;
-  entry_json: string;
-  taught_by: string;
-  taught_at: string;
-  reviewed_by: string | null;
-  reviewed_at: string | null;
-};
+type Row = Omit<TaughtOverlayView, 'entry'> & { entry_json: string };
 
 function view(r: Row): TaughtOverlayView {
   return {
@@ -74,7 +58,11 @@ function view(r: Row): TaughtOverlayView {
 }
 
 async function requireVersion(trx: AdminDb, version: string): Promise<void> {
-  const known = await trx.selectFrom('app_versions').select('app_version').where('app_version', '=', version).executeTakeFirst();
+  const known = await trx
+    .selectFrom('app_versions')
+    .select('app_version')
+    .where('app_version', '=', version)
+    .executeTakeFirst();
   if (!known) throw notFound('UNKNOWN_APP_VERSION', `no phone has registered PDD ${version}`);
 }
 
@@ -130,7 +118,12 @@ async function liveRow(trx: AdminDb, version: string, id: number): Promise<Row> 
 }
 
 /** 审核启用: from now on the phones close it by themselves (audited `overlay.review`). Reviewing twice keeps the first. */
-export async function reviewOverlay(db: AdminDb, actor: AuditActor, version: string, id: number): Promise<TaughtOverlayView> {
+export async function reviewOverlay(
+  db: AdminDb,
+  actor: AuditActor,
+  version: string,
+  id: number,
+): Promise<TaughtOverlayView> {
   return writeTransaction(db, async (trx) => {
     const row = await liveRow(trx, version, id);
     if (row.reviewed_at !== null) return view(row);

@@ -1,5 +1,5 @@
 import type { DeviceView } from '../../domain/devices';
-import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
+import { BLACK_M, putSimOverlays, startPurchaseRig, type PurchaseRig } from './setup';
 
 /**
  * The real app's interruptions through the operator API, the real workflow and device worker,
@@ -23,14 +23,7 @@ describe('purchase on a hostile app (generic ids)', () => {
     await rig.resumePhone();
   });
 
-  const setOverlays = async (overlays: object[]) => {
-    const res = await fetch(`http://127.0.0.1:${rig.sim.controlPort}/devices/${rig.serial}/overlays`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ overlays }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const setOverlays = (overlays: object[]) => putSimOverlays(rig, overlays);
   const overlayTaps = () => rig.taps().filter((t) => t.overlay !== null);
   const DONE = ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'DRY_RUN_PASSED'];
 

@@ -295,3 +295,13 @@ export async function startPurchaseRig(
   if (opts.withWorker !== false) await rig.startWorker();
   return rig;
 }
+
+/** The rig's phone shows these overlays from now on (the sim's control API, sim/phone/SCREENS.md "How an overlay shows"). */
+export async function putSimOverlays(rig: Pick<PurchaseRig, 'sim' | 'serial'>, overlays: object[]): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${rig.sim.controlPort}/devices/${rig.serial}/overlays`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ overlays }),
+  });
+  if (res.status !== 200) throw new Error(`PUT overlays: ${res.status} ${await res.text()}`);
+}

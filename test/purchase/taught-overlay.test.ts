@@ -1,4 +1,4 @@
-import { BLACK_M, startPurchaseRig, type PurchaseRig } from './setup';
+import { BLACK_M, putSimOverlays, startPurchaseRig, type PurchaseRig } from './setup';
 
 const DONE = ['NEEDS_MANUAL', 'WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'DRY_RUN_PASSED'];
 
@@ -29,14 +29,7 @@ describe('a taught popup', () => {
     await rig?.close();
   });
 
-  const setOverlays = async (overlays: object[]) => {
-    const res = await fetch(`http://127.0.0.1:${rig.sim.controlPort}/devices/${rig.serial}/overlays`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ overlays }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const setOverlays = (overlays: object[]) => putSimOverlays(rig, overlays);
   const dryRun = async () => {
     const id = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000, mode: 'dry_run' });
     return rig.waitFor(id, DONE);

@@ -1,16 +1,14 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { conflict, invalidInput, unsupported } from '../../../domain/api-error';
+import { conflict } from '../../../domain/api-error';
 import { markAudited } from '../../audit/audit';
 import { DEVICE_ID_RE } from '../../auth/device-credentials';
 import { deviceOf, operatorOf } from '../../auth/principal';
 import type { AdminDb } from '../../db/database';
 import { holdRecordings } from '../../devices/hold-recordings';
 import { holderOf } from '../../devices/holds';
-import { EVIDENCE_LIMITS } from '../../evidence/limits';
-import { receiveEvidenceUpload } from '../../evidence/receive';
-import { removeQuietly, screenshotTooLarge } from '../../evidence/upload-file';
 import type { AppDeps } from '../deps';
+import { fileOf, withPngUpload } from './device-evidence';
 import { parseParams } from '../validate';
 
 const deviceParams = z.object({ deviceId: z.string().regex(DEVICE_ID_RE, 'not a device id') });
@@ -42,26 +40,15 @@ export function holdRecordingRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api' });
   router.post('/device/hold-frames', async (ctx) => {
     const device = deviceOf(ctx);
-    if (!ctx.is('multipart/form-data'))
-      throw unsupported('UNSUPPORTED_MEDIA_TYPE', 'send multipart/form-data with the PNG in the field "file"');
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > EVIDENCE_LIMITS.maxBytes + EVIDENCE_LIMITS.maxEnvelopeBytes) {
-      ctx.set('Connection', 'close');
-      throw screenshotTooLarge();
-    }
-    const upload = await receiveEvidenceUpload(ctx.req, store.dir);
-    try {
+    await withPngUpload(ctx, store.dir, async (upload) => {
       const fields = store.parseHoldFrameFields(upload.fields);
-      if (!upload.file) throw invalidInput('EVIDENCE_FILE_MISSING', 'send the PNG in the field "file"');
       const check = heldSince(device.deviceId, fields.hold_since);
-      const result = await store.commitHoldFrame(device.deviceId, fields, upload.file, check);
+      const result = await store.commitHoldFrame(device.deviceId, fields, fileOf(upload), check);
       // one a second: the hold and its release are the audit rows, each frame is its own record
       markAudited(ctx);
       ctx.status = result.created ? 201 : 200;
       ctx.body = result.asset;
-    } finally {
-      await removeQuietly(upload.file?.tmpPath);
-    }
+    });
   });
   router.get('/devices/:deviceId/recordings', async (ctx) => {
     operatorOf(ctx);

@@ -16,7 +16,7 @@ import type { ProductState } from '../../../domain/catalog';
 import type { AttentionQueue } from '../../../domain/attention';
 import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
 import type { Page } from '../../../domain/page';
-import type { InterstitialData, NodeMatcher } from '../../../domain/pdd-overlay';
+import type { NodeMatcher, TaughtOverlayView } from '../../../domain/pdd-overlay';
 import type { PhoneInput } from '../../../domain/phone-input';
 import type { HoldRecordingsView } from '../../../domain/hold-recording';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
@@ -308,18 +308,7 @@ export const refusalLink = (r: OrderDraftResult): RefusalLink | null =>
 
 // 教弹窗: popups a person taught from a phone's screen, per PDD app version (admin/devices/taught-overlays.ts)
 
-/** A taught popup: waiting for review until `reviewed_at` is set, then every phone of that version closes it. */
-export interface TaughtOverlay {
-  id: number;
-  app_version: string;
-  name: string;
-  /** the entry as the phones use it: its name is `taught_<name>` */
-  entry: InterstitialData;
-  taught_by: string;
-  taught_at: string;
-  reviewed_by: string | null;
-  reviewed_at: string | null;
-}
+export type TaughtOverlay = TaughtOverlayView;
 /** What 教弹窗 sends: `name` lowercase letters, digits and _; 1–8 signature matchers; the one close control. */
 export interface OverlayTeaching {
   name: string;
