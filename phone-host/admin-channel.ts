@@ -30,6 +30,8 @@ export interface AdminChannelOptions {
 export class AdminChannel {
   private socket: WebSocket | null = null;
   private readonly streams = new Map<number, Promise<ScreenStream | null>>();
+  /** H.264 streams that dropped a frame: nothing more until their next key frame */
+  private readonly behind = new Set<number>();
   private readonly screens = new Map<string, { width: number; height: number }>();
   private retryMs = RETRY_MIN_MS;
   private timer: NodeJS.Timeout | undefined;
@@ -85,6 +87,18 @@ export class AdminChannel {
     s.send(frameMessage(id, body), { binary: true });
   }
 
+  /** A stream's frame; an H.264 one (`key` said) is dropped with all after it until a key frame. */
+  private sendStreamFrame(id: number, body: Buffer, key: boolean | undefined): void {
+    if (key === undefined) return this.sendFrame(id, body, true);
+    const s = this.socket;
+    if (!s || s.readyState !== WebSocket.OPEN) return;
+    if (!key && this.behind.has(id)) return;
+    if (s.bufferedAmount > MAX_BUFFERED_BYTES) return void this.behind.add(id);
+    this.behind.delete(id);
+    if (key) this.send({ op: 'key', id });
+    s.send(frameMessage(id, body), { binary: true });
+  }
+
   private async receive(text: string): Promise<void> {
     let msg: AdminToHost;
     try {
@@ -122,7 +136,7 @@ export class AdminChannel {
   }
 
   private watch(id: number, adb: AdbDevice): void {
-    const opening = openScreenStream(adb, (frame) => this.sendFrame(id, frame, true)).then(
+    const opening = openScreenStream(adb, (frame, key) => this.sendStreamFrame(id, frame, key)).then(
       (stream) => {
         if (!this.streams.has(id)) {
           void stream.stop();
@@ -149,6 +163,7 @@ export class AdminChannel {
   private async unwatch(id: number): Promise<void> {
     const opening = this.streams.get(id);
     this.streams.delete(id);
+    this.behind.delete(id);
     await (await opening)?.stop();
   }
 

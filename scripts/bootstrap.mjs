@@ -67,6 +67,35 @@ export function ensureCjkFont(say = (l) => console.error(l)) {
 }
 
 /**
+ * Installs Debian's ffmpeg when it is missing and this runs as root with apt-get, as the CJK
+ * font: the phone simulator's scrcpy-server encodes its H.264 with it (sim/phone/screen/scrcpy-encoder.ts).
+ * Without it a phone of API 31 or above streams by screencap instead, and the tests of the
+ * scrcpy path fail (or are skipped when not root), so this never stops the start either.
+ */
+export function ensureFfmpeg(say = (l) => console.error(l)) {
+  if (spawnSync('sh', ['-c', 'command -v ffmpeg'], { stdio: 'ignore' }).status === 0) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!root || !apt) {
+    say(
+      '[setup] ffmpeg missing: simulated phones of API 31+ cannot serve scrcpy (H.264) and fall back to screencap; install the Debian package "ffmpeg"',
+    );
+    return;
+  }
+  say("[setup] installing ffmpeg for the simulator's scrcpy (apt-get install ffmpeg) …");
+  const r = spawnSync(
+    'sh',
+    [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null',
+    ],
+    { stdio: 'inherit' },
+  );
+  if (r.status !== 0)
+    say('[setup] installing ffmpeg failed; the scrcpy path of the simulator stays off until it is installed');
+}
+
+/**
  * dist/workflow-bundle.js, the workflow code the admin worker runs (docs/versioning.md);
  * `ifStale` keeps a bundle newer than its sources.
  */

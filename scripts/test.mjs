@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCjkFont, ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
+import { ensureCjkFont, ensureFfmpeg, ensureNodeModules, ROOT, tsxArgs } from './bootstrap.mjs';
 
 const say = (line) => console.log(`[test] ${line}`);
 
@@ -37,6 +37,7 @@ function ensureChromium() {
 ensureNodeModules();
 ensureChromium();
 ensureCjkFont();
+ensureFfmpeg();
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 const results = [];

@@ -157,6 +157,7 @@ export class HostChannels {
     if (msg.op === 'ended') {
       const sink = link.streams.get(msg.id);
       link.streams.delete(msg.id);
+      link.keyNext.delete(msg.id);
       return sink?.ended(msg.reason);
     }
     const p = link.pending.get(msg.id);

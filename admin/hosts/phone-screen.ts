@@ -17,6 +17,8 @@ export interface Viewer {
 
 /** A viewer further behind than this gets no new frame until it caught up. */
 const MAX_BACKLOG_BYTES = 2 * 1024 * 1024;
+/** The H.264 frames kept for a late viewer (the last key frame and those after it), at most this many bytes. */
+const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
 /** A person taps a few times a second; a script floods. Burst and sustained rate per phone. */
 const INPUT_BURST = 30;
 const INPUT_PER_SECOND = 10;
@@ -25,6 +27,25 @@ interface Watch {
   meta: ScreenMeta | null;
   viewers: Set<Viewer>;
   stop: () => void;
+  /** H.264: the last key frame and every frame since, what a viewer joining now decodes from */
+  replay: Buffer[];
+  replayBytes: number;
+  /** H.264 viewers that missed a frame: they get none until the next key frame */
+  behind: Set<Viewer>;
+}
+
+/** Keeps the frames a late H.264 viewer needs; too many bytes since the key frame: none (it waits for the next). */
+function keep(watch: Watch, body: Buffer, key: boolean): void {
+  if (key) {
+    watch.replay = [body];
+    watch.replayBytes = body.length;
+  } else if (watch.replay.length && watch.replayBytes + body.length <= MAX_REPLAY_BYTES) {
+    watch.replay.push(body);
+    watch.replayBytes += body.length;
+  } else {
+    watch.replay = [];
+    watch.replayBytes = 0;
+  }
 }
 
 /**
@@ -90,14 +111,30 @@ export class PhoneScreens {
       const hostId = await this.hostOf(deviceId);
       if (!this.channels.connected(hostId))
         throw unavailable('SCREEN_UNAVAILABLE', `phone host ${hostId} has no channel open to this admin`);
-      const watch: Watch = { meta: null, viewers: new Set(), stop: () => undefined };
+      const watch: Watch = {
+        meta: null,
+        viewers: new Set(),
+        stop: () => undefined,
+        replay: [],
+        replayBytes: 0,
+        behind: new Set(),
+      };
       watch.stop = this.channels.watch(hostId, deviceId, {
         meta: (meta) => {
           watch.meta = meta;
           for (const v of watch.viewers) v.sendText(JSON.stringify(meta));
         },
-        frame: (body) => {
-          for (const v of watch.viewers) if (v.backlog < MAX_BACKLOG_BYTES) v.sendFrame(body);
+        frame: (body, key) => {
+          const h264 = watch.meta?.codec === 'h264';
+          if (h264) keep(watch, body, key);
+          for (const v of watch.viewers) {
+            if (h264 && watch.behind.has(v)) {
+              if (!key) continue;
+              watch.behind.delete(v);
+            }
+            if (v.backlog < MAX_BACKLOG_BYTES) v.sendFrame(body);
+            else if (h264) watch.behind.add(v);
+          }
         },
         ended: (reason) => {
           if (this.watches.get(deviceId) === watch) this.watches.delete(deviceId);
@@ -110,8 +147,14 @@ export class PhoneScreens {
     const watch = w;
     watch.viewers.add(viewer);
     if (watch.meta) viewer.sendText(JSON.stringify(watch.meta));
+    // a late H.264 viewer decodes from the last key frame on, or waits for the next one
+    if (watch.meta?.codec === 'h264') {
+      for (const f of watch.replay) viewer.sendFrame(f);
+      if (!watch.replay.length) watch.behind.add(viewer);
+    }
     return () => {
       watch.viewers.delete(viewer);
+      watch.behind.delete(viewer);
       if (watch.viewers.size === 0 && this.watches.get(deviceId) === watch) {
         this.watches.delete(deviceId);
         watch.stop();

@@ -250,7 +250,7 @@ async function killMinicap(adb: AdbDevice): Promise<void> {
 }
 
 /** Pushes `local` unless the phone's copy has the same MD5 (a phone without md5sum gets it pushed). */
-async function pushIfChanged(adb: AdbDevice, local: string, remote: string, timeoutMs: number): Promise<void> {
+export async function pushIfChanged(adb: AdbDevice, local: string, remote: string, timeoutMs: number): Promise<void> {
   const want = createHash('md5').update(fs.readFileSync(local)).digest('hex');
   const have = /^([0-9a-f]{32})\b/.exec((await adb.shell(`md5sum ${remote} 2>/dev/null`)).trim())?.[1];
   if (have === want) return;

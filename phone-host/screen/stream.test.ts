@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { AdbDevice } from '../../device-worker/adb/adb-device';
 import type { PhoneSim } from '../../sim/phone';
+import { encoderMissing } from '../../sim/phone/screen/scrcpy-encoder';
 import { api, putPhone, useTestSim } from '../../sim/phone/testkit';
 import { minicapBuild } from './minicap';
 import {
@@ -13,9 +14,10 @@ import {
 } from './stream';
 
 /**
- * The live screen's two paths on the simulator: repeated screencap (every phone) and minicap
- * (a phone whose ABI and API level have a build). A fault sets the API level each phone says:
- * 33 has no build, 30 has one.
+ * The live screen's three paths on the simulator: repeated screencap (every phone), minicap (a
+ * phone whose ABI and API level have a build) and scrcpy (API 21 on, no build). A fault sets the
+ * API level each phone says: 30 has a build, 34 has none, 19 is below scrcpy (and the simulator's
+ * arm64-v8a has no build that old).
  */
 const SERIAL = 'sim-phone-1';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
@@ -80,12 +82,17 @@ describe('choosing the path', () => {
       expect(minicapBuild(abi, sdk)).toBeNull();
   });
 
-  it('takes minicap where a build exists, and screencap for now where none does', () => {
+  it('takes minicap where a build exists, else scrcpy from API 21, else screencap', () => {
     const build = minicapBuild('arm64-v8a', 30);
     expect(chooseScreenPath({ sdk: 30, abi: 'arm64-v8a', minicap: build }).path).toBe('minicap');
     expect(chooseScreenPath({ sdk: 34, abi: 'arm64-v8a', minicap: null })).toEqual({
+      path: 'scrcpy',
+      why: 'scrcpy: no minicap build for arm64-v8a API 34',
+    });
+    expect(chooseScreenPath({ sdk: 30, abi: 'mips', minicap: null }).path).toBe('scrcpy');
+    expect(chooseScreenPath({ sdk: 19, abi: 'mips', minicap: null })).toEqual({
       path: 'screencap',
-      why: expect.stringMatching(/no minicap build for arm64-v8a API 34/),
+      why: 'screencap: no minicap build for mips API 19, and scrcpy needs API 21',
     });
   });
 
@@ -104,14 +111,14 @@ describe('choosing the path', () => {
 });
 
 describe('the screencap path', () => {
-  beforeEach(() => putPhone(control, SERIAL, 'faults', { android_sdk: 33 }));
+  beforeEach(() => putPhone(control, SERIAL, 'faults', { android_sdk: 19 }));
 
   it('streams PNG frames at the phone size until stopped', async () => {
     const want = frames(3);
     const stream = await openScreenStream(adbOf(), want.onFrame, { screencapFps: 10 });
     streams.push(stream);
     expect(stream.meta).toEqual({ codec: 'png', width: 1080, height: 2376, path: 'screencap' });
-    expect(stream.why).toMatch(/no minicap build for arm64-v8a API 33/);
+    expect(stream.why).toMatch(/no minicap build for arm64-v8a API 19, and scrcpy needs API 21/);
     for (const f of await want.done) {
       expect(f.subarray(0, 4)).toEqual(PNG);
       expect(pngSize(f)).toEqual({ width: 1080, height: 2376 });
@@ -136,7 +143,7 @@ describe('the screencap path', () => {
   it('ends with an error when the phone leaves ADB', async () => {
     const serial = 'sim-phone-screen';
     expect((await api(control, 'POST', '/devices', { serial })).status).toBe(201);
-    await putPhone(control, serial, 'faults', { android_sdk: 33 });
+    await putPhone(control, serial, 'faults', { android_sdk: 19 });
     const want = frames(1);
     const stream = await openScreenStream(adbOf(serial), want.onFrame, { screencapFps: 10 });
     streams.push(stream);
@@ -214,5 +221,56 @@ describe('the minicap path (the simulator serves minicap)', () => {
       await stream.stop();
     }
     expect(pushes.filter((p) => p.endsWith('/minicap')).length).toBeLessThanOrEqual(1);
+  });
+});
+
+// Needs the simulator's scrcpy-server (an `app_process` the shell runs, frames encoded by ffmpeg).
+const ffmpeg = encoderMissing();
+describe(`the scrcpy path (the simulator serves scrcpy 2.4)${ffmpeg ? ` — skipped: ${ffmpeg}` : ''}`, () => {
+  const withEncoder = ffmpeg ? it.skip : it;
+  const NAL_START = Buffer.from([0, 0, 0, 1]);
+
+  withEncoder('streams H.264 from an API 34 phone: a key frame with SPS and PPS first, then the next', async () => {
+    await putPhone(control, SERIAL, 'faults', { android_sdk: 34 });
+    const adb = adbOf();
+    const keys: boolean[] = [];
+    const want = frames(3);
+    const stream = await openScreenStream(adb, (f, key) => {
+      keys.push(key === true);
+      want.onFrame(f);
+    });
+    streams.push(stream);
+    expect(stream.why).toBe('scrcpy: no minicap build for arm64-v8a API 34');
+    // the phone's size (what an input's coordinates mean); the video itself is 584x1280
+    expect(stream.meta).toEqual({ codec: 'h264', width: 1080, height: 2376, path: 'scrcpy' });
+    const [first, second] = await want.done;
+    expect(first?.subarray(0, 5)).toEqual(Buffer.concat([NAL_START, Buffer.from([0x67])]));
+    expect(keys.slice(0, 3)).toEqual([true, false, false]);
+    expect(second?.subarray(0, 4)).toEqual(NAL_START);
+    expect((await adb.shell('ls /data/local/tmp')).split(/\s+/)).toContain('scrcpy-server.jar');
+    await stream.stop();
+    expect(await stream.ended).toBeNull();
+    for (let i = 0; i < 20 && (await adb.shell('pidof app_process')).trim() !== ''; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await adb.shell('pidof app_process')).trim()).toBe('');
+  });
+
+  it('falls back to screencap when scrcpy does not start, and says why', async () => {
+    await putPhone(control, SERIAL, 'faults', { android_sdk: 34 });
+    class NoScrcpy extends AdbDevice {
+      override holdShell(command: string): Promise<Duplex> {
+        if (command.includes('app_process')) return Promise.reject(new Error('app_process: not found'));
+        return super.holdShell(command);
+      }
+    }
+    const want = frames(1);
+    const stream = await openScreenStream(
+      new NoScrcpy({ host: '127.0.0.1', port: sim.adbPort, serial: SERIAL }),
+      want.onFrame,
+    );
+    streams.push(stream);
+    expect(stream.meta).toEqual({ codec: 'png', width: 1080, height: 2376, path: 'screencap' });
+    expect(stream.why).toBe('screencap: scrcpy did not start (app_process: not found)');
+    expect((await want.done)[0]?.subarray(0, 4)).toEqual(PNG);
   });
 });

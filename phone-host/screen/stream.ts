@@ -2,6 +2,7 @@ import type { AdbDevice } from '../../device-worker/adb/adb-device';
 import type { ScreenMeta } from '../../domain/contracts/host-channel';
 import { describeError } from '../../platform/errors';
 import { minicapBuild, startMinicap, type MinicapBuild, type MinicapStream } from './minicap';
+import { startScrcpy } from './scrcpy';
 import { startScreencap } from './screencap';
 
 export interface ScreenStream {
@@ -27,7 +28,18 @@ export interface ScreenStreamOptions {
   screencapFps?: number;
   /** how long minicap has to start before screencap takes over; default 5 s */
   minicapStartMs?: number;
+  /** how long scrcpy-server has to start before screencap takes over; default 8 s */
+  scrcpyStartMs?: number;
 }
+
+/**
+ * One frame of the stream. `key` is said only by an H.264 stream: a key frame (with its SPS and
+ * PPS) a decoder can start from; the frames between need every one before them.
+ */
+export type OnScreenFrame = (frame: Buffer, key?: boolean) => void;
+
+/** scrcpy-server 2.x runs from Android 5.0 on. */
+const SCRCPY_MIN_SDK = 21;
 
 const DEFAULT_LONG_SIDE = 1280;
 
@@ -44,16 +56,14 @@ export interface PhoneScreenFacts {
  * | phone | path |
  * |---|---|
  * | a minicap build for its ABI and API level (≤ 30, or 32) | minicap (JPEG); screencap when it fails to start |
- * | no build (API 31, > 32, an ABI without builds) | screencap (PNG) |
- * scrcpy (H.264, any API ≥ 21) is the path for a phone without a build once the host has a
- * decoder for it: its row goes here, above screencap, and nowhere else changes.
+ * | no build, API ≥ 21 (API 31, > 32, an ABI without builds) | scrcpy (H.264); screencap when it fails to start |
+ * | no build, API < 21 | screencap (PNG) |
  */
-export function chooseScreenPath(facts: PhoneScreenFacts): { path: 'minicap' | 'screencap'; why: string } {
+export function chooseScreenPath(facts: PhoneScreenFacts): { path: 'minicap' | 'scrcpy' | 'screencap'; why: string } {
   if (facts.minicap) return { path: 'minicap', why: `minicap: a build for ${facts.abi} API ${facts.sdk}` };
-  return {
-    path: 'screencap',
-    why: `screencap: no minicap build for ${facts.abi || 'an unnamed ABI'} API ${facts.sdk} (scrcpy is not used yet)`,
-  };
+  const none = `no minicap build for ${facts.abi || 'an unnamed ABI'} API ${facts.sdk}`;
+  if (facts.sdk >= SCRCPY_MIN_SDK) return { path: 'scrcpy', why: `scrcpy: ${none}` };
+  return { path: 'screencap', why: `screencap: ${none}, and scrcpy needs API ${SCRCPY_MIN_SDK}` };
 }
 
 /** The frame size asked of minicap: the real size scaled down to the limits, aspect kept. */
@@ -74,12 +84,13 @@ export function parseSurfaceRotation(dumpsysInput: string): number {
 
 /**
  * Streams the phone's screen to `onFrame`, by minicap where a build exists (JPEG, scaled so the
- * long side is at most 1280 px) and by repeated screencap otherwise (PNG, the phone's own size).
- * Throws only when the phone cannot be read at all (no screen size, ADB gone).
+ * long side is at most 1280 px), by scrcpy on a phone from API 21 without one (H.264, the same
+ * scale), and by repeated screencap otherwise or when either fails to start (PNG, the phone's
+ * own size). Throws only when the phone cannot be read at all (no screen size, ADB gone).
  */
 export async function openScreenStream(
   adb: AdbDevice,
-  onFrame: (frame: Buffer) => void,
+  onFrame: OnScreenFrame,
   opts: ScreenStreamOptions = {},
 ): Promise<ScreenStream> {
   const sdk = Number(await adb.getprop('ro.build.version.sdk'));
@@ -101,6 +112,21 @@ export async function openScreenStream(
       return minicapScreen(stream, choice.why);
     } catch (err) {
       const why = `screencap: minicap did not start (${describeError(err)})`;
+      return screencapScreen(adb, turn(real, rotation), onFrame, opts, why);
+    }
+  }
+  if (choice.path === 'scrcpy') {
+    try {
+      const stream = await startScrcpy(adb, onFrame, { startWaitMs: opts.scrcpyStartMs, maxSize: opts.maxLongSide });
+      // scrcpy turns its video with the phone: the size is the phone's as the person sees it
+      return {
+        meta: { codec: 'h264', ...turn(real, rotation), path: 'scrcpy' },
+        why: choice.why,
+        stop: stream.stop,
+        ended: stream.ended,
+      };
+    } catch (err) {
+      const why = `screencap: scrcpy did not start (${describeError(err)})`;
       return screencapScreen(adb, turn(real, rotation), onFrame, opts, why);
     }
   }
@@ -126,7 +152,7 @@ function minicapScreen(stream: MinicapStream, why: string): ScreenStream {
 function screencapScreen(
   adb: AdbDevice,
   size: { width: number; height: number },
-  onFrame: (frame: Buffer) => void,
+  onFrame: OnScreenFrame,
   opts: ScreenStreamOptions,
   why: string,
 ): ScreenStream {

@@ -399,6 +399,16 @@ describe('npm start (the embedded system)', () => {
       atStart.map((d) => ({ actor_kind: 'system', actor: 'npm-start', target_id: d.device_id })).sort(byId),
     );
 
+    // the embedded host's outward channel serves their screens (docs/phone-hosts.md "Live screen")
+    for (const d of atStart) {
+      let frame = await op.get(`/api/devices/${d.device_id}/screen`);
+      for (let i = 0; i < 100 && frame.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        frame = await op.get(`/api/devices/${d.device_id}/screen`);
+      }
+      expect(frame.status).toBe(200);
+    }
+
     const added = await getJson(`http://127.0.0.1:${simControl}/devices`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -9,8 +9,20 @@ const AUTUMN_PROMO = {
   bounds: [90, 700, 990, 1700],
   nodes: [
     { text: '秋季大促 全场满减', class: 'android.widget.TextView', clickable: false, bounds: [140, 760, 940, 860] },
-    { text: '立即领取', class: 'android.widget.TextView', clickable: true, bounds: [140, 1400, 940, 1500], action: 'navigate:home' },
-    { text: '暂不需要', class: 'android.widget.TextView', clickable: true, bounds: [140, 1560, 940, 1660], action: 'dismiss' },
+    {
+      text: '立即领取',
+      class: 'android.widget.TextView',
+      clickable: true,
+      bounds: [140, 1400, 940, 1500],
+      action: 'navigate:home',
+    },
+    {
+      text: '暂不需要',
+      class: 'android.widget.TextView',
+      clickable: true,
+      bounds: [140, 1560, 940, 1660],
+      action: 'dismiss',
+    },
   ],
 };
 
@@ -71,7 +83,10 @@ describe('a taught popup', () => {
     const before = rig.taps().length;
     const passed = await dryRun();
     expect({ status: passed.status, reason: passed.reason_code }).toEqual({ status: 'DRY_RUN_PASSED', reason: null });
-    const onPopup = rig.taps().slice(before).filter((t) => t.overlay !== null);
+    const onPopup = rig
+      .taps()
+      .slice(before)
+      .filter((t) => t.overlay !== null);
     expect(onPopup.map((t) => [t.overlay, t.overlay_action])).toEqual([['autumn-promo', 'dismiss']]);
     expect(passed.timeline.filter((e) => e.status === 'INTERSTITIAL_CLOSED').map((e) => e.detail)).toEqual([
       'interstitial taught_autumn_promo',

@@ -8,7 +8,7 @@ import { renderXml } from '../app/render-xml';
 const RAW_HEADER_BYTES = 12;
 
 /** The tree on the display now (the lock screen or a dark display instead of the app), as screencap draws it. */
-function screenTree(phone: Phone): UiNode {
+export function screenTree(phone: Phone): UiNode {
   return phone.systemTree() ?? phone.app.visibleTree();
 }
 
@@ -16,7 +16,7 @@ function screenTree(phone: Phone): UiNode {
  * Area-averaged scaling of RGBA pixels (`raw`: screencap's raw format) to w×h: every source pixel
  * counts, so thin text strokes stay visible at half size, where dropping pixels would lose them.
  */
-function scaleRgba(raw: Buffer, w: number, h: number): Buffer {
+export function scaleRgba(raw: Buffer, w: number, h: number): Buffer {
   const sw = raw.readUInt32LE(0);
   const sh = raw.readUInt32LE(4);
   if (w > sw || h > sh) return nearest(raw, sw, sh, w, h);

@@ -1,5 +1,6 @@
 import type { Phone } from '../phone';
 import { runMinicap } from '../screen/minicap-program';
+import { runAppProcess } from '../screen/scrcpy-program';
 import { COMMANDS } from './commands';
 import type { CmdOutput } from './output';
 import { isExecutable, normalizePath } from './paths';
@@ -67,6 +68,8 @@ export function findCommand(phone: Phone, argv: string[]): ((stdin: Buffer) => P
     const program = pushedProgram(phone, name);
     return typeof program === 'function' ? () => program(phone, name, args, env) : program;
   }
+  // runs a Java program from a pushed jar (scrcpy-server), named by CLASSPATH
+  if (base === 'app_process') return () => runAppProcess(phone, args, env);
   const cmd = COMMANDS[base];
   if (!cmd) return refused(`${SH}: ${name}: inaccessible or not found\n`, 127);
   return (stdin) => cmd(phone, args, stdin);

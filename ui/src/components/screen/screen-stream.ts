@@ -4,6 +4,7 @@ import { ApiError } from '../../api/client';
 import { getMe, screenStreamUrl } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import { framesInLastSecond } from '../../../../domain/screen-gestures';
+import { createH264Drawer, h264Supported, type H264Drawer } from './h264-drawer';
 
 /** The admin closes a stream with this when the session ended (logged out, expired). */
 const SESSION_ENDED = 4401;
@@ -26,8 +27,9 @@ export interface ScreenStream {
 /**
  * The phone's live screen drawn onto `canvas()`, for as long as the calling component lives:
  * one WebSocket, opened again with a growing pause whenever it closes, except when the session
- * ended (then the API's own 401 sends the operator to login). Frames that arrive while one is
- * still being decoded are dropped, never queued, so the picture is always the latest.
+ * ended (then the API's own 401 sends the operator to login). JPEG and PNG frames that arrive
+ * while one is still being decoded are dropped, never queued, so the picture is always the
+ * latest; an H.264 stream (meta codec `h264`) goes through WebCodecs (h264-drawer.ts).
  */
 export function createScreenStream(deviceId: string, canvas: () => HTMLCanvasElement | undefined): ScreenStream {
   const [meta, setMeta] = createSignal<ScreenMeta | null>(null);
@@ -40,30 +42,20 @@ export function createScreenStream(deviceId: string, canvas: () => HTMLCanvasEle
   let retryMs = RETRY_FIRST_MS;
   let retryTimer: number | undefined;
   let closed = false;
-  let pending: Blob | null = null;
-  let decoding = false;
+  let video: H264Drawer | null = null;
 
-  const draw = async (): Promise<void> => {
-    if (decoding) return;
-    decoding = true;
-    try {
-      while (pending) {
-        const blob = pending;
-        pending = null;
-        const bitmap = await createImageBitmap(blob).catch(() => null);
-        const c = canvas();
-        if (!bitmap || !c || closed) continue;
-        c.getContext('2d')?.drawImage(bitmap, 0, 0, c.width, c.height);
-        bitmap.close();
-        drawnAt.push(performance.now());
-        setDrawn(true);
-      }
-    } finally {
-      decoding = false;
-    }
+  const markDrawn = (): void => {
+    drawnAt.push(performance.now());
+    setDrawn(true);
+  };
+  const say = (e: string, d: string): void => {
+    setError(e);
+    setDetail(d);
   };
 
-  const onText = (text: string): void => {
+  const images = imageDrawer(canvas, markDrawn, () => closed);
+
+  const onText = (text: string, ws: WebSocket): void => {
     const said = readText(text);
     if (said?.kind === 'error') {
       setError(errorText(new ApiError(0, said.code, said.message)));
@@ -71,9 +63,11 @@ export function createScreenStream(deviceId: string, canvas: () => HTMLCanvasEle
     } else if (said?.kind === 'meta') {
       // the canvas takes the phone's size from it (ScreenCanvas)
       setMeta(said.meta);
-      const h264 = said.meta.codec === 'h264';
-      setError(h264 ? '这台手机只提供视频流画面，浏览器暂时无法显示' : null);
-      setDetail(h264 ? `codec ${said.meta.codec}, path ${said.meta.path}` : null);
+      video?.close();
+      video = null;
+      setError(null);
+      setDetail(null);
+      if (said.meta.codec === 'h264') video = openVideo(ws, canvas, markDrawn, say);
       retryMs = RETRY_FIRST_MS;
     }
   };
@@ -81,16 +75,18 @@ export function createScreenStream(deviceId: string, canvas: () => HTMLCanvasEle
   const open = (): void => {
     retryTimer = undefined;
     const ws = new WebSocket(screenStreamUrl(deviceId));
-    ws.binaryType = 'blob';
+    ws.binaryType = 'arraybuffer';
     socket = ws;
-    ws.onmessage = (ev: MessageEvent<string | Blob>) => {
-      if (typeof ev.data === 'string') return onText(ev.data);
-      if (meta()?.codec === 'h264') return;
-      pending = ev.data;
-      void draw();
+    ws.onmessage = (ev: MessageEvent<string | ArrayBuffer>) => {
+      if (typeof ev.data === 'string') return onText(ev.data, ws);
+      const codec = meta()?.codec;
+      if (codec === 'h264') return video?.push(new Uint8Array(ev.data));
+      images(new Blob([ev.data], codec ? { type: codec === 'png' ? 'image/png' : 'image/jpeg' } : {}));
     };
     ws.onclose = (ev) => {
       if (socket === ws) socket = null;
+      video?.close();
+      video = null;
       if (closed) return;
       if (ev.code === SESSION_ENDED) {
         // the API's 401 is the one way to login: it remembers this page to come back to
@@ -110,9 +106,59 @@ export function createScreenStream(deviceId: string, canvas: () => HTMLCanvasEle
     window.clearInterval(counter);
     if (retryTimer !== undefined) window.clearTimeout(retryTimer);
     socket?.close(1000, 'page closed');
+    video?.close();
   });
 
   return { meta, fps, error, detail, drawn };
+}
+
+/** JPEG and PNG frames: one decoded at a time, the newest waiting, the ones between dropped. */
+function imageDrawer(
+  canvas: () => HTMLCanvasElement | undefined,
+  drawn: () => void,
+  closed: () => boolean,
+): (image: Blob) => void {
+  let pending: Blob | null = null;
+  let decoding = false;
+  const draw = async (): Promise<void> => {
+    if (decoding) return;
+    decoding = true;
+    try {
+      while (pending) {
+        const blob = pending;
+        pending = null;
+        const bitmap = await createImageBitmap(blob).catch(() => null);
+        const c = canvas();
+        if (!bitmap || !c || closed()) continue;
+        c.getContext('2d')?.drawImage(bitmap, 0, 0, c.width, c.height);
+        bitmap.close();
+        drawn();
+      }
+    } finally {
+      decoding = false;
+    }
+  };
+  return (image) => {
+    pending = image;
+    void draw();
+  };
+}
+
+/** An H.264 stream's decoder for this socket; its error closes the socket, and the reconnect starts afresh. */
+function openVideo(
+  ws: WebSocket,
+  canvas: () => HTMLCanvasElement | undefined,
+  drawn: () => void,
+  say: (error: string, detail: string) => void,
+): H264Drawer | null {
+  if (!h264Supported()) {
+    say('这个浏览器不能显示视频流画面，请换用新版 Chrome 或 Edge', 'WebCodecs VideoDecoder is missing');
+    return null;
+  }
+  return createH264Drawer(canvas, drawn, (why) => {
+    say('视频流解码出错，正在重新连接…', why);
+    ws.close(1000, 'decoder error');
+  });
 }
 
 type StreamText = { kind: 'meta'; meta: ScreenMeta } | { kind: 'error'; code: string; message: string } | null;
