@@ -22,6 +22,7 @@ import { HostChannels } from './hosts/channel';
 import { PhoneScreens } from './hosts/phone-screen';
 import { AdminSockets } from './http/sockets';
 import { sweepStaleHolds } from './devices/holds';
+import { ScreenNodeReads } from './devices/screen-nodes';
 import { describeError } from '../platform/errors';
 
 export interface AdminOptions {
@@ -254,5 +255,11 @@ function startLiveScreens(
   const stopHoldSweep = sweepStaleHolds(db, (err) =>
     log.warn({ err: describeError(err) }, 'could not release stale phone holds'),
   );
-  return { live: { channels, screens, closeSession: (id) => sockets.closeSession(id) }, sockets, stopHoldSweep };
+  const live = {
+    channels,
+    screens,
+    closeSession: (id: Buffer) => sockets.closeSession(id),
+    screenNodes: new ScreenNodeReads(),
+  };
+  return { live, sockets, stopHoldSweep };
 }

@@ -1,4 +1,5 @@
 import type { PhoneAgentReport } from '../domain/phone-agent';
+import type { ScreenNodesUpload } from '../domain/screen-nodes';
 import type { Logger } from '../platform/logger';
 import { describeError } from '../platform/errors';
 
@@ -248,5 +249,31 @@ export async function fetchTaughtOverlays(
   } catch (err) {
     log.warn({ err: describeError(err) }, 'could not read the taught popups; going on with the profile alone');
     return [];
+  }
+}
+
+/**
+ * `PUT /api/device/screen-nodes`: what the held phone shows, offered by 教弹窗 (docs/api.md §12.3).
+ * False when the admin did not take it — the hold ended a moment ago (409 DEVICE_NOT_HELD) or it
+ * did not answer; logged only, the next read is a second away.
+ */
+export async function sendScreenNodes(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token' | 'log'>,
+  read: ScreenNodesUpload,
+  timeoutMs = 5_000,
+): Promise<boolean> {
+  try {
+    const res = await fetch(new URL('/api/device/screen-nodes', opts.adminUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+      body: JSON.stringify(read),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    if (!res.ok) opts.log.debug({ status: res.status }, "the admin did not take the held phone's screen nodes");
+    return res.ok;
+  } catch (err) {
+    opts.log.debug({ err: describeError(err) }, "the held phone's screen nodes could not be sent");
+    return false;
   }
 }

@@ -1,6 +1,6 @@
 import { holdGate } from '../device-worker/runtime/hold-gate';
 import { readForResume } from '../device-worker/runtime/resume-check';
-import { fetchTaughtOverlays, sendResumeVerdict } from '../device-worker/admin-client';
+import { fetchTaughtOverlays, sendResumeVerdict, sendScreenNodes } from '../device-worker/admin-client';
 import { loadProfiles } from '../device-worker/pdd/profile';
 import path from 'node:path';
 import { createClaimActivities, createDeviceActivities, type DeviceContext } from '../activities/device';
@@ -243,8 +243,9 @@ function phoneActivities(ctx: DeviceContext, opts: DeviceWorkerOptions, submissi
 function holdRecording(opts: DeviceWorkerOptions, phone: AdbDevice, log: Logger): HoldRecorder | null {
   const admin = opts.admin;
   if (!admin) return null;
-  const upload = httpHoldFrameUploader({ adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log });
-  return new HoldRecorder({ adb: phone, upload, log });
+  const to = { adminUrl: admin.url, deviceId: opts.deviceId, token: admin.token, log };
+  const upload = httpHoldFrameUploader(to);
+  return new HoldRecorder({ adb: phone, upload, sendNodes: (read) => sendScreenNodes(to, read), log });
 }
 
 /**

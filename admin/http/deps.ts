@@ -5,6 +5,7 @@ import type { SybService } from '../syb/account';
 import type { TemporalGateway } from '../temporal/gateway';
 import type { HostChannels } from '../hosts/channel';
 import type { PhoneScreens } from '../hosts/phone-screen';
+import type { ScreenNodeReads } from '../devices/screen-nodes';
 
 /** What every router is built from; its own module so routes and the app do not import each other. */
 export interface AppDeps {
@@ -17,5 +18,11 @@ export interface AppDeps {
   security: Security;
   syb: SybService;
   /** the phones' live screens: the hosts' channels and what browsers watch (admin/http/sockets.ts) */
-  live: { channels: HostChannels; screens: PhoneScreens; closeSession(idSha256: Buffer): void };
+  live: {
+    channels: HostChannels;
+    screens: PhoneScreens;
+    closeSession(idSha256: Buffer): void;
+    /** what held phones' workers last read, for 教弹窗 (memory only) */
+    screenNodes: ScreenNodeReads;
+  };
 }

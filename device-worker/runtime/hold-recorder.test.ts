@@ -5,7 +5,8 @@ import type { UiDumpOutput } from '../adb/output';
 import { FIXTURES_DIR } from '../pdd/fixtures';
 import { profileForVersion } from '../pdd/profile';
 import { parseUiDump } from '../pdd/ui-xml';
-import { HoldRecorder, holdFrameVerdict, type HoldFrameUpload } from './hold-recorder';
+import { MAX_SCREEN_NODE_CHARS, MAX_SCREEN_NODES, type ScreenNodesUpload } from '../../domain/screen-nodes';
+import { HoldRecorder, holdFrameVerdict, screenNodesOf, type HoldFrameUpload } from './hold-recorder';
 
 /**
  * What a held phone's recording keeps, decided by the worker's own classifier on recorded screens:
@@ -141,5 +142,60 @@ describe('the recorder', () => {
     await wait(60);
     expect(sent.length).toBe(count);
     expect(new Set(sent.map((m) => m.holdSince))).toEqual(new Set(['2026-12-07T04:00:00Z', '2026-12-07T04:05:00Z']));
+  });
+});
+
+describe('the nodes a held phone shows, for 教弹窗', () => {
+  const log = pino({ level: 'silent' });
+
+  function recorder(screens: string[]) {
+    const reads: ScreenNodesUpload[] = [];
+    let i = 0;
+    const adb = {
+      dumpUi: async (): Promise<UiDumpOutput> => ({ kind: 'xml', xml: screens[Math.min(i++, screens.length - 1)]! }),
+      screencap: async () => Buffer.from('png'),
+      versionName: async () => '8.17.0',
+    };
+    const sendNodes = async (read: ScreenNodesUpload) => {
+      reads.push(read);
+      return true;
+    };
+    return { rec: new HoldRecorder({ adb, upload: async () => true, sendNodes, log, intervalMs: 20 }), reads };
+  }
+
+  it('a popup nobody profiled is offered once while it stays, with its texts', async () => {
+    const { rec, reads } = recorder([fixture('descriptive-open-custom-overlay')]);
+    rec.follow({ since: '2026-12-07T04:00:00Z' });
+    await new Promise((r) => setTimeout(r, 120));
+    await rec.stop();
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.hold_since).toBe('2026-12-07T04:00:00Z');
+    const nodes = reads[0]!.nodes;
+    expect(nodes.map((n) => n.text)).toContain('快要抢光');
+    expect(nodes.every((n) => n.text !== '' || n.content_desc !== '' || n.clickable)).toBe(true);
+    expect(nodes[0]!.bounds).toHaveLength(4);
+  });
+
+  it('never the cashier nor another app', async () => {
+    const cashier = recorder([fixture('descriptive-cashier')]);
+    const other = recorder([asPackage(fixture('descriptive-home'), 'com.android.settings')]);
+    cashier.rec.follow({ since: '2026-12-07T04:00:00Z' });
+    other.rec.follow({ since: '2026-12-07T04:00:00Z' });
+    await new Promise((r) => setTimeout(r, 80));
+    await cashier.rec.stop();
+    await other.rec.stop();
+    expect([...cashier.reads, ...other.reads]).toEqual([]);
+  });
+
+  it('cuts a read to the admin bounds', () => {
+    const long = 'a'.repeat(300);
+    const many = `<?xml version='1.0' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.xunmeng.pinduoduo" content-desc="" clickable="false" enabled="true" bounds="[0,0][1080,2376]">${Array.from(
+      { length: 450 },
+      (_, i) =>
+        `<node index="${i}" text="${long}" resource-id="" class="android.widget.TextView" package="com.xunmeng.pinduoduo" content-desc="" clickable="false" enabled="true" bounds="[0,0][10,10]" />`,
+    ).join('')}</node></hierarchy>`;
+    const nodes = screenNodesOf(parseUiDump(many));
+    expect(nodes).toHaveLength(MAX_SCREEN_NODES);
+    expect(nodes[0]!.text).toHaveLength(MAX_SCREEN_NODE_CHARS);
   });
 });

@@ -1,5 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PDD_PACKAGE } from '../../domain/pdd-app';
+import {
+  MAX_SCREEN_NODE_CHARS,
+  MAX_SCREEN_NODES,
+  type ScreenNode,
+  type ScreenNodesUpload,
+} from '../../domain/screen-nodes';
 import { nowUtc } from '../../domain/time';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -61,6 +67,38 @@ export function holdFrameVerdict(dump: UiDump, profile: PddProfile): FrameVerdic
   }
 }
 
+/**
+ * What a read shows a person teaching a popup: the nodes they could mark (a text, a content-desc,
+ * or clickable), cut to the admin's bounds.
+ */
+export function screenNodesOf(dump: UiDump): ScreenNode[] {
+  const cut = (s: string) => s.slice(0, MAX_SCREEN_NODE_CHARS);
+  return dump.nodes
+    .filter((n) => n.text !== '' || n.contentDesc !== '' || n.clickable)
+    .slice(0, MAX_SCREEN_NODES)
+    .map((n) => ({
+      text: cut(n.text),
+      content_desc: cut(n.contentDesc),
+      resource_id: cut(n.resourceId),
+      class: cut(n.className),
+      bounds: [n.bounds.left, n.bounds.top, n.bounds.right, n.bounds.bottom],
+      clickable: n.clickable,
+    }));
+}
+
+/** Hands the nodes of one read to the admin; false when it did not take them (logged by the sender). */
+export type ScreenNodesSend = (read: ScreenNodesUpload) => Promise<boolean>;
+
+/** A read and, when a person may see what it shows, its nodes. */
+interface Read {
+  verdict: FrameVerdict;
+  /**
+   * null for a payment screen, another app, an unreadable or unprofiled read. A popup nobody
+   * profiled is not kept as a frame but is offered: it is what a person teaches.
+   */
+  nodes: ScreenNode[] | null;
+}
+
 /** Hands one kept frame to the admin; false when it did not take it (logged by the uploader). */
 export type HoldFrameUpload = (png: Buffer, meta: { holdSince: string; capturedAt: string }) => Promise<boolean>;
 
@@ -86,11 +124,15 @@ export class HoldRecorder {
   private profile: PddProfile | 'none' | null = null;
   private counts: HoldRecorderStats = emptyStats();
   private stopped = false;
+  /** the nodes the admin last took for this hold, as sent */
+  private sentNodes: string | null = null;
 
   constructor(
     private readonly opts: {
       adb: Pick<AdbDevice, 'dumpUi' | 'screencap' | 'versionName'>;
       upload: HoldFrameUpload;
+      /** the nodes of each read a person may see, when they changed (教弹窗); none without */
+      sendNodes?: ScreenNodesSend;
       log: Logger;
       intervalMs?: number;
     },
@@ -104,6 +146,7 @@ export class HoldRecorder {
     if (since === null) return;
     this.hold = since;
     this.profile = null; // the person may have updated the app since the last hold
+    this.sentNodes = null;
     this.counts = emptyStats();
     this.opts.log.info({ since }, 'recording the held phone, one frame a second');
     this.timer = setInterval(() => this.tick(), this.opts.intervalMs ?? 1_000);
@@ -143,11 +186,13 @@ export class HoldRecorder {
   }
 
   private async frame(since: string): Promise<void> {
-    const before = await this.read();
+    const read = await this.read();
+    await this.offerNodes(since, read.nodes);
+    const before = read.verdict;
     if (!before.keep) return this.skip(before.why);
     const png = await this.opts.adb.screencap();
     const capturedAt = nowUtc();
-    const after = await this.read();
+    const after = (await this.read()).verdict;
     if (!after.keep) return this.skip(after.why);
     // moved on between the two reads: the picture may show what lay between
     if (after.screen !== before.screen) return this.skip('unclassified');
@@ -159,18 +204,30 @@ export class HoldRecorder {
     this.counts.skipped[why] += 1;
   }
 
-  private async read(): Promise<FrameVerdict> {
+  /** Sends the read's nodes when they differ from what the admin last took for this hold. */
+  private async offerNodes(since: string, nodes: ScreenNode[] | null): Promise<void> {
+    const send = this.opts.sendNodes;
+    if (!send || nodes === null || this.hold !== since) return;
+    const body = JSON.stringify(nodes);
+    if (body === this.sentNodes) return;
+    if (await send({ hold_since: since, nodes })) this.sentNodes = body;
+  }
+
+  private async read(): Promise<Read> {
     const out = await this.opts.adb.dumpUi();
-    if (out.kind === 'error') return { keep: false, why: 'unreadable' };
+    if (out.kind === 'error') return { verdict: { keep: false, why: 'unreadable' }, nodes: null };
     let dump: UiDump;
     try {
       dump = parseUiDump(out.xml);
     } catch {
-      return { keep: false, why: 'unreadable' };
+      return { verdict: { keep: false, why: 'unreadable' }, nodes: null };
     }
     const profile = await this.profileOf();
-    if (!profile) return { keep: false, why: 'unclassified' };
-    return holdFrameVerdict(dump, profile);
+    if (!profile) return { verdict: { keep: false, why: 'unclassified' }, nodes: null };
+    const verdict = holdFrameVerdict(dump, profile);
+    // the same refusals as a frame's (payment, another app), but a screen the profile cannot name is shown
+    const shown = verdict.keep || verdict.why === 'unclassified';
+    return { verdict, nodes: shown ? screenNodesOf(dump) : null };
   }
 
   /** The profile of the phone's PDD version, read once a hold; an unprofiled version classifies nothing. */

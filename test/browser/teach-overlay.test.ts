@@ -158,8 +158,58 @@ test('a task stopped at an unrecognised popup opens its phone’s screen with �
   const dialog = page.getByTestId('teach-overlay-dialog');
   await dialog.waitFor();
   await waitForText(page, 'teach-overlay-dialog', `拼多多版本 ${VERSION}`);
+  // 从屏幕读取 only while this operator holds the phone: its worker reads it only then
+  expect(await dialog.getByTestId('teach-overlay-read').isDisabled()).toBe(true);
   await dialog.getByTestId('teach-overlay-cancel').click();
   await dialog.waitFor({ state: 'detached' });
   // the panel offers it again for the next popup
   expect(await page.getByTestId('screen-teach-open').isDisabled()).toBe(false);
+
+  // held, the phone's worker sends what it reads; the operator marks the popup instead of typing it
+  await page.getByTestId('screen-take').click();
+  await page.getByTestId('screen-release').waitFor();
+  const hold = await admin.db
+    .selectFrom('device_holds')
+    .select('since')
+    .where('device_id', '=', phone.deviceId)
+    .executeTakeFirstOrThrow();
+  const node = (text: string, content_desc: string, cls: string, clickable: boolean) => ({
+    text,
+    content_desc,
+    resource_id: '',
+    class: cls,
+    bounds: [100, 100, 200, 200],
+    clickable,
+  });
+  const sent = await deviceRequest(admin, phone, 'PUT', '/api/device/screen-nodes', {
+    body: {
+      hold_since: hold.since,
+      nodes: [
+        node('秋季大促 全场满减', '', 'android.widget.TextView', false),
+        node('', '关闭', 'android.widget.ImageView', true),
+      ],
+    },
+  });
+  expect(sent.status).toBe(204);
+  await page.getByTestId('screen-teach-open').click();
+  await dialog.getByTestId('teach-overlay-read').click();
+  const nodes = dialog.getByTestId('teach-overlay-node');
+  await nodes.first().waitFor();
+  expect(await nodes.allTextContents()).toEqual(['秋季大促 全场满减', '描述：关闭（可点）']);
+  await nodes.nth(0).click();
+  await dialog.getByTestId('teach-overlay-node-signature').click();
+  await nodes.nth(1).click();
+  await dialog.getByTestId('teach-overlay-node-close').click();
+  await dialog.getByTestId('teach-overlay-name').fill('autumn_promo');
+  await dialog.getByTestId('teach-overlay-next').click();
+  expect(await dialog.getByTestId('teach-overlay-check-signature').allTextContents()).toEqual([
+    '文字为「秋季大促 全场满减」',
+  ]);
+  expect(await dialog.getByTestId('teach-overlay-check-close').textContent()).toContain(
+    '描述为「关闭」（类型：图片（如 ×））',
+  );
+  await dialog.getByTestId('teach-overlay-edit').click();
+  await dialog.getByTestId('teach-overlay-cancel').click();
+  await page.getByTestId('screen-release').click();
+  await page.getByTestId('screen-take').waitFor();
 });

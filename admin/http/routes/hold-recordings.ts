@@ -7,9 +7,10 @@ import { deviceOf, operatorOf } from '../../auth/principal';
 import type { AdminDb } from '../../db/database';
 import { holdRecordings } from '../../devices/hold-recordings';
 import { holderOf } from '../../devices/holds';
+import { screenNodesUploadSchema } from '../../../domain/screen-nodes';
 import type { AppDeps } from '../deps';
 import { fileOf, withPngUpload } from './device-evidence';
-import { parseParams } from '../validate';
+import { parseBody, parseParams } from '../validate';
 
 const deviceParams = z.object({ deviceId: z.string().regex(DEVICE_ID_RE, 'not a device id') });
 
@@ -33,7 +34,9 @@ function heldSince(deviceId: string, since: string) {
  * Bearer, multipart like the evidence upload): one frame the worker read as no payment screen
  * (device-worker/runtime/hold-recorder.ts), stored as evidence of kind HOLD_FRAME while the phone
  * is held. `GET /api/devices/:deviceId/recordings` (operators): its holds, newest first, each with
- * its frames, served by `GET /api/evidence/:id`.
+ * its frames, served by `GET /api/evidence/:id`. `PUT /api/device/screen-nodes` (device Bearer):
+ * the nodes the worker last read while held, and `GET /api/devices/:deviceId/screen/nodes`
+ * (operators): that read for 教弹窗, kept in memory only (admin/devices/screen-nodes.ts).
  */
 export function holdRecordingRoutes(deps: AppDeps): Router {
   const store = deps.security.evidence;
@@ -54,6 +57,19 @@ export function holdRecordingRoutes(deps: AppDeps): Router {
     operatorOf(ctx);
     const { deviceId } = parseParams(ctx, deviceParams);
     ctx.body = await holdRecordings(deps.reads, deviceId);
+  });
+  router.put('/device/screen-nodes', async (ctx) => {
+    const device = deviceOf(ctx);
+    const body = parseBody(ctx, screenNodesUploadSchema);
+    await deps.live.screenNodes.put(deps.db, device.deviceId, body.hold_since, body.nodes);
+    // a read a second at most while held, never stored: the hold and its release are the audit rows
+    markAudited(ctx);
+    ctx.status = 204;
+  });
+  router.get('/devices/:deviceId/screen/nodes', async (ctx) => {
+    operatorOf(ctx);
+    const { deviceId } = parseParams(ctx, deviceParams);
+    ctx.body = await deps.live.screenNodes.get(deps.db, deviceId);
   });
   return router;
 }

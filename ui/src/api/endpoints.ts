@@ -19,6 +19,7 @@ import type { Page } from '../../../domain/page';
 import type { NodeMatcher, TaughtOverlayView } from '../../../domain/pdd-overlay';
 import type { PhoneInput } from '../../../domain/phone-input';
 import type { HoldRecordingsView } from '../../../domain/hold-recording';
+import type { ScreenNodesView } from '../../../domain/screen-nodes';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
 import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
@@ -277,6 +278,9 @@ export function screenStreamUrl(deviceId: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${window.location.host}/api/devices/${id(deviceId)}/screen/stream`;
 }
+/** 从屏幕读取: what the held phone's worker last read, for 教弹窗; none while nobody holds it. */
+export const getScreenNodes = (deviceId: string): Promise<ScreenNodesView> =>
+  http.get(`/api/devices/${id(deviceId)}/screen/nodes`);
 /** 人工操作录像: the phone's holds, newest first, each with its frames (served by `evidenceImageUrl`). */
 export const getHoldRecordings = (deviceId: string): Promise<HoldRecordingsView> =>
   http.get(`/api/devices/${id(deviceId)}/recordings`);

@@ -13,19 +13,25 @@ import {
   matcherZh,
   MAX_SIGNATURE_LINES,
   teachingOf,
+  withCloseNode,
+  withSignatureNode,
   type CloseBy,
   type TeachForm,
 } from './overlay-entry';
+import ScreenNodesPicker from './ScreenNodesPicker';
 import './overlays.css';
 
 /**
- * 教手机关闭这个弹窗: the operator writes what the popup shows and which control closes it, sees
+ * 教手机关闭这个弹窗: the operator writes what the popup shows and which control closes it (or
+ * marks them among what the held phone read, 从屏幕读取), sees
  * the entry as the phone will use it (核对), and sends it. It waits for 审核启用 under
  * 设备 → 拼多多版本 before any phone acts on it; a refusal says why in Chinese.
  */
 export default function TeachOverlayDialog(props: {
   /** the PDD app version the phones run (设备's 拼多多版本) */
   version: string;
+  /** the phone on whose screen it is taught: offers 从屏幕读取 (only while this operator holds it) */
+  screen?: { deviceId: string; held: boolean } | undefined;
   onTaught: (overlay: TaughtOverlay) => void;
   onClose: () => void;
 }): JSX.Element {
@@ -35,6 +41,8 @@ export default function TeachOverlayDialog(props: {
     closeBy: 'text',
     closeText: '',
     closeClass: '',
+    descLines: [],
+    closeNode: null,
   });
   const [checking, setChecking] = createSignal<OverlayTeaching | null>(null);
   const [formError, setFormError] = createSignal<string | null>(null);
@@ -84,7 +92,10 @@ export default function TeachOverlayDialog(props: {
       }
     >
       <p class="muted">拼多多版本 {props.version}</p>
-      <Show when={checking()} fallback={<TeachFields form={form()} set={set} error={formError()} />}>
+      <Show
+        when={checking()}
+        fallback={<TeachFields form={form()} set={set} error={formError()} screen={props.screen} />}
+      >
         {(teaching) => <TeachCheck teaching={teaching()} refusal={teach.error()} />}
       </Show>
     </Modal>
@@ -150,9 +161,20 @@ function TeachFields(props: {
   form: TeachForm;
   set: (c: Partial<TeachForm>) => void;
   error: string | null;
+  screen?: { deviceId: string; held: boolean } | undefined;
 }): JSX.Element {
   return (
     <div class="ov-form">
+      <Show when={props.screen}>
+        {(screen) => (
+          <ScreenNodesPicker
+            deviceId={screen().deviceId}
+            held={screen().held}
+            onSignature={(node) => props.set(withSignatureNode(props.form, node))}
+            onClose={(node) => props.set(withCloseNode(node))}
+          />
+        )}
+      </Show>
       <TextField
         label="名称（英文小写）"
         testid="teach-overlay-name"
@@ -176,6 +198,41 @@ function TeachFields(props: {
           行）；这些文字同时出现时，手机才认为是这个弹窗。
         </span>
       </label>
+      <DescLines form={props.form} set={props.set} />
+      <CloseFields form={props.form} set={props.set} />
+      <ErrorMessage testid="teach-overlay-form-error" message={props.error} />
+    </div>
+  );
+}
+
+/** The descriptions marked on 从屏幕读取 that the popup must show too, each removable. */
+function DescLines(props: { form: TeachForm; set: (c: Partial<TeachForm>) => void }): JSX.Element {
+  return (
+    <Show when={props.form.descLines.length > 0}>
+      <ul class="ov-list" data-testid="teach-overlay-desc-lines">
+        <For each={props.form.descLines}>
+          {(desc) => (
+            <li>
+              还要有描述为「{desc}」的控件{' '}
+              <button
+                type="button"
+                class="btn btn-ghost"
+                onClick={() => props.set({ descLines: props.form.descLines.filter((d) => d !== desc) })}
+              >
+                去掉
+              </button>
+            </li>
+          )}
+        </For>
+      </ul>
+    </Show>
+  );
+}
+
+/** The control that closes the popup: by its text or description (typed or marked), or a marked one without either. */
+function CloseFields(props: { form: TeachForm; set: (c: Partial<TeachForm>) => void }): JSX.Element {
+  return (
+    <>
       <div class="field">
         <span class="field-label">关闭它的按钮</span>
         <div class="ov-close">
@@ -197,9 +254,17 @@ function TeachFields(props: {
             data-testid="teach-overlay-close"
             aria-label="关闭它的按钮"
             value={props.form.closeText}
-            onInput={(e) => props.set({ closeText: e.currentTarget.value })}
+            onInput={(e) => props.set({ closeText: e.currentTarget.value, closeNode: null })}
           />
         </div>
+        <Show when={props.form.closeNode !== null && props.form.closeText.trim() === ''}>
+          <span class="muted tk-hint" data-testid="teach-overlay-close-node">
+            已选屏幕上一个没有文字的控件：手机按它的类型和位置找到它。{' '}
+            <button type="button" class="btn btn-ghost" onClick={() => props.set({ closeNode: null })}>
+              取消选择
+            </button>
+          </span>
+        </Show>
         <span class="muted tk-hint">
           只能是关闭、跳过、× 这类按钮：会领取、使用、支付、确定或跳转的按钮不会被接受。没有文字的 ×
           一般有描述（如「关闭」）。
@@ -221,8 +286,7 @@ function TeachFields(props: {
           </For>
         </select>
       </label>
-      <ErrorMessage testid="teach-overlay-form-error" message={props.error} />
-    </div>
+    </>
   );
 }
 

@@ -10,6 +10,7 @@ import TeachOverlayDialog from './TeachOverlayDialog';
  */
 export default function TeachOverlayPanel(props: { control: PhoneControl }): JSX.Element {
   const version = (): string | null => props.control.device()?.app_version ?? null;
+  const deviceId = (): string | null => props.control.device()?.device_id ?? null;
   const [open, setOpen] = createSignal(false);
   const [taught, setTaught] = createSignal(false);
   let askedOnce = false;
@@ -48,6 +49,7 @@ export default function TeachOverlayPanel(props: { control: PhoneControl }): JSX
         {(v) => (
           <TeachOverlayDialog
             version={v()}
+            screen={deviceId() ? { deviceId: deviceId() as string, held: props.control.mine() } : undefined}
             onTaught={() => {
               setOpen(false);
               setTaught(true);

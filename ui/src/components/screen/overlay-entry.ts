@@ -1,4 +1,5 @@
 import type { NodeMatcher } from '../../../../domain/pdd-overlay';
+import type { ScreenNode } from '../../../../domain/screen-nodes';
 import type { OverlayTeaching } from '../../api/endpoints';
 
 /**
@@ -31,6 +32,10 @@ export interface TeachForm {
   closeBy: CloseBy;
   closeText: string;
   closeClass: string;
+  /** texts the popup shows as descriptions (marked on 从屏幕读取), recognised by their content-desc */
+  descLines: string[];
+  /** a close control with neither text nor description, marked on 从屏幕读取: told by its class and bounds */
+  closeNode: { class: string; bounds: [number, number, number, number] } | null;
 }
 
 /** Which part of the form an OVERLAY_INVALID `details.field` names. */
@@ -50,13 +55,19 @@ export function teachingOf(form: TeachForm): { teaching: OverlayTeaching } | { e
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '');
-  if (texts.length === 0) return { error: '请填写弹窗上的文字（每行一段，须与弹窗上显示的完全一致）' };
-  if (texts.length > MAX_SIGNATURE_LINES) return { error: `弹窗上的文字最多 ${MAX_SIGNATURE_LINES} 行` };
+  const signature: NodeMatcher[] = [
+    ...texts.map((text) => ({ text })),
+    ...form.descLines.map((desc) => ({ content_desc: desc })),
+  ];
+  if (signature.length === 0) return { error: '请填写弹窗上的文字（每行一段，须与弹窗上显示的完全一致）' };
+  if (signature.length > MAX_SIGNATURE_LINES) return { error: `弹窗上的文字最多 ${MAX_SIGNATURE_LINES} 行` };
   const closeText = form.closeText.trim();
+  if (form.closeNode !== null && closeText === '')
+    return { teaching: { name, signature, close: { class: form.closeNode.class, bounds: form.closeNode.bounds } } };
   if (closeText === '') return { error: '请填写关闭它的按钮上的文字或描述' };
   const close: NodeMatcher = form.closeBy === 'text' ? { text: closeText } : { content_desc: closeText };
   if (form.closeClass !== '') close.class = form.closeClass;
-  return { teaching: { name, signature: texts.map((text) => ({ text })), close } };
+  return { teaching: { name, signature, close } };
 }
 
 function classZh(cls: string | undefined): string {
@@ -81,4 +92,32 @@ export function matcherZh(m: NodeMatcher): string {
 /** What the phone taps, as the operator would name it. */
 export function closeTapZh(m: NodeMatcher): string {
   return m.text ?? m.text_prefix ?? m.content_desc ?? '无文字的关闭控件';
+}
+
+/** A node read on the phone as the operator sees it in the list: its text, else its description. */
+export function nodeZh(node: ScreenNode): string {
+  if (node.text !== '') return node.text;
+  if (node.content_desc !== '') return `描述：${node.content_desc}`;
+  return '没有文字的可点控件';
+}
+
+/** 加为弹窗文字: the node's text (or description) joins what the phone must see; nothing when already there. */
+export function withSignatureNode(form: TeachForm, node: ScreenNode): Partial<TeachForm> {
+  if (node.text !== '') {
+    const lines = form.lines.split('\n').map((l) => l.trim());
+    if (lines.includes(node.text)) return {};
+    return { lines: form.lines.trim() === '' ? node.text : `${form.lines.replace(/\n+$/, '')}\n${node.text}` };
+  }
+  if (node.content_desc !== '' && !form.descLines.includes(node.content_desc))
+    return { descLines: [...form.descLines, node.content_desc] };
+  return {};
+}
+
+/** 设为关闭按钮: by the node's text or description (its class kept when it is one offered), else by class and bounds. */
+export function withCloseNode(node: ScreenNode): Partial<TeachForm> {
+  const closeClass = CLOSE_CLASSES.some((c) => c.value === node.class && c.value !== '') ? node.class : '';
+  if (node.text !== '') return { closeBy: 'text', closeText: node.text, closeClass, closeNode: null };
+  if (node.content_desc !== '')
+    return { closeBy: 'content_desc', closeText: node.content_desc, closeClass, closeNode: null };
+  return { closeText: '', closeClass, closeNode: { class: node.class, bounds: node.bounds } };
 }
