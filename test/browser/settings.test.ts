@@ -71,6 +71,7 @@ test('saving stores cents and whole numbers, audited old → new, and survives a
       'purchase.authorization_ttl_minutes': 30,
       'diagnostics.retention_days': 14,
       'hosts.max_pending_phones': 32,
+      'devices.hold_idle_minutes': 5,
       'syb.sync_max_lines': 20_000,
       'syb.sync_max_mb': 200,
       'syb.sync_max_pages': 200,

@@ -202,7 +202,9 @@ async function stop(rig: PurchaseRig, task: TaskSpec, reason: string, faults?: F
   await expectStatus(rig, id, 'NEEDS_MANUAL');
   const t = await rig.task(id);
   if (t.reason_code !== reason) throw new Error(`expected ${reason}, got ${t.reason_code}`);
-  // a captcha stop puts the phone on 需处理: the next recording needs it claiming again
+  // a captcha stop puts the phone on 需处理: the next recording needs it claiming again, and
+  // 处理完毕，继续 reads the phone first, so the page the stop left goes before it
+  await rig.resetPhone();
   await rig.resumePhone();
   return id;
 }

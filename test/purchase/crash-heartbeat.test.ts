@@ -185,6 +185,8 @@ describe('heartbeats, cancel and orphan claims on the real stack', () => {
     const parked = await rig.purchase({ ...BLACK_M, quantity: 1, maxTotalPriceCent: 2000 });
     await rig.waitFor(parked, ['NEEDS_MANUAL'], 60_000);
     rig.sim.phone(rig.serial).setFaults({});
+    // the slider stays on the phone until someone clears it: 处理完毕，继续 reads it first
+    await rig.resetPhone();
     await rig.resumePhone();
     const h = await workflowOf(parked);
     await poll(async () => openClaim() === null, 30_000, 100);
