@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import type { AdbDevice } from '../../device-worker/adb/adb-device';
-import { describeError } from '../../platform/errors';
 import { MinicapFrameReader, type MinicapBanner } from './minicap-protocol';
+import { ScreenServer, type ServerSpec } from './screen-server';
 
 /**
  * minicap (DeviceFarmer's screen streamer): a native binary plus a `minicap.so` built for the
@@ -87,6 +86,16 @@ class MinicapError extends Error {
   override readonly name = 'MinicapError';
 }
 
+/** minicap as a screen server: its banner is the header, JPEG frames follow. */
+const MINICAP_SERVER: ServerSpec<MinicapFrameReader, Buffer> = {
+  name: 'minicap',
+  socket: SOCKET,
+  newReader: () => new MinicapFrameReader(),
+  header: (reader) => (reader.banner ? 'ok' : 'wait'),
+  kill: killMinicap,
+  minAttemptMs: 200,
+};
+
 /**
  * Pushes minicap when the phone lacks this build, starts it for `geometry` and streams its JPEG
  * frames to `onFrame`. Throws when it did not start (the caller falls back to screencap).
@@ -106,12 +115,13 @@ export async function startMinicap(
   const held = await adb.holdShell(
     `LD_LIBRARY_PATH=${REMOTE_DIR} ${REMOTE_BIN} -P ${projection(geometry)} -Q ${QUALITY}`,
   );
-  const run = new MinicapRun(adb, held);
+  const server = new ScreenServer(adb, held, MINICAP_SERVER);
   try {
-    const { socket, reader, first } = await run.connect(opts.startWaitMs ?? 5_000);
-    return run.stream(socket, reader, first, onFrame);
+    const opened = await server.connect(opts.startWaitMs ?? 5_000);
+    server.stream(opened, (frames) => frames.forEach((f) => onFrame(f)));
+    return { banner: opened.reader.banner as MinicapBanner, stop: () => server.stop(), ended: server.ended };
   } catch (err) {
-    await run.stop();
+    await server.stop();
     throw err;
   }
 }
@@ -129,122 +139,6 @@ function projection(g: MinicapGeometry): string {
   return `${g.width}x${g.height}@${g.virtualWidth}x${g.virtualHeight}/${g.rotation}`;
 }
 
-/** One started minicap: its held shell, what it said, and the socket once connected. */
-class MinicapRun {
-  private output = '';
-  private shellEnded = false;
-  private socket: Duplex | null = null;
-  private stopped = false;
-  private settle: (err: Error | null) => void = () => undefined;
-  readonly ended = new Promise<Error | null>((resolve) => (this.settle = resolve));
-
-  constructor(
-    private readonly adb: AdbDevice,
-    private readonly held: Duplex,
-  ) {
-    held.on('data', (d: Buffer) => (this.output = (this.output + d.toString('utf8')).slice(-2_000)));
-    held.on('error', () => undefined);
-    held.on('close', () => {
-      this.shellEnded = true;
-      this.fail(new MinicapError(`minicap ended: ${this.lastLine()}`));
-    });
-  }
-
-  /** Tries the socket until minicap serves its banner there, bounded by `waitMs`. */
-  async connect(waitMs: number): Promise<{ socket: Duplex; reader: MinicapFrameReader; first: Buffer[] }> {
-    const deadline = Date.now() + waitMs;
-    let last: string;
-    for (;;) {
-      if (this.shellEnded) throw new MinicapError(`minicap ended before it served frames: ${this.lastLine()}`);
-      try {
-        return await this.attempt(Math.max(200, deadline - Date.now()));
-      } catch (err) {
-        last = describeError(err);
-      }
-      if (Date.now() >= deadline)
-        throw new MinicapError(`minicap did not serve its socket within ${waitMs} ms (${last})`);
-      await sleep(250);
-    }
-  }
-
-  /** One connection: resolves once the banner came, rejects when the socket closes or stays silent. */
-  private async attempt(waitMs: number): Promise<{ socket: Duplex; reader: MinicapFrameReader; first: Buffer[] }> {
-    const socket = await this.adb.openLocal(SOCKET);
-    const reader = new MinicapFrameReader();
-    const first: Buffer[] = [];
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new MinicapError('no banner yet')), waitMs);
-      const done = (err: Error | null): void => {
-        clearTimeout(timer);
-        socket.off('data', onData);
-        socket.off('close', onClose);
-        socket.off('error', onClose);
-        if (!err) return resolve({ socket, reader, first });
-        socket.destroy();
-        reject(err);
-      };
-      const onData = (chunk: Buffer): void => {
-        try {
-          first.push(...reader.feed(chunk));
-        } catch (err) {
-          return done(err as Error);
-        }
-        if (reader.banner) {
-          // what came after the banner stays paused until the caller listens
-          socket.pause();
-          done(null);
-        }
-      };
-      const onClose = (): void => done(new MinicapError('the socket closed before the banner'));
-      socket.on('data', onData);
-      socket.on('close', onClose);
-      socket.on('error', onClose);
-    });
-  }
-
-  stream(socket: Duplex, reader: MinicapFrameReader, first: Buffer[], onFrame: (f: Buffer) => void): MinicapStream {
-    this.socket = socket;
-    for (const f of first) onFrame(f);
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Buffer[];
-      try {
-        frames = reader.feed(chunk);
-      } catch (err) {
-        return this.fail(err as Error);
-      }
-      for (const f of frames) onFrame(f);
-    });
-    socket.on('error', (err: Error) => this.fail(new MinicapError(`the minicap socket failed: ${err.message}`)));
-    socket.on('close', () => this.fail(new MinicapError('minicap closed its socket')));
-    socket.resume();
-    // closed between the banner and these listeners: no 'close' is coming any more
-    if (socket.destroyed) this.fail(new MinicapError('minicap closed its socket'));
-    return { banner: reader.banner as MinicapBanner, stop: () => this.stop(), ended: this.ended };
-  }
-
-  /** Broken: everything is taken down, the stream says why (once; a stop before wins). */
-  private fail(err: Error): void {
-    if (this.stopped) return;
-    this.settle(err);
-    void this.stop();
-  }
-
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.settle(null);
-    this.socket?.destroy();
-    this.held.destroy();
-    // closing ADB's shell stream does not always end what it ran
-    await killMinicap(this.adb);
-  }
-
-  private lastLine(): string {
-    const lines = this.output.trim().split('\n');
-    return (lines[lines.length - 1] ?? '').trim().slice(0, 200) || 'no output';
-  }
-}
-
 async function killMinicap(adb: AdbDevice): Promise<void> {
   await adb.shell('pkill minicap', 5_000).catch(() => undefined);
 }
@@ -255,8 +149,4 @@ export async function pushIfChanged(adb: AdbDevice, local: string, remote: strin
   const have = /^([0-9a-f]{32})\b/.exec((await adb.shell(`md5sum ${remote} 2>/dev/null`)).trim())?.[1];
   if (have === want) return;
   await adb.push(fs.createReadStream(local), remote, timeoutMs);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

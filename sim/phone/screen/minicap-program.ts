@@ -1,7 +1,7 @@
 import type { Phone } from '../phone';
 import type { CmdOutput } from '../shell/output';
 import { normalizePath } from '../shell/paths';
-import { shellSession } from '../shell/session';
+import { programPrinter } from '../shell/session';
 import { ScreenFrames } from './frames';
 import { MinicapServer, type Projection } from './minicap';
 
@@ -136,13 +136,7 @@ export async function runMinicap(
 }
 
 async function serve(phone: Phone, p: Projection, o: Options): Promise<CmdOutput> {
-  const session = shellSession();
-  const printed: Buffer[] = [];
-  const print = (s: string): void => {
-    const b = Buffer.from(s);
-    if (session) session.write(b);
-    else printed.push(b);
-  };
+  const { session, print, printed } = programPrinter();
   let ended!: () => void;
   const killed = new Promise<void>((resolve) => (ended = resolve));
   let server: MinicapServer | null = null;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Phone } from '../phone';
 import type { CmdOutput } from '../shell/output';
 import { normalizePath } from '../shell/paths';
-import { shellSession } from '../shell/session';
+import { programPrinter } from '../shell/session';
 import { encoderMissing } from './scrcpy-encoder';
 import { ScrcpyServer, videoSize, type ScrcpyServerOptions } from './scrcpy-server';
 
@@ -135,13 +135,7 @@ export async function runAppProcess(phone: Phone, args: string[], env: Record<st
 }
 
 async function serve(phone: Phone, parsed: Parsed, sdk: number): Promise<CmdOutput> {
-  const session = shellSession();
-  const printed: Buffer[] = [];
-  const print = (s: string): void => {
-    const b = Buffer.from(s);
-    if (session) session.write(b);
-    else printed.push(b);
-  };
+  const { session, print, printed } = programPrinter();
   let ended!: (error: string | null) => void;
   const over = new Promise<string | null>((resolve) => (ended = resolve));
   const server = new ScrcpyServer(phone, parsed.options, (error) => ended(error));

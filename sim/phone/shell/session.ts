@@ -23,3 +23,21 @@ export function withShellSession<T>(session: ShellSession, run: () => Promise<T>
 export function shellSession(): ShellSession | null {
   return current.getStore() ?? null;
 }
+
+/**
+ * Where a long-running program prints: straight to the client while it runs in a held shell,
+ * else gathered into its output (`printed`) for when it ends.
+ */
+export function programPrinter(): { session: ShellSession | null; print(s: string): void; printed: Buffer[] } {
+  const session = shellSession();
+  const printed: Buffer[] = [];
+  return {
+    session,
+    printed,
+    print: (s) => {
+      const b = Buffer.from(s);
+      if (session) session.write(b);
+      else printed.push(b);
+    },
+  };
+}
