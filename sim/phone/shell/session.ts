@@ -20,7 +20,7 @@ export function withShellSession<T>(session: ShellSession, run: () => Promise<T>
 }
 
 /** The connection of the shell line running now; null outside one (a command called directly). */
-export function shellSession(): ShellSession | null {
+function shellSession(): ShellSession | null {
   return current.getStore() ?? null;
 }
 
