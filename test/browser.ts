@@ -63,6 +63,15 @@ export async function startBrowserRig(): Promise<BrowserRig> {
   };
 }
 
+/** For waitInPage: how many of the phone screen canvas's sampled pixels are not blank (a drawn frame has many). */
+export const SCREEN_PAINTED = `(() => {
+  const c = document.querySelector('[data-testid="screen-canvas"]');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4 * 997) if (d[i + 3] > 0 && (d[i] > 16 || d[i + 1] > 16 || d[i + 2] > 16)) n++;
+  return n;
+})()`;
+
 /**
  * Polls `expression` in the page until `accept` holds, and returns its last value. Used instead
  * of `page.waitForFunction`, which compiles its predicate inside the page and is therefore

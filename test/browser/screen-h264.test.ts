@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { encoderMissing } from '../../sim/phone/screen/scrcpy-encoder';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { SCREEN_PAINTED, startBrowserRig, waitInPage, type BrowserRig } from '../browser';
 import { TEST_ADMIN_PASSWORD } from '../harness';
 import { startHostRig, type HostRig } from '../phone-host/host-rig';
 
@@ -20,15 +20,6 @@ const maySkip = missing !== null && !isRoot;
 let rig: BrowserRig;
 let host: HostRig;
 let deviceId: string;
-
-/** How many of the canvas's sampled pixels are not blank: a drawn frame has many. */
-const PAINTED = `(() => {
-  const c = document.querySelector('[data-testid="screen-canvas"]');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4 * 997) if (d[i + 3] > 0 && (d[i] > 16 || d[i + 1] > 16 || d[i + 2] > 16)) n++;
-  return n;
-})()`;
 
 async function openScreen(p: Page): Promise<void> {
   const hash = `/devices/${deviceId}/screen`;
@@ -59,7 +50,7 @@ run(`an H.264 screen in the browser${maySkip ? ` (skipped: ${missing}, and not r
   test('an API 34 phone is drawn from its video stream (视频流), for a late viewer too', async () => {
     const page = rig.page;
     await openScreen(page);
-    expect(await waitInPage<number>(page, PAINTED, (n) => n > 50, 60_000)).toBeGreaterThan(50);
+    expect(await waitInPage<number>(page, SCREEN_PAINTED, (n) => n > 50, 60_000)).toBeGreaterThan(50);
     await page.getByTestId('screen-path').waitFor();
     expect(await page.getByTestId('screen-path').textContent()).toBe('视频流');
     expect(await page.getByTestId('screen-path').getAttribute('data-path')).toBe('scrcpy');
@@ -73,7 +64,7 @@ run(`an H.264 screen in the browser${maySkip ? ` (skipped: ${missing}, and not r
 
     const late = await rig.context.newPage();
     await openScreen(late);
-    expect(await waitInPage<number>(late, PAINTED, (n) => n > 50, 20_000)).toBeGreaterThan(50);
+    expect(await waitInPage<number>(late, SCREEN_PAINTED, (n) => n > 50, 20_000)).toBeGreaterThan(50);
     expect(await late.getByTestId('screen-path').textContent()).toBe('视频流');
     await late.close();
   });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { addUser } from '../../admin/auth/users';
 import { API_ERROR_CODES } from '../../domain/api-errors';
-import { startBrowserRig, waitForText, waitInPage, type BrowserRig } from '../browser';
+import { SCREEN_PAINTED, startBrowserRig, waitForText, waitInPage, type BrowserRig } from '../browser';
 import { getJson, TEST_ADMIN_PASSWORD } from '../harness';
 import { startHostRig, type HostRig } from '../phone-host/host-rig';
 import { operatorSteps, until } from '../phone-host/operator-steps';
@@ -43,15 +43,6 @@ async function logIn(p: Page, hash: string, who = { username: 'admin', password:
   await p.getByTestId('login-submit').click();
   await waitInPage<string>(p, 'window.location.hash', (h) => h === `#${hash}`, 30_000);
 }
-
-/** How many of the canvas's sampled pixels are not blank: a drawn frame has many. */
-const PAINTED = `(() => {
-  const c = document.querySelector('[data-testid="screen-canvas"]');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4 * 997) if (d[i + 3] > 0 && (d[i] > 16 || d[i + 1] > 16 || d[i + 2] > 16)) n++;
-  return n;
-})()`;
 
 beforeAll(async () => {
   rig = await startBrowserRig();
@@ -111,7 +102,7 @@ test('a phone stopped on a slider: 需处理 → 屏幕 → 接管 → drag → 
   expect(await taskRow.getByTestId('attention-screen-link').getAttribute('href')).toBe(screenHref);
   await phoneRow.getByTestId('attention-screen-link').click();
   await page.getByTestId('page-device-screen').waitFor();
-  expect(await waitInPage<number>(page, PAINTED, (n) => n > 50, 30_000)).toBeGreaterThan(50);
+  expect(await waitInPage<number>(page, SCREEN_PAINTED, (n) => n > 50, 30_000)).toBeGreaterThan(50);
   expect(await page.getByTestId('screen-path').textContent()).toBe('高速画面');
   await waitForText(page, 'screen-fps', '每秒');
   await page.getByTestId('screen-attention').waitFor();

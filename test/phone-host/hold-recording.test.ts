@@ -1,16 +1,9 @@
 import type { HoldRecording } from '../../domain/hold-recording';
 import { center, one, option, parseDump, type XNode } from '../../sim/phone/testkit';
-import {
-  deviceRequest,
-  issueTestDevice,
-  loginOperator,
-  startTestAdmin,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
-import { BLACK_M, releaseAppVersionInTestDb } from '../purchase/setup';
+import { deviceRequest, issueTestDevice, type OperatorClient, type TestAdmin } from '../harness';
+import { BLACK_M } from '../purchase/setup';
 import { realPng, sha256Hex } from '../security/png-fixtures';
-import { startHostRig, type HostRig } from './host-rig';
+import { startHostStack, type HostRig, type HostStack } from './host-rig';
 import { until } from './operator-steps';
 
 jest.setTimeout(600_000);
@@ -30,16 +23,13 @@ describe('the recording of a held phone', () => {
   let rig: HostRig;
   let deviceId: string;
 
+  let stack: HostStack;
   beforeAll(async () => {
-    admin = await startTestAdmin();
-    await releaseAppVersionInTestDb(admin);
-    op = await loginOperator(admin);
-    rig = await startHostRig(admin, op, [SERIAL]);
-    deviceId = rig.devices.get(SERIAL) as string;
+    stack = await startHostStack(SERIAL);
+    ({ admin, op, rig, deviceId } = stack);
   });
   afterAll(async () => {
-    await rig?.close();
-    await admin?.close();
+    await stack?.close();
   });
 
   const recordings = async (id = deviceId) =>

@@ -3,7 +3,15 @@ import type { DeviceView } from '../../domain/devices';
 import { PhoneHost } from '../../phone-host/host';
 import { HostMetrics } from '../../phone-host/metrics';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
-import { tempDataDir, testLogger, type OperatorClient, type TestAdmin } from '../harness';
+import {
+  loginOperator,
+  startTestAdmin,
+  tempDataDir,
+  testLogger,
+  type OperatorClient,
+  type TestAdmin,
+} from '../harness';
+import { releaseAppVersionInTestDb } from '../purchase/setup';
 import { until } from './operator-steps';
 
 export interface HostRig {
@@ -65,6 +73,37 @@ export async function startHostRig(admin: TestAdmin, op: OperatorClient, serials
     async close() {
       await host.stop();
       await sim.close();
+    },
+  };
+}
+
+export interface HostStack {
+  admin: TestAdmin;
+  op: OperatorClient;
+  rig: HostRig;
+  /** the approved phone's device id */
+  deviceId: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real admin (with its worker, the app version released for live purchases), an operator
+ * logged in, and one simulator phone on a real phone host, approved: what a test of a phone in
+ * an operator's hands starts from.
+ */
+export async function startHostStack(serial: string): Promise<HostStack> {
+  const admin = await startTestAdmin();
+  await releaseAppVersionInTestDb(admin);
+  const op = await loginOperator(admin);
+  const rig = await startHostRig(admin, op, [serial]);
+  return {
+    admin,
+    op,
+    rig,
+    deviceId: rig.devices.get(serial) as string,
+    async close() {
+      await rig.close();
+      await admin.close();
     },
   };
 }

@@ -1,14 +1,7 @@
 import type { ScreenNodesView } from '../../domain/screen-nodes';
-import {
-  deviceRequest,
-  issueTestDevice,
-  loginOperator,
-  startTestAdmin,
-  type OperatorClient,
-  type TestAdmin,
-} from '../harness';
-import { BLACK_M, putSimOverlays, releaseAppVersionInTestDb } from '../purchase/setup';
-import { startHostRig, type HostRig } from './host-rig';
+import { deviceRequest, issueTestDevice, type OperatorClient, type TestAdmin } from '../harness';
+import { BLACK_M, putSimOverlays } from '../purchase/setup';
+import { startHostStack, type HostRig, type HostStack } from './host-rig';
 import { until } from './operator-steps';
 
 jest.setTimeout(600_000);
@@ -37,16 +30,13 @@ describe('the nodes a held phone read', () => {
   let rig: HostRig;
   let deviceId: string;
 
+  let stack: HostStack;
   beforeAll(async () => {
-    admin = await startTestAdmin();
-    await releaseAppVersionInTestDb(admin);
-    op = await loginOperator(admin);
-    rig = await startHostRig(admin, op, [SERIAL]);
-    deviceId = rig.devices.get(SERIAL) as string;
+    stack = await startHostStack(SERIAL);
+    ({ admin, op, rig, deviceId } = stack);
   });
   afterAll(async () => {
-    await rig?.close();
-    await admin?.close();
+    await stack?.close();
   });
 
   const nodes = async (id = deviceId) => (await op.get(`/api/devices/${id}/screen/nodes`)).body as ScreenNodesView;

@@ -1,7 +1,6 @@
 import type { TapRecord } from '../../sim/phone/phone';
-import { getJson, loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
-import { releaseAppVersionInTestDb } from '../purchase/setup';
-import { startHostRig, type HostRig } from './host-rig';
+import { getJson, type OperatorClient, type TestAdmin } from '../harness';
+import { startHostStack, type HostRig, type HostStack } from './host-rig';
 import { operatorSteps, until } from './operator-steps';
 
 jest.setTimeout(600_000);
@@ -26,16 +25,13 @@ describe('taking a phone over', () => {
   const taps = async () =>
     (await getJson(`http://127.0.0.1:${rig.sim.controlPort}/devices/take-a/taps`)).body as TapRecord[];
 
+  let stack: HostStack;
   beforeAll(async () => {
-    admin = await startTestAdmin();
-    await releaseAppVersionInTestDb(admin);
-    op = await loginOperator(admin);
-    rig = await startHostRig(admin, op, ['take-a']);
-    deviceId = rig.devices.get('take-a') as string;
+    stack = await startHostStack('take-a');
+    ({ admin, op, rig, deviceId } = stack);
   });
   afterAll(async () => {
-    await rig?.close();
-    await admin?.close();
+    await stack?.close();
   });
 
   it('a hold taken mid-purchase stops it before its next act, with no tap after the hold', async () => {
