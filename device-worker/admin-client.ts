@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PhoneAgentReport } from '../domain/phone-agent';
 import type { ScreenNodesUpload } from '../domain/screen-nodes';
 import type { Logger } from '../platform/logger';
@@ -276,4 +277,28 @@ export async function sendScreenNodes(
     opts.log.debug({ err: describeError(err) }, "the held phone's screen nodes could not be sent");
     return false;
   }
+}
+
+/**
+ * One screenshot to a device route of the admin (`POST /api/device/evidence`, `…/hold-frames`):
+ * multipart with the route's text fields, the PNG's SHA-256 and the PNG in `file`. The answer is
+ * the caller's to read; a failure to reach the admin throws.
+ */
+export function postDevicePng(
+  opts: Pick<AdminClientOptions, 'adminUrl' | 'deviceId' | 'token'>,
+  path: string,
+  fields: Record<string, string>,
+  png: Buffer,
+  timeoutMs: number,
+): Promise<Response> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('sha256', createHash('sha256').update(png).digest('hex'));
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screen.png');
+  return fetch(new URL(path, opts.adminUrl), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
+    body: form,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
 }

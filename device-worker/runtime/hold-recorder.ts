@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { postDevicePng } from '../admin-client';
 import { PDD_PACKAGE } from '../../domain/pdd-app';
 import {
   MAX_SCREEN_NODE_CHARS,
@@ -11,7 +12,7 @@ import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { AdbDevice } from '../adb/adb-device';
 import { profileForVersion, type PddProfile } from '../pdd/profile';
-import { PAYMENT_SCREEN_TEXTS } from '../pdd/purchase/profile';
+import { showsPaymentText } from '../pdd/purchase/evidence';
 import { classify, type Screen } from '../pdd/screens';
 import { parseUiDump, type UiDump } from '../pdd/ui-xml';
 
@@ -39,9 +40,7 @@ const PAYMENT_APPS = ['com.eg.android.AlipayGphone', 'com.tencent.mm'];
  * over one (`overlay`) or an ambiguous dump is not proof either: nothing is kept.
  */
 export function holdFrameVerdict(dump: UiDump, profile: PddProfile): FrameVerdict {
-  const paying = [...PAYMENT_SCREEN_TEXTS, profile.purchase.text.cashierTitle, ...PASSWORD_TEXTS];
-  if (dump.nodes.some((n) => paying.some((t) => n.text.includes(t) || n.contentDesc.includes(t))))
-    return { keep: false, why: 'payment' };
+  if (showsPaymentText(dump, profile, PASSWORD_TEXTS)) return { keep: false, why: 'payment' };
   const root = dump.root.packageName;
   if (root === profile.alipayPkg || PAYMENT_APPS.includes(root)) return { keep: false, why: 'payment' };
   if (root !== profile.pkg && root !== profile.launcherPkg) return { keep: false, why: 'other_app' };
@@ -267,18 +266,12 @@ export function httpHoldFrameUploader(opts: {
 }): HoldFrameUpload {
   return async (png, meta) => {
     try {
-      const form = new FormData();
-      form.append('upload_key', `hold:${meta.holdSince}:${randomUUID()}`);
-      form.append('sha256', createHash('sha256').update(png).digest('hex'));
-      form.append('hold_since', meta.holdSince);
-      form.append('captured_at', meta.capturedAt);
-      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screen.png');
-      const res = await fetch(new URL('/api/device/hold-frames', opts.adminUrl), {
-        method: 'POST',
-        headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
-        body: form,
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
-      });
+      const fields = {
+        upload_key: `hold:${meta.holdSince}:${randomUUID()}`,
+        hold_since: meta.holdSince,
+        captured_at: meta.capturedAt,
+      };
+      const res = await postDevicePng(opts, '/api/device/hold-frames', fields, png, opts.timeoutMs ?? 10_000);
       await res.arrayBuffer().catch(() => undefined);
       if (!res.ok) opts.log.debug({ status: res.status }, 'the admin did not take a frame of the held phone');
       return res.ok;

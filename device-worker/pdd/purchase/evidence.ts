@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { postDevicePng } from '../../admin-client';
 import type { Logger } from 'pino';
 import type { PddProfile } from '../profile';
 import { classify } from '../screens';
@@ -32,20 +33,14 @@ export function httpEvidenceUploader(opts: {
   return {
     async upload(png, meta) {
       try {
-        const form = new FormData();
-        form.append('upload_key', `${meta.attemptId}:${meta.kind}:${randomUUID().slice(0, 8)}`.slice(0, 128));
-        form.append('sha256', createHash('sha256').update(png).digest('hex'));
-        form.append('task_id', meta.taskId);
-        form.append('attempt_id', meta.attemptId);
-        form.append('kind', meta.kind);
-        form.append('captured_at', meta.capturedAt);
-        form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screen.png');
-        const res = await fetch(new URL('/api/device/evidence', opts.adminUrl), {
-          method: 'POST',
-          headers: { authorization: `Bearer ${opts.deviceId}.${opts.token}` },
-          body: form,
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-        });
+        const fields = {
+          upload_key: `${meta.attemptId}:${meta.kind}:${randomUUID().slice(0, 8)}`.slice(0, 128),
+          task_id: meta.taskId,
+          attempt_id: meta.attemptId,
+          kind: meta.kind,
+          captured_at: meta.capturedAt,
+        };
+        const res = await postDevicePng(opts, '/api/device/evidence', fields, png, opts.timeoutMs ?? 15_000);
         const body = (await res.json().catch(() => null)) as { evidence_id?: unknown } | null;
         if (!res.ok || typeof body?.evidence_id !== 'string') {
           opts.log.warn({ status: res.status, kind: meta.kind, taskId: meta.taskId }, 'evidence upload refused');
@@ -61,6 +56,16 @@ export function httpEvidenceUploader(opts: {
 }
 
 /**
+ * Whether any node of the dump shows a payment word (立即支付, the cashier's title, and `extra`),
+ * in its text or its content-desc: a payment sheet leaves its words in the dump whatever is drawn
+ * over it.
+ */
+export function showsPaymentText(dump: UiDump, profile: PddProfile, extra: readonly string[] = []): boolean {
+  const paying = [...PAYMENT_SCREEN_TEXTS, profile.purchase.text.cashierTitle, ...extra];
+  return dump.nodes.some((n) => paying.some((t) => n.text.includes(t) || n.contentDesc.includes(t)));
+}
+
+/**
  * Whether the screen a dump shows may be photographed: only PDD's own screens, never its cashier
  * or a payment hand-off (a payment page is never stored or uploaded, docs/architecture.md §4.3),
  * nor another app (the launcher, a payment app, anything whose root is not PDD). No dump, or one
@@ -72,8 +77,7 @@ export function httpEvidenceUploader(opts: {
 export function screenMayBeCaptured(dump: UiDump | null, profile: PddProfile): boolean {
   if (!dump || dump.root.packageName !== profile.pkg) return false;
   // a dialog over the cashier still leaves the payment sheet in the picture
-  const paying = [...PAYMENT_SCREEN_TEXTS, profile.purchase.text.cashierTitle];
-  if (dump.nodes.some((n) => paying.some((t) => n.text.includes(t) || n.contentDesc.includes(t)))) return false;
+  if (showsPaymentText(dump, profile)) return false;
   try {
     const kind = classify(dump, profile).kind;
     return kind !== 'cashier' && kind !== 'payment_handoff' && kind !== 'launcher';
