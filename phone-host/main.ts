@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { chaosRegister } from '../platform/chaos';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 import { installProcessGuard } from '../platform/process-guard';
@@ -14,6 +15,7 @@ import { HostMetrics } from './metrics';
  */
 async function main(): Promise<void> {
   const config = parsePhoneHostArgs(process.argv.slice(2), process.env);
+  chaosRegister('phone-host');
   usePrivateUmask();
   const log = createLogger({
     name: `phone-host-${config.hostId}`,

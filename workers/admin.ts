@@ -5,6 +5,7 @@ import { describeError } from '../platform/errors';
 import { temporalDataConverter } from '../temporal/codec';
 import { temporalConnectOptions } from '../temporal/connection';
 import { tracingSinks, tracingWorkerInterceptors } from '../temporal/tracing';
+import { withChaosPoints } from '../temporal/chaos';
 import {
   startAdmin as startAdminServer,
   type AdminHandle,
@@ -54,7 +55,7 @@ export function runAdminWorker(opts: AdminWorkerDeps): AdminWorkerHandle {
           activities: createAdminActivities(opts.db, opts.syb),
           workflowBundle: { code: bundle.code },
           dataConverter: temporalDataConverter(),
-          interceptors: tracingWorkerInterceptors(),
+          interceptors: withChaosPoints(tracingWorkerInterceptors()),
           // what the bundle's tracing interceptor calls (workflows/tracing.ts); records nothing with tracing off
           sinks: tracingSinks(),
           // identification only (Web UI, logs): versioning rules would strand the open purchases

@@ -1,3 +1,4 @@
+import { chaosRegister } from '../platform/chaos';
 import { ConfigError } from '../platform/config';
 import { describeError } from '../platform/errors';
 import { serveMetrics } from '../platform/metrics';
@@ -22,6 +23,7 @@ import { clearStaleSyncFlag } from '../admin/syb/sync';
  */
 async function main(): Promise<void> {
   const { env, paths, log, temporal } = setUpAdminProcess('admin-worker');
+  chaosRegister('admin-worker');
   const workflowBundle = loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE);
   const db = await openMigratedAdminDb(paths.adminDb);
   const syb = new SybService(

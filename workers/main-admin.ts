@@ -1,3 +1,4 @@
+import { chaosRegister } from '../platform/chaos';
 import { ConfigError } from '../platform/config';
 import { describeError } from '../platform/errors';
 import { temporalTarget } from '../temporal/connection';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   });
   const listen = adminListen(env);
   const withWorker = !process.argv.includes('--no-worker');
+  chaosRegister('admin-http');
   // the prebuilt bundle or nothing: a missing one stops the start with what to run
   const workflowBundle = withWorker ? loadWorkflowBundle(process.env.CMAUTOBUY_WORKFLOW_BUNDLE) : undefined;
   if (workflowBundle)

@@ -1,3 +1,4 @@
+import { chaosRegister } from '../platform/chaos';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
 import { createLogger } from '../platform/logger';
@@ -22,6 +23,7 @@ import { startDeviceWorker } from './device';
  */
 async function main(): Promise<void> {
   const config = parseDeviceWorkerArgs(process.argv.slice(2), process.env);
+  chaosRegister('device-worker', { deviceId: config.deviceId, serial: config.serial });
   usePrivateUmask();
   const deviceDir = dataPaths(config.dataDir).device(config.deviceId);
   // before anything opens the ledger or writes a log line into this device's folder

@@ -3,6 +3,7 @@ import { DEVICES_TASK_QUEUE } from '../../domain/task-queues';
 import { describeError } from '../../platform/errors';
 import { temporalDataConverter } from '../../temporal/codec';
 import { tracingWorkerInterceptors } from '../../temporal/tracing';
+import { withChaosPoints } from '../../temporal/chaos';
 import type { Logger } from '../../platform/logger';
 import type { DeviceLedger } from '../ledger/ledger';
 
@@ -76,7 +77,7 @@ export class ClaimPoller {
       identity: this.opts.identity,
       activities: this.opts.claimActivities,
       dataConverter: temporalDataConverter(),
-      interceptors: tracingWorkerInterceptors(),
+      interceptors: withChaosPoints(tracingWorkerInterceptors()),
       // one claim at a time: a phone is handed to one workflow
       maxConcurrentActivityTaskExecutions: 1,
       shutdownGraceTime: '10 seconds',

@@ -3,6 +3,7 @@ import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { temporalDataConverter } from '../../temporal/codec';
 import { tracingWorkerInterceptors } from '../../temporal/tracing';
+import { withChaosPoints } from '../../temporal/chaos';
 import { temporalConnectOptions, type TemporalConnectionSettings } from '../../temporal/connection';
 import { DriverGate } from './driver-gate';
 
@@ -61,7 +62,7 @@ export function runDeviceQueue(opts: DeviceQueueOptions): DeviceQueue {
           identity: opts.identity,
           activities,
           dataConverter: temporalDataConverter(),
-          interceptors: tracingWorkerInterceptors(),
+          interceptors: withChaosPoints(tracingWorkerInterceptors()),
           // one phone, one screen: activities on it never overlap
           maxConcurrentActivityTaskExecutions: 1,
           // a heartbeat (one per dump) reaches the server at least this often, and the server's

@@ -31,9 +31,17 @@ export function purchaseWorkflowId(taskId: string, authorizationId: string): str
   return `purchase/${taskId}/${authorizationId}`;
 }
 
+/**
+ * The purchase workflow's steps, in the order it takes them (workflows/purchase/index.ts): what its
+ * `state` query answers as `step`. The chaos run (docs/chaos.md) kills every process at the
+ * boundary into each, so a new step is new kill points.
+ */
+export const PURCHASE_STEPS = ['waiting_for_phone', 'preparing', 'fence', 'submit', 'observe', 'reconcile'] as const;
+export type PurchaseStep = (typeof PURCHASE_STEPS)[number];
+
 export interface PurchaseState {
   status: PurchaseStatus;
-  step: string;
+  step: PurchaseStep;
   deviceId: string | null;
   reasonCode: string | null;
   /** the PDD order number; wire name kept: recorded workflow histories carry it (docs/api.md "Names") */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { startPhoneSim, type Goods, type Order, type PhoneSim, type TapRecord } from '../../sim/phone';
+import { isPaymentTap, isSubmitTap } from '../../sim/phone/taps';
 import { SubmissionLedger, type SubmissionRow } from '../../device-worker/ledger/submissions';
 import { startDeviceWorker, type DeviceWorkerHandle } from '../../workers/device';
 import { TEST_CHANNEL } from '../../device-worker/pdd/purchase/testkit';
@@ -145,25 +146,13 @@ export async function startPurchaseRig(
   const dataDir = tempDataDir('device');
   const ledgerFile = path.join(dataDir, 'device', device.deviceId, 'ledger.db');
   const phone = () => sim.phone(serial);
-  const isSubmit = (t: TapRecord) =>
-    [t.target, t.node].some(
-      (n) => (n?.text ?? '').startsWith('提交订单') || (n?.resource_id ?? '').includes('ll_sku_confirm'),
-    );
-  const isPayment = (t: TapRecord) =>
-    t.screen === 'cashier' ||
-    t.screen === 'payment_handoff' ||
-    [t.target, t.node].some(
-      (n) =>
-        /支付|付款|先用后付/.test(`${n?.text ?? ''}${n?.content_desc ?? ''}`) ||
-        (n?.resource_id ?? '').includes('ll_pay'),
-    );
   let submitTapHook: (() => void) | null = null;
   const simPhone = phone();
   const tap = simPhone.tap.bind(simPhone);
   simPhone.tap = (x: number, y: number) => {
     tap(x, y);
     const last = simPhone.taps.at(-1);
-    if (submitTapHook && last && isSubmit(last)) submitTapHook();
+    if (submitTapHook && last && isSubmitTap(last)) submitTapHook();
   };
 
   const rig: PurchaseRig = {
@@ -268,8 +257,8 @@ export async function startPurchaseRig(
     },
     orders: () => phone().app.orders,
     taps: () => phone().taps,
-    submitTaps: () => phone().taps.filter(isSubmit),
-    paymentTaps: () => phone().taps.filter(isPayment),
+    submitTaps: () => phone().taps.filter(isSubmitTap),
+    paymentTaps: () => phone().taps.filter(isPaymentTap),
     submissionRows() {
       const l = new SubmissionLedger(ledgerFile);
       try {

@@ -75,7 +75,7 @@ export class PurchaseSession extends PddSession {
       }
     });
     this.steps.add('quantity', { which, tap: { x: stepper.point.x, y: stepper.point.y } });
-    await this.parts.inputs.tapAt(stepper.point, `quantity ${which}`);
+    await this.parts.inputs.tapAt('quantity_tap', stepper.point, `quantity ${which}`);
     const count = panel.state.view.count;
     panel.state = await waitForPanel(
       this.parts,
@@ -100,7 +100,7 @@ export class PurchaseSession extends PddSession {
   /** The one irreversible tap. The guard refuses it unless submitOnce armed its permit for this point. */
   async tapSubmit(point: { x: number; y: number; node: UiNode }): Promise<void> {
     this.steps.add('submit_tap', { tap: { x: point.x, y: point.y } });
-    await this.parts.inputs.tapAt(point, this.pp.text.submitLabel, false);
+    await this.parts.inputs.tapAt('submit_tap', point, this.pp.text.submitLabel, false);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { chaosPoint } from '../../../platform/chaos';
 import type { AdbDevice, TapTarget } from '../../adb/adb-device';
 import type { CounterClock } from '../../counters';
 import { DeviceError } from '../../errors';
@@ -6,6 +7,25 @@ import { classify } from '../screens';
 import { reaches, resolveRef, type UiDump, type UiNode } from '../ui-xml';
 import { activityCheckpoint } from './checkpoint';
 import type { DumpCache } from './dumps';
+
+/**
+ * Every act the session sends to the phone, by name. The chaos run (platform/chaos.ts,
+ * docs/chaos.md) kills a process just before and just after each, so a new kind of act is a new
+ * pair of kill points.
+ */
+export const DEVICE_ACTS = [
+  'open_goods',
+  'reopen_goods',
+  'entry_tap',
+  'option_tap',
+  'reveal_sizes',
+  'quantity_tap',
+  'close_popup',
+  'back',
+  'submit_tap',
+  'open_orders',
+] as const;
+export type DeviceAct = (typeof DEVICE_ACTS)[number];
 
 /**
  * Every input the session sends to the phone, and what is checked before each: the witness gets
@@ -38,11 +58,18 @@ export class SessionInputs {
   }
 
   /** One input that is not a tap (an intent, the swipe, back): the witness, the safe point `what`, then the input. */
-  async send(what: string, input: () => Promise<void>): Promise<void> {
+  async send(what: DeviceAct, input: () => Promise<void>): Promise<void> {
     await this.beforeInput();
     activityCheckpoint(what);
     this.dumps.inputSent();
+    await this.act(what, input);
+  }
+
+  /** The input itself, between the chaos run's two kill points (nothing without a chaos run). */
+  async act(act: DeviceAct, input: () => Promise<void>): Promise<void> {
+    await chaosPoint({ kind: 'act', phase: 'before', act });
     await input();
+    await chaosPoint({ kind: 'act', phase: 'after', act });
   }
 
   /**
@@ -51,7 +78,12 @@ export class SessionInputs {
    * drawn over a control is ever tapped. `checkpoint: false` only for the submit tap, which follows
    * its ledger row with nothing between.
    */
-  async tapAt(point: { x: number; y: number; node: UiNode }, label: string, checkpoint = true): Promise<void> {
+  async tapAt(
+    act: DeviceAct,
+    point: { x: number; y: number; node: UiNode },
+    label: string,
+    checkpoint = true,
+  ): Promise<void> {
     const dump = this.dumps.lastDumpOrNull();
     const node = dump ? resolveRef(dump, point.node) : null;
     if (!dump || !node || !reaches(dump, point, node))
@@ -66,7 +98,7 @@ export class SessionInputs {
     }
     const target: TapTarget = { order: node.order, className: node.className, bounds: node.bounds, label };
     this.dumps.inputSent();
-    await this.adb.tap(point.x, point.y, target);
+    await this.act(act, () => this.adb.tap(point.x, point.y, target));
     this.clock.counters.taps += 1;
   }
 }

@@ -32,11 +32,11 @@ export async function openGoods(s: SessionParts, goodsId: string): Promise<Goods
  * The goods link's safe point comes before the witness's look (./inputs.ts `send` has
  * them the other way round): a cancelled activity neither looks nor opens anything.
  */
-async function openByIntent(s: SessionParts, what: string, url: string): Promise<void> {
+async function openByIntent(s: SessionParts, what: 'open_goods' | 'reopen_goods', url: string): Promise<void> {
   activityCheckpoint(what);
   await s.inputs.beforeInput();
   s.dumps.inputSent();
-  await s.adb.startView(url);
+  await s.inputs.act(what, () => s.adb.startView(url));
 }
 
 function waitForGoods(s: SessionParts, goodsId: string): Promise<GoodsView> {
@@ -54,7 +54,7 @@ function waitForGoods(s: SessionParts, goodsId: string): Promise<GoodsView> {
 /** Taps the profiled entry once; the new panel must show nothing selected. */
 export async function openSpecPanel(s: SessionParts, goods: GoodsView): Promise<OpenPanel> {
   s.steps.add('open_spec_panel', { tap: { x: goods.entry.x, y: goods.entry.y } });
-  await s.inputs.tapAt(goods.entry, goods.entry.label);
+  await s.inputs.tapAt('entry_tap', goods.entry, goods.entry.label);
   await sleep(s.timing.navigationSettleMs);
   const view = await s.waits.waitFor('the spec panel', true, (screen) =>
     screen.kind === 'sku_panel' ? screen.panel : screen.kind === 'goods_detail' ? WAIT : undefined,

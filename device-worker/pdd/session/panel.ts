@@ -45,7 +45,7 @@ export async function selectOption(
     toggles: option.selected ? 'off' : 'on',
     tap: { x: point.x, y: point.y },
   });
-  await s.inputs.tapAt(point, `option ${JSON.stringify(value)}`);
+  await s.inputs.tapAt('option_tap', point, `option ${JSON.stringify(value)}`);
   await sleep(s.timing.tapSettleMs);
   const before = panel.state.selection[dim];
   panel.state = await waitForPanel(

@@ -66,7 +66,7 @@ export class ScreenWaits {
         } else {
           const close = this.interruptions.toClose(screen, what);
           if (close) {
-            await this.inputs.tapAt(close, close.label);
+            await this.inputs.tapAt('close_popup', close, close.label);
             await sleep(this.timing.tapSettleMs);
             expectChange = false;
             staleGrace = 1;
