@@ -32,6 +32,7 @@ export const API_ERROR_CODES = {
 
   // Temporal
   TEMPORAL_UNAVAILABLE: '工作流服务未连接，任务暂时无法开始，请稍后重试',
+  TEMPORAL_UI_READ_ONLY: 'Temporal 界面只能查看：取消、重置、标记已付款等操作请在任务页进行',
 
   // Catalog: Shopee import (admin/catalog)
   EXPECTED_MULTIPART: '请选择文件后再上传',

@@ -10,6 +10,8 @@ export interface ChildSpec {
   args: string[];
   /** what this child needs on top of `baseEnvironment()`; secrets go here, to the one child that needs them */
   env?: NodeJS.ProcessEnv;
+  /** written to the child's stdin, which then ends: a secret for it alone, off its command line and environment */
+  stdin?: string;
   /** a line on stdout that means "ready"; its match is returned */
   readyLine: RegExp;
   readyTimeoutMs?: number;
@@ -129,8 +131,13 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   // nice execs the command: the pid is the child's own, for signals and the restart log alike
   const child = spawn(command, args, {
     env: { ...baseEnvironment(), ...spec.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (spec.stdin !== undefined) {
+    // a child that dies before reading it shows in its exit, not as an EPIPE here
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(spec.stdin);
+  }
   child.stderr?.pipe(log, { end: false });
   // the last lines, so a child that cannot bind its port is reported with the port and its holder
   const tail: string[] = [];
@@ -203,9 +210,13 @@ export interface RestartPolicy {
 }
 
 /** How long an exit waits for a shutdown to show before it counts as a crash. */
-const EXIT_GRACE_MS = 300;
+export const EXIT_GRACE_MS = 300;
 
-const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  initialDelayMs: 1000,
+  maxDelayMs: 30_000,
+  stableAfterMs: 60_000,
+};
 
 export interface RestartEvent {
   child: string;

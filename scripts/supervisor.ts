@@ -3,9 +3,9 @@ import { parseEnv } from '../admin/config/env';
 import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { ensurePayloadKeyFile } from '../temporal/codec/keys';
-import { temporalTarget } from '../temporal/connection';
+import { TEMPORAL_UI_PATH, temporalTarget } from '../temporal/connection';
 import { tightenTree, usePrivateUmask } from '../platform/private-files';
-import { waitForTemporal, type DevServer } from '../temporal/dev-server';
+import { waitForTemporal } from '../temporal/dev-server';
 import { PROJECT_ROOT } from '../temporal/binaries';
 import { ChildSpecs } from './supervise/child-specs';
 import { SupervisedChild, type ChildSpec } from '../platform/children';
@@ -14,7 +14,7 @@ import { ensureUiBuilt } from './supervise/ui-build';
 import { SIM_PHONES } from './supervise/sim-devices';
 import { approveSimPhones, simHostCredential } from './supervise/sim-host';
 import { restartLogger } from './supervise/restart-log';
-import { startTemporal } from './supervise/temporal';
+import { startTemporal, type EmbeddedTemporal } from './supervise/temporal';
 
 /**
  * `npm start`: the embedded system on one machine — Temporal dev server (SQLite under the
@@ -41,7 +41,6 @@ async function main(): Promise<void> {
   const payloadKeys =
     env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS ?? (target.embedded ? ensurePayloadKeyFile(paths.root) : undefined);
   const keyEnv = payloadKeys ? { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: payloadKeys } : {};
-  const adminBase = `${env.CMAUTOBUY_ADMIN_TLS_CERT ? 'https' : 'http'}://${env.CMAUTOBUY_ADMIN_HOST}:${env.CMAUTOBUY_ADMIN_PORT}`;
   const children: SupervisedChild[] = [];
   const onRestart = restartLogger(paths.logs, say);
   /** started, supervised, and stopped (newest first) by stopAll */
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
     children.push(child);
     return child;
   };
-  let temporal: DevServer | undefined;
+  let temporal: EmbeddedTemporal | undefined;
   let stopping = false;
 
   const stopAll = async (code: number) => {
@@ -58,6 +57,7 @@ async function main(): Promise<void> {
     stopping = true;
     say('stopping …');
     for (const child of children) child.standDown();
+    temporal?.standDown();
     // the phone host drains its device workers (their claims' heartbeat timeout) before it exits
     for (const child of [...children].reverse()) await child.stop(child.name === 'phone-host' ? 40_000 : undefined);
     await temporal?.stop();
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   try {
     ensureUiBuilt(PROJECT_ROOT, say);
-    temporal = await startTemporal(env, paths, target, adminBase, say);
+    temporal = await startTemporal(env, paths, target, say, onRestart);
     if (stopping) return;
 
     const metrics = new MetricsTargets();
@@ -94,8 +94,9 @@ async function main(): Promise<void> {
     if (stopping) return;
 
     await waitForTemporal(target.address, target.namespace, 30_000);
+    // the embedded UI as operators open it: through the admin, which checks their session
     const temporalUi = temporal?.uiUrl
-      ? `${temporal.uiUrl}/namespaces/${target.namespace}/workflows`
+      ? `${adminUrl}${TEMPORAL_UI_PATH}/namespaces/${target.namespace}/workflows`
       : (env.CMAUTOBUY_TEMPORAL_UI_URL ?? 'unknown');
     console.log(`READY admin=${adminUrl} temporal-ui=${temporalUi}`);
     for (const line of metrics.lines()) say(`metrics ${line}`);

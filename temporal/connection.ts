@@ -18,6 +18,11 @@ export const temporalEnvShape = {
   CMAUTOBUY_TEMPORAL_UI_PORT: port.default(8233),
   /** where engineers open the Web UI of an existing cluster (only with CMAUTOBUY_TEMPORAL_ADDRESS) */
   CMAUTOBUY_TEMPORAL_UI_URL: z.url().optional(),
+  /**
+   * the embedded dev server's own Web UI (loopback, public path `/temporal`) that the admin serves
+   * at `/temporal/` to logged-in operators; `npm start` sets it for its admin
+   */
+  CMAUTOBUY_TEMPORAL_UI_UPSTREAM: z.url({ protocol: /^http$/ }).optional(),
   // File paths, never the PEM itself.
   CMAUTOBUY_TEMPORAL_TLS: z.enum(['0', '1']).optional(),
   CMAUTOBUY_TEMPORAL_TLS_CA: z.string().min(1).optional(),
@@ -47,23 +52,34 @@ export interface TemporalTarget {
    * the embedded server's UI port; null for an existing cluster whose UI nobody named.
    */
   uiUrl: string | null;
+  /** the embedded Web UI the admin serves same-origin at TEMPORAL_UI_PATH, or null (a cluster's UI) */
+  uiUpstream: string | null;
 }
+
+/**
+ * Where the admin serves the embedded Web UI, and the `--ui-public-path` that UI is started
+ * with: one path on both sides, so the proxy passes paths through unchanged.
+ */
+export const TEMPORAL_UI_PATH = '/temporal';
 
 export function temporalTarget(env: TemporalEnv): TemporalTarget {
   const givenUi = env.CMAUTOBUY_TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null;
+  const upstream = env.CMAUTOBUY_TEMPORAL_UI_UPSTREAM?.replace(/\/+$/, '') ?? null;
   if (env.CMAUTOBUY_TEMPORAL_ADDRESS) {
     return {
       address: env.CMAUTOBUY_TEMPORAL_ADDRESS,
       namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
       embedded: false,
-      uiUrl: givenUi,
+      uiUrl: givenUi ?? (upstream ? TEMPORAL_UI_PATH : null),
+      uiUpstream: upstream,
     };
   }
   return {
     address: `127.0.0.1:${env.CMAUTOBUY_TEMPORAL_PORT}`,
     namespace: env.CMAUTOBUY_TEMPORAL_NAMESPACE,
     embedded: true,
-    uiUrl: givenUi ?? `http://127.0.0.1:${env.CMAUTOBUY_TEMPORAL_UI_PORT}`,
+    uiUrl: givenUi ?? TEMPORAL_UI_PATH,
+    uiUpstream: upstream ?? `http://127.0.0.1:${env.CMAUTOBUY_TEMPORAL_UI_PORT}${TEMPORAL_UI_PATH}`,
   };
 }
 

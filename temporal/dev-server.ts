@@ -20,15 +20,21 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** retention of every namespace it creates (CMAUTOBUY_TEMPORAL_RETENTION_DAYS); default 30 */
   retentionDays?: number;
-  /** the codec server the Web UI decodes payloads with (the admin's `/api/codec`) */
-  uiCodecEndpoint?: string;
+  /**
+   * The path the Web UI is served under (`--ui-public-path`): the admin serves the embedded UI
+   * at the same path on its own origin (admin/http/temporal-ui-proxy.ts). Default `/`.
+   */
+  uiPublicPath?: string;
 }
 
 export interface DevServer {
   address: string;
   namespace: string;
+  /** the Web UI with its public path, e.g. `http://127.0.0.1:8233/temporal` */
   uiUrl: string | null;
   pid: number;
+  /** resolves with how the process ended (`SIGKILL`, `code 1`), whoever ended it */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +72,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     'system.enableActivityEagerExecution=true',
     ...searchAttributeArgs(),
     ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1']),
-    ...(opts.uiPort !== null && opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+    ...(opts.uiPort !== null && opts.uiPublicPath ? ['--ui-public-path', opts.uiPublicPath] : []),
   ];
   let out: number | 'ignore' = 'ignore';
   if (opts.logFile) {
@@ -77,10 +83,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (typeof out === 'number') fs.closeSync(out);
 
   let exited: string | undefined;
-  const exitPromise = new Promise<void>((resolve) => {
+  const exitPromise = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = `exited with ${signal ?? code}`;
-      resolve();
+      resolve(signal ?? `code ${code}`);
     });
   });
 
@@ -106,8 +112,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return {
     address,
     namespace: opts.namespace,
-    uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    uiUrl:
+      opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}${(opts.uiPublicPath ?? '').replace(/\/+$/, '')}`,
     pid: child.pid ?? -1,
+    exited: exitPromise,
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');

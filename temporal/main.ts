@@ -1,21 +1,17 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { dataDirEnvShape, parseConfig, port } from '../platform/config';
+import { dataDirEnvShape, parseConfig } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
-import { temporalEnvShape } from './connection';
+import { TEMPORAL_UI_PATH, temporalEnvShape } from './connection';
 import { startDevServer } from './dev-server';
 
 /** `npm run temporal`: the embedded dev server alone, on the data dir's SQLite file. */
 async function main(): Promise<void> {
-  const env = parseConfig(
-    z.object({ ...dataDirEnvShape, ...temporalEnvShape, CMAUTOBUY_ADMIN_PORT: port.default(8080) }),
-    process.env,
-    {
-      what: 'environment',
-      hint: 'Fix or unset these variables (see docs/api.md).',
-    },
-  );
+  const env = parseConfig(z.object({ ...dataDirEnvShape, ...temporalEnvShape }), process.env, {
+    what: 'environment',
+    hint: 'Fix or unset these variables (see docs/api.md).',
+  });
   const paths = dataPaths(env.CMAUTOBUY_DATA_DIR);
   const server = await startDevServer({
     dbFile: paths.temporalDb,
@@ -23,7 +19,8 @@ async function main(): Promise<void> {
     port: env.CMAUTOBUY_TEMPORAL_PORT,
     uiPort: env.CMAUTOBUY_TEMPORAL_UI_PORT,
     retentionDays: env.CMAUTOBUY_TEMPORAL_RETENTION_DAYS,
-    uiCodecEndpoint: `http://127.0.0.1:${env.CMAUTOBUY_ADMIN_PORT}/api/codec`,
+    // an admin started beside it (`npm run admin`) serves this UI to operators at /temporal/
+    uiPublicPath: TEMPORAL_UI_PATH,
     logFile: path.join(paths.logs, 'temporal.log'),
     say: (l) => console.log(l),
   });

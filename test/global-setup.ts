@@ -6,6 +6,7 @@ import { ensureBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER } from '../temporal/bi
 import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR } from '../temporal/codec/keys';
 import { freePort } from '../platform/network';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
+import { TEMPORAL_UI_PATH } from '../temporal/connection';
 import { TEST_NAMESPACE_POOL } from './namespaces';
 
 declare global {
@@ -38,8 +39,10 @@ export default async function globalSetup(): Promise<void> {
         namespace: 'cmautobuy',
         extraNamespaces: TEST_NAMESPACE_POOL,
         port,
-        // the Web UI too, so a browser test can follow the task page's 工作流 link to it
+        // the Web UI too, so a browser test can follow the task page's 工作流 link to it, at the
+        // path an admin serves it under (admin/http/temporal-ui-proxy.ts)
         uiPort,
+        uiPublicPath: TEMPORAL_UI_PATH,
         logFile: path.join(tmp, 'temporal.log'),
         say,
       }),

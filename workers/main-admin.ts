@@ -1,7 +1,7 @@
 import { chaosRegister } from '../platform/chaos';
 import { ConfigError } from '../platform/config';
 import { describeError } from '../platform/errors';
-import { temporalTarget } from '../temporal/connection';
+import { temporalTarget, type TemporalTarget } from '../temporal/connection';
 import { flushTracing } from '../temporal/tracing';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { adminListen } from '../admin/config/tls';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       metricsToken: env.CMAUTOBUY_METRICS_TOKEN,
       allowedHosts: [listen.host, ...env.CMAUTOBUY_ADMIN_ALLOWED_HOSTS],
     },
-    temporal: { ...temporal, uiUrl: temporalTarget(env).uiUrl },
+    temporal: { ...temporal, ...uiOf(temporalTarget(env)) },
     log,
     workflowBundlePath: workflowBundle?.codePath,
     inlineWorker: withWorker,
@@ -76,6 +76,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** Where operators open the Web UI, and the embedded one the admin serves itself. */
+function uiOf({ uiUrl, uiUpstream }: TemporalTarget): { uiUrl: string | null; uiUpstream: string | null } {
+  return { uiUrl, uiUpstream };
 }
 
 main().catch((err: unknown) => {

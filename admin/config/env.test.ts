@@ -16,13 +16,29 @@ describe('environment (README.md, docs/security.md)', () => {
       address: '127.0.0.1:7233',
       namespace: 'cmautobuy',
       embedded: true,
-      uiUrl: 'http://127.0.0.1:8233',
+      uiUrl: '/temporal',
+      uiUpstream: 'http://127.0.0.1:8233/temporal',
     });
   });
 
-  it('sends operators to the Temporal UI it was started with: the URL given, else the embedded UI port, else none', () => {
-    expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_UI_PORT: '9233' })).uiUrl).toBe('http://127.0.0.1:9233');
-    expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_ADDRESS: 'temporal.internal:7233' })).uiUrl).toBeNull();
+  it('sends operators to the Temporal UI it was started with: the URL given, else the embedded UI through the admin, else none', () => {
+    expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_UI_PORT: '9233' }))).toMatchObject({
+      uiUrl: '/temporal',
+      uiUpstream: 'http://127.0.0.1:9233/temporal',
+    });
+    expect(temporalTarget(parseEnv({ CMAUTOBUY_TEMPORAL_ADDRESS: 'temporal.internal:7233' }))).toMatchObject({
+      uiUrl: null,
+      uiUpstream: null,
+    });
+    // npm start's admin: the server is an existing one to it, the UI its supervisor's
+    expect(
+      temporalTarget(
+        parseEnv({
+          CMAUTOBUY_TEMPORAL_ADDRESS: '127.0.0.1:7233',
+          CMAUTOBUY_TEMPORAL_UI_UPSTREAM: 'http://127.0.0.1:8233/temporal',
+        }),
+      ),
+    ).toMatchObject({ uiUrl: '/temporal', uiUpstream: 'http://127.0.0.1:8233/temporal' });
     expect(
       temporalTarget(
         parseEnv({

@@ -9,6 +9,7 @@ import { errorMiddleware, HttpError } from './errors';
 import { httpLatency } from '../metrics/http-latency';
 import { allRouters } from './routes';
 import { isApiPath, staticUi } from './static-ui';
+import { temporalUiProxy } from './temporal-ui-proxy';
 
 /** Thin middleware, one concern each; every route validates with zod and calls a service. */
 export function createApp(deps: AppDeps): Koa {
@@ -30,6 +31,10 @@ export function createApp(deps: AppDeps): Koa {
     await next();
     deps.log.debug({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'http');
   });
+  // the embedded Temporal Web UI checks the session itself: its POSTs carry the UI's CSRF token
+  app.use(
+    temporalUiProxy({ upstream: deps.temporal.settings.uiUpstream, sessions: deps.security.sessions, log: deps.log }),
+  );
   // Identity before any body is read, so every /api route is protected by default
   // (admin/auth/zones.ts); the audit fallback sits inside it, around every router.
   app.use(codecCors(deps.temporal.settings.uiUrl));

@@ -9,6 +9,8 @@ import { unavailable } from '../../domain/api-error';
 export type TemporalSettings = TemporalConnectionSettings & {
   /** the Web UI of this server, for links operators follow (temporal/connection.ts temporalTarget) */
   uiUrl?: string | null;
+  /** the embedded Web UI the admin serves at `/temporal/` (admin/http/temporal-ui-proxy.ts) */
+  uiUpstream?: string | null;
 };
 
 /**

@@ -3,7 +3,7 @@ import type { Env } from '../../admin/config/env';
 import type { DataPaths } from '../../platform/data-dir';
 import { PROJECT_ROOT } from '../../temporal/binaries';
 import type { TemporalTarget } from '../../temporal/connection';
-import type { DevServer } from '../../temporal/dev-server';
+import type { EmbeddedTemporal } from './temporal';
 import type { ChildSpec } from '../../platform/children';
 import type { MetricsTargets } from './metrics-targets';
 import { sybAccountEnv } from './syb-sim';
@@ -25,7 +25,7 @@ export class ChildSpecs {
     target: TemporalTarget,
     /** the payload keys, for the children that encrypt or decrypt Temporal payloads */
     private readonly keyEnv: NodeJS.ProcessEnv,
-    private readonly temporal: DevServer | undefined,
+    private readonly temporal: EmbeddedTemporal | undefined,
     private readonly metrics: MetricsTargets,
   ) {
     this.childEnv = {
@@ -75,8 +75,9 @@ export class ChildSpecs {
         ...this.keyEnv,
         ...(env.CMAUTOBUY_ADMIN_PASSWORD ? { CMAUTOBUY_ADMIN_PASSWORD: env.CMAUTOBUY_ADMIN_PASSWORD } : {}),
         ...(await sybAccountEnv(env, sybSimUrl)),
-        // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is told where its UI is
-        ...(this.temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_URL: this.temporal.uiUrl } : {}),
+        // the admin sees this server as an existing one (CMAUTOBUY_TEMPORAL_ADDRESS), so it is
+        // told where the UI it serves to operators is
+        ...(this.temporal?.uiUrl ? { CMAUTOBUY_TEMPORAL_UI_UPSTREAM: this.temporal.uiUrl } : {}),
       },
       readyLine: /ADMIN READY (\S+)/,
       logFile: this.log('admin.out'),

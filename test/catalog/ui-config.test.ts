@@ -16,7 +16,8 @@ describe('GET /api/config', () => {
     const res = await op.get('/api/config');
     expect(res.status).toBe(200);
     const uiUrl = sharedTemporal().uiUrl;
-    expect(uiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // the shared server's UI at the path an admin serves it under (admin/http/temporal-ui-proxy.ts)
+    expect(uiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/temporal$/);
     expect(res.body).toEqual({ temporal_ui_url: uiUrl, temporal_namespace: admin.namespace });
     // and something answers there: the Web UI of the test's own Temporal server
     const page = await fetch(`${uiUrl}/namespaces/${admin.namespace}/workflows`);

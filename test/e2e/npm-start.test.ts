@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { freePort } from '../../platform/network';
+import { cmdline, descendants, running } from '../../platform/process-tree';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { openAdminDb } from '../../admin/db/database';
 import { mayRaisePriority } from '../../platform/children';
@@ -23,50 +24,8 @@ async function collectedInAdminDb(dataDir: string): Promise<void> {
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Every process below `pid`, read from /proc (Linux), so the test can prove none survives. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
-
-/** Running, not a zombie (a zombie has exited; in a container nobody may reap it). */
-function alive(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    if (state === 'Z' || state === 'X') return null;
-    return `${pid} ${state} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 200)}`;
-  } catch {
-    return null;
-  }
-}
-
-/** The command line of a running process, or '' once it is gone. */
-function cmdline(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
+/** Running, not a zombie: the process and its command line, for a test's message; null once it is gone. */
+const alive = (pid: number): string | null => (running(pid) ? `${pid} ${cmdline(pid).slice(0, 200)}` : null);
 
 /** The nice value of each thread of a process (Linux keeps one per thread). */
 function threadNices(pid: number): number[] {
@@ -94,6 +53,8 @@ describe('npm start (the embedded system)', () => {
   let temporal: number;
   let simControl: number;
   const output: string[] = [];
+  const temporalServers = () =>
+    descendants(proc!.pid!).filter((p) => cmdline(p).includes('server start-dev') && alive(p) !== null);
   const runningWorkers = () =>
     descendants(proc!.pid!).filter((p) => cmdline(p).includes('workers/main-device-worker.ts') && alive(p) !== null);
   /** the device workers once there are `n` (the phone host starts them within a sync round) */
@@ -165,8 +126,11 @@ describe('npm start (the embedded system)', () => {
     expect(shell.status).toBe(200);
     expect(await shell.text()).toContain('lang="zh-CN"');
 
-    const ui = await fetch(temporalUiUrl);
-    expect(ui.status).toBe(200);
+    // the embedded Web UI is the admin's to serve, to a logged-in operator only
+    expect(temporalUiUrl).toBe(`${adminUrl}/temporal/namespaces/cmautobuy/workflows`);
+    expect((await fetch(temporalUiUrl, { redirect: 'manual' })).status).toBe(302);
+    const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
+    expect((await op.get('/temporal/namespaces/cmautobuy/workflows')).status).toBe(200);
 
     const connection = await Connection.connect({ address: `127.0.0.1:${temporal}` });
     const attrs = await connection.operatorService.listSearchAttributes({ namespace: 'cmautobuy' });
@@ -379,6 +343,71 @@ describe('npm start (the embedded system)', () => {
     expect(taps.filter(isSubmit)).toHaveLength(1);
     expect(taps.filter((t) => t.screen === 'cashier' || t.screen === 'payment_handoff')).toHaveLength(0);
   }, 420_000);
+
+  it('restarts a SIGKILLed Temporal server on its SQLite file mid-purchase; the purchase goes on to WAITING_PAYMENT with one order', async () => {
+    const dbFile = path.join(dataDir, 'temporal', 'temporal.db');
+    const [before, ...more] = temporalServers();
+    expect(more).toEqual([]);
+    expect(cmdline(before!)).toContain(dbFile);
+    const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
+    const phones = (await getJson(`http://127.0.0.1:${simControl}/devices`)).body as { serial: string }[];
+    const orders = async () => {
+      const all: { order_no: string }[] = [];
+      for (const { serial } of phones)
+        all.push(
+          ...((await getJson(`http://127.0.0.1:${simControl}/devices/${serial}/orders`)).body as {
+            order_no: string;
+          }[]),
+        );
+      return all;
+    };
+    const ordersBefore = (await orders()).length;
+    await collectedInAdminDb(dataDir);
+    const draft = await op.post('/api/tasks', {
+      type: 'purchase',
+      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
+      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
+      quantity: 1,
+      max_total_price_cent: 2000,
+      execution_mode: 'live',
+    });
+    const { task_id, version } = draft.body as { task_id: string; version: number };
+    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+    type Task = { status: string; pdd_order_no: string | null };
+    const task = async () => (await op.get(`/api/tasks/${task_id}`)).body as Task;
+    let t = await task();
+    for (let i = 0; i < 1200 && !['CLAIMED', 'ORDERING'].includes(t.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      t = await task();
+    }
+    expect(['CLAIMED', 'ORDERING']).toContain(t.status);
+    process.kill(before!, 'SIGKILL');
+
+    let after: number | undefined;
+    for (let i = 0; i < 600 && after === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      after = temporalServers().find((p) => p !== before);
+    }
+    expect(cmdline(after!)).toContain(dbFile);
+    const ends = ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED'];
+    for (let i = 0; i < 1500 && !ends.includes(t.status); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      t = await task().catch(() => t);
+    }
+    expect(t.status).toBe('WAITING_PAYMENT');
+    const now = await orders();
+    expect(now).toHaveLength(ordersBefore + 1);
+    expect(now.filter((o) => o.order_no === t.pdd_order_no)).toHaveLength(1);
+
+    const restarts = fs
+      .readFileSync(path.join(dataDir, 'logs', 'supervisor.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { child: string; exit: string; delay_ms: number });
+    expect(restarts.filter((r) => r.child === 'temporal')).toEqual([
+      expect.objectContaining({ child: 'temporal', exit: 'SIGKILL', delay_ms: 1000 }),
+    ]);
+  }, 300_000);
 
   it('the phones present at start were approved by the system; a phone added later waits as 待批准, is approved and completes a dry run', async () => {
     const op = await loginOperator({ url: adminUrl }, 'admin', PASSWORD);
