@@ -10,6 +10,7 @@ import { createApp } from './http/app';
 import type { AppDeps } from './http/deps';
 import { TemporalGateway, type TemporalSettings } from './temporal/gateway';
 import { runPurchaseSweep } from './purchase/sweep';
+import { catchUpWithTemporal } from './purchase/catch-up';
 import { dataPaths } from '../platform/data-dir';
 import { assertAdminListenIsSafe, type AdminTls } from './config/tls';
 import { createSecurity, type Security, type SecurityOptions } from './auth/security';
@@ -161,6 +162,8 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   await syb.start();
   // the process whose worker runs the syncs clears what a killed one left (admin/syb/sync.ts)
   if (workerHere) await clearStaleSyncFlag(db);
+  // a restored database catches up with Temporal before a request or an activity reads it
+  if (opts.runWorker !== false) await catchUpWithTemporal({ db, temporal, log: opts.log, dbFile: paths.adminDb });
   const { live, sockets, stopHoldSweep } = startLiveScreens(db, security, opts.log);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? UI_DIST, security, syb, live });
   const server = opts.tls

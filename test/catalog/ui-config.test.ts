@@ -18,7 +18,7 @@ describe('GET /api/config', () => {
     const uiUrl = sharedTemporal().uiUrl;
     // the shared server's UI at the path an admin serves it under (admin/http/temporal-ui-proxy.ts)
     expect(uiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/temporal$/);
-    expect(res.body).toEqual({ temporal_ui_url: uiUrl, temporal_namespace: admin.namespace });
+    expect(res.body).toEqual({ temporal_ui_url: uiUrl, temporal_namespace: admin.namespace, restore_notice: null });
     // and something answers there: the Web UI of the test's own Temporal server
     const page = await fetch(`${uiUrl}/namespaces/${admin.namespace}/workflows`);
     expect(page.status).toBe(200);
@@ -35,6 +35,7 @@ describe('GET /api/config', () => {
       expect((await op.get('/api/config')).body).toEqual({
         temporal_ui_url: null,
         temporal_namespace: admin.namespace,
+        restore_notice: null,
       });
     } finally {
       await other.close();

@@ -6,6 +6,7 @@ import { KNOWN_CLIENT_COOKIE } from '../../auth/known-clients';
 import { logIn, logOut, type Login } from '../../auth/login';
 import { operatorOf } from '../../auth/principal';
 import { SESSION_COOKIE } from '../../auth/sessions';
+import { readRestoreNotice } from '../../purchase/catch-up-notice';
 import type { AppDeps } from '../deps';
 import { parseBody } from '../validate';
 
@@ -48,11 +49,15 @@ export function sessionRoutes(deps: AppDeps): Router {
   });
 
   // What the UI needs to know about this admin's surroundings, for logged-in operators only:
-  // the Temporal Web UI address is not for strangers.
-  router.get('/config', (ctx) => {
+  // the Temporal Web UI address is not for strangers, nor is what a restore lost.
+  router.get('/config', async (ctx) => {
     operatorOf(ctx);
     const { uiUrl, namespace } = deps.temporal.settings;
-    const config: UiConfig = { temporal_ui_url: uiUrl ?? null, temporal_namespace: namespace };
+    const config: UiConfig = {
+      temporal_ui_url: uiUrl ?? null,
+      temporal_namespace: namespace,
+      restore_notice: await readRestoreNotice(deps.reads),
+    };
     ctx.body = config;
   });
 
