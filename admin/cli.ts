@@ -1,6 +1,8 @@
 import { ConfigError } from '../platform/config';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
+import { temporalConnection } from '../temporal/connection';
+import { hostSetupFacts } from './hosts/setup';
 import { parseEnv } from './config/env';
 import { runCli } from './auth/cli-commands';
 import { runDbCli } from './backup/cli';
@@ -36,7 +38,11 @@ async function main(): Promise<number> {
   if (argv[0] === 'db') return runDbCli(argv, env.CMAUTOBUY_DATA_DIR, io);
   const db = await openMigratedAdminDb(dataPaths(env.CMAUTOBUY_DATA_DIR).adminDb);
   try {
-    return await runCli(db, argv, { readStdin, ...io });
+    return await runCli(db, argv, {
+      readStdin,
+      ...io,
+      hostSetupFacts: () => hostSetupFacts(db, temporalConnection(env)),
+    });
   } finally {
     await db.destroy();
   }

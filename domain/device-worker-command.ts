@@ -1,49 +1,34 @@
+import { setupCommand, type HostSetupCommand, type HostSetupFacts } from './host-setup';
+
 /**
- * What a person needs to start one device worker by hand on another machine (设备 → 发放设备凭据
- * → 完整命令): where the admin and Temporal are as that machine reaches them, and which TLS
- * material to bring. The admin fills the hints from its own settings; file paths and keys stay
- * placeholders, since they live on the phone machine.
+ * 设备 → 发放设备凭据: one device worker started by hand on another machine, for one phone. The
+ * admin answers the same facts as for a phone host (admin/hosts/setup.ts: 设置's 管理服务对外地址,
+ * how it reaches Temporal) and the command is built by the same pieces (domain/host-setup.ts), so
+ * the two dialogs cannot disagree about an address or a TLS setting.
+ *
+ * Unlike a phone host, such a worker has no channel the payload keys could come down: the script
+ * asks for them as it asks for an API key, so they are typed, never kept in the shell's history.
  */
-export interface DeviceWorkerHints {
-  /** CMAUTOBUY_ADMIN_PUBLIC_URL, or null: the page's own origin is used */
-  admin_url: string | null;
-  temporal_address: string;
-  temporal_namespace: string;
-  /** the admin talks to Temporal over TLS */
-  temporal_tls: boolean;
-  /** …with a client certificate */
-  temporal_mtls: boolean;
-  /** …with a custom CA */
-  temporal_ca: boolean;
-  temporal_server_name: string | null;
-  temporal_api_key: boolean;
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/;
-
-/** True when the admin's Temporal address is loopback: another machine must use a reachable one. */
-export function temporalIsLoopback(h: DeviceWorkerHints): boolean {
-  return LOOPBACK.test(h.temporal_address);
-}
-
 export function deviceWorkerCommand(
+  facts: HostSetupFacts,
   issued: { device_id: string; token: string },
-  h: DeviceWorkerHints,
-  pageOrigin: string,
-): string {
-  const adminUrl = h.admin_url ?? pageOrigin;
-  const env = [
-    `CMAUTOBUY_DEVICE_TOKEN=${issued.token}`,
-    `CMAUTOBUY_TEMPORAL_ADDRESS=${temporalIsLoopback(h) ? '<Temporal 地址:7233>' : h.temporal_address}`,
-    `CMAUTOBUY_TEMPORAL_NAMESPACE=${h.temporal_namespace}`,
-    `CMAUTOBUY_ADMIN_PUBLIC_URL=${adminUrl}`,
-    ...(h.temporal_ca ? ['CMAUTOBUY_TEMPORAL_TLS_CA=<CA 证书文件>'] : []),
-    ...(h.temporal_mtls
-      ? ['CMAUTOBUY_TEMPORAL_TLS_CERT=<客户端证书文件>', 'CMAUTOBUY_TEMPORAL_TLS_KEY=<客户端私钥文件>']
-      : []),
-    ...(h.temporal_server_name ? [`CMAUTOBUY_TEMPORAL_TLS_SERVER_NAME=${h.temporal_server_name}`] : []),
-    ...(h.temporal_tls && !h.temporal_ca && !h.temporal_mtls ? ['CMAUTOBUY_TEMPORAL_TLS=1'] : []),
-    ...(h.temporal_api_key ? ['CMAUTOBUY_TEMPORAL_API_KEY=<Temporal API key>'] : []),
-  ];
-  return `${env.join(' ')} npm run device-worker -- --device-id ${issued.device_id} --serial <adb serial> --admin-url ${adminUrl}`;
+): HostSetupCommand | null {
+  const command = setupCommand(
+    facts,
+    {
+      name: `device-${issued.device_id.slice(0, 8)}.token`,
+      lines: [`device_id=${issued.device_id}`, `token=${issued.token}`],
+    },
+    (tokenFile, adminUrl) => ({
+      env: [],
+      asks: [
+        {
+          variable: 'CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS',
+          label: 'Payload keys (CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS of the admin)',
+        },
+      ],
+      command: `npm run device-worker -- --device-id ${issued.device_id} --serial <adb serial> --token-file ${tokenFile} --admin-url ${adminUrl}`,
+    }),
+  );
+  return command && { ...command, needs: [...command.needs, 'payload-keys', 'adb-serial'] };
 }

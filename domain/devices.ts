@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeviceWorkerHints } from './device-worker-command';
+import type { HostSetupFacts } from './host-setup';
 import type { PhoneHealth, PhoneState } from './phone-health';
 import type { PhoneAgentReport } from './phone-agent';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
@@ -72,8 +72,8 @@ export interface IssuedDeviceView {
   device_id: string;
   display_name: string;
   token: string;
-  /** what the 完整命令 needs besides the token (domain/device-worker-command.ts) */
-  worker_hints?: DeviceWorkerHints;
+  /** what the command for the phone machine is built from (domain/device-worker-command.ts) */
+  setup: HostSetupFacts;
 }
 
 /**

@@ -94,15 +94,47 @@ export const SETTINGS = {
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
-/** Every setting's current value (the default until an operator sets it). */
-export type SettingsValues = Record<SettingKey, number>;
+/**
+ * The settings that are an address rather than a number: unset (null) until an operator sets
+ * one, and what acts on them says so instead of guessing.
+ */
+export const TEXT_SETTINGS = {
+  'admin.public_url': {
+    label: '管理服务对外地址',
+    placeholder: 'https://admin.example.com',
+    help: '其他电脑上的手机主机访问本管理服务用的地址（只填协议、主机名和端口）。发放主机凭据时打印的启动命令使用它；未设置时无法打印可在其他电脑上运行的命令。',
+  },
+} as const;
+export type TextSettingKey = keyof typeof TEXT_SETTINGS;
+export const TEXT_SETTING_KEYS = Object.keys(TEXT_SETTINGS) as TextSettingKey[];
+
+/** Every setting's current value (the default until an operator sets it; null: an address not set). */
+export type SettingsValues = Record<SettingKey, number> & Record<TextSettingKey, string | null>;
 
 /** `GET /api/settings`, and the answer to `PUT /api/settings`. */
 export interface SettingsView {
   values: SettingsValues;
   /** keys whose stored value is unusable (edited by hand); shown with their default until saved */
-  invalid: SettingKey[];
+  invalid: Array<SettingKey | TextSettingKey>;
 }
+
+/**
+ * `admin.public_url`: an http(s) origin (scheme, host, port) — the host builds `/api/host/…` on
+ * it, so a path would be dropped — stored without a trailing slash.
+ */
+export const publicUrlSchema = z
+  .string({ message: `${TEXT_SETTINGS['admin.public_url'].label}须为网址` })
+  .trim()
+  .pipe(
+    z.url({ protocol: /^https?$/, message: `${TEXT_SETTINGS['admin.public_url'].label}须以 http:// 或 https:// 开头` }),
+  )
+  .refine((v) => {
+    // zod runs this even after the url check failed
+    if (!URL.canParse(v)) return true;
+    const u = new URL(v);
+    return u.pathname === '/' && u.search === '' && u.hash === '' && u.username === '' && u.password === '';
+  }, `${TEXT_SETTINGS['admin.public_url'].label}只填协议、主机名和端口，例如 https://admin.example.com:8443`)
+  .transform((v) => new URL(v).origin);
 
 function settingValue(key: SettingKey): z.ZodNumber {
   const s = SETTINGS[key];
@@ -139,6 +171,8 @@ export const settingsUpdateSchema = z
       'syb.sync_max_lines': settingValue('syb.sync_max_lines').optional(),
       'syb.sync_max_mb': settingValue('syb.sync_max_mb').optional(),
       'syb.sync_max_pages': settingValue('syb.sync_max_pages').optional(),
+      // null clears it
+      'admin.public_url': publicUrlSchema.nullable().optional(),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? '只能修改设置页上列出的项目' : '设置须为一个对象') },
   )

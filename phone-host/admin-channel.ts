@@ -4,6 +4,7 @@ import { adminToHostSchema, frameMessage, type AdminToHost, type HostToAdmin } f
 import { describeInput, type PhoneInput } from '../domain/phone-input';
 import { describeError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
+import { parsePayloadKeys, type PayloadKeyRing } from '../temporal/codec/keys';
 import { PhoneInputRefused, sendInput } from './input/send';
 import { grabFrame, openScreenStream, type ScreenStream } from './screen/stream';
 
@@ -20,6 +21,8 @@ export interface AdminChannelOptions {
   log: Logger;
   /** the serial of an approved phone of this host on ADB now; null for any other device id */
   serialOf(deviceId: string): string | null;
+  /** the admin's payload keys, as each channel opens: held in memory, handed to the workers */
+  onPayloadKeys(ring: PayloadKeyRing): void;
 }
 
 /**
@@ -107,6 +110,7 @@ export class AdminChannel {
       this.opts.log.warn({ err: describeError(err) }, 'the admin sent a message this host does not know');
       return;
     }
+    if (msg.op === 'keys') return this.payloadKeys(msg.payload_keys);
     if (msg.op === 'unwatch') return this.unwatch(msg.id);
     const serial = this.opts.serialOf(msg.device_id);
     if (!serial) {
@@ -118,6 +122,18 @@ export class AdminChannel {
     if (msg.op === 'frame') return this.frame(msg.id, adb);
     if (msg.op === 'watch') return this.watch(msg.id, adb);
     return this.input(msg.id, adb, msg.input);
+  }
+
+  private payloadKeys(text: string): void {
+    let ring: PayloadKeyRing;
+    try {
+      ring = parsePayloadKeys(text, 'the payload keys from the admin');
+    } catch (err) {
+      // the message names the entry, never the key (temporal/codec/keys.ts)
+      this.opts.log.error({ err: describeError(err) }, 'the admin sent payload keys this host cannot use');
+      return;
+    }
+    this.opts.onPayloadKeys(ring);
   }
 
   private async frame(id: number, adb: AdbDevice): Promise<void> {

@@ -8,6 +8,8 @@ import type { HostMetrics } from './metrics';
 import { adbClient, probePhone, readHealth } from './probe';
 import { startPhoneWorker } from './workers';
 import { AdminChannel } from './admin-channel';
+import { formatPayloadKeys } from '../temporal/codec/keys-handoff';
+import type { PayloadKeyRing } from '../temporal/codec/keys';
 
 /** workflows/phone.ts DEVICE_HEARTBEAT_TIMEOUT */
 const WORKER_STOP_GRACE_MS = 30_000;
@@ -35,7 +37,7 @@ export interface PhoneHostOptions {
   syncMs: number;
   /** how often each phone's health is read */
   healthMs: number;
-  /** on top of this process's CMAUTOBUY_* settings, for every worker (tests: their Temporal namespace) */
+  /** on top of this process's CMAUTOBUY_* settings, for every worker (tests: their Temporal namespace); never the payload keys */
   workerEnv?: NodeJS.ProcessEnv;
 }
 
@@ -59,6 +61,11 @@ export class PhoneHost {
   private metricsAddress: MetricsAddress;
   /** the outward channel the admin's live screens and a person's input come down */
   private readonly channel: AdminChannel;
+  /**
+   * The admin's payload keys as its channel last sent them, in memory only. Until they come no
+   * worker starts: one without them would write payloads in clear or under a key of its own.
+   */
+  private payloadKeys: string | null = null;
 
   constructor(private readonly opts: PhoneHostOptions) {
     this.client = adbClient(opts.adb);
@@ -75,16 +82,40 @@ export class PhoneHost {
           if (p.present && p.known?.device_id === deviceId && p.known.state === 'active') return p.serial;
         return null;
       },
+      onPayloadKeys: (ring) => void this.receiveKeys(ring),
     });
   }
 
   async start(): Promise<void> {
+    // first: the payload keys come down it, and no worker starts before them
+    this.channel.start();
     await this.watchAdb();
     this.timers.push(setInterval(() => void this.sync(), this.opts.syncMs));
     this.timers.push(setInterval(() => void this.checkHealth(), this.opts.healthMs));
     await this.sync();
     void this.checkHealth();
-    this.channel.start();
+  }
+
+  /** Whether the admin's payload keys are here (tests, the log). */
+  hasPayloadKeys(): boolean {
+    return this.payloadKeys !== null;
+  }
+
+  /**
+   * The keys of each channel the admin accepts. A ring that changed (the admin restarted with a
+   * rotated one) restarts every worker with it: each drains what it holds first.
+   */
+  private async receiveKeys(ring: PayloadKeyRing): Promise<void> {
+    const text = formatPayloadKeys(ring);
+    if (text === this.payloadKeys) return;
+    const first = this.payloadKeys === null;
+    this.payloadKeys = text;
+    this.opts.log.info({ encrypt_key_id: ring.encryptKeyId, keys: ring.keys.size }, 'payload keys from the admin');
+    if (!first) {
+      this.opts.log.warn('the admin sent other payload keys: restarting every device worker with them');
+      await Promise.all([...this.phones.values()].map((p) => this.stopWorker(p)));
+    }
+    await this.sync();
   }
 
   async stop(): Promise<void> {
@@ -238,6 +269,11 @@ export class PhoneHost {
 
   private async startWorker(p: Phone): Promise<void> {
     if (p.busy || !p.known || this.stopped) return;
+    const payloadKeys = this.payloadKeys;
+    if (payloadKeys === null) {
+      this.opts.log.info({ serial: p.serial }, 'device worker waits for the payload keys from the admin channel');
+      return;
+    }
     p.busy = true;
     try {
       const token = await this.admin.phoneToken(p.known.device_id);
@@ -248,6 +284,7 @@ export class PhoneHost {
           adb: this.opts.adb,
           dataDir: this.opts.dataDir,
           env: this.opts.workerEnv ?? {},
+          payloadKeys,
           onRestart: (event) => {
             this.opts.metrics.workerRestarts.inc({ device: deviceId });
             this.opts.log.warn(event, 'device worker restarted');

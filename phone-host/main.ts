@@ -11,7 +11,8 @@ import { HostMetrics } from './metrics';
 /**
  * `npm run phone-host -- --admin-url URL --token-file FILE [--adb-host H] [--adb-port P]
  * [--data-dir D] [--metrics-port N]`: every phone plugged into this machine, one device worker
- * each (docs/phone-hosts.md). Prints `PHONE HOST READY <host_id> metrics=<host:port>`.
+ * each (docs/phone-hosts.md). Prints `PHONE HOST READY <host_id> metrics=<host:port>`. The
+ * payload keys are never read here from the environment or a file: the admin sends them.
  */
 async function main(): Promise<void> {
   const config = parsePhoneHostArgs(process.argv.slice(2), process.env);
@@ -37,8 +38,7 @@ async function main(): Promise<void> {
     metricsTarget,
     syncMs: ms('CMAUTOBUY_HOST_SYNC_MS', 5_000),
     healthMs: ms('CMAUTOBUY_HOST_HEALTH_MS', 60_000),
-    // the payload keys the workers share with the admin: a secret, passed on explicitly
-    workerEnv: { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS },
+    // no payload keys here: they come over the admin channel (docs/phone-hosts.md "Payload keys")
   });
   await host.start();
   console.log(`PHONE HOST READY ${config.hostId} metrics=${metricsTarget}`);

@@ -5,6 +5,7 @@ import { createLogger } from '../platform/logger';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { installPayloadKeys } from '../temporal/codec';
 import { PAYLOAD_KEYS_VAR, resolvePayloadKeys } from '../temporal/codec/keys';
+import { PAYLOAD_KEYS_ON_STDIN_VAR, readFirstLine } from '../temporal/codec/keys-handoff';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { flushTracing, installTracing } from '../temporal/tracing';
 import { parseDeviceWorkerArgs } from '../device-worker/args';
@@ -38,10 +39,12 @@ async function main(): Promise<void> {
   // carries on. The ledger and Temporal (submitOnce runs at most once) make a restart safe.
   installProcessGuard(log, { unhandledRejection: 'exit' });
   installTemporalRuntime(log, { metrics: config.temporalMetrics });
-  // the same ring as the admin's: this worker reads and writes the purchases' payloads
+  // the same ring as the admin's: this worker reads and writes the purchases' payloads. Under a
+  // phone host it comes down stdin, as the host got it from the admin (docs/phone-hosts.md).
+  const keysOnStdin = process.env[PAYLOAD_KEYS_ON_STDIN_VAR] === '1';
   installPayloadKeys(
     resolvePayloadKeys({
-      value: process.env[PAYLOAD_KEYS_VAR],
+      value: keysOnStdin ? await readFirstLine(process.stdin) : process.env[PAYLOAD_KEYS_VAR],
       dataDir: config.dataDir,
       embedded: config.temporal.embedded,
     }),

@@ -7,6 +7,7 @@ import {
   listDeviceCredentials,
   revokeDeviceCredential,
 } from './device-credentials';
+import { hostSetupCommand, type HostSetupFacts, type HostSetupNeed } from '../../domain/host-setup';
 import { issueHostCredential, listHostCredentials, revokeHostCredential } from './host-credentials';
 import { addUser, changePassword, listUsers, UserError } from './users';
 import { ZodError } from 'zod';
@@ -16,7 +17,24 @@ export interface CliIo {
   readStdin(): Promise<string>;
   out(line: string): void;
   err(line: string): void;
+  /**
+   * what the command `host issue` prints is built from (admin/hosts/setup.ts, read only then);
+   * passed in, since hosts/ already calls into auth/
+   */
+  hostSetupFacts?: () => Promise<HostSetupFacts>;
 }
+
+const NEED_TEXT: Record<HostSetupNeed, string> = {
+  'repository-url': 'replace <repository-url> with where this repository is cloned from',
+  'client-certificate':
+    'Temporal wants a client certificate: put this host its own in ~/.cmautobuy/temporal-client.pem and .key',
+  'api-key': 'the script asks for the Temporal API key: have it at hand',
+  'temporal-on-loopback':
+    'the admin reaches Temporal on loopback: another machine cannot; give the admin a CMAUTOBUY_TEMPORAL_ADDRESS both reach',
+  // a phone host gets the payload keys over its channel and reports its own phones' serials
+  'payload-keys': "the script asks for the payload keys: the admin's CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS",
+  'adb-serial': "replace <adb serial> with the phone's serial from `adb devices`",
+};
 
 const CLI_USAGE = [
   'usage: npm run cli -- <command>',
@@ -26,7 +44,7 @@ const CLI_USAGE = [
   '  device issue <name>    prints device_id=… and token=… (the token only this once)',
   '  device list',
   '  device revoke <id>',
-  '  host issue <name>      prints host_id=… and token=… (the token only this once)',
+  "  host issue <name>      prints host_id=… and token=… (the token only this once) and the host's set-up",
   '  host list',
   '  host revoke <id>       revokes the host and every phone it reported',
 ].join('\n');
@@ -117,6 +135,8 @@ async function hostCommand(
     const issued = await issueHostCredential(db, cliActor(), arg);
     io.out(`host_id=${issued.hostId}`);
     io.out(`token=${issued.token}`);
+    if (io.hostSetupFacts)
+      printHostSetup(await io.hostSetupFacts(), { host_id: issued.hostId, token: issued.token }, io);
     return 0;
   }
   if (verb === 'list' && arg === undefined) {
@@ -132,4 +152,21 @@ async function hostCommand(
     return 0;
   }
   return usage();
+}
+
+/** The same command 发放主机凭据 shows (domain/host-setup.ts), on stderr: stdout stays the two token lines. */
+function printHostSetup(facts: HostSetupFacts, credential: { host_id: string; token: string }, io: CliIo): void {
+  const command = hostSetupCommand(facts, credential);
+  if (command === null) {
+    io.err(
+      'admin.public_url is not set (设置 → 管理服务对外地址): the command for another machine needs the address it reaches this admin at. ' +
+        'Set it, then run the host with CMAUTOBUY_ADMIN_PUBLIC_URL=<that address> (docs/phone-hosts.md).',
+    );
+    return;
+  }
+  io.err('\n# 1. once, on the phone machine: Node.js 20, git, adb and this repository');
+  io.err(command.install);
+  io.err('\n# 2. in the repository folder: saves the token (mode 600) and starts the host');
+  io.err(command.run);
+  for (const need of command.needs) io.err(`\nnote: ${NEED_TEXT[need]}`);
 }

@@ -10,6 +10,8 @@ import type { PhoneInput } from '../../domain/phone-input';
 import { describeError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { invalidInput, unavailable } from '../../domain/api-error';
+import { installedPayloadKeys } from '../../temporal/codec';
+import { formatPayloadKeys } from '../../temporal/codec/keys-handoff';
 
 /** How long one `frame` or `input` may take on the host (a screencap of a busy phone takes ~1 s). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -82,7 +84,10 @@ export class HostChannels {
       link.close('channel closed');
     });
     socket.on('error', (err) => this.log.warn({ host_id: hostId, err: describeError(err) }, 'host channel error'));
-    this.log.info({ host_id: hostId }, 'phone host channel open');
+    // first on every channel: a host runs no device worker before it has the keys, and one the
+    // admin restarted with a rotated ring gets the new one when it reconnects
+    link.send({ op: 'keys', payload_keys: formatPayloadKeys(installedPayloadKeys()) });
+    this.log.info({ host_id: hostId }, 'phone host channel open; payload keys sent');
   }
 
   connected(hostId: string): boolean {

@@ -1,29 +1,6 @@
-import { z } from 'zod';
-import type { DeviceWorkerHints } from '../../domain/device-worker-command';
 import type { DeviceView } from '../../domain/devices';
 import { parseUtcTimestamp } from '../../domain/time';
 import type { AdminDb } from '../db/database';
-import type { TemporalSettings } from '../temporal/gateway';
-
-const publicUrl = z.url().optional();
-
-/**
- * The admin's own Temporal settings and public address, as hints for a device worker started by
- * hand elsewhere (never the TLS material or the API key themselves).
- */
-export function deviceWorkerHints(temporal: TemporalSettings, env: NodeJS.ProcessEnv = process.env): DeviceWorkerHints {
-  const parsed = publicUrl.safeParse(env.CMAUTOBUY_ADMIN_PUBLIC_URL || undefined);
-  return {
-    admin_url: parsed.success && parsed.data ? parsed.data.replace(/\/+$/, '') : null,
-    temporal_address: temporal.address,
-    temporal_namespace: temporal.namespace,
-    temporal_tls: temporal.tls !== undefined || temporal.apiKey !== undefined,
-    temporal_mtls: temporal.tls?.clientCertPair !== undefined,
-    temporal_ca: temporal.tls?.serverRootCACertificate !== undefined,
-    temporal_server_name: temporal.tls?.serverNameOverride ?? null,
-    temporal_api_key: temporal.apiKey !== undefined,
-  };
-}
 
 /** Within this a device's last admin call counts as "its worker runs". */
 const RECENT_MS = 5 * 60_000;

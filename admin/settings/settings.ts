@@ -1,8 +1,11 @@
 import {
+  publicUrlSchema,
   SETTING_KEYS,
   SETTINGS,
   settingSchema,
+  TEXT_SETTING_KEYS,
   type SettingKey,
+  type TextSettingKey,
   type SettingsUpdate,
   type SettingsValues,
   type SettingsView,
@@ -18,29 +21,35 @@ import { conflict } from '../../domain/api-error';
  * or phone registration without a restart.
  */
 
-type Stored = { ok: true; value: number } | { ok: false; raw: string };
+type Stored<V> = { ok: true; value: V } | { ok: false; raw: string };
+type AnyKey = SettingKey | TextSettingKey;
 
-function parseStored(key: SettingKey, raw: string): Stored {
+const isTextKey = (key: AnyKey): key is TextSettingKey => (TEXT_SETTING_KEYS as readonly string[]).includes(key);
+
+function parseStored(key: AnyKey, raw: string): Stored<number | string> {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
     return { ok: false, raw };
   }
-  const checked = settingSchema(key).safeParse(value);
+  // a stored address must still be one the page would accept, and already in its stored form
+  const checked = isTextKey(key)
+    ? publicUrlSchema.refine((v) => v === value).safeParse(value)
+    : settingSchema(key).safeParse(value);
   return checked.success ? { ok: true, value: checked.data } : { ok: false, raw };
 }
 
-async function storedRows(db: AdminDb, keys: readonly SettingKey[]): Promise<Map<SettingKey, Stored>> {
+async function storedRows(db: AdminDb, keys: readonly AnyKey[]): Promise<Map<AnyKey, Stored<number | string>>> {
   const rows = await db
     .selectFrom('app_settings')
     .select(['setting_key', 'value_json'])
     .where('setting_key', 'in', keys)
     .execute();
-  return new Map(
-    rows.map((r) => [r.setting_key as SettingKey, parseStored(r.setting_key as SettingKey, r.value_json)]),
-  );
+  return new Map(rows.map((r) => [r.setting_key as AnyKey, parseStored(r.setting_key as AnyKey, r.value_json)]));
 }
+
+const ALL_KEYS: readonly AnyKey[] = [...SETTING_KEYS, ...TEXT_SETTING_KEYS];
 
 /**
  * A setting's value for the code that acts on it. A stored value outside its range was written
@@ -50,27 +59,35 @@ async function storedRows(db: AdminDb, keys: readonly SettingKey[]): Promise<Map
 export async function readSetting(db: AdminDb, key: SettingKey): Promise<number> {
   const stored = (await storedRows(db, [key])).get(key);
   if (!stored) return SETTINGS[key].default;
-  if (!stored.ok) {
-    throw conflict(
-      'SETTING_INVALID',
-      `setting ${key} is ${stored.raw}, outside ${SETTINGS[key].min}..${SETTINGS[key].max}; save it again on 设置`,
-      { key },
-    );
-  }
-  return stored.value;
+  // a number key parses to a number when ok (parseStored); the type says so here
+  if (stored.ok && typeof stored.value === 'number') return stored.value;
+  throw conflict(
+    'SETTING_INVALID',
+    `setting ${key} is ${stored.ok ? stored.value : stored.raw}, outside ${SETTINGS[key].min}..${SETTINGS[key].max}; save it again on 设置`,
+    { key },
+  );
+}
+
+/**
+ * An address setting, or null when unset. One stored by hand that 设置 would refuse counts as
+ * unset (and 设置 flags it): what reads it says "not set" rather than print a broken address.
+ */
+export async function readTextSetting(db: AdminDb, key: TextSettingKey): Promise<string | null> {
+  const stored = (await storedRows(db, [key])).get(key);
+  return stored?.ok && typeof stored.value === 'string' ? stored.value : null;
 }
 
 /** What 设置 shows: every value, and which stored ones are unusable (shown with the default). */
 export async function settingsView(db: AdminDb): Promise<SettingsView> {
-  const stored = await storedRows(db, SETTING_KEYS);
-  const values = {} as SettingsValues;
-  const invalid: SettingKey[] = [];
-  for (const key of SETTING_KEYS) {
+  const stored = await storedRows(db, ALL_KEYS);
+  const values: Record<string, number | string | null> = {};
+  const invalid: AnyKey[] = [];
+  for (const key of ALL_KEYS) {
     const s = stored.get(key);
     if (s && !s.ok) invalid.push(key);
-    values[key] = s?.ok ? s.value : SETTINGS[key].default;
+    values[key] = s?.ok ? s.value : isTextKey(key) ? null : SETTINGS[key].default;
   }
-  return { values, invalid };
+  return { values: values as SettingsValues, invalid };
 }
 
 /**
@@ -80,16 +97,22 @@ export async function settingsView(db: AdminDb): Promise<SettingsView> {
  */
 export async function settingsUpdate(db: AdminDb, update: SettingsUpdate, audit: AuditHook): Promise<SettingsView> {
   await writeTransaction(db, async (trx) => {
-    const stored = await storedRows(trx, SETTING_KEYS);
+    const stored = await storedRows(trx, ALL_KEYS);
     const now = nowUtc();
-    // `old` is what was in effect: the default when unset, the raw text of a hand-edited row.
-    const changes: Record<string, { old: number | string; new: number }> = {};
-    for (const key of SETTING_KEYS) {
+    // `old` is what was in effect: the default when unset (null for an address), the raw text of a hand-edited row.
+    const changes: Record<string, { old: number | string | null; new: number | string | null }> = {};
+    for (const key of ALL_KEYS) {
       const value = update[key];
       const before = stored.get(key);
-      const old = before === undefined ? SETTINGS[key].default : before.ok ? before.value : before.raw;
+      const unset = isTextKey(key) ? null : SETTINGS[key].default;
+      const old = before === undefined ? unset : before.ok ? before.value : before.raw;
       if (value === undefined || value === old) continue;
       changes[key] = { old, new: value };
+      // an address cleared is no row: unset again, as before anyone set it
+      if (value === null) {
+        await trx.deleteFrom('app_settings').where('setting_key', '=', key).execute();
+        continue;
+      }
       const valueJson = JSON.stringify(value);
       await trx
         .insertInto('app_settings')

@@ -31,14 +31,21 @@ const screenMetaSchema = z
   .strict();
 export type ScreenMeta = z.infer<typeof screenMetaSchema>;
 
-/** What the admin asks. `frame`: one image now; `watch` … `unwatch`: a stream under that id. */
+/**
+ * What the admin asks. `frame`: one image now; `watch` … `unwatch`: a stream under that id.
+ * `keys`: the Temporal payload keys (temporal/codec/keys.ts), sent first on every channel the
+ * admin accepts; the host holds them in memory only and runs no device worker before it has them.
+ */
 export type AdminToHost =
+  | { op: 'keys'; payload_keys: string }
   | { op: 'frame'; id: number; device_id: string }
   | { op: 'watch'; id: number; device_id: string }
   | { op: 'unwatch'; id: number }
   | { op: 'input'; id: number; device_id: string; input: PhoneInput };
 
 export const adminToHostSchema = z.discriminatedUnion('op', [
+  // the ring's format is checked where it is parsed (the host), whose errors never echo a key
+  z.object({ op: z.literal('keys'), payload_keys: z.string().min(1).max(16_384) }),
   z.object({ op: z.literal('frame'), id: requestId, device_id: deviceId }),
   z.object({ op: z.literal('watch'), id: requestId, device_id: deviceId }),
   z.object({ op: z.literal('unwatch'), id: requestId }),

@@ -127,9 +127,9 @@ export class ChildSpecs {
         '--metrics-port',
         String(await this.metrics.port('phone-host', 'sim-host')),
       ]),
+      // no payload keys: a phone host gets them over its admin channel (docs/phone-hosts.md)
       env: {
         ...this.childEnv,
-        ...this.keyEnv,
         CMAUTOBUY_HOST_TOKEN: hostToken,
         CMAUTOBUY_HOST_SYNC_MS: process.env.CMAUTOBUY_HOST_SYNC_MS ?? '2000',
       },

@@ -14,6 +14,12 @@ export function installPayloadKeys(ring: PayloadKeyRing): void {
   installed = { ring, codec: new EncryptionCodec(ring) };
 }
 
+/** The ring installed at start: the admin hands it to its phone hosts (admin/hosts/channel.ts). */
+export function installedPayloadKeys(): PayloadKeyRing {
+  if (!installed) throw new Error('no Temporal payload keys installed (installPayloadKeys at process start)');
+  return installed.ring;
+}
+
 export function payloadCodec(): EncryptionCodec {
   if (!installed) throw new Error('no Temporal payload keys installed (installPayloadKeys at process start)');
   return installed.codec;

@@ -63,6 +63,8 @@ test('a device renamed on the 设备 page is shown by that name there and on its
 });
 
 test('issuing a device in the UI shows its token once, with the command for the phone host, and the token works', async () => {
+  // the command takes 设置's 管理服务对外地址, never the address this browser uses
+  expect((await rig.op.put('/api/settings', { 'admin.public_url': 'https://buy.example.com' })).status).toBe(200);
   await page.goto(`${rig.admin.url}/#/devices`);
   await page.getByTestId('device-issue').click();
   await page.getByTestId('device-issue-name').fill('东莞-02');
@@ -72,9 +74,17 @@ test('issuing a device in the UI shows its token once, with the command for the 
   expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
   expect(token).toMatch(/^[0-9a-f]{64}$/);
   const command = (await page.getByTestId('device-issued-command').innerText()).trim();
-  expect(command).toBe(
-    `CMAUTOBUY_DEVICE_TOKEN=${token} CMAUTOBUY_TEMPORAL_ADDRESS=<Temporal 地址:7233> CMAUTOBUY_TEMPORAL_NAMESPACE=${rig.admin.namespace} CMAUTOBUY_ADMIN_PUBLIC_URL=${rig.admin.url} npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --admin-url ${rig.admin.url}`,
+  expect(command).toContain(`device_id=${deviceId}\ntoken=${token}\nTOKEN`);
+  expect(command).toContain(`CMAUTOBUY_TEMPORAL_NAMESPACE=${rig.admin.namespace} \\`);
+  expect(command).toMatch(
+    new RegExp(
+      `npm run device-worker -- --device-id ${deviceId} --serial <adb serial> --token-file \\S+ --admin-url https://buy\\.example\\.com$`,
+    ),
   );
+  expect(
+    await page.getByTestId('device-issued-need').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-need'))),
+    // (and repository-url where this checkout has no origin)
+  ).toEqual(expect.arrayContaining(['temporal-on-loopback', 'payload-keys', 'adb-serial']));
   await page.getByTestId('device-issued').getByText('令牌只显示这一次').waitFor();
 
   await page.getByTestId('device-issue-close').click();

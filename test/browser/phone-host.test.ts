@@ -72,13 +72,30 @@ test('待批准 → 批准, health and the reason a phone takes no claim; 拒绝
   expect(((await rig.api.get('/api/devices')).body as DeviceView[]).map((d) => d.serial)).toEqual(['ui-phone-1']);
 });
 
-test('发放主机凭据 shows the host id and token once, with the command to run', async () => {
-  await page.getByTestId('host-issue').click();
-  await page.getByTestId('host-issue-name').fill('深圳-机房2');
-  await page.getByTestId('host-issue-submit').click();
-  const text = await page.getByTestId('host-issued-token').innerText();
-  expect(text).toMatch(/^host_id=[0-9a-f-]{36}\ntoken=[0-9a-f]{64}$/);
-  await page.getByTestId('host-issued').getByText('npm run phone-host -- --admin-url').waitFor();
+test('发放主机凭据 shows the host id and token once, with the command to run once 管理服务对外地址 is set', async () => {
+  const issue = async (name: string): Promise<void> => {
+    await page.getByTestId('host-issue').click();
+    await page.getByTestId('host-issue-name').fill(name);
+    await page.getByTestId('host-issue-submit').click();
+    const text = await page.getByTestId('host-issued-token').innerText();
+    expect(text).toMatch(/^host_id=[0-9a-f-]{36}\ntoken=[0-9a-f]{64}$/);
+  };
+  // unset: no command (the address this browser uses is loopback), a way to 设置 instead
+  await issue('深圳-机房2');
+  await page.getByTestId('host-issued-no-public-url').waitFor();
+  expect(await page.getByTestId('host-issued-settings-link').getAttribute('href')).toBe('#/settings');
+  await page.getByTestId('host-issue-close').click();
+
+  expect((await rig.api.put('/api/settings', { 'admin.public_url': 'https://admin.example.com' })).status).toBe(200);
+  await issue('深圳-机房3');
+  const run = (await page.getByTestId('host-issued-command').innerText()).trim();
+  expect(run).toContain('CMAUTOBUY_ADMIN_PUBLIC_URL=https://admin.example.com \\');
+  expect(run).toMatch(/npm run phone-host -- --token-file "\$HOME\/\.cmautobuy\/host-[0-9a-f]{8}\.token"$/);
+  expect(run).not.toContain('PAYLOAD_KEYS');
+  expect(await page.getByTestId('host-issued-install').innerText()).toContain('npm ci');
+  await page.locator('[data-testid="host-issued-need"][data-need="temporal-on-loopback"]').waitFor();
+  await page.getByTestId('host-issue-close').click();
   const hosts = (await rig.api.get('/api/hosts')).body as Array<{ display_name: string }>;
-  expect(hosts.map((h) => h.display_name)).toEqual(['机房-1', '深圳-机房2']);
+  // two issued within one second: the list's order between them is not the test's business
+  expect(hosts.map((h) => h.display_name).sort()).toEqual(['机房-1', '深圳-机房2', '深圳-机房3'].sort());
 });

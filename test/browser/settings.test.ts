@@ -75,6 +75,7 @@ test('saving stores cents and whole numbers, audited old → new, and survives a
       'syb.sync_max_lines': 20_000,
       'syb.sync_max_mb': 200,
       'syb.sync_max_pages': 200,
+      'admin.public_url': null,
     },
     invalid: [],
   });

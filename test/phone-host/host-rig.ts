@@ -44,8 +44,7 @@ export async function startHostRig(admin: TestAdmin, op: OperatorClient, serials
       CMAUTOBUY_TEMPORAL_ADDRESS: process.env.CMAUTOBUY_TEST_TEMPORAL_ADDRESS,
       CMAUTOBUY_TEMPORAL_NAMESPACE: admin.namespace,
       CMAUTOBUY_LOG_LEVEL: 'warn',
-      // the admin's payload keys: a secret, so never inherited by a child on its own
-      CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: process.env.CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS,
+      // no payload keys: the host gets them over its admin channel
     },
   });
   await host.start();

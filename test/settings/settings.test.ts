@@ -26,6 +26,7 @@ const DEFAULTS = {
   'syb.sync_max_lines': 20_000,
   'syb.sync_max_mb': 200,
   'syb.sync_max_pages': 200,
+  'admin.public_url': null,
 };
 
 describe('settings API', () => {
@@ -148,6 +149,27 @@ describe('settings API', () => {
       .executeTakeFirstOrThrow();
     expect(Date.parse(auth.expires_at) - Date.parse(auth.created_at)).toBe(7 * 60_000);
     expect((await op.post(`/api/tasks/${d.task_id}/cancel`)).status).toBe(200);
+  });
+
+  it('the admin public URL: an http(s) origin or nothing, audited, cleared with null', async () => {
+    for (const bad of ['ftp://admin.example', 'https://admin.example/cmautobuy', 'not a url', 5]) {
+      const res = await op.put('/api/settings', { 'admin.public_url': bad });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+    }
+    const set = await op.put('/api/settings', { 'admin.public_url': ' https://admin.example:8443/ ' });
+    expect(set.body).toMatchObject({ values: { 'admin.public_url': 'https://admin.example:8443' } });
+    expect(JSON.parse((await auditRows()).at(-1)?.details_json ?? 'null')).toEqual({
+      changes: { 'admin.public_url': { old: null, new: 'https://admin.example:8443' } },
+    });
+    const cleared = await op.put('/api/settings', { 'admin.public_url': null });
+    expect(cleared.body).toMatchObject({ values: { 'admin.public_url': null }, invalid: [] });
+    expect(
+      await admin.db
+        .selectFrom('app_settings')
+        .select('setting_key')
+        .where('setting_key', '=', 'admin.public_url')
+        .execute(),
+    ).toEqual([]);
   });
 
   it('a phone host gets the retention days set here with its next registration', async () => {

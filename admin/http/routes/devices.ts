@@ -19,7 +19,8 @@ import { awaitResumeVerdict, pauseDevice, resumeDevice } from '../../devices/att
 import { conflict } from '../../../domain/api-error';
 import { holdersByDevice } from '../../devices/holds';
 import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
-import { deviceWorkerHints, temporalMissingCheck } from '../../hosts/worker-hints';
+import { hostSetupFacts } from '../../hosts/setup';
+import { temporalMissingCheck } from '../../hosts/worker-hints';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -69,7 +70,8 @@ export function deviceRoutes(deps: AppDeps): Router {
       device_id: issued.deviceId,
       display_name: body.display_name,
       token: issued.token,
-      worker_hints: deviceWorkerHints(deps.temporal.settings),
+      // the phone host's facts (设置's 管理服务对外地址, how the admin reaches Temporal): one builder for both dialogs
+      setup: await hostSetupFacts(deps.db, deps.temporal.settings),
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;

@@ -16,6 +16,7 @@ import {
   reportPhoneHealth,
 } from '../../hosts/phones';
 import { metricsTargets } from '../../hosts/metrics-target';
+import { hostSetupFacts } from '../../hosts/setup';
 import type { AppDeps } from '../deps';
 import { parseBody, parseParams } from '../validate';
 
@@ -42,7 +43,9 @@ export function hostRoutes(deps: AppDeps): Router {
     markAudited(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
-    ctx.body = { host_id: issued.hostId, display_name: body.display_name, token: issued.token };
+    // what the dialog builds the command from (domain/host-setup.ts); never the payload keys
+    const setup = await hostSetupFacts(deps.db, deps.temporal.settings);
+    ctx.body = { host_id: issued.hostId, display_name: body.display_name, token: issued.token, setup };
   });
 
   router.post('/api/hosts/:hostId/revoke', async (ctx) => {

@@ -15,6 +15,7 @@ import type {
 import type { ProductState } from '../../../domain/catalog';
 import type { AttentionQueue } from '../../../domain/attention';
 import type { AppVersionView, DeviceView, IssuedDeviceView } from '../../../domain/devices';
+import type { HostSetupFacts } from '../../../domain/host-setup';
 import type { Page } from '../../../domain/page';
 import type { NodeMatcher, TaughtOverlayView } from '../../../domain/pdd-overlay';
 import type { PhoneInput } from '../../../domain/phone-input';
@@ -290,6 +291,8 @@ export interface IssuedHostView {
   host_id: string;
   display_name: string;
   token: string;
+  /** what the command for the phone machine is built from (domain/host-setup.ts) */
+  setup: HostSetupFacts;
 }
 export const issueHost = (displayName: string): Promise<IssuedHostView> =>
   http.post('/api/hosts', { display_name: displayName });

@@ -3,6 +3,7 @@ import type { SystemCheckResult } from '../../../domain/system-check';
 import { runSystemCheck } from '../api/endpoints';
 import ActionButton from '../components/ActionButton';
 import ErrorMessage from '../components/ErrorMessage';
+import PublicUrlForm from '../components/settings/PublicUrlForm';
 import SafetySettingsForm from '../components/settings/SafetySettingsForm';
 import SybAccountForm from '../components/settings/SybAccountForm';
 import '../components/tasks/tasks.css';
@@ -21,6 +22,7 @@ export default function SettingsPage(): JSX.Element {
       <h1 class="page-title">设置</h1>
       <p class="page-summary">安全上限、授权与保留期限、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。</p>
       <SafetySettingsForm />
+      <PublicUrlForm />
       <SybAccountForm />
       <div class="card tk-section">
         <h2 class="tk-section-title">系统自检</h2>

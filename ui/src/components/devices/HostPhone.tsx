@@ -1,9 +1,11 @@
 import { Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
+import { hostSetupCommand } from '../../../../domain/host-setup';
 import { approveDevice, issueHost, rejectDevice, type IssuedHostView } from '../../api/endpoints';
 import { createAction } from '../../lib/action';
 import { formatTime } from '../../lib/time';
 import CredentialDialog from './CredentialDialog';
+import SetupSteps from './SetupSteps';
 
 const SCREEN_ZH = { on: '亮屏', off: '黑屏', locked: '锁屏' } as const;
 
@@ -65,7 +67,10 @@ export function PendingActions(props: { device: DeviceView; onChanged: () => voi
   );
 }
 
-/** 发放主机凭据: the host id and token, shown once, with the command to run on the phone machine. */
+/**
+ * 发放主机凭据: the host id and token, shown once, with what to run on the phone machine
+ * (SetupSteps: from 设置's 管理服务对外地址, never from the address this browser uses).
+ */
 export function HostIssueDialog(props: { onClose: () => void }): JSX.Element {
   return (
     <CredentialDialog<IssuedHostView>
@@ -77,14 +82,16 @@ export function HostIssueDialog(props: { onClose: () => void }): JSX.Element {
     >
       {(i) => (
         <div data-testid="host-issued">
-          <p class="tk-warn">令牌只显示这一次。把下面两行存成主机上的一个文件（不要放在 data 目录下）：</p>
+          <p class="tk-warn">令牌只显示这一次，关闭后无法再查看。</p>
           <pre class="tk-mono dv-command" data-testid="host-issued-token">
             {`host_id=${i().host_id}\ntoken=${i().token}`}
           </pre>
-          <p class="muted">然后在连接手机的主机上运行：</p>
-          <pre class="tk-mono dv-command">
-            {`npm run phone-host -- --admin-url ${window.location.origin} --token-file <文件路径>`}
-          </pre>
+          <SetupSteps
+            command={hostSetupCommand(i().setup, i())}
+            testid="host-issued"
+            runs="保存令牌并启动手机主机；加密密钥由管理服务经主机通道下发"
+            again="重新发放主机凭据（或在主机上用 CMAUTOBUY_ADMIN_PUBLIC_URL 指定该地址）"
+          />
           <p class="muted">插上的手机会以「待批准」出现在这里。</p>
         </div>
       )}

@@ -5,6 +5,7 @@ import {
   settingsUpdateSchema,
   type SettingKey,
   type SettingsValues,
+  type TextSettingKey,
 } from '../../../../domain/settings';
 import { ApiError } from '../../api/client';
 import { getSettings, saveSettings } from '../../api/endpoints';
@@ -15,6 +16,8 @@ import { parseYuanAmount } from '../../lib/money';
 import { issuesByField } from './issues';
 
 type SettingTexts = Record<SettingKey, string>;
+/** an address setting has a form of its own (PublicUrlForm.tsx); its invalid flag passes through */
+type AnyKey = SettingKey | TextSettingKey;
 
 /** What the operator types: yuan for money (stored as cents), whole numbers otherwise. */
 export function toText(key: SettingKey, value: number): string {
@@ -32,7 +35,7 @@ function fromText(key: SettingKey, text: string): { ok: true; value: number } | 
 }
 
 /** The settings typed against those saved: what changed (an invalid stored value always counts), and each refusal. */
-function settingsChange(texts: SettingTexts, saved: SettingsValues, invalid: readonly SettingKey[]) {
+function settingsChange(texts: SettingTexts, saved: SettingsValues, invalid: readonly AnyKey[]) {
   const fieldErrors: Record<string, string> = {};
   const change: Partial<SettingsValues> = {};
   for (const key of SETTING_KEYS) {
@@ -61,11 +64,11 @@ function serverIssues(details: unknown): Record<string, string> {
 /** 安全与运行's data: the saved settings, the texts as typed, and saving only what was changed, in one request. */
 export function createSafetySettings() {
   const [saved, setSaved] = createSignal<SettingsValues | null>(null);
-  const [invalid, setInvalid] = createSignal<readonly SettingKey[]>([]);
+  const [invalid, setInvalid] = createSignal<readonly AnyKey[]>([]);
   const [texts, setTexts] = createSignal<SettingTexts | null>(null);
   const [errors, setErrors] = createSignal<Partial<Record<string, string>>>({});
 
-  const show = (values: SettingsValues, bad: readonly SettingKey[]): void => {
+  const show = (values: SettingsValues, bad: readonly AnyKey[]): void => {
     setSaved(values);
     setInvalid(bad);
     setTexts(Object.fromEntries(SETTING_KEYS.map((k) => [k, toText(k, values[k])])) as SettingTexts);
