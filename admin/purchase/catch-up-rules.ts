@@ -37,7 +37,7 @@ export interface StatusMove {
   deviceId?: string;
 }
 
-export interface CaughtAttempt {
+interface CaughtAttempt {
   id: string;
   startedAt: string;
   status: AttemptStatus;
@@ -49,7 +49,7 @@ export interface CaughtAttempt {
   finishedAt: string | null;
 }
 
-export interface CaughtSubmission {
+interface CaughtSubmission {
   id: string;
   attemptId: string;
   createdAt: string;

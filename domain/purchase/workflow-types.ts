@@ -37,7 +37,7 @@ export function purchaseWorkflowId(taskId: string, authorizationId: string): str
  * boundary into each, so a new step is new kill points.
  */
 export const PURCHASE_STEPS = ['waiting_for_phone', 'preparing', 'fence', 'submit', 'observe', 'reconcile'] as const;
-export type PurchaseStep = (typeof PURCHASE_STEPS)[number];
+type PurchaseStep = (typeof PURCHASE_STEPS)[number];
 
 export interface PurchaseState {
   status: PurchaseStatus;

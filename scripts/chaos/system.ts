@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { CHAOS_URL_VAR } from '../../platform/chaos';
 import { freePort } from '../../platform/network';
 import { cmdline, descendants, running } from '../../platform/process-tree';
 import { loginOperator, type OperatorClient } from '../../test/harness';
@@ -63,7 +64,7 @@ export async function startSystem(opts: {
       CMAUTOBUY_ADMIN_PASSWORD: PASSWORD,
       CMAUTOBUY_TEMPORAL_ADDRESS: opts.temporal?.address ?? '',
       ...(opts.temporal ? { CMAUTOBUY_TEMPORAL_PAYLOAD_KEYS: opts.temporal.payloadKeys } : {}),
-      CMAUTOBUY_CHAOS_URL: opts.chaosUrl,
+      [CHAOS_URL_VAR]: opts.chaosUrl,
       CMAUTOBUY_SIM_LATENCY: opts.latency,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
