@@ -13,8 +13,8 @@ import { startSystem } from './system';
 import { PROJECT_ROOT } from '../../temporal/binaries';
 
 /**
- * `npm run chaos [-- --json FILE] [--sample N] [--only STEP:PROCESS] [--cluster] [--md FILE]
- * [--latency zero|realistic] [--seed S] [--keep]`:
+ * `npm run chaos [-- --json FILE] [--sample N] [--only STEP:PROCESS] [--process P …] [--cluster]
+ * [--md FILE] [--latency zero|realistic] [--seed S] [--keep]`:
  * every kill point the code names × every process (docs/chaos.md), each on a fresh purchase of the
  * running system; the invariants judged from the simulator's own records after each; a table on
  * stdout, the rows as JSON; exit 1 when any promise broke.
@@ -29,6 +29,7 @@ async function main(): Promise<number> {
       sample: { type: 'string' },
       seed: { type: 'string' },
       only: { type: 'string', multiple: true },
+      process: { type: 'string', multiple: true },
       cluster: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       latency: { type: 'string', default: 'realistic' },
@@ -88,8 +89,14 @@ function seedOf(values: { seed?: string }): string {
   }
 }
 
-function choosePairs(all: ChaosPair[], values: { sample?: string; only?: string[]; seed?: string }): ChaosPair[] {
-  if (values.only?.length) return values.only.map((o) => parseOnly(o, all));
+function choosePairs(
+  matrix: ChaosPair[],
+  values: { sample?: string; only?: string[]; seed?: string; process?: string[] },
+): ChaosPair[] {
+  if (values.only?.length) return values.only.map((o) => parseOnly(o, matrix));
+  const unknown = values.process?.find((p) => !matrix.some((x) => x.process === p));
+  if (unknown) throw new Error(`--process ${unknown}: not a process of the matrix`);
+  const all = values.process?.length ? matrix.filter((p) => values.process!.includes(p.process)) : matrix;
   if (values.sample === undefined) return all;
   const n = Number(values.sample);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--sample ${values.sample}: a whole number of pairs, 1 or more`);
