@@ -36,8 +36,9 @@ export function cmdline(pid: number): string {
   }
 }
 
-/** Running, not a zombie (a zombie has exited; in a container nobody may reap it). */
+/** Running, not a zombie (a zombie has exited; in a container nobody may reap it, PostgreSQL's postmaster say). */
 export function running(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { isPaymentTap, isSubmitTap } from '../../sim/phone/taps';
+import { startReferencePurchase } from '../../test/reference-purchase';
 import type { TapRecord } from '../../sim/phone';
 import type { ChaosController } from './controller';
 import { judge, type Outcome, type PairFacts } from './invariants';
@@ -79,7 +80,7 @@ export class PairRunner {
     await this.readyPhones(scenario);
     this.controller.arm(pair);
     const startedAt = Date.now();
-    const taskId = await this.startPurchase(scenario);
+    const taskId = await startReferencePurchase(this.system.op, { mode: 'live', ...scenario });
     const task = await this.waitSettled(taskId, startedAt);
     const firedAt = this.controller.firedAt();
     const trail = [...this.controller.seen];
@@ -131,22 +132,6 @@ export class PairRunner {
         throw new Error(`the phones did not come back to claiming within 3 min: ${JSON.stringify(phones)}`);
       await sleep(1000);
     }
-  }
-
-  private async startPurchase(s: Scenario): Promise<string> {
-    const draft = await this.system.op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-      quantity: s.quantity,
-      max_total_price_cent: s.maxTotalPriceCent,
-      execution_mode: 'live',
-    });
-    if (draft.status !== 201) throw new Error(`draft refused: ${draft.status} ${JSON.stringify(draft.body)}`);
-    const { task_id, version } = draft.body as { task_id: string; version: number };
-    const started = await this.system.op.post('/api/tasks/start', { tasks: [{ task_id, version }] });
-    if (started.status !== 200) throw new Error(`start refused: ${started.status} ${JSON.stringify(started.body)}`);
-    return task_id;
   }
 
   /** The task once it rests (a 待核对 is given time for the workflow's own read-only check), or as it is at the limit. */

@@ -5,6 +5,7 @@ import { stateQuery } from '../../domain/contracts/purchase-messages';
 import { installPayloadKeys, temporalDataConverter } from '../../temporal/codec';
 import { resolvePayloadKeys } from '../../temporal/codec/keys';
 import { collectedInTestDb } from '../../test/collected';
+import { startReferencePurchase } from '../../test/reference-purchase';
 import type { ChaosClusterRun } from './cluster';
 import type { Killer, PointReport } from './controller';
 import type { ChaosPair } from './matrix';
@@ -24,16 +25,7 @@ export async function prepareSystem(system: ChaosSystem, say: (line: string) => 
   } finally {
     await db.destroy();
   }
-  const draft = await system.op.post('/api/tasks', {
-    type: 'purchase',
-    pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-    pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-    quantity: 1,
-    max_total_price_cent: 2000,
-    execution_mode: 'dry_run',
-  });
-  const { task_id, version } = draft.body as { task_id: string; version: number };
-  await system.op.post('/api/tasks/start', { tasks: [{ task_id, version }] });
+  const task_id = await startReferencePurchase(system.op, { mode: 'dry_run', quantity: 1, maxTotalPriceCent: 2000 });
   for (let i = 0; ; i++) {
     const t = (await system.op.get(`/api/tasks/${task_id}`)).body as { status: string; reason_code: string | null };
     if (t.status === 'DRY_RUN_PASSED') break;

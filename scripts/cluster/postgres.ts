@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DB_USER } from './config';
-import { isRunning } from './processes';
+import { running } from '../../platform/process-tree';
 
 const run = promisify(execFile);
 
@@ -101,7 +101,7 @@ export async function startPostgres(dir: string, port: number, say: (line: strin
   const pid = (): number => {
     try {
       const found = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      return isRunning(found) ? found : 0;
+      return running(found) ? found : 0;
     } catch {
       return 0;
     }

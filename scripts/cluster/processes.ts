@@ -1,19 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SupervisedChild, type RestartPolicy } from '../../platform/children';
+import { running } from '../../platform/process-tree';
 import type { Service } from './config';
-
-/** Running and not a zombie: in a container nobody may reap a daemon that died (PostgreSQL's postmaster). */
-export function isRunning(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Service processes of an earlier run on this config that was killed outright (its children
@@ -32,7 +21,7 @@ export async function endLeftovers(configFile: string, say: (line: string) => vo
   if (mine.length === 0) return;
   say(`ending ${mine.length} Temporal service process(es) an earlier run left behind: ${mine.join(', ')}`);
   for (const pid of mine.map(Number)) process.kill(pid, 'SIGKILL');
-  for (let i = 0; i < 50 && mine.map(Number).some(isRunning); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && mine.map(Number).some(running); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /**
@@ -81,7 +70,7 @@ export async function restartService(child: SupervisedChild, signal: NodeJS.Sign
   if (old === undefined) return;
   process.kill(old, signal);
   const deadline = Date.now() + 180_000;
-  while (child.pid === old || child.pid === undefined || !isRunning(child.pid)) {
+  while (child.pid === old || child.pid === undefined || !running(child.pid)) {
     if (Date.now() > deadline) throw new Error(`${child.name} did not come back within 180 s`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { startCluster, type Cluster, type ClusterProcess } from '../../scripts/cluster/cluster';
-import { isRunning } from '../../scripts/cluster/processes';
+import { running } from '../../platform/process-tree';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 
 /**
@@ -51,13 +51,13 @@ smoke('a Temporal cluster on PostgreSQL (npm run cluster)', () => {
   it('registers the namespace and the search attributes', async () => {
     expect(cluster!.namespace).toBe('cmautobuy');
     expect((await answers(cluster!)).sort()).toEqual(expect.arrayContaining([...SEARCH_ATTRIBUTE_NAMES].sort()));
-    for (const pid of Object.values(cluster!.pids())) expect(isRunning(pid)).toBe(true);
+    for (const pid of Object.values(cluster!.pids())) expect(running(pid)).toBe(true);
   });
 
   it('brings back a SIGKILLed service, a restarted one and a restarted PostgreSQL', async () => {
     const before = cluster!.pids();
     process.kill(before.history, 'SIGKILL');
-    const back = () => cluster!.pids().history !== before.history && isRunning(cluster!.pids().history);
+    const back = () => cluster!.pids().history !== before.history && running(cluster!.pids().history);
     for (let i = 0; i < 600 && !back(); i++) await new Promise((r) => setTimeout(r, 200));
     expect(cluster!.pids().history).not.toBe(before.history);
     for (const p of ['matching', 'frontend', 'postgres'] as ClusterProcess[]) await cluster!.restart(p);
@@ -71,6 +71,6 @@ smoke('a Temporal cluster on PostgreSQL (npm run cluster)', () => {
     const pids = Object.values(cluster!.pids());
     await cluster!.stop();
     cluster = undefined;
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(running)).toEqual([]);
   }, 120_000);
 });

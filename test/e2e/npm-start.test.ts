@@ -10,6 +10,7 @@ import { SEARCH_ATTRIBUTE_NAMES } from '../../temporal/search-attributes';
 import { openAdminDb } from '../../admin/db/database';
 import { mayRaisePriority } from '../../platform/children';
 import { collectedInTestDb } from '../collected';
+import { startReferencePurchase } from '../reference-purchase';
 import { getJson, loginOperator, tempDataDir } from '../harness';
 
 /** A draft needs a collect: the simulator's reference goods as its collect stores it, written beside the running admin. */
@@ -298,17 +299,7 @@ describe('npm start (the embedded system)', () => {
     type Task = { status: string; reason_code: string | null; pdd_order_no: string | null };
     const run = async (mode: 'live' | 'dry_run'): Promise<Task> => {
       await collectedInAdminDb(dataDir);
-      const draft = await op.post('/api/tasks', {
-        type: 'purchase',
-        pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-        pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-        quantity: 1,
-        max_total_price_cent: 2000,
-        execution_mode: mode,
-      });
-      expect(draft.status).toBe(201);
-      const { task_id, version } = draft.body as { task_id: string; version: number };
-      expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+      const task_id = await startReferencePurchase(op, { mode, quantity: 1, maxTotalPriceCent: 2000 });
       let t: Task = { status: '', reason_code: null, pdd_order_no: null };
       const ends = ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED', 'DRY_RUN_PASSED'];
       for (let i = 0; i < 900 && !ends.includes(t.status); i++) {
@@ -363,16 +354,7 @@ describe('npm start (the embedded system)', () => {
     };
     const ordersBefore = (await orders()).length;
     await collectedInAdminDb(dataDir);
-    const draft = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'live',
-    });
-    const { task_id, version } = draft.body as { task_id: string; version: number };
-    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+    const task_id = await startReferencePurchase(op, { mode: 'live', quantity: 1, maxTotalPriceCent: 2000 });
     type Task = { status: string; pdd_order_no: string | null };
     const task = async () => (await op.get(`/api/tasks/${task_id}`)).body as Task;
     let t = await task();
@@ -458,16 +440,7 @@ describe('npm start (the embedded system)', () => {
     // the phones from the start are paused, so the dry run can only go to the new one
     for (const d of atStart) expect((await op.post(`/api/devices/${d.device_id}/pause`)).status).toBe(200);
     await collectedInAdminDb(dataDir);
-    const draft = await op.post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: 'https://mobile.yangkeduo.com/goods.html?goods_id=937122477375',
-      pdd_options: { 颜色分类: '黑色', 尺码: 'M' },
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'dry_run',
-    });
-    const { task_id, version } = draft.body as { task_id: string; version: number };
-    expect((await op.post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
+    const task_id = await startReferencePurchase(op, { mode: 'dry_run', quantity: 1, maxTotalPriceCent: 2000 });
     let t = { status: '', device_id: null as string | null };
     for (let i = 0; i < 900 && !['DRY_RUN_PASSED', 'NEEDS_MANUAL', 'FAILED'].includes(t.status); i++) {
       await new Promise((r) => setTimeout(r, 200));
