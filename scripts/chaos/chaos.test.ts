@@ -14,7 +14,7 @@ const BOUGHT: PairFacts = {
   paymentTaps: 0,
   task: { status: 'WAITING_PAYMENT', reason_code: null, pdd_order_no: 'O1' },
   settledInTime: true,
-  fences: [{ tapped: true, abandoned: false }],
+  fences: [{ status: 'SUBMITTED', abandoned: false }],
   phones: [{ device_id: 'd1', claiming: true, flagged: null }],
 };
 
@@ -112,16 +112,25 @@ describe('the invariants after a kill', () => {
       ...BOUGHT,
       orders: [],
       submitTaps: 0,
-      fences: [{ tapped: false, abandoned: false }],
+      fences: [{ status: 'FENCED', abandoned: false }],
       task: { status: 'NEEDS_MANUAL', reason_code: 'SUBMIT_NOT_STARTED', pdd_order_no: null },
     });
     expect(open.broken).toEqual(['a fence left open']);
-    // 待核对 holds its fence open on purpose: the read-only check settles it
+    // given up untapped, or in 待核对 for a person: not open
     expect(
       judge({
         ...BOUGHT,
         orders: [],
-        fences: [{ tapped: false, abandoned: false }],
+        submitTaps: 0,
+        fences: [{ status: 'FENCED', abandoned: true }],
+        task: { status: 'NEEDS_MANUAL', reason_code: 'DEVICE_ERROR', pdd_order_no: null },
+      }).broken,
+    ).toEqual([]);
+    expect(
+      judge({
+        ...BOUGHT,
+        orders: [],
+        fences: [{ status: 'RECONCILIATION_REQUIRED', abandoned: false }],
         task: { status: 'RECONCILIATION_REQUIRED', reason_code: 'SUBMIT_NOT_CONFIRMED', pdd_order_no: null },
       }).broken,
     ).toEqual([]);

@@ -14,8 +14,8 @@ export interface PairFacts {
   task: { status: string; reason_code: string | null; pdd_order_no: string | null };
   /** it rested within the limit (5 minutes) */
   settledInTime: boolean;
-  /** the admin's submissions (fences) of the authorization */
-  fences: { tapped: boolean; abandoned: boolean }[];
+  /** the admin's submissions (fences) of the authorization: their state, and whether one was given up untapped */
+  fences: { status: string; abandoned: boolean }[];
   /** each phone afterwards: claiming again, or flagged with a reason */
   phones: { device_id: string; claiming: boolean; flagged: string | null }[];
 }
@@ -54,9 +54,9 @@ export function judge(f: PairFacts): { outcome: Outcome; overCap: number; broken
     if (f.orders.length > 0) broken.push(`stopped (${reason_code ?? 'no reason'}) while the app holds an order`);
   } else broken.push(`rested in ${status}, not a defined state`);
 
-  // a fence is used (tapped), given up (abandoned), or still being reconciled — never left open
-  if (f.fences.some((x) => !x.tapped && !x.abandoned) && outcome !== 'RECONCILIATION_REQUIRED')
-    broken.push('a fence left open');
+  // a fence ends with its order found, in 待核对, resolved by a person, or given up untapped — never
+  // left permitting a tap (FENCED) once the purchase rests
+  if (f.fences.some((x) => x.status === 'FENCED' && !x.abandoned)) broken.push('a fence left open');
   for (const p of f.phones)
     if (!p.claiming && !p.flagged) broken.push(`phone ${p.device_id} neither claiming nor flagged`);
   return { outcome, overCap, broken };

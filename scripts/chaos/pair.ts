@@ -190,9 +190,10 @@ export class PairRunner {
     }
     const db = new Database(path.join(this.system.dataDir, 'admin.db'), { readonly: true, fileMustExist: true });
     try {
-      const fences = db
-        .prepare('SELECT order_submitted_at, abandoned_at FROM order_submissions WHERE task_id = ?')
-        .all(taskId) as { order_submitted_at: string | null; abandoned_at: string | null }[];
+      const fences = db.prepare('SELECT status, abandoned_at FROM order_submissions WHERE task_id = ?').all(taskId) as {
+        status: string;
+        abandoned_at: string | null;
+      }[];
       return {
         maxTotalPriceCent: s.maxTotalPriceCent,
         orders,
@@ -200,7 +201,7 @@ export class PairRunner {
         paymentTaps: taps.filter(isPaymentTap).length,
         task: { status: task.status, reason_code: task.reason_code, pdd_order_no: task.pdd_order_no },
         settledInTime: task.settledInTime,
-        fences: fences.map((f) => ({ tapped: f.order_submitted_at !== null, abandoned: f.abandoned_at !== null })),
+        fences: fences.map((f) => ({ status: f.status, abandoned: f.abandoned_at !== null })),
         phones: phones.map((p) => ({
           device_id: p.device_id,
           claiming: claiming(p),
