@@ -1,6 +1,7 @@
 import { chaosRegister } from '../platform/chaos';
 import { dataPaths } from '../platform/data-dir';
 import { describeError } from '../platform/errors';
+import { onParentGone } from '../platform/parent-watch';
 import { createLogger } from '../platform/logger';
 import { checkTemporalAtStartup } from '../temporal/startup-checks';
 import { installPayloadKeys } from '../temporal/codec';
@@ -85,6 +86,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // a killed phone host leaves its workers behind: each drains as on SIGTERM, and the host's
+  // successor starts the phone's worker again
+  onParentGone(() => shutdown('parent gone'));
 }
 
 main().catch((err: unknown) => {
