@@ -20,13 +20,15 @@ export function markdownTable(
       DRY_RUN_PASSED: 'dry',
       NOT_SETTLED: 'stuck',
     }[r.outcome];
-    return `${r.ok ? '' : '✗ '}${short} ${r.orders}o ${r.recovered_s ?? '-'}s`;
+    const seconds = r.recovered_s === null ? '-' : `${Math.round(r.recovered_s * 10) / 10} s`;
+    return `${r.ok ? '' : '✗ '}${short} · ${r.orders} · ${seconds}`;
   };
   const steps = report.steps.filter((s) => report.points.some((p) => p.step === s));
   const lines = [
     `Chaos run on ${run.cluster ? 'the Temporal cluster' : 'the embedded dev server'}: ${report.points.length} pairs` +
       `${run.seed ? ` (sample, seed ${run.seed.slice(0, 12)})` : ''}, ` +
       `${report.points.filter((p) => p.ok).length} ok, ${report.points.filter((p) => p.outcome === 'NOT_REACHED').length} not reached.`,
+    'Each cell: where the purchase came to rest · the orders the app holds · seconds from the kill to that state.',
     '',
     `| step \\ process | ${report.processes.join(' | ')} |`,
     `| --- | ${report.processes.map(() => '---').join(' | ')} |`,
