@@ -1,6 +1,7 @@
 import type { AdminDb } from '../../admin/db/database';
 import type { TaskView } from '../../domain/purchase/views';
 import { collectedInTestDb } from '../collected';
+import { startReferencePurchase } from '../reference-purchase';
 import type { OperatorClient } from '../harness';
 import { BLACK_M } from '../purchase/setup';
 
@@ -44,18 +45,7 @@ export function operatorSteps(op: () => OperatorClient, db: () => AdminDb, tries
     );
   async function dryRun(): Promise<string> {
     await collectedInTestDb(db(), BLACK_M.goodsId);
-    const d = await op().post('/api/tasks', {
-      type: 'purchase',
-      pdd_goods_url: `https://mobile.yangkeduo.com/goods.html?goods_id=${BLACK_M.goodsId}`,
-      pdd_options: BLACK_M.options,
-      quantity: 1,
-      max_total_price_cent: 2000,
-      execution_mode: 'dry_run',
-    });
-    expect(d.status).toBe(201);
-    const { task_id, version } = d.body as { task_id: string; version: number };
-    expect((await op().post('/api/tasks/start', { tasks: [{ task_id, version }] })).status).toBe(200);
-    return task_id;
+    return startReferencePurchase(op(), { mode: 'dry_run', quantity: 1, maxTotalPriceCent: 2000 });
   }
   return { task, waitFor, dryRun };
 }

@@ -10,7 +10,9 @@ import { ENCRYPTED_ENCODING } from '../../temporal/codec/encryption-codec';
 import { PAYLOAD_KEYS_VAR } from '../../temporal/codec/keys';
 import { startPhoneSim, type PhoneSim } from '../../sim/phone';
 import { loginOperator, startTestAdmin, type OperatorClient, type TestAdmin } from '../harness';
-import { releaseAppVersionInTestDb } from '../purchase/setup';
+import { BLACK_M, releaseAppVersionInTestDb } from '../purchase/setup';
+import { collectedInTestDb } from '../collected';
+import { startReferencePurchase } from '../reference-purchase';
 import { operatorSteps, until } from './operator-steps';
 
 jest.setTimeout(600_000);
@@ -113,16 +115,17 @@ describe('a phone host started from the printed command', () => {
       TRIES,
     )) as DeviceView;
     expect((await op.post(`/api/devices/${pending.device_id}/approve`)).status).toBe(200);
-    const { task, waitFor, dryRun } = operatorSteps(
+    const { task, waitFor } = operatorSteps(
       () => op,
       () => admin.db,
       TRIES,
     );
-    const t = await dryRun();
-    expect(await waitFor(t, ['DRY_RUN_PASSED', 'NEEDS_MANUAL', 'FAILED'])).toMatchObject({
-      status: 'DRY_RUN_PASSED',
-      device_id: pending.device_id,
-    });
+    // a live purchase: the one order the phone holds is the task's
+    await collectedInTestDb(admin.db, BLACK_M.goodsId);
+    const t = await startReferencePurchase(op, { mode: 'live', quantity: 1, maxTotalPriceCent: 2000 });
+    const bought = await waitFor(t, ['WAITING_PAYMENT', 'RECONCILIATION_REQUIRED', 'NEEDS_MANUAL', 'FAILED']);
+    expect(bought).toMatchObject({ status: 'WAITING_PAYMENT', device_id: pending.device_id });
+    expect(sim.phone('remote-a').app.orders.map((o) => o.order_no)).toEqual([bought.pdd_order_no]);
 
     // what the phone's worker answered is in the history encrypted: it had the admin's ring
     const workflowId = (await task(t)).workflow_id as string;
