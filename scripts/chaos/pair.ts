@@ -69,6 +69,8 @@ type Phone = {
 };
 
 export class PairRunner {
+  private serials: Promise<string[]> | null = null;
+
   constructor(
     private readonly system: ChaosSystem,
     private readonly controller: ChaosController,
@@ -114,7 +116,7 @@ export class PairRunner {
     const sim = this.system.simControl;
     const put = (url: string, body: unknown) =>
       fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const serials = ((await (await fetch(`${sim}/devices`)).json()) as { serial: string }[]).map((d) => d.serial);
+    const serials = await this.simSerials();
     for (const serial of serials) {
       await fetch(`${sim}/devices/${serial}/faults`, { method: 'DELETE' });
       await fetch(`${sim}/devices/${serial}/overlays`, { method: 'DELETE' });
@@ -168,6 +170,14 @@ export class PairRunner {
     }
   }
 
+  /** The simulator's phones, asked once: the run adds none. */
+  private simSerials(): Promise<string[]> {
+    this.serials ??= fetch(`${this.system.simControl}/devices`)
+      .then((r) => r.json() as Promise<{ serial: string }[]>)
+      .then((ds) => ds.map((d) => d.serial));
+    return this.serials;
+  }
+
   private async phones(): Promise<Phone[]> {
     const res = await this.system.op.get('/api/devices');
     if (res.status !== 200) return [];
@@ -183,7 +193,7 @@ export class PairRunner {
     const sim = this.system.simControl;
     const orders: PairFacts['orders'] = [];
     const taps: TapRecord[] = [];
-    const serials = ((await (await fetch(`${sim}/devices`)).json()) as { serial: string }[]).map((d) => d.serial);
+    const serials = await this.simSerials();
     for (const serial of serials) {
       orders.push(...((await (await fetch(`${sim}/devices/${serial}/orders`)).json()) as PairFacts['orders']));
       taps.push(...((await (await fetch(`${sim}/devices/${serial}/taps`)).json()) as TapRecord[]));
