@@ -89,10 +89,52 @@ export const SETTINGS = {
     unit: '页',
     help: '一次同步最多读取多少页货运单列表；超过后本次同步停止，其余由下次同步继续。',
   },
+  // What each order line costs beside its purchase (domain/margin.ts): 0 until the operator says.
+  'money.platform_fee_bp': {
+    default: 0,
+    min: 0,
+    max: 10_000,
+    label: '虾皮平台费率',
+    unit: '基点',
+    help: '虾皮从每笔销售额中收取的比例，以基点计（100 基点 = 1%）。计算毛利时从人民币销售额中扣除；修改只影响此后到达待付款的订单。',
+  },
+  'money.line_fee_cny_cent': {
+    default: 0,
+    min: 0,
+    max: 100_000,
+    label: '每行订单固定费用',
+    unit: '元',
+    help: '每个订单行的转运与处理费用（人民币）。计算毛利时扣除；修改只影响此后到达待付款的订单。',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/**
+ * The numbers that have no safe default: unset (null) until an operator sets one, and a PUT of
+ * null unsets it again. What reads them says "not set" and computes nothing rather than guess —
+ * a made-up exchange rate would print a margin that is not there.
+ */
+export const OPTIONAL_SETTINGS = {
+  'money.twd_to_cny_rate_ppm': {
+    min: 1,
+    // 10 CNY per TWD: a rate past this is a typo, not a currency
+    max: 10_000_000,
+    label: '新台币兑人民币汇率',
+    unit: 'ppm',
+    help: '1 新台币折合多少人民币，乘以 1,000,000 填写（例如 225000 表示 0.225）。未设置时不计算人民币金额与毛利；修改只影响此后到达待付款的订单。',
+  },
+  'money.min_margin_bp': {
+    min: -10_000,
+    max: 10_000,
+    label: '最低毛利率',
+    unit: '基点',
+    help: '以草稿的最高总价估算，毛利率低于此值的订单行不会由「从订单生成采购草稿」生成（仍可手动生成）。留空则不检查。',
+  },
+} as const;
+export type OptionalSettingKey = keyof typeof OPTIONAL_SETTINGS;
+export const OPTIONAL_SETTING_KEYS = Object.keys(OPTIONAL_SETTINGS) as OptionalSettingKey[];
 
 /**
  * The settings that are an address rather than a number: unset (null) until an operator sets
@@ -109,13 +151,15 @@ export type TextSettingKey = keyof typeof TEXT_SETTINGS;
 export const TEXT_SETTING_KEYS = Object.keys(TEXT_SETTINGS) as TextSettingKey[];
 
 /** Every setting's current value (the default until an operator sets it; null: an address not set). */
-export type SettingsValues = Record<SettingKey, number> & Record<TextSettingKey, string | null>;
+export type SettingsValues = Record<SettingKey, number> &
+  Record<OptionalSettingKey, number | null> &
+  Record<TextSettingKey, string | null>;
 
 /** `GET /api/settings`, and the answer to `PUT /api/settings`. */
 export interface SettingsView {
   values: SettingsValues;
   /** keys whose stored value is unusable (edited by hand); shown with their default until saved */
-  invalid: Array<SettingKey | TextSettingKey>;
+  invalid: Array<SettingKey | OptionalSettingKey | TextSettingKey>;
 }
 
 /**
@@ -136,8 +180,12 @@ export const publicUrlSchema = z
   }, `${TEXT_SETTINGS['admin.public_url'].label}只填协议、主机名和端口，例如 https://admin.example.com:8443`)
   .transform((v) => new URL(v).origin);
 
-function settingValue(key: SettingKey): z.ZodNumber {
-  const s = SETTINGS[key];
+type NumberSettingKey = SettingKey | OptionalSettingKey;
+const numberSetting = (key: NumberSettingKey) =>
+  key in SETTINGS ? SETTINGS[key as SettingKey] : OPTIONAL_SETTINGS[key as OptionalSettingKey];
+
+function settingValue(key: NumberSettingKey): z.ZodNumber {
+  const s = numberSetting(key);
   const range = `${s.label}须在 ${rangeText(key)} 之间`;
   return z
     .number({ message: `${s.label}须为整数` })
@@ -147,14 +195,14 @@ function settingValue(key: SettingKey): z.ZodNumber {
 }
 
 /** '1–99 件', '¥0.00–¥1000.00': the range as the operator enters it. */
-export function rangeText(key: SettingKey): string {
-  const s = SETTINGS[key];
+export function rangeText(key: NumberSettingKey): string {
+  const s = numberSetting(key);
   if (s.unit === '元') return `¥${formatCent(s.min)}–¥${formatCent(s.max)}`;
   return `${s.min}–${s.max} ${s.unit}`;
 }
 
 /** One stored or submitted value, checked against its range. */
-export function settingSchema(key: SettingKey): z.ZodNumber {
+export function settingSchema(key: NumberSettingKey): z.ZodNumber {
   return settingValue(key);
 }
 
@@ -171,6 +219,11 @@ export const settingsUpdateSchema = z
       'syb.sync_max_lines': settingValue('syb.sync_max_lines').optional(),
       'syb.sync_max_mb': settingValue('syb.sync_max_mb').optional(),
       'syb.sync_max_pages': settingValue('syb.sync_max_pages').optional(),
+      'money.platform_fee_bp': settingValue('money.platform_fee_bp').optional(),
+      'money.line_fee_cny_cent': settingValue('money.line_fee_cny_cent').optional(),
+      // null unsets them
+      'money.twd_to_cny_rate_ppm': settingValue('money.twd_to_cny_rate_ppm').nullable().optional(),
+      'money.min_margin_bp': settingValue('money.min_margin_bp').nullable().optional(),
       // null clears it
       'admin.public_url': publicUrlSchema.nullable().optional(),
     },

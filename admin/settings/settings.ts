@@ -1,9 +1,11 @@
 import {
+  OPTIONAL_SETTING_KEYS,
   publicUrlSchema,
   SETTING_KEYS,
   SETTINGS,
   settingSchema,
   TEXT_SETTING_KEYS,
+  type OptionalSettingKey,
   type SettingKey,
   type TextSettingKey,
   type SettingsUpdate,
@@ -22,9 +24,13 @@ import { conflict } from '../../domain/api-error';
  */
 
 type Stored<V> = { ok: true; value: V } | { ok: false; raw: string };
-type AnyKey = SettingKey | TextSettingKey;
+type AnyKey = SettingKey | OptionalSettingKey | TextSettingKey;
 
 const isTextKey = (key: AnyKey): key is TextSettingKey => (TEXT_SETTING_KEYS as readonly string[]).includes(key);
+const isOptionalKey = (key: AnyKey): key is OptionalSettingKey =>
+  (OPTIONAL_SETTING_KEYS as readonly string[]).includes(key);
+/** what is in effect without a row: the default, or null for a setting that has none */
+const unsetValue = (key: AnyKey): number | null => (isTextKey(key) || isOptionalKey(key) ? null : SETTINGS[key].default);
 
 function parseStored(key: AnyKey, raw: string): Stored<number | string> {
   let value: unknown;
@@ -49,7 +55,7 @@ async function storedRows(db: AdminDb, keys: readonly AnyKey[]): Promise<Map<Any
   return new Map(rows.map((r) => [r.setting_key as AnyKey, parseStored(r.setting_key as AnyKey, r.value_json)]));
 }
 
-const ALL_KEYS: readonly AnyKey[] = [...SETTING_KEYS, ...TEXT_SETTING_KEYS];
+const ALL_KEYS: readonly AnyKey[] = [...SETTING_KEYS, ...OPTIONAL_SETTING_KEYS, ...TEXT_SETTING_KEYS];
 
 /**
  * A setting's value for the code that acts on it. A stored value outside its range was written
@@ -77,6 +83,20 @@ export async function readTextSetting(db: AdminDb, key: TextSettingKey): Promise
   return stored?.ok && typeof stored.value === 'string' ? stored.value : null;
 }
 
+/**
+ * A setting without a default (domain/settings.ts OPTIONAL_SETTINGS): null when unset. A stored
+ * value outside its range (edited by hand) is refused like readSetting's, never taken for unset:
+ * an unset minimum margin turns a guard off.
+ */
+export async function readOptionalSetting(db: AdminDb, key: OptionalSettingKey): Promise<number | null> {
+  const stored = (await storedRows(db, [key])).get(key);
+  if (!stored) return null;
+  if (stored.ok && typeof stored.value === 'number') return stored.value;
+  throw conflict('SETTING_INVALID', `setting ${key} is ${stored.ok ? stored.value : stored.raw}; save it again on 设置`, {
+    key,
+  });
+}
+
 /** What 设置 shows: every value, and which stored ones are unusable (shown with the default). */
 export async function settingsView(db: AdminDb): Promise<SettingsView> {
   const stored = await storedRows(db, ALL_KEYS);
@@ -85,7 +105,7 @@ export async function settingsView(db: AdminDb): Promise<SettingsView> {
   for (const key of ALL_KEYS) {
     const s = stored.get(key);
     if (s && !s.ok) invalid.push(key);
-    values[key] = s?.ok ? s.value : isTextKey(key) ? null : SETTINGS[key].default;
+    values[key] = s?.ok ? s.value : unsetValue(key);
   }
   return { values: values as SettingsValues, invalid };
 }
@@ -104,11 +124,11 @@ export async function settingsUpdate(db: AdminDb, update: SettingsUpdate, audit:
     for (const key of ALL_KEYS) {
       const value = update[key];
       const before = stored.get(key);
-      const unset = isTextKey(key) ? null : SETTINGS[key].default;
+      const unset = unsetValue(key);
       const old = before === undefined ? unset : before.ok ? before.value : before.raw;
       if (value === undefined || value === old) continue;
       changes[key] = { old, new: value };
-      // an address cleared is no row: unset again, as before anyone set it
+      // a setting cleared is no row: unset again, as before anyone set it
       if (value === null) {
         await trx.deleteFrom('app_settings').where('setting_key', '=', key).execute();
         continue;

@@ -26,6 +26,10 @@ const DEFAULTS = {
   'syb.sync_max_lines': 20_000,
   'syb.sync_max_mb': 200,
   'syb.sync_max_pages': 200,
+  'money.platform_fee_bp': 0,
+  'money.line_fee_cny_cent': 0,
+  'money.twd_to_cny_rate_ppm': null,
+  'money.min_margin_bp': null,
   'admin.public_url': null,
 };
 
@@ -170,6 +174,33 @@ describe('settings API', () => {
         .where('setting_key', '=', 'admin.public_url')
         .execute(),
     ).toEqual([]);
+  });
+
+  it('the money settings: integers in range, the rate and minimum margin unset until set and cleared with null, audited', async () => {
+    for (const bad of [
+      { 'money.twd_to_cny_rate_ppm': 0 },
+      { 'money.twd_to_cny_rate_ppm': 10_000_001 },
+      { 'money.twd_to_cny_rate_ppm': 0.225 },
+      { 'money.platform_fee_bp': 10_001 },
+      { 'money.platform_fee_bp': null },
+      { 'money.line_fee_cny_cent': -1 },
+      { 'money.min_margin_bp': 10_001 },
+    ]) {
+      const res = await op.put('/api/settings', bad);
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expect(JSON.stringify(res.body)).toContain(Object.keys(bad)[0]);
+    }
+    const set = await op.put('/api/settings', { 'money.twd_to_cny_rate_ppm': 225_000, 'money.min_margin_bp': -500 });
+    expect(set.body).toMatchObject({ values: { 'money.twd_to_cny_rate_ppm': 225_000, 'money.min_margin_bp': -500 } });
+    expect(JSON.parse((await auditRows()).at(-1)?.details_json ?? 'null')).toEqual({
+      changes: {
+        'money.twd_to_cny_rate_ppm': { old: null, new: 225_000 },
+        'money.min_margin_bp': { old: null, new: -500 },
+      },
+    });
+    const cleared = await op.put('/api/settings', { 'money.min_margin_bp': null });
+    expect(cleared.body).toMatchObject({ values: { 'money.twd_to_cny_rate_ppm': 225_000, 'money.min_margin_bp': null } });
+    await op.put('/api/settings', { 'money.twd_to_cny_rate_ppm': null });
   });
 
   it('a phone host gets the retention days set here with its next registration', async () => {

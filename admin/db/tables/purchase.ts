@@ -24,6 +24,25 @@ interface PurchaseTaskColumns {
   removed_at: string | null;
   /** which waiting task a free phone takes first (0080, domain/purchase/priority.ts) */
   priority: Generated<number>;
+  /** 0160: frozen by a trigger when the task first reaches 待付款 (migrations/0160_money.ts) */
+  money_rate_ppm: number | null;
+  money_fee_bp: number | null;
+  money_line_fee_cny_cent: number | null;
+  /** the fenced submission's 提交订单 amount: what a person pays */
+  confirmed_total_cent: number | null;
+  waiting_payment_at: string | null;
+  paid_at: string | null;
+}
+
+/** 0160: the overview's daily figures, kept by triggers (migrations/0160_money.ts) */
+interface MoneyDaysTable {
+  /** the Taipei business day, YYYY-MM-DD */
+  day: string;
+  metric: string;
+  /** a reason code, a device id, or '' */
+  key: string;
+  n: number;
+  amount: number;
 }
 
 interface OrderAuthorizationsTable {
@@ -98,4 +117,6 @@ export interface PurchaseTables {
   task_counts: { status: string; n: number };
   /** raised by triggers on every change the task list shows (migration 0135): its page cache's key */
   task_list_version: { id: number; n: number };
+  money_days: MoneyDaysTable;
 }
+

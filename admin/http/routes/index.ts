@@ -21,6 +21,7 @@ import { hostRoutes } from './hosts';
 import { codecRoutes } from './codec';
 import { taskActionRoutes } from './task-actions';
 import { holdRecordingRoutes } from './hold-recordings';
+import { moneyRoutes } from './money';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -49,5 +50,6 @@ export function allRouters(deps: AppDeps): Router[] {
     taskActionRoutes(deps),
     attentionRoutes(deps),
     holdRecordingRoutes(deps),
+    moneyRoutes(deps),
   ];
 }

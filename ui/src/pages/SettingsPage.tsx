@@ -3,6 +3,7 @@ import type { SystemCheckResult } from '../../../domain/system-check';
 import { runSystemCheck } from '../api/endpoints';
 import ActionButton from '../components/ActionButton';
 import ErrorMessage from '../components/ErrorMessage';
+import MoneySettingsForm from '../components/settings/MoneySettingsForm';
 import PublicUrlForm from '../components/settings/PublicUrlForm';
 import SafetySettingsForm from '../components/settings/SafetySettingsForm';
 import SybAccountForm from '../components/settings/SybAccountForm';
@@ -20,8 +21,9 @@ export default function SettingsPage(): JSX.Element {
   return (
     <section class="page" data-testid="page-settings">
       <h1 class="page-title">设置</h1>
-      <p class="page-summary">安全上限、授权与保留期限、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。</p>
+      <p class="page-summary">安全上限、授权与保留期限、金额（汇率与费用）、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。</p>
       <SafetySettingsForm />
+      <MoneySettingsForm />
       <PublicUrlForm />
       <SybAccountForm />
       <div class="card tk-section">

@@ -1,8 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
-import { rangeText, SETTING_KEYS, SETTINGS, type SettingKey } from '../../../../domain/settings';
+import { rangeText, SETTINGS, type SettingKey } from '../../../../domain/settings';
 import FieldError from '../FieldError';
 import FormFooter from '../FormFooter';
-import { createSafetySettings, toText } from './safety-settings';
+import { createSafetySettings, SAFETY_KEYS, toText } from './safety-settings';
 
 /** 安全与运行: the settings of domain/settings.ts; saves only what was changed, in one request. */
 export default function SafetySettingsForm(): JSX.Element {
@@ -19,7 +19,7 @@ export default function SafetySettingsForm(): JSX.Element {
         }
       >
         {(t) => (
-          <For each={SETTING_KEYS}>
+          <For each={SAFETY_KEYS}>
             {(key) => (
               <SettingField
                 settingKey={key}

@@ -3,6 +3,7 @@ import {
   SETTING_KEYS,
   SETTINGS,
   settingsUpdateSchema,
+  type OptionalSettingKey,
   type SettingKey,
   type SettingsValues,
   type TextSettingKey,
@@ -16,8 +17,11 @@ import { parseYuanAmount } from '../../lib/money';
 import { issuesByField } from './issues';
 
 type SettingTexts = Record<SettingKey, string>;
+
+/** 安全与运行's keys; the money ones have a form of their own (MoneySettingsForm.tsx) */
+export const SAFETY_KEYS = SETTING_KEYS.filter((k) => !k.startsWith('money.'));
 /** an address setting has a form of its own (PublicUrlForm.tsx); its invalid flag passes through */
-type AnyKey = SettingKey | TextSettingKey;
+type AnyKey = SettingKey | OptionalSettingKey | TextSettingKey;
 
 /** What the operator types: yuan for money (stored as cents), whole numbers otherwise. */
 export function toText(key: SettingKey, value: number): string {
@@ -38,7 +42,7 @@ function fromText(key: SettingKey, text: string): { ok: true; value: number } | 
 function settingsChange(texts: SettingTexts, saved: SettingsValues, invalid: readonly AnyKey[]) {
   const fieldErrors: Record<string, string> = {};
   const change: Partial<SettingsValues> = {};
-  for (const key of SETTING_KEYS) {
+  for (const key of SAFETY_KEYS) {
     const parsed = fromText(key, texts[key]);
     if (!parsed.ok) fieldErrors[key] = parsed.message;
     else if (parsed.value !== saved[key] || invalid.includes(key)) change[key] = parsed.value;
@@ -71,7 +75,7 @@ export function createSafetySettings() {
   const show = (values: SettingsValues, bad: readonly AnyKey[]): void => {
     setSaved(values);
     setInvalid(bad);
-    setTexts(Object.fromEntries(SETTING_KEYS.map((k) => [k, toText(k, values[k])])) as SettingTexts);
+    setTexts(Object.fromEntries(SAFETY_KEYS.map((k) => [k, toText(k, values[k])])) as SettingTexts);
   };
 
   /** What the save says: 没有改动, or nothing when a field is refused here (null) or there. */
