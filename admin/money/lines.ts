@@ -1,42 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import { MAX_SALE_TWD_CENT } from '../../domain/margin';
+import type { MoneyLine } from '../../domain/money-views';
+
+export type { MoneyLine };
 import { LIVE_LINE_TASK_STATES } from '../../domain/syb';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import type { AdminDb } from '../db/database';
 import { readOptionalSetting, readSetting } from '../settings/settings';
 import { utcBounds, type DayRange } from './range';
 
-/**
- * One 顺运宝 order line beside what it cost (`GET /api/money/lines`, the export). The line's task
- * is the one that holds it (a draft, a purchase, 待付款, 已完成), else its latest. Its cost is the
- * purchase's confirmed total once there is one, else the draft's cap as an estimate; its rates
- * are the ones frozen when it reached 待付款, else today's settings.
- */
-export interface MoneyLine {
-  syb_id: string;
-  syb_order_no: string;
-  title: string | null;
-  product_spec: string | null;
-  shopee_goods_id: string;
-  shopee_sku_id: string | null;
-  /** when the shipment was created, UTC; `shipped_on` is its Taipei day */
-  shipped_at: string;
-  shipped_on: string;
-  sale_twd_cent: number | null;
-  quantity: number;
-  rate_ppm: number | null;
-  fee_bp: number | null;
-  sale_cny_cent: number | null;
-  fees_cny_cent: number | null;
-  cost_cny_cent: number | null;
-  cost_source: 'purchase' | 'estimate' | null;
-  margin_cny_cent: number | null;
-  margin_bp: number | null;
-  task_id: string | null;
-  task_status: string | null;
-  pdd_order_no: string | null;
-  paid_at: string | null;
-}
 
 export type MoneyLineSort = 'shipped' | 'margin' | '-margin';
 

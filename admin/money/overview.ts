@@ -1,37 +1,12 @@
+import type { Overview, OverviewDay, OverviewPhone } from '../../domain/money-views';
+
+export type { Overview, OverviewDay, OverviewPhone };
 import type { AdminDb } from '../db/database';
 import { readOptionalSetting } from '../settings/settings';
 import { daysOf, type DayRange } from './range';
 
-/** `GET /api/money/overview`: one entry per Taipei day of the range, quiet days as zeros. */
-export interface OverviewDay {
-  date: string;
-  lines_in: number;
-  live_purchases: number;
-  waiting_payment_count: number;
-  waiting_payment_cny_cent: number;
-  paid_count: number;
-  paid_cny_cent: number;
-  dry_runs: number;
-  stops: Record<string, number>;
-  /** the summed margin of the purchases that reached 待付款 that day; null when none had a rate */
-  margin_cny_cent: number | null;
-}
 
-/** What waits to be paid on each phone now, and what it did within the range. */
-export interface OverviewPhone {
-  device_id: string;
-  display_name: string;
-  waiting_payment_count: number;
-  waiting_payment_cny_cent: number;
-  purchases: number;
-  busy_seconds: number;
-}
 
-export interface Overview {
-  days: OverviewDay[];
-  phones: OverviewPhone[];
-  rate_set: boolean;
-}
 
 const emptyDay = (date: string): OverviewDay => ({
   date,

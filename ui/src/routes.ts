@@ -2,6 +2,7 @@ import type { Component } from 'solid-js';
 import AttentionPage from './pages/AttentionPage';
 import DevicesSection from './pages/DevicesSection';
 import OrdersPage from './pages/OrdersPage';
+import OverviewPage from './pages/OverviewPage';
 import PddPage from './pages/PddPage';
 import ProductsPage from './pages/ProductsPage';
 import SettingsPage from './pages/SettingsPage';
@@ -17,6 +18,7 @@ export interface NavRoute {
 
 /** The order here is the order of the navigation bar. */
 export const NAV_ROUTES: readonly NavRoute[] = [
+  { path: '/overview', label: '概览', key: 'overview', page: OverviewPage },
   { path: '/products', label: '商品', key: 'products', page: ProductsPage },
   { path: '/pdd', label: '拼多多商品', key: 'pdd', page: PddPage },
   { path: '/orders', label: '订单', key: 'orders', page: OrdersPage },

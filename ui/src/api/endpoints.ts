@@ -19,6 +19,7 @@ import type { HostSetupFacts } from '../../../domain/host-setup';
 import type { Page } from '../../../domain/page';
 import type { NodeMatcher, TaughtOverlayView } from '../../../domain/pdd-overlay';
 import type { PhoneInput } from '../../../domain/phone-input';
+import type { Overview as MoneyOverview, OverviewDay, OverviewPhone } from '../../../domain/money-views';
 import type { HoldRecordingsView } from '../../../domain/hold-recording';
 import type { ScreenNodesView } from '../../../domain/screen-nodes';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
@@ -331,3 +332,11 @@ export const reviewOverlay = (version: string, overlayId: number): Promise<Taugh
   http.post(`/api/app-versions/${id(version)}/overlays/${id(String(overlayId))}/review`, {});
 export const retireOverlay = (version: string, overlayId: number): Promise<unknown> =>
   http.del(`/api/app-versions/${id(version)}/overlays/${id(String(overlayId))}`);
+
+// 概览: what was bought, paid and stopped per Taipei day, and what waits on each phone (admin/money/)
+
+export type { MoneyOverview, OverviewDay, OverviewPhone };
+
+/** `from`/`to` are Taipei days, both included; 400 names the field when a date is bad or the range too long. */
+export const getMoneyOverview = (from: string, to: string): Promise<MoneyOverview> =>
+  http.get(`/api/money/overview${query({ from, to })}`);
