@@ -259,6 +259,33 @@ test('a day of purchases, payments and stops: drawn as charts and told in the ta
   await page.screenshot({ path: `${rig.shotsDir}/overview.png`, fullPage: true });
 });
 
+test('订单 → 毛利: each line beside its cost, a loss in red, sorted by margin, exported for the books', async () => {
+  await page.goto(`${admin.url}/#/orders`);
+  await page.getByTestId('margin-panel').waitFor();
+  const row = (id: string) => `[data-testid="margin-row"][data-syb-id="${id}"]`;
+  await page.locator(row('line-coat')).waitFor();
+  // the coat: ¥225.00 sold, ¥260.00 paid: −¥35.00, red; the tee earns ¥12.50
+  expect(await page.locator(`${row('line-coat')} [data-testid="margin-value"]`).innerText()).toBe('¥-35.00');
+  expect(await page.locator(`${row('line-coat')} [data-testid="margin-value"]`).getAttribute('class')).toContain(
+    'form-error',
+  );
+  expect(await page.locator(`${row('line-tee')} [data-testid="margin-value"]`).innerText()).toBe('¥12.50');
+  await page.getByTestId('margin-sort').selectOption('margin');
+  await waitInPage<string | null>(
+    page,
+    `document.querySelector('[data-testid="margin-row"]')?.getAttribute('data-syb-id') ?? null`,
+    (id) => id === 'line-coat',
+  );
+  await page.getByTestId('margin-loss').check();
+  await waitInPage<number>(page, `document.querySelectorAll('[data-testid="margin-row"]').length`, (n) => n === 1);
+  expect(await page.getByTestId('money-export-xlsx').getAttribute('href')).toMatch(
+    /^\/api\/money\/export\.xlsx\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/,
+  );
+  await page.screenshot({ path: `${rig.shotsDir}/orders-margin.png`, fullPage: true });
+  await page.goto(`${admin.url}/#/overview`);
+  await page.getByTestId('page-overview').waitFor();
+});
+
 test('近7天 shows seven days; without an exchange rate the page says so', async () => {
   await page.getByTestId('overview-range-7').click();
   await waitForHash(page, '#/overview?days=7');

@@ -6,6 +6,7 @@ import { draftsFromOrderLines, listOrderLines, type OrderDraftResult, type Order
 import { DraftBar, DraftResults } from '../components/orders/DraftPanel';
 import OrderFilters, { type OrderFilterValues } from '../components/orders/OrderFilters';
 import OrderTable from '../components/orders/OrderTable';
+import MarginPanel from '../components/orders/MarginPanel';
 import SyncPanel from '../components/orders/SyncPanel';
 import '../components/orders/orders.css';
 import '../components/tasks/tasks.css';
@@ -129,6 +130,8 @@ export default function OrdersPage(): JSX.Element {
         loading={list.loading()}
         onMore={() => void list.more()}
       />
+
+      <MarginPanel />
     </section>
   );
 }
