@@ -78,6 +78,7 @@ export const API_ERROR_CODES = {
   NOT_COLLECTED: '这个拼多多商品还没有采集结果：请先在商品页关联链接并采集，再新建采购任务',
   HIDE_REFUSED: '没有任何任务被隐藏：只有已结束的任务可以隐藏',
   NOT_FINISHED: '任务尚未结束，不能隐藏',
+  ORDER_PLACED: '已在拼多多下单的任务不能隐藏：账目须与实际订单一致',
 
   // Evidence screenshots (operators read them; device workers upload them)
   EVIDENCE_NOT_FOUND: '找不到这张截图',
@@ -116,6 +117,8 @@ export const API_ERROR_CODES = {
   PRICE_UNKNOWN: '这个拼多多规格上次采集没有读到价格，请重新采集',
   OVER_MAX_QUANTITY: '数量超过单次采购数量上限（设置 → 单次采购数量上限）',
   ALREADY_DRAFTED: '这条订单明细已有进行中的采购任务',
+  MARGIN_TOO_LOW:
+    '按最高总价估算，这条订单明细的毛利率低于最低毛利率（设置 → 最低毛利率），未生成草稿；确认后可单独生成',
 
   // Settings (admin/settings)
   SETTING_INVALID: '设置中有无效的数值（可能被直接改过数据库）：请在「设置」页重新保存后再试',

@@ -163,6 +163,11 @@ export interface OrderLineView {
   spec_mismatch: boolean;
   task_id: string | null;
   task_status: string | null;
+  /**
+   * the line's draft after a re-collect raised its price above the cap (MARGIN_TOO_LOW when it
+   * also earns less than 设置 → 最低毛利率); null otherwise (admin/purchase/price-watch.ts)
+   */
+  task_price_flag: { code: 'MARGIN_TOO_LOW' | 'CAP_BELOW_COLLECTED_PRICE'; message: string } | null;
 }
 
 /**

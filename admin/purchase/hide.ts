@@ -9,8 +9,9 @@ import { conflict } from '../../domain/api-error';
 /**
  * 隐藏已结束的任务: all or nothing, and only tasks in a terminal state of the state machine —
  * a task still running, waiting for payment or for reconciliation stays in sight, since an
- * operator may still have to act on it. Hiding is a soft delete (`removed_at`): nothing else
- * about the task changes, and 显示已隐藏 lists it again.
+ * operator may still have to act on it. Nor a task that placed an order on PDD (提交订单 was
+ * tapped, whatever came of it): the books must keep every real order in sight. Hiding is a soft
+ * delete (`removed_at`): nothing else about the task changes, and 显示已隐藏 lists it again.
  */
 export async function hideTasks(
   db: AdminDb,
@@ -25,6 +26,16 @@ export async function hideTasks(
       .where('task_id', 'in', ids)
       .execute();
     const byId = new Map(rows.map((r) => [r.task_id, r]));
+    const ordered = new Set(
+      (
+        await trx
+          .selectFrom('order_submissions')
+          .select('task_id')
+          .where('task_id', 'in', ids)
+          .where('order_submitted_at', 'is not', null)
+          .execute()
+      ).map((r) => r.task_id),
+    );
     const refusals: Array<{ task_id: string; code: string; message: string }> = [];
     for (const id of ids) {
       const t = byId.get(id);
@@ -37,10 +48,17 @@ export async function hideTasks(
           code: 'NOT_FINISHED',
           message: `任务尚未结束（${isPurchaseStatus(t.status) ? STATUS_ZH[t.status] : t.status}），不能隐藏`,
         });
-      }
+      } else if (ordered.has(id))
+        refusals.push({
+          task_id: id,
+          code: 'ORDER_PLACED',
+          message: '已在拼多多下单的任务不能隐藏：账目须与实际订单一致',
+        });
     }
     if (refusals.length > 0)
-      throw conflict('HIDE_REFUSED', '没有任何任务被隐藏：只有已结束的任务可以隐藏', { tasks: refusals });
+      throw conflict('HIDE_REFUSED', '没有任何任务被隐藏：只有已结束、且没有在拼多多下单的任务可以隐藏', {
+        tasks: refusals,
+      });
     const now = nowUtc();
     const fresh = ids.filter((id) => byId.get(id)?.removed_at === null);
     if (fresh.length > 0)

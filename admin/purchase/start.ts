@@ -2,19 +2,21 @@ import { nowUtc } from '../../domain/time';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
-import { conflict } from '../../domain/api-error';
+import { ApiError, conflict } from '../../domain/api-error';
 import { recordPurchasesStarted } from '../metrics/metrics';
 import type { Logger } from '../../platform/logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { authorizePurchases, type Authorized, type StartedTask, type StartRequestItem } from './authorize';
 import { readIntSetting } from './settings';
+import { collectRefusals } from './start-recheck';
 import { startPurchaseWorkflow } from './workflow-client';
 import { purchaseWorkflowInput } from './workflow-input';
 
 /**
- * 「开始采购」: ONE transaction checks every task's version and state and creates every one-time
- * authorization — all or nothing (./authorize.ts). Workflows start after the commit; one that
- * cannot start now (Temporal down) is started by the sweep, so nothing is lost.
+ * 「开始采购」: ONE transaction checks every task's version and state, and each draft against
+ * the latest collect (./start-recheck.ts), and creates every one-time authorization — all or
+ * nothing (./authorize.ts). Workflows start after the commit; one that cannot start now
+ * (Temporal down) is started by the sweep, so nothing is lost.
  */
 export async function startPurchases(
   deps: { db: AdminDb; temporal: TemporalGateway; log: Logger },
@@ -26,9 +28,20 @@ export async function startPurchases(
     throw conflict('DUPLICATE_TASKS', 'the same task is listed twice', { task_ids: ids });
   const maxQuantity = await readIntSetting(deps.db, 'safety.max_quantity');
   const ttlMinutes = await readIntSetting(deps.db, 'purchase.authorization_ttl_minutes');
-  const planned = await writeTransaction(deps.db, (trx) =>
-    authorizePurchases(trx, actor, items, { maxQuantity, ttlMinutes }),
-  );
+  const planned = await writeTransaction(deps.db, async (trx) => {
+    const stale = await collectRefusals(trx, items);
+    let authorized: Authorized[];
+    try {
+      authorized = await authorizePurchases(trx, actor, items, { maxQuantity, ttlMinutes });
+    } catch (err) {
+      if (stale.length > 0 && err instanceof ApiError && err.code === 'START_REFUSED')
+        throw startRefused([...refusalsOf(err), ...stale]);
+      throw err;
+    }
+    // the authorizations just written roll back with the transaction
+    if (stale.length > 0) throw startRefused(stale);
+    return authorized;
+  });
   recordPurchasesStarted(planned.length);
 
   const starting = startWorkflows(deps, planned);
@@ -36,6 +49,17 @@ export async function startPurchases(
     await Promise.race([starting, sleep(ANSWER_WAITS_FOR_STARTS_MS, undefined, { ref: false })]);
   else await starting;
   return planned.map((p) => p.started);
+}
+
+type Refusal = { task_id: string; code: string; message: string };
+
+const refusalsOf = (err: ApiError): Refusal[] => (err.details as { tasks?: Refusal[] } | undefined)?.tasks ?? [];
+
+/** One refusal per task, the authorization's first (a stale version says more than a stale collect). */
+function startRefused(refusals: readonly Refusal[]): ApiError {
+  const seen = new Set<string>();
+  const tasks = refusals.filter((r) => !seen.has(r.task_id) && seen.add(r.task_id));
+  return conflict('START_REFUSED', 'no task was started: fix the listed tasks and try again', { tasks });
 }
 
 /**

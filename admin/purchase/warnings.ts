@@ -2,7 +2,9 @@ import { isInferredPrice } from '../../domain/collect';
 import { formatCent } from '../../domain/money';
 import type { DraftWarning } from '../../domain/purchase/views';
 import type { AdminDb } from '../db/database';
+import { marginGuardForReads } from './margin-guard';
 import { collectedSkuOf } from './options';
+import { marginWarning } from './price-watch';
 
 /** A warning is no error code (domain/api-errors.ts): the draft was saved. */
 const warn = (code: DraftWarning['code'], message: string): DraftWarning => ({ code, message });
@@ -19,8 +21,9 @@ interface WarnedTask {
  * 草稿提示: what a saved draft may get wrong without being refused — a cap the phone's first
  * gate will stop at with today's collected price, or a quantity that is not the 顺运宝 order
  * line's, or a collected price that was inferred from another combination of the same colour
- * (推测价格: a cap pre-filled from it is a guess). Worked out when the task is read, so it follows
- * a new collect or a re-synced line.
+ * (推测价格: a cap pre-filled from it is a guess), or an order line that earns less than 设置 →
+ * 最低毛利率 at the cap (or at the collected price, when that rose above it). Worked out when the
+ * task is read, so it follows a new collect, a re-synced line or a changed setting.
  */
 export async function draftWarnings(db: AdminDb, task: WarnedTask): Promise<DraftWarning[]> {
   const warnings: DraftWarning[] = [];
@@ -44,9 +47,11 @@ export async function draftWarnings(db: AdminDb, task: WarnedTask): Promise<Draf
   if (task.syb_id !== null) {
     const line = await db
       .selectFrom('syb_orders')
-      .select('quantity')
+      .select(['quantity', 'price_twd_cent'])
       .where('syb_id', '=', task.syb_id)
       .executeTakeFirst();
+    const margin = marginWarning(await marginGuardForReads(db), task, sku, line ?? null);
+    if (margin) warnings.push(margin);
     if (line && line.quantity !== task.quantity)
       warnings.push(
         warn(

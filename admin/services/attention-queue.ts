@@ -3,6 +3,7 @@ import { attentionReasonZh } from '../../domain/devices';
 import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { AdminDb } from '../db/database';
+import { draftPriceFlags } from '../purchase/price-watch';
 
 /**
  * The stops only a person moves on. WAITING_PAYMENT also waits for one, but it is the ordinary
@@ -12,7 +13,11 @@ const WAITING_STATUSES = ['NEEDS_MANUAL', 'RECONCILIATION_REQUIRED'] as const sa
 
 /** 需处理: the phones with attention and the stopped tasks, oldest first. */
 export async function attentionQueue(db: AdminDb): Promise<AttentionQueue> {
-  const items = [...(await waitingDevices(db)), ...(await waitingTasks(db))];
+  const items = [
+    ...(await waitingDevices(db)),
+    ...(await waitingTasks(db)),
+    ...(await repricedDrafts(db)),
+  ];
   items.sort((a, b) => cmp(a.since, b.since) || cmp(a.kind, b.kind) || cmp(a.id, b.id));
   return { items };
 }
@@ -77,5 +82,60 @@ async function waitingTasks(db: AdminDb): Promise<AttentionItem[]> {
       title: r.title,
       device_id: r.device_id,
     };
+  });
+}
+
+/**
+ * The drafts of 顺运宝 order lines whose re-collected price rose above their cap (and, when the
+ * minimum margin is set, below it): starting one as it is would stop at the phone's first gate or
+ * buy at a loss. Worked out from the latest collect at each read, so a draft leaves the queue as
+ * soon as the cap is raised, the price falls back, or it is started or canceled. `since` is the
+ * later of the draft's last change and the collect that raised the price.
+ */
+async function repricedDrafts(db: AdminDb): Promise<AttentionItem[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .innerJoin('syb_orders as o', 'o.syb_id', 'tasks.syb_id')
+    .select([
+      'tasks.task_id',
+      'tasks.title',
+      'tasks.updated_at',
+      'tasks.pdd_goods_id',
+      'tasks.pdd_options',
+      'tasks.quantity',
+      'tasks.max_total_price_cent',
+      'o.price_twd_cent',
+      'o.quantity as line_quantity',
+    ])
+    .where('tasks.task_type', '=', 'purchase')
+    .where('tasks.status', '=', 'DRAFT')
+    .execute();
+  const flags = await draftPriceFlags(
+    db,
+    rows.map((r) => ({
+      task_id: r.task_id,
+      pdd_goods_id: r.pdd_goods_id,
+      pdd_options: r.pdd_options,
+      quantity: r.quantity ?? 0,
+      max_total_price_cent: r.max_total_price_cent ?? 0,
+      line_price_twd_cent: r.price_twd_cent,
+      line_quantity: r.line_quantity,
+    })),
+  );
+  return rows.flatMap((r): AttentionItem[] => {
+    const flag = flags.get(r.task_id);
+    if (!flag) return [];
+    const since = flag.collected_at !== null && flag.collected_at > r.updated_at ? flag.collected_at : r.updated_at;
+    return [
+      {
+        kind: 'task',
+        id: r.task_id,
+        reason_code: flag.code,
+        reason_zh: flag.message,
+        since,
+        title: r.title,
+        device_id: null,
+      },
+    ];
   });
 }

@@ -1,11 +1,19 @@
+import { API_ERROR_CODES } from '../../domain/api-errors';
 import type { ExecutionMode } from '../../domain/purchase/status';
 import { DRAFT_REFUSALS, LIVE_LINE_TASK_STATES, type DraftRefusal } from '../../domain/syb';
 import { cutText } from '../../domain/text';
-import type { AuditActor } from '../audit/audit';
+import { recordAudit, type AuditActor } from '../audit/audit';
 import type { AdminDb } from '../db/database';
 import { ApiError } from '../../domain/api-error';
 import { createPurchaseDraft } from '../purchase/drafts';
 import { knownPurchase, UnknownPurchase, type KnownPurchase } from '../purchase/known';
+import {
+  marginGuard,
+  marginShortfall,
+  type MarginFigures,
+  type MarginGuard,
+  type MarginShortfall,
+} from '../purchase/margin-guard';
 import type { OptionsRefusal } from '../purchase/options';
 import { readIntSetting } from '../purchase/settings';
 
@@ -15,10 +23,29 @@ interface RefusalLink {
   label: string;
 }
 
+/** A line's refusal: the order-line refusals, and the minimum margin (admin/purchase/margin-guard.ts). */
+type LineRefusal = DraftRefusal | 'MARGIN_TOO_LOW';
+
 export interface DraftResult {
   syb_id: string;
   task_id: string | null;
-  error: { code: DraftRefusal; message: string; link: RefusalLink | null } | null;
+  error: {
+    code: LineRefusal;
+    message: string;
+    link: RefusalLink | null;
+    /** MARGIN_TOO_LOW: the figures at the draft's cap (null when the sale is out of range) */
+    margin?: MarginFigures | null;
+  } | null;
+}
+
+export interface DraftOptions {
+  mode: ExecutionMode;
+  /**
+   * The operator confirmed drafting lines below the minimum margin. The 订单 page sends it for
+   * one line at a time, after a confirm that names the line's figures; each such draft is audited
+   * with them (`task.create.low_margin`).
+   */
+  allowLowMargin?: boolean;
 }
 
 /**
@@ -36,9 +63,10 @@ const OPTION_REFUSALS: ReadonlySet<string> = new Set<OptionsRefusal['code'] | 'N
 
 class Refused extends Error {
   constructor(
-    readonly code: DraftRefusal,
+    readonly code: LineRefusal,
     readonly link: RefusalLink | null = null,
-    message: string = DRAFT_REFUSALS[code],
+    message: string = API_ERROR_CODES[code],
+    readonly margin?: MarginFigures | null,
   ) {
     super(message);
   }
@@ -81,22 +109,31 @@ export async function draftsFromOrderLines(
   db: AdminDb,
   actor: AuditActor,
   sybIds: readonly string[],
-  mode: ExecutionMode,
+  options: DraftOptions,
 ): Promise<DraftResult[]> {
   const results: DraftResult[] = [];
+  const guard = await marginGuard(db);
   for (const sybId of [...new Set(sybIds)]) {
     try {
-      const taskId = await draftOne(db, actor, sybId, mode);
+      const taskId = await draftOne(db, actor, sybId, options, guard);
       results.push({ syb_id: sybId, task_id: taskId, error: null });
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
-      results.push({ syb_id: sybId, task_id: null, error: { code: err.code, message: err.message, link: err.link } });
+      const error: NonNullable<DraftResult['error']> = { code: err.code, message: err.message, link: err.link };
+      if (err.margin !== undefined) error.margin = err.margin;
+      results.push({ syb_id: sybId, task_id: null, error });
     }
   }
   return results;
 }
 
-async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: ExecutionMode): Promise<string> {
+async function draftOne(
+  db: AdminDb,
+  actor: AuditActor,
+  sybId: string,
+  { mode, allowLowMargin = false }: DraftOptions,
+  guard: MarginGuard | null,
+): Promise<string> {
   const line = await db.selectFrom('syb_orders').selectAll().where('syb_id', '=', sybId).executeTakeFirst();
   if (!line) throw new Refused('SYB_ORDER_NOT_FOUND', { href: '/orders', label: '去订单页同步顺运宝' });
   // A line SYB sent in a shape the adapter cannot use is never bought, whatever else is set on it.
@@ -129,6 +166,8 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
       { href: '/settings', label: '去设置调整数量上限' },
       `数量 ${line.quantity} 超过上限 ${maxQuantity}（设置 → 单次采购数量上限）`,
     );
+  const short = lowMargin(guard, line, known, allowLowMargin);
+  let taskId: string;
   try {
     const draft = await createPurchaseDraft(
       db,
@@ -148,7 +187,7 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
         orderLine: { sybId, sybOrderNo: line.syb_order_no, shopeeGoodsId: line.shopee_goods_id, shopeeSkuId: skuId },
       },
     );
-    return draft.task_id;
+    taskId = draft.task_id;
   } catch (err) {
     // Another request drafted the same line between our check and the insert.
     if (isLiveLineConflict(err)) throw new Refused('ALREADY_DRAFTED');
@@ -157,6 +196,37 @@ async function draftOne(db: AdminDb, actor: AuditActor, sybId: string, mode: Exe
     if (err instanceof ApiError && OPTION_REFUSALS.has(err.code)) throw await refuse('OPTION_UNAVAILABLE');
     throw err;
   }
+  // the draft is written by the one creator; who took a line below the minimum, and at what figures, is on record
+  if (short)
+    await recordAudit(db, actor, {
+      action: 'task.create.low_margin',
+      target: { kind: 'task', id: taskId },
+      details: { syb_id: sybId, ...short.figures },
+    });
+  return taskId;
+}
+
+/**
+ * The line's shortfall below the minimum margin at the draft's cap — the most the purchase may
+ * cost, so a line that passes cannot earn less than this. Refused unless the operator allowed it.
+ */
+function lowMargin(
+  guard: MarginGuard | null,
+  line: { price_twd_cent: number | null; quantity: number },
+  known: KnownPurchase,
+  allowLowMargin: boolean,
+): MarginShortfall | null {
+  if (!guard || line.price_twd_cent === null) return null;
+  const sale = { saleTwdCent: line.price_twd_cent, quantity: line.quantity };
+  const short = marginShortfall(guard, sale, known.max_total_price_cent, '最高总价');
+  if (short && !allowLowMargin)
+    throw new Refused(
+      'MARGIN_TOO_LOW',
+      { href: '/settings', label: '去设置查看最低毛利率' },
+      `${short.message}；未生成草稿，确认后可单独生成`,
+      short.figures,
+    );
+  return short;
 }
 
 async function liveTask(db: AdminDb, sybId: string): Promise<string | null> {

@@ -6,6 +6,7 @@ import type { AdminDb } from '../db/database';
 import { containsText } from '../db/like';
 import { invalidInput } from '../../domain/api-error';
 import { knownPurchase, UnknownPurchase } from '../purchase/known';
+import { draftPriceFlags } from '../purchase/price-watch';
 
 export interface OrderListQuery {
   q?: string | undefined;
@@ -203,20 +204,42 @@ async function lineView(
     shopee_product_known: Number(product_known) === 1,
     spec_mismatch: r.shopee_sku_id !== null && local_sku_id !== null && !specsAgree(r.product_spec, r.shopee_sku_spec),
     task_status: null,
+    task_price_flag: null,
   };
 }
 
-/** Each line's task status, in one read for the page. */
+/** Each line's task status, and a draft's price flag, in one read for the page. */
 async function fillTaskStatuses(db: AdminDb, page: OrderLineView[]): Promise<void> {
   const taskIds = page.map((r) => r.task_id).filter((id): id is string => id !== null);
-  const statuses = new Map(
+  const tasks =
     taskIds.length === 0
       ? []
-      : (await db.selectFrom('tasks').select(['task_id', 'status']).where('task_id', 'in', taskIds).execute()).map(
-          (t) => [t.task_id, t.status],
-        ),
+      : await db
+          .selectFrom('tasks')
+          .select(['task_id', 'status', 'pdd_goods_id', 'pdd_options', 'quantity', 'max_total_price_cent'])
+          .where('task_id', 'in', taskIds)
+          .execute();
+  const statuses = new Map(tasks.map((t) => [t.task_id, t.status]));
+  const lineOf = new Map(page.map((l) => [l.task_id, l]));
+  const flags = await draftPriceFlags(
+    db,
+    tasks
+      .filter((t) => t.status === 'DRAFT')
+      .map((t) => ({
+        task_id: t.task_id,
+        pdd_goods_id: t.pdd_goods_id,
+        pdd_options: t.pdd_options,
+        quantity: t.quantity ?? 0,
+        max_total_price_cent: t.max_total_price_cent ?? 0,
+        line_price_twd_cent: lineOf.get(t.task_id)?.price_twd_cent ?? null,
+        line_quantity: lineOf.get(t.task_id)?.quantity ?? 0,
+      })),
   );
-  for (const item of page) item.task_status = item.task_id ? (statuses.get(item.task_id) ?? null) : null;
+  for (const item of page) {
+    item.task_status = item.task_id ? (statuses.get(item.task_id) ?? null) : null;
+    const flag = item.task_id ? flags.get(item.task_id) : undefined;
+    item.task_price_flag = flag ? { code: flag.code, message: flag.message } : null;
+  }
 }
 
 function parseKey(key: string): [string, string] {

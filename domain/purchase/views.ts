@@ -29,7 +29,7 @@ export interface TimelineEntry {
  * these codes; the message is the operator's Chinese with the numbers.
  */
 export interface DraftWarning {
-  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER' | 'CAP_FROM_INFERRED_PRICE';
+  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER' | 'CAP_FROM_INFERRED_PRICE' | 'MARGIN_TOO_LOW';
   message: string;
 }
 

@@ -41,6 +41,8 @@ const fromOrdersBody = z
   .object({
     syb_ids: z.array(z.string().min(1).max(120)).min(1).max(200),
     execution_mode: z.enum(EXECUTION_MODES).default('dry_run'),
+    // lines below 设置 → 最低毛利率 are drafted too: the 订单 page sends it for one line, after a confirm
+    allow_low_margin: z.boolean().default(false),
   })
   .strict();
 
@@ -89,7 +91,10 @@ export function sybRoutes(deps: AppDeps): Router {
 
   router.post('/api/tasks/from-orders', async (ctx) => {
     const body = parseBody(ctx, fromOrdersBody);
-    const results = await draftsFromOrderLines(deps.db, actorOf(ctx), body.syb_ids, body.execution_mode);
+    const results = await draftsFromOrderLines(deps.db, actorOf(ctx), body.syb_ids, {
+      mode: body.execution_mode,
+      allowLowMargin: body.allow_low_margin,
+    });
     markAudited(ctx); // each draft is audited by the draft creator; refusals wrote nothing
     ctx.body = { results };
   });

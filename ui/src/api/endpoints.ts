@@ -180,7 +180,16 @@ export interface OrderLineFilter {
 export interface OrderDraftResult {
   syb_id: string;
   task_id: string | null;
-  error: { code: string; message: string } | null;
+  error: { code: string; message: string; margin?: DraftMarginFigures | null } | null;
+}
+/** MARGIN_TOO_LOW: the line's figures at the draft's cap, CNY cents (admin/purchase/margin-guard.ts) */
+export interface DraftMarginFigures {
+  sale_cny_cent: number;
+  fees_cny_cent: number;
+  cost_cny_cent: number;
+  margin_cny_cent: number;
+  margin_bp: number | null;
+  min_margin_bp: number;
 }
 
 export const getSybSync = (): Promise<SybSyncStatus> => http.get('/api/syb/sync');
@@ -201,11 +210,17 @@ export const listOrderLines = (p: ListParams & OrderLineFilter): Promise<Page<Or
 /** The answer is the line as it now stands. */
 export const setOrderLineSku = (sybId: string, skuId: string | null): Promise<OrderLine> =>
   http.put(`/api/syb/orders/${id(sybId)}/sku`, { shopee_sku_id: skuId });
+/** `allowLowMargin`: the operator confirmed drafting below 最低毛利率 (sent for one line at a time). */
 export const draftsFromOrderLines = (
   sybIds: readonly string[],
   mode: ExecutionMode,
+  allowLowMargin = false,
 ): Promise<{ results: OrderDraftResult[] }> =>
-  http.post('/api/tasks/from-orders', { syb_ids: sybIds, execution_mode: mode });
+  http.post('/api/tasks/from-orders', {
+    syb_ids: sybIds,
+    execution_mode: mode,
+    ...(allowLowMargin ? { allow_low_margin: true } : {}),
+  });
 
 // 设备 and 设置
 

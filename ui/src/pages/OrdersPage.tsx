@@ -112,7 +112,14 @@ export default function OrdersPage(): JSX.Element {
       />
 
       <Show when={drafts.results()}>
-        {(r) => <DraftResults results={r()} sybOrderNo={drafts.sybOrderNo} onClose={() => drafts.setResults(null)} />}
+        {(r) => (
+          <DraftResults
+            results={r()}
+            sybOrderNo={drafts.sybOrderNo}
+            onClose={() => drafts.setResults(null)}
+            draftAnyway={drafts.draftAnyway}
+          />
+        )}
       </Show>
 
       <ErrorMessage testid="order-load-error" message={list.loadError()} />
@@ -158,5 +165,15 @@ function createOrderDrafts(
     await list.reload();
   });
   const sybOrderNo = (id: string): string => resultSybOrderNos.get(id) ?? id;
-  return { mode, setMode, draft, results, setResults, sybOrderNo };
+  // 仍然生成 of one line held back by the minimum margin: its result replaces the refusal in place
+  const draftAnyway = async (sybId: string): Promise<void> => {
+    const [one] = (await draftsFromOrderLines([sybId], mode(), true)).results;
+    if (one)
+      batch(() => {
+        setResults((prev) => (prev ?? []).map((r) => (r.syb_id === sybId ? one : r)));
+        if (one.task_id !== null) setSelected(new Set([...selected()].filter((id) => id !== sybId)));
+      });
+    await list.reload();
+  };
+  return { mode, setMode, draft, results, setResults, sybOrderNo, draftAnyway };
 }

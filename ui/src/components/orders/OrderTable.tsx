@@ -139,6 +139,14 @@ function TaskCell(props: { line: OrderLine }): JSX.Element {
           </span>
         )}
       </Show>
+      {/* the draft's collected price rose above its cap since it was made (and below 最低毛利率) */}
+      <Show when={props.line.task_price_flag}>
+        {(f) => (
+          <span class="or-problem" data-testid="order-price-flag" data-code={f().code} title={f().message}>
+            {f().code === 'MARGIN_TOO_LOW' ? '涨价：毛利不足' : '涨价：超过最高总价'}
+          </span>
+        )}
+      </Show>
     </td>
   );
 }

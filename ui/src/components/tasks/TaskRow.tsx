@@ -13,11 +13,25 @@ interface Props {
   onToggle: (selected: boolean) => void;
 }
 
+/** In place of the hide box of a finished task that placed an order: why it has none. */
+const HideLocked = (): JSX.Element => (
+  <span class="muted" data-testid="task-hide-locked" title="已在拼多多下单的任务不能隐藏：账目须与实际订单一致">
+    已下单
+  </span>
+);
+
+/**
+ * Drafts are picked to start, finished tasks to hide; nothing else can be picked. A task with a
+ * PDD order is never hidden (the admin refuses it too, also one whose number was not read).
+ */
+function pickableAs(t: TaskListItem): 'start' | 'hide' | null {
+  if (t.status === 'DRAFT') return 'start';
+  return isTerminal(t.status) && t.removed_at === null && t.pdd_order_no === null ? 'hide' : null;
+}
+
 export default function TaskRow(props: Props): JSX.Element {
   const t = (): TaskListItem => props.task;
-  // Drafts are picked to start, finished tasks to hide; nothing else can be picked.
-  const pickable = (): 'start' | 'hide' | null =>
-    t().status === 'DRAFT' ? 'start' : isTerminal(t().status) && t().removed_at === null ? 'hide' : null;
+  const pickable = (): 'start' | 'hide' | null => pickableAs(t());
   return (
     <tr
       data-testid="task-row"
@@ -37,6 +51,9 @@ export default function TaskRow(props: Props): JSX.Element {
               onChange={(e) => props.onToggle(e.currentTarget.checked)}
             />
           )}
+        </Show>
+        <Show when={isTerminal(t().status) && t().pdd_order_no !== null}>
+          <HideLocked />
         </Show>
       </td>
       <td class="tk-mono">

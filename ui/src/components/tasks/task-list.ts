@@ -68,7 +68,7 @@ export function createTaskList() {
       if (pickCreated && fresh.has(created)) pickCreated = false;
       setSelected(fresh);
       const hideable = (t: TaskListItem): boolean =>
-        toHide().has(t.task_id) && isTerminal(t.status) && t.removed_at === null;
+        toHide().has(t.task_id) && isTerminal(t.status) && t.removed_at === null && t.pdd_order_no === null;
       setToHide(new Set(page.items.filter(hideable).map((t) => t.task_id)));
     },
   });
