@@ -4,6 +4,19 @@ import type { PhoneHealth, PhoneState } from './phone-health';
 import type { PhoneAgentReport } from './phone-agent';
 import { hasUnsafeNameChars, UNSAFE_NAME_MESSAGE } from './text';
 
+/**
+ * The PDD account a phone is logged in as (its nickname or number), as an operator writes it on
+ * 设备; null clears it. Nothing on the phone reports it: a person paying needs to know which
+ * account to open.
+ */
+export const devicePddAccountSchema = z
+  .string()
+  .trim()
+  .min(1, 'pdd_account must not be empty (send null to clear it)')
+  .max(64, 'pdd_account must be at most 64 characters')
+  .refine((s) => !hasUnsafeNameChars(s), `pdd_account ${UNSAFE_NAME_MESSAGE}`)
+  .nullable();
+
 /** The longest display name a device may have; the issue form and the rename field use it too. */
 export const DEVICE_NAME_MAX_LENGTH = 100;
 
@@ -40,6 +53,8 @@ export interface DeviceLastError {
 export interface DeviceView {
   device_id: string;
   display_name: string;
+  /** the PDD account the phone is logged in as, set on 设备; null: nobody said */
+  pdd_account?: string | null;
   online: boolean;
   online_source: OnlineSource;
   app_version: string | null;

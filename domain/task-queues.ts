@@ -6,3 +6,11 @@ export const DEVICES_TASK_QUEUE = 'devices';
 export function deviceTaskQueue(deviceId: string): string {
   return `device/${deviceId}`;
 }
+
+/**
+ * Only `claimDevice` runs here, polled by that one phone while it is idle: a workflow that needs
+ * that phone and no other (the payment check after 标记已付款) claims it here.
+ */
+export function deviceClaimTaskQueue(deviceId: string): string {
+  return `claim/${deviceId}`;
+}

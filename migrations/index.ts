@@ -33,6 +33,7 @@ import * as m0151 from './0151_device_agent_state';
 import * as m0152 from './0152_device_holds';
 import * as m0154 from './0154_taught_overlays';
 import * as m0160 from './0160_money';
+import * as m0161 from './0161_payment_checks';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '0152_device_holds': m0152,
   '0154_taught_overlays': m0154,
   '0160_money': m0160,
+  '0161_payment_checks': m0161,
 };
 
 export const migrationProvider: MigrationProvider = {

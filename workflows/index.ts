@@ -5,3 +5,4 @@ export { purchase } from './purchase';
 export { collect } from './collect';
 export { deviceCheck } from './device-check';
 export { sybSync } from './syb-sync';
+export { paymentCheck } from './payment-check';

@@ -1,6 +1,7 @@
 import type { AdminDb } from '../../admin/db/database';
 import type { SybService } from '../../admin/syb/account';
 import { catalogActivities } from './catalog';
+import { paymentCheckActivities } from './payment-check';
 import { purchaseActivities } from './purchase';
 import { sybActivities } from './syb';
 import { systemCheckActivities } from './system-check';
@@ -11,6 +12,7 @@ export function createAdminActivities(db: AdminDb, syb: SybService) {
     ...systemCheckActivities(db),
     ...catalogActivities(db),
     ...purchaseActivities(db),
+    ...paymentCheckActivities(db),
     ...sybActivities(syb),
   };
 }

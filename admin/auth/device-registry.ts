@@ -90,6 +90,7 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     .select([
       'c.device_id',
       'c.display_name',
+      'c.pdd_account',
       'c.created_at',
       'd.app_version',
       'd.serial',
@@ -135,6 +136,7 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     return {
       device_id: r.device_id,
       display_name: r.display_name,
+      pdd_account: r.pdd_account,
       // a worker still polls Temporal while its phone is gone from ADB: that phone is offline
       online: seen !== null && now.getTime() - seen.getTime() <= window && r.adb_connected !== 0,
       online_source: polls ? 'temporal' : 'last_seen',

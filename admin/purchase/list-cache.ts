@@ -3,7 +3,7 @@ import { listTasks, type ListQuery } from './queries';
 
 /**
  * The task list's pages, kept while nothing they show has changed. Every operator screen polls
- * the list every few seconds; between two changes of `tasks` (or of a phone's name) the answer
+ * the list every few seconds; between two changes of `tasks` (or of a phone's name or PDD account, or of a payment check) the answer
  * is the same bytes, and building it again — the page's query, its count, the mapping and the
  * JSON — was most of what a list request cost the admin during a batch (docs/PERFORMANCE.md).
  *
@@ -25,7 +25,14 @@ export class TaskListCache {
       .select('n')
       .where('id', '=', 1)
       .executeTakeFirstOrThrow();
-    const key = JSON.stringify([query.status, query.q, query.includeHidden === true, query.cursor, query.limit]);
+    const key = JSON.stringify([
+      query.status,
+      query.q,
+      query.includeHidden === true,
+      query.paymentCheck ?? null,
+      query.cursor,
+      query.limit,
+    ]);
     const kept = this.pages.get(key);
     this.pages.delete(key);
     if (kept && kept.version === version) {

@@ -8,13 +8,15 @@ import type { AdminDb } from '../db/database';
 import { invalidInput } from '../../domain/api-error';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import { containsText } from '../db/like';
-import { deviceName, durationSeconds } from './task-fields';
+import { deviceName, durationSeconds, parsePaymentCheck, paymentCheckJson, pddAccount } from './task-fields';
 
 export interface ListQuery {
   status?: string;
   q?: string;
   /** 显示已隐藏: include the tasks an operator hid */
   includeHidden?: boolean;
+  /** `open`: only tasks marked paid whose payment check is pending, a mismatch or could not tell */
+  paymentCheck?: 'open';
   cursor?: string;
   limit: number;
 }
@@ -69,10 +71,10 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
   let filtered = listedTasks(db, query);
   if (query.q) filtered = await searched(db, filtered, query.q);
   const total =
-    query.q || query.includeHidden
+    query.q || query.includeHidden || query.paymentCheck
       ? (await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
       : await countTasks(db, query.status);
-  let q = filtered.select(LIST_COLUMNS).select(deviceName);
+  let q = filtered.select(LIST_COLUMNS).select([deviceName, pddAccount, paymentCheckJson]);
   const key = decodeCursor(query.cursor);
   if (key !== undefined) {
     const [updatedAt, taskId] = parseKey(key);
@@ -101,6 +103,10 @@ export async function listTasks(db: AdminDb, query: ListQuery): Promise<Page<Tas
       max_total_price_cent: t.max_total_price_cent,
       reason_code: t.reason_code && canonicalReason(t.reason_code),
       device_name: t.device_name,
+      device_id: t.device_id,
+      pdd_account: t.pdd_account,
+      confirmed_total_cent: t.confirmed_total_cent,
+      payment_check: parsePaymentCheck(t.payment_check_json),
       version: t.version,
       priority: t.priority,
       syb_order_no: t.syb_order_no,
@@ -121,6 +127,15 @@ function listedTasks(db: AdminDb, query: ListQuery) {
   if (!query.includeHidden) filtered = filtered.where('removed_at', 'is', null);
   // the route checks the shape only: a status no task has lists nothing
   if (query.status) filtered = filtered.where('status', '=', query.status as PurchaseStatus);
+  if (query.paymentCheck === 'open')
+    filtered = filtered.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('payment_checks as pc')
+          .select('pc.task_id')
+          .whereRef('pc.task_id', '=', 'tasks.task_id')
+          .where('pc.status', 'in', ['pending', 'mismatch', 'unavailable']),
+      ),
+    );
   return filtered;
 }
 
@@ -174,6 +189,8 @@ const LIST_COLUMNS = [
   'priority',
   'syb_order_no',
   'pdd_order_no',
+  'device_id',
+  'confirmed_total_cent',
   'started_at',
   'created_at',
   'finished_at',

@@ -1,4 +1,5 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { PaymentCheckView } from '../../domain/purchase/payment-check';
 import { phaseOf, PURCHASE_STATUSES } from '../../domain/purchase/state-machine';
 import { parseUtcTimestamp } from '../../domain/time';
 import type { AdminDatabase } from '../db/schema';
@@ -15,6 +16,25 @@ export const deviceName = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
     .select('dc.display_name')
     .whereRef('dc.device_id', '=', 'tasks.device_id')
     .as('device_name');
+
+/** The PDD account the task's phone is logged in as, as an operator set it on 设备. */
+export const pddAccount = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
+  eb
+    .selectFrom('device_credentials as dc')
+    .select('dc.pdd_account')
+    .whereRef('dc.device_id', '=', 'tasks.device_id')
+    .as('pdd_account');
+
+/** The task's latest payment check (migrations/0161_payment_checks.ts) as JSON text, or null. */
+export const paymentCheckJson = (eb: ExpressionBuilder<AdminDatabase, 'tasks'>) =>
+  eb
+    .selectFrom('payment_checks as pc')
+    .select(sql<string>`json_object('status', pc.status, 'checked_at', pc.checked_at, 'message', pc.message)`.as('j'))
+    .whereRef('pc.task_id', '=', 'tasks.task_id')
+    .as('payment_check_json');
+
+export const parsePaymentCheck = (json: string | null): PaymentCheckView | null =>
+  json ? (JSON.parse(json) as PaymentCheckView) : null;
 
 /**
  * States the phone has stopped in, waiting for a person (not terminal, so no finished_at): the

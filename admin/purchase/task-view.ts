@@ -6,7 +6,8 @@ import type { TaskView, TimelineEntry } from '../../domain/purchase/views';
 import type { AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
 import { notFound } from '../../domain/api-error';
-import { deviceName, durationSeconds } from './task-fields';
+import { paymentCheckOf } from './payment-checks';
+import { deviceName, durationSeconds, pddAccount } from './task-fields';
 import { draftWarnings } from './warnings';
 
 type Attempt = Selectable<AdminDatabase['purchase_attempts']>;
@@ -43,6 +44,9 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_facts: task.reason_code ? stopFactsOf(status, timeline) : null,
     device_id: task.device_id,
     device_name: task.device_name,
+    pdd_account: task.pdd_account,
+    confirmed_total_cent: task.confirmed_total_cent,
+    payment_check: await paymentCheckOf(db, task.task_id),
     syb_id: task.syb_id,
     syb_order_no: task.syb_order_no,
     pdd_order_no: task.pdd_order_no,
@@ -91,7 +95,7 @@ async function taskRecords(db: AdminDb, taskId: string) {
   const task = await db
     .selectFrom('tasks')
     .selectAll()
-    .select(deviceName)
+    .select([deviceName, pddAccount])
     .where('task_id', '=', taskId)
     .where('task_type', '=', 'purchase')
     .executeTakeFirst();

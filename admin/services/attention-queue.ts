@@ -4,6 +4,7 @@ import { canonicalReason, reasonInfo } from '../../domain/purchase/reasons';
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { AdminDb } from '../db/database';
 import { draftPriceFlags } from '../purchase/price-watch';
+import { paymentMismatches } from '../purchase/payment-checks';
 
 /**
  * The stops only a person moves on. WAITING_PAYMENT also waits for one, but it is the ordinary
@@ -17,6 +18,7 @@ export async function attentionQueue(db: AdminDb): Promise<AttentionQueue> {
     ...(await waitingDevices(db)),
     ...(await waitingTasks(db)),
     ...(await repricedDrafts(db)),
+    ...(await paymentMismatches(db)),
   ];
   items.sort((a, b) => cmp(a.since, b.since) || cmp(a.kind, b.kind) || cmp(a.id, b.id));
   return { items };

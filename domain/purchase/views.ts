@@ -1,5 +1,6 @@
 import type { PurchaseStatus } from './status';
 import type { StopFacts } from './stop-facts';
+import type { PaymentCheckView } from './payment-check';
 
 /**
  * What the admin's task API returns (docs/api.md), defined once: the admin builds these and the
@@ -62,6 +63,12 @@ export interface TaskView {
   device_id: string | null;
   /** the device's display name (设备), also after it was revoked */
   device_name: string | null;
+  /** the PDD account the phone is logged in as (设备); null when nobody said */
+  pdd_account: string | null;
+  /** what a person pays: the fenced 提交订单 amount, frozen when the task reached 待付款 */
+  confirmed_total_cent: number | null;
+  /** the read-only look at the phone's 待付款 list after 标记已付款; null: not marked paid here */
+  payment_check: PaymentCheckView | null;
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
   syb_order_no: string | null;
@@ -123,6 +130,13 @@ export interface TaskListItem {
   reason_code: string | null;
   /** the display name of the device that ran (or runs) the task */
   device_name: string | null;
+  device_id: string | null;
+  /** the PDD account that phone is logged in as (设备); null when nobody said */
+  pdd_account: string | null;
+  /** what a person pays (待付款): the fenced 提交订单 amount; null before the order */
+  confirmed_total_cent: number | null;
+  /** after 标记已付款: what the look at the phone's 待付款 list found */
+  payment_check: PaymentCheckView | null;
   version: number;
   /** which waiting task a free phone takes first (domain/purchase/priority.ts) */
   priority: number;

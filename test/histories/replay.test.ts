@@ -90,6 +90,7 @@ const RECORDED_WITH_FAKE_ACTIVITIES = [
   'device-check',
   'collect-succeeded',
   'collect-rejected',
+  'payment-check',
   // test/workflows/held-phone.test.ts
   'purchase-fence-release-gate',
   'purchase-reconcile-window-ledger',

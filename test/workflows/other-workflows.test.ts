@@ -1,13 +1,14 @@
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { ADMIN_TASK_QUEUE, DEVICES_TASK_QUEUE } from '../../domain/task-queues';
+import { ADMIN_TASK_QUEUE, DEVICES_TASK_QUEUE, deviceClaimTaskQueue } from '../../domain/task-queues';
 import { sharedTemporal } from '../harness';
 import { allocateNamespace } from '../namespaces';
 import { CLAIM, DEVICE_QUEUE, keep } from './fake-purchase';
 import { temporalDataConverter } from '../../temporal/codec';
 import type { collect } from '../../workflows/collect';
 import type { deviceCheck } from '../../workflows/device-check';
+import type { paymentCheck } from '../../workflows/payment-check';
 import type { sybSync } from '../../workflows/syb-sync';
 import type { systemCheck } from '../../workflows/system-check';
 
@@ -44,6 +45,30 @@ describe('system check, SYB sync and device check', () => {
             asked.push('recordSystemCheck');
             return { workflow_id: workflowId, db: 'ok' as const, tables: 1, checked_at: '2026-01-01T00:00:00Z' };
           },
+          // the payment check's admin side: two tasks of the phone marked paid, one still listed
+          async paymentChecksDue() {
+            asked.push('paymentChecksDue');
+            return {
+              checks: [
+                { taskId: 't-1', requestedAt: '2026-01-01T00:00:00.000Z' },
+                { taskId: 't-2', requestedAt: '2026-01-01T00:00:00.000Z' },
+              ],
+              target: {
+                taskId: 't-1',
+                authorizationId: 'a-1',
+                goodsId: '1',
+                goodsUrl: 'https://mobile.yangkeduo.com/goods.html?goods_id=1',
+                options: {},
+                quantity: 1,
+                maxTotalPriceCent: 100,
+                mode: 'live',
+                attemptId: 'at-1',
+              },
+            };
+          },
+          async recordPaymentCheck(input: { listed: string[] | null }) {
+            asked.push(`recordPaymentCheck:${(input.listed ?? []).join(',')}`);
+          },
           async syncSybOrders() {
             asked.push('syncSybOrders');
             return { pages: 1, lines: 2, new_lines: 2, from_day: '2026-01-01', to_day: '2026-01-02' };
@@ -79,6 +104,14 @@ describe('system check, SYB sync and device check', () => {
         taskQueue: DEVICES_TASK_QUEUE,
         activities: { claimDevice: async () => CLAIM },
       }),
+      // the payment check claims this phone and no other, on its own claim queue
+      await Worker.create({
+        dataConverter: temporalDataConverter(),
+        connection,
+        namespace,
+        taskQueue: deviceClaimTaskQueue(CLAIM.device_id),
+        activities: { claimDevice: async () => CLAIM },
+      }),
       await Worker.create({
         dataConverter: temporalDataConverter(),
         connection,
@@ -103,6 +136,10 @@ describe('system check, SYB sync and device check', () => {
             // goods 2 is the phone landing on another goods' page
             const goodsId = input.pddGoodsId === '2' ? '3' : input.pddGoodsId;
             return { skus_json: { goods_id: goodsId, skus: [{}, {}] }, counters: { adbRoundTrips: 1 } };
+          },
+          async readPendingOrders() {
+            asked.push('readPendingOrders');
+            return { orders: [{ orderNo: 'o-1' }], counters: { adbRoundTrips: 1 }, irreversibleActionAt: null };
           },
           async releaseDevice() {
             asked.push('releaseDevice');
@@ -149,6 +186,17 @@ describe('system check, SYB sync and device check', () => {
     expect(await handle.result()).toMatchObject({ deviceId: CLAIM.device_id });
     expect(asked).toContain('releaseDevice');
     await keep('device-check', handle);
+  });
+
+  it('paymentCheck claims that phone, reads its 待付款 list once for all its tasks, records it, releases it', async () => {
+    const handle = await client.workflow.start<typeof paymentCheck>('paymentCheck', {
+      workflowId: `pc-${process.pid}`,
+      taskQueue,
+      args: [{ deviceId: CLAIM.device_id }],
+    });
+    expect(await handle.result()).toEqual({ checked: 2 });
+    expect(asked).toEqual(expect.arrayContaining(['readPendingOrders', 'recordPaymentCheck:o-1']));
+    await keep('payment-check', handle);
   });
 
   // TaskStatus says the collect task row's word (domain/collect-labels.ts), not the goods' `collected`

@@ -6,6 +6,8 @@ interface DeviceCredentialsTable {
   /** canonical lowercase UUIDv4 */
   device_id: string;
   display_name: string;
+  /** 0161: the PDD account the phone is logged in as, set by an operator on 设备; null: not said */
+  pdd_account: Generated<string | null>;
   /** SHA-256 of the raw 32 token bytes, exactly 32 bytes */
   token_sha256: Buffer;
   status: 'ACTIVE' | 'REVOKED';

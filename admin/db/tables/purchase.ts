@@ -118,5 +118,16 @@ export interface PurchaseTables {
   /** raised by triggers on every change the task list shows (migration 0135): its page cache's key */
   task_list_version: { id: number; n: number };
   money_days: MoneyDaysTable;
+  payment_checks: PaymentChecksTable;
 }
 
+/** 0161: the read-only look at a phone's 待付款 list after 标记已付款 (migrations/0161_payment_checks.ts) */
+interface PaymentChecksTable {
+  task_id: string;
+  device_id: string;
+  pdd_order_no: string | null;
+  status: 'pending' | 'confirmed' | 'mismatch' | 'unavailable';
+  requested_at: string;
+  checked_at: string | null;
+  message: string | null;
+}

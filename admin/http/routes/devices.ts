@@ -2,22 +2,19 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import {
   deviceDisplayNameSchema,
+  devicePddAccountSchema,
   type DeviceAttention,
   type DeviceView,
   type IssuedDeviceView,
 } from '../../../domain/devices';
 import { markAudited } from '../../audit/audit';
-import {
-  DEVICE_ID_RE,
-  issueDeviceCredential,
-  renameDevice,
-  revokeDeviceCredential,
-} from '../../auth/device-credentials';
+import { DEVICE_ID_RE, issueDeviceCredential, revokeDeviceCredential } from '../../auth/device-credentials';
 import { devicePresence, listDevices } from '../../auth/device-registry';
 import { actorOf, operatorOf } from '../../auth/principal';
 import { awaitResumeVerdict, pauseDevice, resumeDevice } from '../../devices/attention';
 import { conflict } from '../../../domain/api-error';
 import { holdersByDevice } from '../../devices/holds';
+import { changeDevice } from '../../devices/pdd-account';
 import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
 import { hostSetupFacts } from '../../hosts/setup';
 import { temporalMissingCheck } from '../../hosts/worker-hints';
@@ -26,6 +23,10 @@ import { parseBody, parseParams } from '../validate';
 
 const deviceParams = z.object({ deviceId: z.string().regex(DEVICE_ID_RE, 'not a device id') });
 const nameBody = z.object({ display_name: deviceDisplayNameSchema }).strict();
+const patchBody = z
+  .object({ display_name: deviceDisplayNameSchema.optional(), pdd_account: devicePddAccountSchema.optional() })
+  .strict()
+  .refine((b) => b.display_name !== undefined || b.pdd_account !== undefined, 'send display_name or pdd_account');
 /** A worker reads at its next status check (every 5 s by default) and the read takes a few more. */
 const RESUME_WAIT_MS = 15_000;
 
@@ -80,8 +81,7 @@ export function deviceRoutes(deps: AppDeps): Router {
 
   router.patch('/:deviceId', async (ctx) => {
     const { deviceId } = parseParams(ctx, deviceParams);
-    const body = parseBody(ctx, nameBody);
-    ctx.body = await renameDevice(deps.db, actorOf(ctx), deviceId, body.display_name);
+    ctx.body = await changeDevice(deps.db, actorOf(ctx), deviceId, parseBody(ctx, patchBody));
     markAudited(ctx);
   });
 

@@ -6,6 +6,7 @@ import type { WorkflowAction } from '../../../domain/contracts/purchase-messages
 import { markAudited } from '../../audit/audit';
 import { actorOf } from '../../auth/principal';
 import { actOnTask, type ActionOutcome } from '../../purchase/actions';
+import { markPaidMany, recheckPayment } from '../../purchase/payment-checks';
 import { retryFromStop } from '../../purchase/retry';
 import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
@@ -17,6 +18,15 @@ const resolveBody = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('created'), pdd_order_no: z.string().trim().min(1).max(64) }).strict(),
   z.object({ outcome: z.literal('not_created') }).strict(),
 ]);
+
+const markPaidBody = z
+  .object({
+    tasks: z
+      .array(z.object({ task_id: z.string().min(1).max(64), version: z.number().int().positive() }).strict())
+      .min(1)
+      .max(200),
+  })
+  .strict();
 
 /**
  * Body fields an earlier release took, with the name to send now (docs/api.md "Names"): `order_no`
@@ -66,6 +76,21 @@ export function taskActionRoutes(deps: AppDeps): Router {
     markAudited(ctx); // written with the change, by the workflow's admin activity
     ctx.body = { ...(await getPurchaseTask(deps.db, taskId)), result };
   };
+
+  // 标记已付款 for several tasks: each applied or refused on its own, then checked on its phone
+  router.post('/mark-paid', async (ctx) => {
+    const body = parseBody(ctx, markPaidBody);
+    ctx.body = { tasks: await markPaidMany(deps, actorOf(ctx), body.tasks) };
+    markAudited(ctx); // each task's request and change are audited as themselves
+  });
+
+  // 重新核对: look at the phone's 待付款 list again for a task marked paid (read-only)
+  router.post('/:taskId/payment-check', async (ctx) => {
+    const { taskId } = parseParams(ctx, taskParams);
+    await recheckPayment(deps, actorOf(ctx), taskId);
+    markAudited(ctx);
+    ctx.body = await getPurchaseTask(deps.db, taskId);
+  });
 
   for (const action of ['cancel', 'reset', 'mark-paid'] as const) {
     router.post(`/:taskId/${action}`, async (ctx) => act(ctx, parseParams(ctx, taskParams).taskId, action));

@@ -37,6 +37,8 @@ const listQuery = z.object({
   q: z.string().trim().max(100).optional(),
   cursor: z.string().max(400).optional(),
   include_hidden: z.enum(['0', '1']).optional(),
+  /** `open`: tasks marked paid whose check on the phone is pending or did not confirm (the pay list) */
+  payment_check: z.enum(['open']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -75,9 +77,13 @@ export function taskRoutes(deps: AppDeps): Router {
   });
 
   router.get('/', async (ctx) => {
-    const { include_hidden, ...query } = parseQuery(ctx, listQuery);
+    const { include_hidden, payment_check, ...query } = parseQuery(ctx, listQuery);
     ctx.type = 'application/json';
-    ctx.body = await listPages.page(deps.reads, { ...query, includeHidden: include_hidden === '1' });
+    ctx.body = await listPages.page(deps.reads, {
+      ...query,
+      includeHidden: include_hidden === '1',
+      ...(payment_check ? { paymentCheck: payment_check } : {}),
+    });
   });
 
   router.get('/:taskId', async (ctx) => {

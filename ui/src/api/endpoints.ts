@@ -90,9 +90,11 @@ export interface KnownPurchase {
   price_inferred: boolean;
 }
 
-export const listTasks = (p: ListParams & { status?: string; includeHidden?: boolean }): Promise<Page<TaskListItem>> =>
+export const listTasks = (
+  p: ListParams & { status?: string; includeHidden?: boolean; paymentCheck?: 'open' },
+): Promise<Page<TaskListItem>> =>
   http.get(
-    `/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, limit: p.limit, cursor: p.cursor })}`,
+    `/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, payment_check: p.paymentCheck, limit: p.limit, cursor: p.cursor })}`,
   );
 export const getTask = (taskId: string): Promise<TaskView> => http.get(`/api/tasks/${id(taskId)}`);
 export const createTask = (draft: CreatePurchaseDraft): Promise<DraftCreated> => http.post('/api/tasks', draft);
@@ -111,6 +113,14 @@ export const startTasks = (tasks: readonly StartItem[]): Promise<unknown> => htt
 export const cancelTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/cancel`, {});
 export const resetTask = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/reset`, {});
 export const markTaskPaid = (taskId: string): Promise<TaskView> => http.post(`/api/tasks/${id(taskId)}/mark-paid`, {});
+/** 标记已付款 for several: each task applied or refused with its code (docs/api.md). */
+export const markTasksPaid = (tasks: readonly StartItem[]): Promise<{ tasks: MarkPaidResult[] }> =>
+  http.post('/api/tasks/mark-paid', { tasks });
+export type MarkPaidResult =
+  { task_id: string; result: 'applied' } | { task_id: string; result: 'refused'; code: string; message: string };
+/** 重新核对: look at the phone's 待付款 list again for a task marked paid. */
+export const recheckPayment = (taskId: string): Promise<TaskView> =>
+  http.post(`/api/tasks/${id(taskId)}/payment-check`, {});
 export const resolveTask = (
   taskId: string,
   outcome: { outcome: 'created'; pdd_order_no: string } | { outcome: 'not_created' },
@@ -233,6 +243,12 @@ export const renameDevice = (
   displayName: string,
 ): Promise<{ device_id: string; display_name: string }> =>
   http.patch(`/api/devices/${id(deviceId)}`, { display_name: displayName });
+/** The PDD account the phone is logged in as; null clears it. */
+export const setDevicePddAccount = (
+  deviceId: string,
+  pddAccount: string | null,
+): Promise<{ device_id: string; pdd_account: string | null }> =>
+  http.patch(`/api/devices/${id(deviceId)}`, { pdd_account: pddAccount });
 export const revokeDevice = (deviceId: string): Promise<unknown> =>
   http.post(`/api/devices/${id(deviceId)}/revoke`, {});
 export const runSystemCheck = (): Promise<SystemCheckResult> => http.post('/api/system/checks', {});

@@ -49,6 +49,7 @@ export default function DevicesPage(): JSX.Element {
           <RenameDialog
             deviceId={d().device_id}
             current={d().display_name}
+            currentAccount={d().pdd_account ?? ''}
             onDone={() => {
               setRenaming(null);
               changed();

@@ -28,6 +28,13 @@ export default function DeviceRow(props: {
     >
       <td>
         <div data-testid="device-display-name">{d().display_name}</div>
+        <Show when={d().pdd_account}>
+          {(a) => (
+            <div class="muted" data-testid="device-pdd-account">
+              拼多多账号：{a()}
+            </div>
+          )}
+        </Show>
         {/* the id is for engineers (logs, the data dir): folded, as everywhere on operator pages */}
         <details class="tk-raw-detail">
           <summary class="muted">技术详情</summary>

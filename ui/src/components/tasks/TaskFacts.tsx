@@ -5,6 +5,7 @@ import { formatYuan } from '../../lib/money';
 import { durationText, formatTime } from '../../lib/time';
 import { hrefFor } from '../../router';
 import DeviceName from '../devices/DeviceName';
+import { PaymentCheck } from './PayList';
 import { priorityZh } from './priority';
 import { temporalWorkflowUrl } from './temporal';
 import { modeZh, optionsText } from './types';
@@ -37,6 +38,16 @@ export default function TaskFacts(props: { task: TaskView }): JSX.Element {
         </dd>
         <dt>拼多多订单号</dt>
         <dd data-testid="task-pdd-order-no">{t().pdd_order_no ?? t().submission?.pdd_order_no ?? '—'}</dd>
+        <Show when={t().confirmed_total_cent !== null}>
+          <dt>应付金额</dt>
+          <dd data-testid="task-confirmed-total">{formatYuan(t().confirmed_total_cent)}</dd>
+        </Show>
+        <Show when={t().payment_check}>
+          <dt>付款核对</dt>
+          <dd data-testid="task-payment-check">
+            <PaymentCheck task={t()} />
+          </dd>
+        </Show>
         <Show when={t().syb_order_no}>
           {(no) => (
             <>
@@ -69,6 +80,7 @@ function RunFacts(props: { task: TaskView }): JSX.Element {
             </a>
           )}
         </Show>
+        <Show when={t().pdd_account}>{(a) => <span data-testid="task-pdd-account"> · 拼多多账号 {a()}</span>}</Show>
       </dd>
       <dt>授权</dt>
       <dd>

@@ -5,6 +5,7 @@ import SelectionBar from '../SelectionBar';
 import { formatYuan } from '../../lib/money';
 import { hrefFor } from '../../router';
 import HideBar from './HideBar';
+import PayList from './PayList';
 import StartConfirmDialog from './StartConfirmDialog';
 import StatusTabs from './StatusTabs';
 import { createTaskList } from './task-list';
@@ -50,36 +51,41 @@ export default function TaskList(): JSX.Element {
         )}
       </Show>
 
-      <SelectionBar
-        testid="selection-bar"
-        summary={
-          <span data-testid="selection-summary">
-            已选 <strong data-testid="selection-count">{d.selected().size}</strong> 个任务，最高总额合计{' '}
-            <strong data-testid="selection-sum">{formatYuan(d.maxTotalPriceCentSum())}</strong>
-          </span>
-        }
-        count={d.selected().size}
-        action={{ busy: d.start.busy, run: d.start.openDialog }}
-        actionLabel="开始采购（只创建待付款订单）"
-        actionTestid="start-selected"
-        primary
-        clearTestid="selection-clear"
-        onClear={() => d.setSelected(new Map())}
-      />
-      <HideBar count={d.toHide().size} hide={d.hide} onClear={() => d.setToHide(new Set<string>())} />
+      <Show when={d.filters().status === 'WAITING_PAYMENT' && d.filters().q === ''}>
+        <PayList />
+      </Show>
+      <Show when={d.filters().status !== 'WAITING_PAYMENT' || d.filters().q !== ''}>
+        <SelectionBar
+          testid="selection-bar"
+          summary={
+            <span data-testid="selection-summary">
+              已选 <strong data-testid="selection-count">{d.selected().size}</strong> 个任务，最高总额合计{' '}
+              <strong data-testid="selection-sum">{formatYuan(d.maxTotalPriceCentSum())}</strong>
+            </span>
+          }
+          count={d.selected().size}
+          action={{ busy: d.start.busy, run: d.start.openDialog }}
+          actionLabel="开始采购（只创建待付款订单）"
+          actionTestid="start-selected"
+          primary
+          clearTestid="selection-clear"
+          onClear={() => d.setSelected(new Map())}
+        />
+        <HideBar count={d.toHide().size} hide={d.hide} onClear={() => d.setToHide(new Set<string>())} />
 
-      <ErrorMessage testid="task-load-error" message={list.loadError()} />
-      <TaskTable
-        tasks={list.items()}
-        isSelected={(id) => d.selected().has(id) || d.toHide().has(id)}
-        onToggle={d.toggle}
-      />
-      <LoadMore
-        testid="task-load-more"
-        cursor={list.cursor()}
-        loading={list.loading()}
-        onMore={() => void list.more()}
-      />
+        <ErrorMessage testid="task-load-error" message={list.loadError()} />
+        <TaskTable
+          tasks={list.items()}
+          isSelected={(id) => d.selected().has(id) || d.toHide().has(id)}
+          onToggle={d.toggle}
+        />
+        <LoadMore
+          testid="task-load-more"
+          cursor={list.cursor()}
+          loading={list.loading()}
+          onMore={() => void list.more()}
+        />
+      </Show>
 
       <Show when={d.start.open()}>
         <StartConfirmDialog
