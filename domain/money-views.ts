@@ -1,5 +1,5 @@
 /**
- * What the money routes answer (docs/api.md "Money"), shared by the admin that builds them and
+ * What the money routes answer (docs/api.md §16), shared by the admin that builds them and
  * the UI that shows them. Money in integer CNY cents unless a name says TWD; null: not computed
  * (no rate set, nothing to compare with).
  */
@@ -65,4 +65,19 @@ export interface Overview {
   days: OverviewDay[];
   phones: OverviewPhone[];
   rate_set: boolean;
+}
+
+/** `TaskView.money`: the task's order line beside this task's cost (admin/money/task-money.ts). */
+export interface TaskMoney {
+  sale_twd_cent: number | null;
+  quantity: number;
+  rate_ppm: number | null;
+  /** the rates are the ones in force when the task reached 待付款, kept since */
+  rates_frozen: boolean;
+  sale_cny_cent: number | null;
+  fees_cny_cent: number | null;
+  cost_cny_cent: number | null;
+  cost_source: 'purchase' | 'estimate' | null;
+  margin_cny_cent: number | null;
+  margin_bp: number | null;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * What each order earns (docs/architecture.md "Money"). Two things, both kept by triggers so every
+ * What each order earns (docs/api.md §16). Two things, both kept by triggers so every
  * writer of a task — the workflow's activities, a repair, the restore catch-up — keeps them right
  * without knowing about them:
  *
@@ -68,6 +68,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX idx_tasks_waiting_payment ON tasks(device_id, confirmed_total_cent) WHERE status = 'WAITING_PAYMENT'`.execute(
     db,
   );
+  // a line's task (admin/money/lines.ts), whatever its state: without it every line of a list or
+  // an export scanned all tasks (an export of 10,000 lines took 25 s)
+  await sql`CREATE INDEX idx_tasks_syb_line ON tasks(syb_id, created_at) WHERE syb_id IS NOT NULL`.execute(db);
 
   await sql
     .raw(
@@ -224,6 +227,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   ])
     await sql.raw(`DROP TRIGGER ${t}`).execute(db);
   await sql`DROP INDEX idx_tasks_waiting_payment`.execute(db);
+  await sql`DROP INDEX idx_tasks_syb_line`.execute(db);
   await sql`DROP TABLE money_days`.execute(db);
   for (const col of [
     'money_rate_ppm',

@@ -9,6 +9,7 @@ import { notFound } from '../../domain/api-error';
 import { paymentCheckOf } from './payment-checks';
 import { deviceName, durationSeconds, pddAccount } from './task-fields';
 import { draftWarnings } from './warnings';
+import { taskMoney } from '../money/task-money';
 
 type Attempt = Selectable<AdminDatabase['purchase_attempts']>;
 
@@ -47,6 +48,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_account: task.pdd_account,
     confirmed_total_cent: task.confirmed_total_cent,
     payment_check: await paymentCheckOf(db, task.task_id),
+    money: await taskMoney(db, task),
     syb_id: task.syb_id,
     syb_order_no: task.syb_order_no,
     pdd_order_no: task.pdd_order_no,

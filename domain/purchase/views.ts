@@ -1,6 +1,7 @@
 import type { PurchaseStatus } from './status';
 import type { StopFacts } from './stop-facts';
 import type { PaymentCheckView } from './payment-check';
+import type { TaskMoney } from '../money-views';
 
 /**
  * What the admin's task API returns (docs/api.md), defined once: the admin builds these and the
@@ -69,6 +70,8 @@ export interface TaskView {
   confirmed_total_cent: number | null;
   /** the read-only look at the phone's 待付款 list after 标记已付款; null: not marked paid here */
   payment_check: PaymentCheckView | null;
+  /** its order line's sale beside this task's cost and margin; null for a task not made from one */
+  money: TaskMoney | null;
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
   syb_order_no: string | null;

@@ -162,6 +162,29 @@ describe('money per order line', () => {
     ]);
   });
 
+  it('shows the task page the same money as its line: frozen after 待付款, an estimate before', async () => {
+    const paid = (await op.get('/api/tasks/task-P1')).body as { money: Record<string, unknown> };
+    const row = await line('P1');
+    expect(paid.money).toMatchObject({
+      rates_frozen: true,
+      rate_ppm: 500_000,
+      sale_cny_cent: row.sale_cny_cent,
+      fees_cny_cent: row.fees_cny_cent,
+      cost_cny_cent: 8_150,
+      cost_source: 'purchase',
+      margin_cny_cent: row.margin_cny_cent,
+      margin_bp: row.margin_bp,
+    });
+    const draft = (await op.get('/api/tasks/task-E3')).body as { money: Record<string, unknown> };
+    expect(draft.money).toMatchObject({
+      rates_frozen: false,
+      rate_ppm: 230_000,
+      cost_source: 'estimate',
+      cost_cny_cent: 1_000,
+    });
+    expect(draft.money.margin_cny_cent).toBe((await line('E3')).margin_cny_cent);
+  });
+
   it('refuses a range that is not one, naming the field', async () => {
     const bad = async (query: string, field: string) => {
       const res = await op.get(`/api/money/lines?${query}`);

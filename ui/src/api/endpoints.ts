@@ -373,7 +373,7 @@ export const getMoneyOverview = (from: string, to: string): Promise<MoneyOvervie
   http.get(`/api/money/overview${query({ from, to })}`);
 
 export type MoneyLineSort = 'shipped' | 'margin' | '-margin';
-/** 毛利 on 订单: the lines of a range with their money (docs/api.md "Money"). */
+/** 毛利 on 订单: the lines of a range with their money (docs/api.md §16). */
 export const listMoneyLines = (p: {
   from: string;
   to: string;

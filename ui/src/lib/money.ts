@@ -49,3 +49,11 @@ export function parseYuanToCents(input: string): ParsedCents {
 export function sumCents(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
+
+/** 1234 basis points → '12.34%'; null → '—'. */
+export function formatBp(bp: number | null): string {
+  if (bp === null) return '—';
+  const sign = bp < 0 ? '-' : '';
+  const abs = Math.abs(bp);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}%`;
+}

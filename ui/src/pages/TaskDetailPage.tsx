@@ -2,6 +2,7 @@ import { Show, type JSX } from 'solid-js';
 import StatusBadge from '../components/StatusBadge';
 import EvidenceGallery from '../components/tasks/EvidenceGallery';
 import GatesPanel from '../components/tasks/GatesPanel';
+import MoneyCard from '../components/tasks/MoneyCard';
 import NextStepCard from '../components/tasks/NextStepCard';
 import { createTaskDetail } from '../components/tasks/task-detail';
 import TaskFacts from '../components/tasks/TaskFacts';
@@ -82,6 +83,7 @@ export default function TaskDetailPage(props: { taskId: string }): JSX.Element {
               )}
             </Show>
             <TaskFacts task={t()} />
+            <Show when={t().money}>{(m) => <MoneyCard money={m()} />}</Show>
             <GatesPanel gates={t().gates} quantity={t().quantity} maxTotalPriceCent={t().max_total_price_cent} />
             <EvidenceGallery evidence={t().evidence} />
             <Timeline entries={t().timeline} />

@@ -2,21 +2,13 @@ import { createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
 import type { MoneyLine } from '../../../../domain/money-views';
 import { listMoneyLines, moneyExportUrl, type MoneyLineSort } from '../../api/endpoints';
 import { errorText } from '../../errors';
-import { formatTwd, formatYuan } from '../../lib/money';
+import { formatBp, formatTwd, formatYuan } from '../../lib/money';
 import ErrorMessage from '../ErrorMessage';
 import RangeBar from '../overview/RangeBar';
 import { rangeDays, rangeProblem, type OverviewRange } from '../overview/overview-data';
 import { isPurchaseStatus, statusZh } from '../tasks/types';
 
 const PAGE = 100;
-
-/** 1234 basis points → '12.34%'; null → '—'. */
-export function formatBp(bp: number | null): string {
-  if (bp === null) return '—';
-  const sign = bp < 0 ? '-' : '';
-  const abs = Math.abs(bp);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}%`;
-}
 
 /**
  * 毛利: each order line of a range beside what it cost — sale in TWD and CNY, fees, cost (the
