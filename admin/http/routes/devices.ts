@@ -14,7 +14,7 @@ import { actorOf, operatorOf } from '../../auth/principal';
 import { awaitResumeVerdict, pauseDevice, resumeDevice } from '../../devices/attention';
 import { conflict } from '../../../domain/api-error';
 import { holdersByDevice } from '../../devices/holds';
-import { changeDevice } from '../../devices/pdd-account';
+import { changeDevice } from '../../auth/device-pdd-account';
 import { approveHostPhone, hostFieldsByDevice, rejectHostPhone } from '../../hosts/phones';
 import { hostSetupFacts } from '../../hosts/setup';
 import { temporalMissingCheck } from '../../hosts/worker-hints';

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../../domain/api-error';
 import { recordAudit, type AuditActor } from '../audit/audit';
-import { renameDevice } from '../auth/device-credentials';
+import { renameDevice } from './device-credentials';
 import { writeTransaction, type AdminDb } from '../db/database';
 
 /**
