@@ -10,14 +10,13 @@ import { specMatchKey } from './syb';
 
 /**
  * A spec text as an operator reads it: traditional → simplified Chinese, full-width → half-width
- * (NFKC), lower case (the search fold), no spaces, one comma for every list separator. Two specs
- * that read the same are the same; anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
+ * (NFKC), lower case (the search fold), then no spaces and no list separators — `粉紅 S`, `粉紅,S`
+ * and `粉红/S` are one spec written three ways. Two specs that read the same are the same;
+ * anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
  */
 function normalizeSpecText(spec: string | null): string {
   if (spec === null) return '';
-  return foldForSearch(spec)
-    .replace(/\s+/g, '')
-    .replace(/[，、;；/|]/g, ',');
+  return foldForSearch(spec).replace(/[\s,，、;；/|]+/g, '');
 }
 
 /** Whether a Shopee SKU's spec reads as the order line's 规格 (either side parsed or as text). */

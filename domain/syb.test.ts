@@ -64,12 +64,17 @@ describe('specsAgree: 规格 read the same after 繁简, width and spacing', () 
     ['黑色，M', '黑色,M'],
     ['綠色,M', '绿色,M'],
     ['ＸＬ', 'XL'],
+    // a separator or a space only: one spec written two ways
+    ['粉紅 S', '粉紅,S'],
+    ['粉紅 S', '粉红,S'],
+    ['粉红/S', '粉红S'],
   ])('%j agrees with %j', (a, b) => {
     expect(specsAgree(a, b)).toBe(true);
   });
   it.each([
     ['綠色,M', '白色,L'],
     ['黑色,M【建議40-50公斤】', '黑色,M'],
+    ['粉紅 S', '粉紅,M'],
     [null, '黑色,M'],
   ])('%j differs from %j', (a, b) => {
     expect(specsAgree(a, b)).toBe(false);
