@@ -3,6 +3,7 @@ import { canonicalPddGoodsUrl } from '../../domain/pdd-url';
 import { TASK_PRIORITY } from '../../domain/purchase/priority';
 import type { CreatePurchaseDraft } from '../../domain/purchase/schemas';
 import type { DraftWarning } from '../../domain/purchase/views';
+import { taipeiDay } from '../../domain/syb';
 import { nowUtc } from '../../domain/time';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { writeTransaction, type AdminDb } from '../db/database';
@@ -94,9 +95,17 @@ export async function createPurchaseDraft(
   return { ...created, warnings };
 }
 
+/**
+ * `PDD-YYYYMMDD-`: the day is the business day (Taipei, as the 顺运宝 orders and the operator
+ * count days), not UTC's, whose day starts at 08:00 there.
+ */
+export function taskIdPrefix(now: string): string {
+  return `PDD-${taipeiDay(new Date(now)).replaceAll('-', '')}-`;
+}
+
 /** `PDD-YYYYMMDD-NNNN`, a per-day sequence; safe because we hold the write lock. */
 async function nextTaskId(trx: AdminDb, now: string): Promise<string> {
-  const prefix = `PDD-${now.slice(0, 10).replaceAll('-', '')}-`;
+  const prefix = taskIdPrefix(now);
   const last = await trx
     .selectFrom('tasks')
     .select('task_id')

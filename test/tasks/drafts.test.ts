@@ -1,3 +1,4 @@
+import { taskIdPrefix } from '../../admin/purchase/drafts';
 import { skusJson, upload } from '../catalog/helpers';
 import { collectedInTestDb } from '../collected';
 import { buildWorkbook } from '../catalog/workbook';
@@ -90,6 +91,13 @@ describe('purchase drafts from what is known', () => {
   });
   afterAll(async () => {
     await admin?.close();
+  });
+
+  it('numbers a task by the Taipei business day: 17:00 UTC is already tomorrow there', async () => {
+    expect(taskIdPrefix('2026-12-06T15:59:59Z')).toBe('PDD-20261206-');
+    expect(taskIdPrefix('2026-12-06T16:00:00Z')).toBe('PDD-20261207-');
+    const { task_id } = await created();
+    expect(task_id.startsWith(taskIdPrefix(new Date().toISOString().slice(0, 19) + 'Z'))).toBe(true);
   });
 
   it('knows the purchase of a mapped SKU: current goods, options by dimension name, cap = price × quantity + tolerance', async () => {
