@@ -139,6 +139,11 @@ test('立即同步 brings the demo orders in; each line matches its imported SKU
   // "459.005" 元 is rounded half-up, never through a float.
   expect(await orderRow(line.cup).getByTestId('order-price').textContent()).toBe('NT$459.01');
   expect(await orderRow(line.teeRedS).getByTestId('order-quantity').textContent()).toBe('2');
+  // 单价 is the unit price; a line of two says its subtotal below it
+  expect(shipments[0]!.details[1]!.price).toBe('299');
+  expect(await orderRow(line.teeRedS).getByTestId('order-price').textContent()).toBe('NT$299.00');
+  expect(await orderRow(line.teeRedS).getByTestId('order-line-total').textContent()).toBe('小计 NT$598.00');
+  expect(await black.getByTestId('order-line-total').count()).toBe(0);
 });
 
 test('clearing a line’s SKU makes it 待匹配; the picker sets it again from the product’s SKUs', async () => {

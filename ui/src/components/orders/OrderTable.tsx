@@ -25,7 +25,7 @@ export default function OrderTable(props: Props): JSX.Element {
             <th>商品</th>
             <th>规格</th>
             <th class="tk-num">数量</th>
-            <th class="tk-num">金额</th>
+            <th class="tk-num" title="顾客付的单价；数量大于 1 时下方是这一行的小计">单价（新台币）</th>
             <th>匹配</th>
             <th>虾皮 SKU</th>
             <th>采购任务</th>
@@ -91,8 +91,13 @@ function OrderRow(props: {
       <td class="tk-num" data-testid="order-quantity">
         {props.line.quantity}
       </td>
-      <td class="tk-num" data-testid="order-price">
-        {formatTwd(props.line.price_twd_cent)}
+      <td class="tk-num">
+        <span data-testid="order-price">{formatTwd(props.line.price_twd_cent)}</span>
+        <Show when={props.line.quantity > 1 && props.line.price_twd_cent !== null}>
+          <span class="or-sub" data-testid="order-line-total">
+            小计 {formatTwd((props.line.price_twd_cent ?? 0) * props.line.quantity)}
+          </span>
+        </Show>
       </td>
       <MatchCell line={props.line} />
       <td>
