@@ -198,6 +198,12 @@ const LIST_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** The status tabs' counts: listed (not hidden) purchase tasks per status, from `task_counts`. */
+export async function taskCountsByStatus(db: AdminDb): Promise<Record<string, number>> {
+  const rows = await db.selectFrom('task_counts').select(['status', 'n']).where('n', '>', 0).execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** Tasks in `status`, or all of them: a read of `task_counts`, never a scan of `tasks`. */
 async function countTasks(db: AdminDb, status: string | undefined): Promise<number> {
   let q = db.selectFrom('task_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), sql<number>`0`).as('n'));

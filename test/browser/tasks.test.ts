@@ -215,6 +215,20 @@ test('selecting drafts shows the count and the exact sum; a 409 lists the refuse
   // The cancelled task leaves the selection; the other stays picked.
   expect(await page.getByTestId('selection-count').textContent()).toBe('1');
   expect(await page.getByTestId('selection-sum').textContent()).toBe('¥59.90');
+  // the tabs count what is in them, as the admin's counts say
+  const counts = ((await api.get('/api/tasks/counts')).body as { counts: Record<string, number> }).counts;
+  expect(counts).toMatchObject({ DRAFT: 1, CANCELED: 1 });
+  await waitInPage<string>(
+    page,
+    `document.querySelector('[data-testid="status-count-CANCELED"]')?.textContent ?? ''`,
+    (t) => t === String(counts.CANCELED),
+    15_000,
+  );
+  expect(await page.getByTestId('status-count-DRAFT').textContent()).toBe(String(counts.DRAFT));
+  expect(await page.getByTestId('status-count-ALL').textContent()).toBe(
+    String(Object.values(counts).reduce((a, b) => a + b, 0)),
+  );
+  expect(await page.getByTestId('status-count-FAILED').count()).toBe(0);
 
   const shot = path.join(shotsDir, 'task-list.png');
   await page.screenshot({ path: shot, fullPage: true });

@@ -10,6 +10,7 @@ import { hideTasks } from '../../purchase/hide';
 import { knownPurchaseOrRefuse } from '../../purchase/known';
 import { closedWorkflowOf } from '../../purchase/repair';
 import { TaskListCache } from '../../purchase/list-cache';
+import { taskCountsByStatus } from '../../purchase/queries';
 import { startPurchases } from '../../purchase/start';
 import { getPurchaseTask } from '../../purchase/task-view';
 import type { AppDeps } from '../deps';
@@ -84,6 +85,11 @@ export function taskRoutes(deps: AppDeps): Router {
       includeHidden: include_hidden === '1',
       ...(payment_check ? { paymentCheck: payment_check } : {}),
     });
+  });
+
+  // before /:taskId: the status tabs' counts (registered first, so it is never read as a task id)
+  router.get('/counts', async (ctx) => {
+    ctx.body = { counts: await taskCountsByStatus(deps.reads) };
   });
 
   router.get('/:taskId', async (ctx) => {

@@ -97,6 +97,8 @@ export const listTasks = (
     `/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, payment_check: p.paymentCheck, limit: p.limit, cursor: p.cursor })}`,
   );
 export const getTask = (taskId: string): Promise<TaskView> => http.get(`/api/tasks/${id(taskId)}`);
+/** listed tasks per status (hidden ones not counted): the status tabs' numbers */
+export const getTaskCounts = (): Promise<{ counts: Record<string, number> }> => http.get('/api/tasks/counts');
 export const createTask = (draft: CreatePurchaseDraft): Promise<DraftCreated> => http.post('/api/tasks', draft);
 /** A new version of a DRAFT; 409 NOT_DRAFT or VERSION_CONFLICT when it moved on. */
 export const editTask = (taskId: string, edit: EditPurchaseDraft): Promise<TaskView> =>
