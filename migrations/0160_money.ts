@@ -64,6 +64,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     amount INTEGER NOT NULL,
     PRIMARY KEY (day, metric, key)
   ) WITHOUT ROWID`.execute(db);
+  // the trigger below finds a task's submission by it (while the write lock is held), and so does
+  // the backfill for every task: without it each arrival at 待付款 reads every submission
+  await sql`CREATE INDEX idx_order_submissions_task ON order_submissions(task_id, created_at)`.execute(db);
   // the pay list's sum per phone reads only the tasks waiting for payment
   await sql`CREATE INDEX idx_tasks_waiting_payment ON tasks(device_id, confirmed_total_cent) WHERE status = 'WAITING_PAYMENT'`.execute(
     db,
@@ -227,6 +230,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   ])
     await sql.raw(`DROP TRIGGER ${t}`).execute(db);
   await sql`DROP INDEX idx_tasks_waiting_payment`.execute(db);
+  await sql`DROP INDEX idx_order_submissions_task`.execute(db);
   await sql`DROP INDEX idx_tasks_syb_line`.execute(db);
   await sql`DROP TABLE money_days`.execute(db);
   for (const col of [
