@@ -191,6 +191,7 @@ const LIST_COLUMNS = [
   'pdd_order_no',
   'device_id',
   'confirmed_total_cent',
+  'waiting_payment_at',
   'started_at',
   'created_at',
   'finished_at',

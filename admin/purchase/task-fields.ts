@@ -44,12 +44,22 @@ const STOPPED: ReadonlySet<string> = new Set(PURCHASE_STATUSES.filter((s) => pha
 
 /** A task's times as 用时 reads them. */
 type Timed = Record<'status' | 'created_at' | 'updated_at', string> &
-  Record<'started_at' | 'finished_at', string | null>;
+  Record<'started_at' | 'finished_at' | 'waiting_payment_at', string | null>;
 
-/** 用时: from the start (or creation) to the end, or to the stop a person has to act on. */
+const secondsBetween = (from: string, to: string): number =>
+  Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
+
+/**
+ * 用时: the machine's time — from the start (or creation) to the order reaching 待付款, to the end,
+ * or to the stop a person has to act on. The time a person took to pay is not the machine's
+ * (paymentWaitSeconds).
+ */
 export function durationSeconds(t: Timed): number | null {
-  const from = t.started_at ?? t.created_at;
-  const to = t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
-  if (!to) return null;
-  return Math.max(0, Math.round((parseUtcTimestamp(to).getTime() - parseUtcTimestamp(from).getTime()) / 1000));
+  const to = t.waiting_payment_at ?? t.finished_at ?? (STOPPED.has(t.status) ? t.updated_at : null);
+  return to ? secondsBetween(t.started_at ?? t.created_at, to) : null;
+}
+
+/** 等待付款: from reaching 待付款 to 标记已付款; null before it was paid. */
+export function paymentWaitSeconds(t: { waiting_payment_at: string | null; paid_at: string | null }): number | null {
+  return t.waiting_payment_at && t.paid_at ? secondsBetween(t.waiting_payment_at, t.paid_at) : null;
 }

@@ -7,7 +7,7 @@ import type { AdminDb } from '../db/database';
 import type { AdminDatabase } from '../db/schema';
 import { notFound } from '../../domain/api-error';
 import { paymentCheckOf } from './payment-checks';
-import { deviceName, durationSeconds, pddAccount } from './task-fields';
+import { deviceName, durationSeconds, paymentWaitSeconds, pddAccount } from './task-fields';
 import { draftWarnings } from './warnings';
 import { taskMoney } from '../money/task-money';
 
@@ -87,6 +87,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
           })
         : [],
     duration_seconds: durationSeconds(task),
+    payment_wait_seconds: paymentWaitSeconds(task),
     removed_at: task.removed_at,
     created_at: task.created_at,
     updated_at: task.updated_at,

@@ -105,8 +105,10 @@ export interface TaskView {
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
   /** 草稿提示: worked out at every read from the collected price and the order line */
   warnings: DraftWarning[];
-  /** from start (or creation) to the end; null while the task has not finished */
+  /** the machine's time: from start (or creation) to 待付款 or the end; null while the task has not finished */
   duration_seconds: number | null;
+  /** from 待付款 to 标记已付款: the person's time, apart from 用时; null before it was paid */
+  payment_wait_seconds: number | null;
   /** when an operator hid the finished task from the list; null while shown */
   removed_at: string | null;
   /**

@@ -244,6 +244,15 @@ describe('money per order line', () => {
       stops: { GATE1_PRICE_ABOVE_CAP: 1 },
     });
     expect(d3).toMatchObject({ date: '2026-11-22', lines_in: 0, live_purchases: 0, stops: {}, margin_cny_cent: null });
+    // 用时 is the machine's: to 待付款 (5 min), the 15 h 55 min a person took to pay kept apart
+    expect((await op.get('/api/tasks/task-D1')).body).toMatchObject({
+      duration_seconds: 300,
+      payment_wait_seconds: 57_300,
+    });
+    const listed = (await op.get('/api/tasks?status=SUCCEEDED')).body as {
+      items: Array<{ task_id: string; duration_seconds: number }>;
+    };
+    expect(listed.items.find((t) => t.task_id === 'task-D1')?.duration_seconds).toBe(300);
     expect(answer(res).phones).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ device_id: 'phone-b', purchases: 1, waiting_payment_count: 0 }),

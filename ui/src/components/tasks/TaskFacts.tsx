@@ -73,7 +73,7 @@ function RunFacts(props: { task: TaskView }): JSX.Element {
     <>
       <dt>设备</dt>
       <dd data-testid="task-device">
-        <Show when={t().device_id} fallback="—">
+        <Show when={t().device_id} fallback={t().status === 'PENDING' ? '等待手机领取' : '—'}>
           {(d) => (
             <a href={hrefFor('/devices')}>
               <DeviceName deviceId={d()} name={t().device_name} />
@@ -93,7 +93,17 @@ function RunFacts(props: { task: TaskView }): JSX.Element {
         </Show>
       </dd>
       <dt>用时</dt>
-      <dd data-testid="task-duration">{durationText(t())}</dd>
+      <dd data-testid="task-duration" title="手机执行的时间：到达待付款为止，不含等待付款">
+        {durationText(t())}
+      </dd>
+      <Show when={t().payment_wait_seconds}>
+        {(s) => (
+          <>
+            <dt>等待付款</dt>
+            <dd data-testid="task-payment-wait">{durationText({ status: t().status, duration_seconds: s() })}</dd>
+          </>
+        )}
+      </Show>
       <dt>工作流</dt>
       <dd>
         <Show when={t().workflow_id} fallback="—">
