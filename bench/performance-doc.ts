@@ -3,6 +3,10 @@ import type { benchDevice } from './device';
 import { deviceGoalRows, deviceSection } from './device-doc';
 import type { benchImport } from './import';
 import type { benchLoad } from './load';
+import type { MoneyExportFigures } from './money-export';
+import { moneyExportGoalRows, moneyExportSection } from './money-export-doc';
+import type { MoneyOverviewFigures } from './money-overview';
+import { moneyOverviewGoalRows, moneyOverviewSection } from './money-overview-doc';
 import type { benchOrchestration } from './orchestration';
 import type { ResponsivenessFigures } from './responsiveness';
 import { responsivenessGoalRow, responsivenessSection } from './responsiveness-doc';
@@ -29,6 +33,8 @@ export interface DocInput {
   bigImports: Awaited<ReturnType<typeof benchImport>>;
   responsiveness: ResponsivenessFigures;
   screen: ScreenFigures;
+  moneyOverview: MoneyOverviewFigures;
+  moneyExport: MoneyExportFigures;
   json: unknown;
 }
 
@@ -64,6 +70,8 @@ export function renderDoc(input: DocInput): string {
     importSection(d),
     responsivenessSection(d.responsiveness),
     screenSection(d.screen),
+    moneyOverviewSection(d.moneyOverview),
+    moneyExportSection(d.moneyExport),
     goalsSection(d),
   ].join('\n\n');
 }
@@ -296,5 +304,7 @@ function goalRows(d: Doc): string[] {
     `| search for one order number p99 ≤ 10 ms, ${d.tasks.tasks.toLocaleString('en')} tasks | ${j.tasks_list.p99_ms.search} ms | ${yes(j.tasks_list.p99_ms.search <= 10)} |`,
     responsivenessGoalRow(d.responsiveness),
     ...screenGoalRows(d.screen),
+    ...moneyOverviewGoalRows(d.moneyOverview),
+    ...moneyExportGoalRows(d.moneyExport),
   ];
 }

@@ -6,6 +6,10 @@ import { benchDevice } from './device';
 import { deviceGoalRows, deviceSection } from './device-doc';
 import { benchImport } from './import';
 import { benchLoad } from './load';
+import { benchMoneyOverview, moneyOverviewJson } from './money-overview';
+import { benchMoneyExport } from './money-export';
+import { moneyExportGoalRows, moneyExportSection } from './money-export-doc';
+import { moneyOverviewGoalRows, moneyOverviewSection } from './money-overview-doc';
 import { benchOrchestration } from './orchestration';
 import { renderDoc } from './performance-doc';
 import { benchResponsiveness } from './responsiveness';
@@ -22,14 +26,24 @@ import { startBenchTemporal, type BenchTemporal } from './temporal';
  * their range, the machine, the date); `--json FILE` writes the same figures under fixed keys;
  * `--quick` runs each part once with smaller sizes and leaves docs/PERFORMANCE.md alone unless
  * `--write-doc` is given too; `--only tasks-list,load` runs just those parts (of orchestration,
- * tasks-list, load, device, import, responsiveness, screen) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
+ * tasks-list, load, device, import, responsiveness, screen, money-overview, money-export) and prints their JSON, never writing the doc. Parts run one after another, so none measures another's load.
  */
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const jsonIdx = argv.indexOf('--json');
 const jsonFile = jsonIdx >= 0 ? argv[jsonIdx + 1] : undefined;
 if (jsonIdx >= 0 && !jsonFile) throw new Error('--json needs a file name');
-const PARTS = ['orchestration', 'tasks-list', 'load', 'device', 'import', 'responsiveness', 'screen'] as const;
+const PARTS = [
+  'orchestration',
+  'tasks-list',
+  'load',
+  'device',
+  'import',
+  'responsiveness',
+  'screen',
+  'money-overview',
+  'money-export',
+] as const;
 type Part = (typeof PARTS)[number];
 const onlyIdx = argv.indexOf('--only');
 /** `--only tasks-list,load`: measure some parts alone, e.g. before and after a change to them */
@@ -106,6 +120,17 @@ function parts(root: string, temporal: BenchTemporal | undefined) {
     bigImports: () => benchImport({ temporal: server(), root, rows: 100_000, runs: SIZE.bigImportRuns, say }),
     responsiveness: () => benchResponsiveness({ temporal: server(), root, ...RESPONSIVENESS, say }),
     screen: () => benchScreen({ temporal: server(), root, ...SCREEN, say }),
+    moneyOverview: () =>
+      benchMoneyOverview({ temporal: server(), root, tasks: SIZE.tasks, rounds: Math.min(SIZE.runs, 3), say }),
+    /** a year's 100,000 lines as xlsx, on an admin of its own, so its peak RSS is the export's */
+    moneyExport: () =>
+      benchMoneyExport({
+        temporal: server(),
+        root,
+        lines: quick ? 20_000 : 100_000,
+        runs: Math.min(SIZE.runs, 3),
+        say,
+      }),
   };
 }
 
@@ -136,6 +161,8 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
   const bigImports = await part.bigImports();
   const responsiveness = await part.responsiveness();
   const screen = await part.screen();
+  const moneyOverview = await part.moneyOverview();
+  const moneyExport = await part.moneyExport();
   const json = {
     orchestration: orchestration.json,
     tasks_list: tasksListJson(tasks),
@@ -144,6 +171,8 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
     import: importJson(imports, bigImports),
     responsiveness: responsiveness.json,
     screen: screen.json,
+    money_overview: moneyOverviewJson(moneyOverview),
+    money_export: moneyExport.json,
   };
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   const md = renderDoc({
@@ -158,6 +187,8 @@ async function full(part: ReturnType<typeof parts>, startedAt: Date, loadAverage
     bigImports,
     responsiveness,
     screen,
+    moneyOverview,
+    moneyExport,
     json,
   });
   if (writeDoc) fs.writeFileSync(path.join(PROJECT_ROOT, 'docs', 'PERFORMANCE.md'), md);
@@ -188,6 +219,18 @@ async function partial(part: ReturnType<typeof parts>): Promise<void> {
     json.screen = figures.json;
     // its section and goal rows of docs/PERFORMANCE.md, to read (or paste) without a full run
     console.log(`${screenSection(figures)}\n\n${screenGoalRows(figures).join('\n')}\n`);
+  }
+  if (runs('money-overview')) {
+    const figures = await part.moneyOverview();
+    json.money_overview = moneyOverviewJson(figures);
+    // its section and goal rows of docs/PERFORMANCE.md, to read (or paste) without a full run
+    console.log(`${moneyOverviewSection(figures)}\n\n${moneyOverviewGoalRows(figures).join('\n')}\n`);
+  }
+  if (runs('money-export')) {
+    const figures = await part.moneyExport();
+    json.money_export = figures.json;
+    // its section and goal rows of docs/PERFORMANCE.md, to read (or paste) without a full run
+    console.log(`${moneyExportSection(figures)}\n\n${moneyExportGoalRows(figures).join('\n')}\n`);
   }
   if (jsonFile) fs.writeFileSync(path.resolve(jsonFile), `${JSON.stringify(json, null, 2)}\n`);
   console.log(JSON.stringify(json, null, 2));

@@ -39,7 +39,11 @@ export async function taskMoney(db: AdminDb, task: TaskMoneyFields): Promise<Tas
   const money =
     rates.ratePpm === null || line.price_twd_cent === null
       ? null
-      : lineMoney({ saleTwdCent: line.price_twd_cent, quantity: line.quantity }, { ...rates, ratePpm: rates.ratePpm }, cost);
+      : lineMoney(
+          { saleTwdCent: line.price_twd_cent, quantity: line.quantity },
+          { ...rates, ratePpm: rates.ratePpm },
+          cost,
+        );
   return {
     sale_twd_cent: line.price_twd_cent,
     quantity: line.quantity,

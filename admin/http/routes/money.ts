@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { MONEY_EXPORT_FORMATS, moneyExport } from '../../money/export';
 import { listMoneyLines } from '../../money/lines';
 import { moneyOverview } from '../../money/overview';
 import { dayRangeSchema } from '../../money/range';
@@ -15,7 +16,7 @@ const linesQuery = dayRangeSchema.and(
   }),
 );
 
-/** 金额 (docs/api.md "Money"): what each order line earns, and the days at a glance. */
+/** 金额 (docs/api.md §16): what each order line earns, and the days at a glance. */
 export function moneyRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/api/money' });
 
@@ -27,6 +28,14 @@ export function moneyRoutes(deps: AppDeps): Router {
   router.get('/overview', async (ctx) => {
     ctx.body = await moneyOverview(deps.db, parseQuery(ctx, dayRangeSchema));
   });
+
+  // the books' file, written as it is read, from the read connection (writes never wait for it)
+  for (const format of MONEY_EXPORT_FORMATS)
+    router.get(`/export.${format}`, (ctx) => {
+      const file = moneyExport(deps.reads, parseQuery(ctx, dayRangeSchema), format, deps.log);
+      ctx.set(file.headers);
+      ctx.body = file.body;
+    });
 
   return router;
 }
