@@ -25,7 +25,11 @@ type SkuRow = Pick<
   'sku_id' | 'goods_id' | 'spec_raw' | 'color' | 'size' | 'advice' | 'parse_ok' | 'sku_code'
 >;
 
-export type ParsedProduct = ProductRow & { row: number };
+/**
+ * A product to write. `derived`: the file has no row of its own for it (商品規格ID `-`), so it
+ * was made from its SKU rows — written with what those rows say, never blanking a stored field.
+ */
+export type ParsedProduct = ProductRow & { row: number; derived?: true };
 export type ParsedSku = SkuRow & { row: number };
 
 export interface ParsedImport {
@@ -33,7 +37,10 @@ export interface ParsedImport {
   products: Map<string, ParsedProduct>;
   skus: Map<string, ParsedSku>;
   failed: FailedRow[];
-  /** goods ids of SKUs whose product row is not in this file (worked out here, off the admin's loop) */
+  /**
+   * goods ids of SKUs with neither a product row nor a 商品名稱 on any of their rows: imported
+   * only if the product is already stored (worked out here, off the admin's loop)
+   */
   orphanGoods: string[];
 }
 
@@ -59,6 +66,8 @@ class ImportRows {
   readonly products = new Map<string, ParsedProduct>();
   readonly skus = new Map<string, ParsedSku>();
   readonly failed: FailedRow[] = [];
+  /** per goods id, the product its SKU rows describe: used when the file has no row of its own */
+  private readonly fromSkus = new Map<string, ParsedProduct>();
 
   add(row: SheetRow): void {
     if (this.index === undefined) this.header(row);
@@ -68,8 +77,14 @@ class ImportRows {
   result(): ParsedImport {
     if (this.index === undefined) throw emptyWorkbook();
     const orphanGoods = new Set<string>();
-    for (const s of this.skus.values()) if (!this.products.has(s.goods_id)) orphanGoods.add(s.goods_id);
-    const { present, products, skus, failed } = this;
+    const { present, products, skus, failed, fromSkus } = this;
+    for (const s of skus.values()) {
+      if (products.has(s.goods_id)) continue;
+      const derived = fromSkus.get(s.goods_id);
+      if (derived && derived.title !== '') products.set(s.goods_id, derived);
+      else orphanGoods.add(s.goods_id);
+    }
+    fromSkus.clear();
     return { present, products, skus, failed, orphanGoods: [...orphanGoods] };
   }
 
@@ -102,6 +117,25 @@ class ImportRows {
     if (!this.present.has(col)) return null;
     const t = storedText(this.at(row, col)).trim();
     return t === '' ? null : t;
+  }
+
+  /**
+   * What a SKU row says of its product, for a file without the product's own row (an export cut
+   * down to the columns docs/operator-guide.md names): the first non-empty 商品名稱, 商品當前狀態
+   * and 主商品貨號 among its SKU rows.
+   */
+  private describeProduct(row: SheetRow, goodsId: string): void {
+    if (this.products.has(goodsId)) return; // its own row came first, as in a full export
+    const known = this.fromSkus.get(goodsId);
+    if (known && known.title !== '' && known.shopee_status !== null && known.main_sku_code !== null) return;
+    this.fromSkus.set(goodsId, {
+      row: known?.row ?? row.number,
+      derived: true,
+      goods_id: goodsId,
+      title: known?.title || storedText(this.at(row, '商品名稱')).trim(),
+      shopee_status: known?.shopee_status ?? this.optionalText(row, '商品當前狀態'),
+      main_sku_code: known?.main_sku_code ?? this.optionalText(row, '主商品貨號'),
+    });
   }
 
   private data(row: SheetRow): void {
@@ -150,6 +184,7 @@ class ImportRows {
       failed.push({ row: row.number, reason: `商品規格ID ${skuCell} 重复，已按第 ${first.row} 行导入` });
       return;
     }
+    this.describeProduct(row, goodsId);
     const specRaw = storedText(this.at(row, '商品規格'));
     const spec = parseShopeeSpec(specRaw);
     skus.set(skuCell, {

@@ -34,7 +34,8 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
   const now = nowUtc();
   const failed = parsed.failed;
 
-  // A SKU needs its product: in this file or already stored. Otherwise report, never invent one.
+  // A SKU needs its product: in this file (its own row, or made from its SKU rows) or already
+  // stored. Otherwise report, never invent one.
   const known = new Set<string>();
   for await (const part of inTurns(parsed.orphanGoods)) {
     const rows = await trx.selectFrom('shopee_products').select('goods_id').where('goods_id', 'in', part).execute();
@@ -52,34 +53,15 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
       if (dropped.has(s.goods_id))
         reported.push({
           row: s.row,
-          reason: `商品 ${s.goods_id} 没有商品汇总行（商品規格ID 为 - 的行），此 SKU 未导入`,
+          reason: `商品 ${s.goods_id} 的商品名稱为空，表里也没有它的商品行（商品規格ID 为 -），此 SKU 未导入`,
         });
   await nextTurn();
 
-  // One JSON parameter per batch, unpacked by SQLite's json_each: a 100,000-row import builds
-  // no per-value query nodes, which kept the admin's heap ~100 MiB larger while it wrote.
+  await writeProducts(trx, parsed, now);
+
   const { present } = parsed;
   const setIf = (column: Column, field: string) => (present.has(column) ? `${field} = excluded.${field},` : '');
   const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
-  for await (const part of inTurns([...parsed.products.values()])) {
-    const json = JSON.stringify(
-      part.map((p) => ({
-        goods_id: p.goods_id,
-        title: p.title,
-        search_text: searchTextOf(p.title),
-        shopee_status: p.shopee_status,
-        main_sku_code: p.main_sku_code,
-      })),
-    );
-    await sql`insert into shopee_products
-        (goods_id, title, search_text, shopee_status, main_sku_code, pdd_goods_url, pdd_goods_id, created_at, updated_at)
-      select ${field('goods_id')}, ${field('title')}, ${field('search_text')}, ${field('shopee_status')},
-        ${field('main_sku_code')}, null, null, ${now}, ${now}
-      from json_each(${json}) j where true
-      on conflict (goods_id) do update set title = excluded.title, search_text = excluded.search_text,
-        ${sql.raw(setIf('商品當前狀態', 'shopee_status'))} ${sql.raw(setIf('主商品貨號', 'main_sku_code'))}
-        updated_at = excluded.updated_at`.execute(trx);
-  }
 
   let manualKept = 0;
   for await (const part of inTurns(skus)) {
@@ -115,4 +97,43 @@ export async function writeImport(trx: AdminDb, parsed: ParsedImport): Promise<I
     failed_rows: reported.sort((a, b) => a.row - b.row),
     manual_kept: manualKept,
   };
+}
+
+/**
+ * The products, in turns. A product with its own row sets each field its file has a column
+ * for; one made from its SKU rows (`derived`) sets its title and only the fields those rows
+ * filled: a file without the product's row says nothing of the rest, so nothing stored is
+ * blanked. Neither touches the operator's columns.
+ */
+async function writeProducts(trx: AdminDb, parsed: ParsedImport, now: string): Promise<void> {
+  // One JSON parameter per batch, unpacked by SQLite's json_each: a 100,000-row import builds
+  // no per-value query nodes, which kept the admin's heap ~100 MiB larger while it wrote.
+  const { present } = parsed;
+  const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
+  const setIf = (column: Column, name: string) => (present.has(column) ? `${name} = excluded.${name},` : '');
+  const setFromRow = sql.raw(setIf('商品當前狀態', 'shopee_status') + setIf('主商品貨號', 'main_sku_code'));
+  const setFromSkus = sql.raw(`shopee_status = coalesce(excluded.shopee_status, shopee_products.shopee_status),
+    main_sku_code = coalesce(excluded.main_sku_code, shopee_products.main_sku_code),`);
+  for await (const part of inTurns([...parsed.products.values()])) {
+    for (const derived of [false, true]) {
+      const these = part.filter((p) => (p.derived === true) === derived);
+      if (these.length === 0) continue;
+      const json = JSON.stringify(
+        these.map((p) => ({
+          goods_id: p.goods_id,
+          title: p.title,
+          search_text: searchTextOf(p.title),
+          shopee_status: p.shopee_status,
+          main_sku_code: p.main_sku_code,
+        })),
+      );
+      await sql`insert into shopee_products
+          (goods_id, title, search_text, shopee_status, main_sku_code, pdd_goods_url, pdd_goods_id, created_at, updated_at)
+        select ${field('goods_id')}, ${field('title')}, ${field('search_text')}, ${field('shopee_status')},
+          ${field('main_sku_code')}, null, null, ${now}, ${now}
+        from json_each(${json}) j where true
+        on conflict (goods_id) do update set title = excluded.title, search_text = excluded.search_text,
+          ${derived ? setFromSkus : setFromRow} updated_at = excluded.updated_at`.execute(trx);
+    }
+  }
 }

@@ -109,8 +109,9 @@ export function generatedExport() {
   failed.push({ row: rows.length + 1, reason: '不是数字' });
   rows.push({ 商品ID: '21000000000', 商品名稱: '沒有規格ID', 商品規格ID: 'x-1', 商品規格: '黑色,M' });
   failed.push({ row: rows.length + 1, reason: '既不是数字也不是 -' });
-  rows.push({ 商品ID: '29999999999', 商品名稱: '孤兒 SKU', 商品規格ID: '87000000001', 商品規格: '黑色,M' });
-  failed.push({ row: rows.length + 1, reason: '没有商品汇总行' });
+  // a SKU without its product's row is imported, the product made from it — but not untitled
+  rows.push({ 商品ID: '29999999999', 商品名稱: '', 商品規格ID: '87000000001', 商品規格: '黑色,M' });
+  failed.push({ row: rows.length + 1, reason: '商品名稱为空，表里也没有它的商品行' });
   rows.push({ 商品ID: 21000000007, 商品名稱: '重複', 商品規格ID: '-' });
   failed.push({ row: rows.length + 1, reason: '重复' });
   rows.push({}); // an empty row is skipped silently
