@@ -55,6 +55,7 @@ export const API_ERROR_CODES = {
   PDD_NOT_LINKED: '这个商品还没有填写拼多多链接',
   PDD_NOT_COLLECTED: '拼多多商品还没有采集结果，请先采集',
   PDD_OPTION_UNKNOWN: '拼多多商品没有这个规格组合，请从列表里选择',
+  AUTO_MAPPING_CHANGED: '预览之后规格、映射或拼多多商品有变化，没有写入任何映射：请重新预览',
   // Collect failures; they reach the operator as a PDD goods' collect_code.
   COLLECT_GOODS_MISMATCH: '采集到的商品与要采集的拼多多商品不一致，已保留原数据',
   COLLECT_NO_SKUS: '采集到 0 个规格，已记为采集失败',

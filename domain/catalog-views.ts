@@ -38,6 +38,8 @@ export interface ShopeeSkuView {
   is_manual: 0 | 1;
   sku_code: string | null;
   mapping: MappingView | null;
+  /** the mapped combination in the current goods' last collect (price, 实测/推测); null when none */
+  pdd_sku: PddSkuRow | null;
 }
 
 /** One PDD goods as stored, with its collect state worked out at read time. */
@@ -76,6 +78,8 @@ export interface ProductDetailView {
   state: ProductState;
   pdd: PddProductView | null;
   skus: ShopeeSkuView[];
+  /** unmapped SKUs 按文字一致全部映射 would map now (AutoMappingPreview.mappable) */
+  auto_mappable: number;
   created_at: string;
   updated_at: string;
 }
@@ -176,7 +180,7 @@ export interface PddGoodsDetailView extends PddProductView {
   recent_collects: CollectRunView[];
 }
 
-interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code'> {
+interface MappingBoardSku extends Omit<ShopeeSkuView, 'sku_code' | 'pdd_sku'> {
   /** the mapped combination is no longer in the last collect */
   mapping_missing: boolean;
   /** option keys whose values contain the SKU's colour and size verbatim */
@@ -194,4 +198,26 @@ export interface MappingBoard {
   price_granularity: 'color' | 'sku' | null;
   pdd_skus: PddSkuRow[];
   shopee_skus: MappingBoardSku[];
+}
+
+/** Why 按文字一致全部映射 leaves an unmapped SKU alone. */
+export const AUTO_MAPPING_SKIPS = {
+  AMBIGUOUS: '文字一致的拼多多规格不止一个，请手动选择',
+  NO_MATCH: '没有文字一致的拼多多规格',
+} as const;
+export type AutoMappingSkip = keyof typeof AUTO_MAPPING_SKIPS;
+
+/**
+ * 按文字一致全部映射 (`GET /api/shopee/products/:goodsId/auto-mappings`): each unmapped SKU whose
+ * spec reads as exactly one collected combination, and those it leaves alone with why.
+ */
+export interface AutoMappingPreview {
+  goods_id: string;
+  pdd_goods_id: string;
+  dimensions: Array<{ key: string; name: string }>;
+  mappable: Array<{ sku_id: string; spec_raw: string; pdd: PddSkuRow }>;
+  /** `candidates`: the combinations that read the same (several for AMBIGUOUS, none for NO_MATCH) */
+  skipped: Array<{ sku_id: string; spec_raw: string; reason: AutoMappingSkip; candidates: PddSkuRow[] }>;
+  /** SKUs already mapped under the current goods: never touched */
+  already_mapped: number;
 }

@@ -14,7 +14,7 @@ import { specMatchKey } from './syb';
  * and `粉红/S` are one spec written three ways. Two specs that read the same are the same;
  * anything else is 规格不一致 (PUT /api/syb/orders/:sybId/sku).
  */
-function normalizeSpecText(spec: string | null): string {
+export function normalizeSpecText(spec: string | null): string {
   if (spec === null) return '';
   return foldForSearch(spec).replace(/[\s,，、;；/|]+/g, '');
 }

@@ -128,58 +128,67 @@ export async function setMapping(
   mappedBy: string | null,
   audit: AuditHook,
 ): Promise<MappingSaved> {
-  return writeTransaction(db, async (trx) => {
-    const cur = await currentGoods(trx, skuId);
-    if (cur.pdd_goods_id === null)
-      throw conflict(CatalogErrors.PDD_NOT_LINKED, 'the product has no PDD goods; paste its PDD link first');
-    const data = collected(cur.skus_json);
-    if (!data || data.skus.length === 0)
-      throw conflict(CatalogErrors.PDD_NOT_COLLECTED, 'the PDD goods has not been collected; collect it first');
-    const key = optionKey(options);
-    const row = data.skus.find((s) => optionKey(s.options) === key);
-    if (!row)
-      throw invalidInput(
-        CatalogErrors.PDD_OPTION_UNKNOWN,
-        'the PDD goods has no such option combination; pick one from the list',
-        { options },
-      );
-    const previous = await trx
-      .selectFrom('sku_mappings')
-      .select(['pdd_options'])
-      .where('shopee_sku_id', '=', skuId)
-      .where('pdd_goods_id', '=', cur.pdd_goods_id)
-      .executeTakeFirst();
-    const values = {
-      pdd_option_key: key,
-      pdd_options: JSON.stringify(row.options),
-      goods_id: cur.goods_id,
-      mapped_at: nowUtc(),
-      mapped_by: mappedBy,
-    };
-    await trx
-      .insertInto('sku_mappings')
-      .values({ shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, ...values })
-      .onConflict((oc) => oc.columns(['shopee_sku_id', 'pdd_goods_id']).doUpdateSet(values))
-      .execute();
-    const warnings = optionWarnings(row);
-    await audit(trx, {
-      action: 'sku_mapping.set',
-      target: { kind: 'shopee_sku', id: skuId },
-      details: {
-        pdd_goods_id: cur.pdd_goods_id,
-        pdd_options: row.options,
-        previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null,
-        warnings,
-      },
-    });
-    return {
-      shopee_sku_id: skuId,
+  return writeTransaction(db, (trx) => writeMapping(trx, skuId, options, mappedBy, audit));
+}
+
+/** setMapping inside a write transaction the caller holds (several mappings in one go). */
+export async function writeMapping(
+  trx: AdminDb,
+  skuId: string,
+  options: Options,
+  mappedBy: string | null,
+  audit: AuditHook,
+): Promise<MappingSaved> {
+  const cur = await currentGoods(trx, skuId);
+  if (cur.pdd_goods_id === null)
+    throw conflict(CatalogErrors.PDD_NOT_LINKED, 'the product has no PDD goods; paste its PDD link first');
+  const data = collected(cur.skus_json);
+  if (!data || data.skus.length === 0)
+    throw conflict(CatalogErrors.PDD_NOT_COLLECTED, 'the PDD goods has not been collected; collect it first');
+  const key = optionKey(options);
+  const row = data.skus.find((s) => optionKey(s.options) === key);
+  if (!row)
+    throw invalidInput(
+      CatalogErrors.PDD_OPTION_UNKNOWN,
+      'the PDD goods has no such option combination; pick one from the list',
+      { options },
+    );
+  const previous = await trx
+    .selectFrom('sku_mappings')
+    .select(['pdd_options'])
+    .where('shopee_sku_id', '=', skuId)
+    .where('pdd_goods_id', '=', cur.pdd_goods_id)
+    .executeTakeFirst();
+  const values = {
+    pdd_option_key: key,
+    pdd_options: JSON.stringify(row.options),
+    goods_id: cur.goods_id,
+    mapped_at: nowUtc(),
+    mapped_by: mappedBy,
+  };
+  await trx
+    .insertInto('sku_mappings')
+    .values({ shopee_sku_id: skuId, pdd_goods_id: cur.pdd_goods_id, ...values })
+    .onConflict((oc) => oc.columns(['shopee_sku_id', 'pdd_goods_id']).doUpdateSet(values))
+    .execute();
+  const warnings = optionWarnings(row);
+  await audit(trx, {
+    action: 'sku_mapping.set',
+    target: { kind: 'shopee_sku', id: skuId },
+    details: {
       pdd_goods_id: cur.pdd_goods_id,
       pdd_options: row.options,
-      pdd_option_key: key,
+      previous: previous ? (JSON.parse(previous.pdd_options) as unknown) : null,
       warnings,
-    };
+    },
   });
+  return {
+    shopee_sku_id: skuId,
+    pdd_goods_id: cur.pdd_goods_id,
+    pdd_options: row.options,
+    pdd_option_key: key,
+    warnings,
+  };
 }
 
 /** Removes the mapping under the current PDD goods only; other goods' mappings stay. */

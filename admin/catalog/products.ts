@@ -1,14 +1,17 @@
 import type { MappingView, ProductDetailView } from '../../domain/catalog-views';
 import type { AdminDb } from '../db/database';
 import { notFound } from '../../domain/api-error';
+import { autoMappingsOf } from './auto-mapping-match';
 import { CatalogErrors } from './errors';
-import { pddView, productState } from './pdd-view';
+import { collected, pddSkuRows, pddView, productState } from './pdd-view';
 
 /** One product with its SKUs, each with its mapping under the product's *current* PDD goods. */
 export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Date.now()): Promise<ProductDetailView> {
   const product = await db.selectFrom('shopee_products').selectAll().where('goods_id', '=', goodsId).executeTakeFirst();
   if (!product) throw notFound(CatalogErrors.SHOPEE_PRODUCT_NOT_FOUND, `no Shopee product ${goodsId}; import it first`);
   const { pdd, skus, mappings } = await productParts(db, goodsId, product.pdd_goods_id);
+  const data = pdd ? collected(pdd.skus_json) : null;
+  const pddRows = pddSkuRows(data);
   return {
     goods_id: product.goods_id,
     title: product.title,
@@ -28,7 +31,9 @@ export async function getShopeeProduct(db: AdminDb, goodsId: string, nowMs = Dat
       is_manual: s.is_manual,
       sku_code: s.sku_code,
       mapping: mappings.get(s.sku_id) ?? null,
+      pdd_sku: pddRows.find((r) => r.option_key === mappings.get(s.sku_id)?.pdd_option_key) ?? null,
     })),
+    auto_mappable: data ? autoMappingsOf(skus, mappings, data).mappable.length : 0,
     created_at: product.created_at,
     updated_at: product.updated_at,
   };

@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import ErrorMessage from '../components/ErrorMessage';
+import AutoMappingDialog from '../components/catalog/AutoMappingDialog';
 import MappingDialog from '../components/catalog/MappingDialog';
 import PddLinkCard from '../components/catalog/PddLinkCard';
 import { createProductDetail } from '../components/catalog/product-detail';
@@ -14,6 +15,7 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
   const detail = createProductDetail(() => props.goodsId);
   const { product, message, error, act } = detail;
   const [mapping, setMapping] = createSignal(false);
+  const [autoMapping, setAutoMapping] = createSignal(false);
 
   return (
     <section data-testid="page-product-detail">
@@ -35,7 +37,12 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
             </Show>
             <ErrorMessage testid="detail-error" message={error()} />
 
-            <PddLinkCard product={p()} detail={detail} onMapping={() => setMapping(true)} />
+            <PddLinkCard
+              product={p()}
+              detail={detail}
+              onMapping={() => setMapping(true)}
+              onAutoMapping={() => setAutoMapping(true)}
+            />
 
             <div class="card" style={{ 'margin-top': '12px' }}>
               <h3>SKU</h3>
@@ -47,6 +54,16 @@ export default function ProductDetailPage(props: { goodsId: string }): JSX.Eleme
               <AddSku goodsId={p().goods_id} act={act} />
             </div>
 
+            <Show when={autoMapping()}>
+              <AutoMappingDialog
+                goodsId={p().goods_id}
+                onClose={() => setAutoMapping(false)}
+                onDone={(count) => {
+                  setAutoMapping(false);
+                  void detail.changed(`已按文字一致映射 ${count} 个 SKU`);
+                }}
+              />
+            </Show>
             <Show when={mapping()}>
               <MappingDialog
                 goodsId={p().goods_id}

@@ -13,6 +13,7 @@ export default function PddLinkCard(props: {
   product: ProductDetailView;
   detail: ProductDetail;
   onMapping: () => void;
+  onAutoMapping: () => void;
 }): JSX.Element {
   return (
     <div class="card" data-testid="pdd-link-card">
@@ -26,7 +27,13 @@ export default function PddLinkCard(props: {
               {pdd().shop_name ? ` · ${pdd().shop_name}` : ''} <StateBadge state={pdd().state} />
             </p>
             <CollectState pdd={pdd()} />
-            <PddLinkActions pdd={pdd()} detail={props.detail} onMapping={props.onMapping} />
+            <PddLinkActions
+              pdd={pdd()}
+              autoMappable={props.product.auto_mappable}
+              detail={props.detail}
+              onMapping={props.onMapping}
+              onAutoMapping={props.onAutoMapping}
+            />
           </div>
         )}
       </Show>
@@ -71,34 +78,66 @@ function CollectState(props: { pdd: PddProductView }): JSX.Element {
   );
 }
 
-/** 开始采集 / 重新采集, 规格映射, 查看拼多多商品 and 解除链接 (confirmed first). */
-function PddLinkActions(props: { pdd: PddProductView; detail: ProductDetail; onMapping: () => void }): JSX.Element {
+/**
+ * 开始采集 / 重新采集, 规格映射, 查看拼多多商品 and 解除链接 (confirmed first). Once collected the
+ * next step is the mapping, so it comes first as the primary button — 按文字一致全部映射 while any
+ * SKU can be mapped by its text — and 重新采集 steps back.
+ */
+function PddLinkActions(props: {
+  pdd: PddProductView;
+  autoMappable: number;
+  detail: ProductDetail;
+  onMapping: () => void;
+  onAutoMapping: () => void;
+}): JSX.Element {
   const pdd = (): PddProductView => props.pdd;
   const [confirmUnlink, setConfirmUnlink] = createSignal(false);
   const unlink = async (): Promise<void> => {
     await props.detail.unlink();
     setConfirmUnlink(false);
   };
-  return (
+  const mappingNext = (): boolean => Boolean(pdd().skus_json);
+  const collect = (): JSX.Element => (
+    <button
+      type="button"
+      class={mappingNext() ? 'btn' : 'btn btn-primary'}
+      data-testid="collect-start"
+      disabled={pdd().state === 'collecting'}
+      onClick={() => void props.detail.collect(pdd().goods_id)}
+    >
+      {pdd().collect_status === 'pending' ? '开始采集' : '重新采集'}
+    </button>
+  );
+  const mapping = (): JSX.Element => (
     <>
+      <Show when={mappingNext() && props.autoMappable > 0}>
+        <button type="button" class="btn btn-primary" data-testid="auto-mapping-open" onClick={props.onAutoMapping}>
+          按文字一致全部映射（{props.autoMappable}）
+        </button>{' '}
+      </Show>
       <button
         type="button"
-        class="btn btn-primary"
-        data-testid="collect-start"
-        disabled={pdd().state === 'collecting'}
-        onClick={() => void props.detail.collect(pdd().goods_id)}
-      >
-        {pdd().collect_status === 'pending' ? '开始采集' : '重新采集'}
-      </button>{' '}
-      <button
-        type="button"
-        class="btn"
+        class={mappingNext() && props.autoMappable === 0 ? 'btn btn-primary' : 'btn'}
         data-testid="mapping-open"
         disabled={!pdd().skus_json}
         onClick={props.onMapping}
       >
         规格映射
-      </button>{' '}
+      </button>
+    </>
+  );
+  return (
+    <>
+      <Show
+        when={mappingNext()}
+        fallback={
+          <>
+            {collect()} {mapping()}
+          </>
+        }
+      >
+        {mapping()} {collect()}
+      </Show>{' '}
       <a class="btn btn-ghost" href={hrefFor(`/pdd/${pdd().goods_id}`)} data-testid="pdd-goods-open">
         查看拼多多商品
       </a>{' '}

@@ -1,9 +1,11 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import type { ShopeeSkuView } from '../../../../domain/catalog-views';
+import type { PddSkuRow, ShopeeSkuView } from '../../../../domain/catalog-views';
 import { addManualSku, fixSku } from '../../api/endpoints';
+import { formatYuan } from '../../lib/money';
 import { hrefFor } from '../../router';
 import { ListTable } from '../ListParts';
 import { TextInput } from '../TextField';
+import PriceSource from './PriceSource';
 
 /** A product page's action: run it, then say `ok` or the error (product-detail.ts). */
 export type Act = (fn: () => Promise<unknown>, ok: string) => Promise<unknown>;
@@ -110,7 +112,10 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
       </Show>
       <td>
         {props.sku.mapping ? (
-          Object.values(props.sku.mapping.pdd_options).join(' / ')
+          <>
+            {Object.values(props.sku.mapping.pdd_options).join(' / ')}
+            <MappedPrice row={props.sku.pdd_sku} />
+          </>
         ) : (
           <span class="muted">待匹配</span>
         )}
@@ -125,6 +130,28 @@ function SkuRow(props: { sku: ShopeeSkuView; act: Act; buyable: boolean }): JSX.
         onCancel={() => setEditing(false)}
       />
     </tr>
+  );
+}
+
+/** The mapped combination's price in the last collect, 实测 or 推测价格; said when the collect no longer has it. */
+function MappedPrice(props: { row: PddSkuRow | null }): JSX.Element {
+  return (
+    <Show
+      when={props.row}
+      fallback={
+        <span class="muted" data-testid="sku-pdd-missing">
+          （上次采集没有这个规格）
+        </span>
+      }
+    >
+      {(row) => (
+        <span data-testid="sku-pdd-price">
+          {' '}
+          {formatYuan(row().price_cent)}
+          <PriceSource row={row()} />
+        </span>
+      )}
+    </Show>
   );
 }
 

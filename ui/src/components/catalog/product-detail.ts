@@ -56,7 +56,20 @@ export function createProductDetail(goodsId: () => string) {
     else if (sawCollecting) action.setNotice(null);
   });
   const unlink = (): Promise<unknown> => act(() => unlinkPdd(goodsId()), '已解除拼多多链接');
+  /** A change a dialog made (按文字一致全部映射): the page reloads, then says it. */
+  const changed = (ok: string): Promise<unknown> => act(() => Promise.resolve(), ok);
 
-  return { product, refetch, message, error: action.error, busy: action.busy, act, saveLink, collect, unlink };
+  return {
+    product,
+    refetch,
+    message,
+    error: action.error,
+    busy: action.busy,
+    act,
+    saveLink,
+    collect,
+    unlink,
+    changed,
+  };
 }
 export type ProductDetail = ReturnType<typeof createProductDetail>;
