@@ -34,6 +34,7 @@ import * as m0152 from './0152_device_holds';
 import * as m0154 from './0154_taught_overlays';
 import * as m0160 from './0160_money';
 import * as m0161 from './0161_payment_checks';
+import * as m0170 from './0170_audit_log_indexes';
 
 /**
  * Append-only (docs/architecture.md §5.1: a migration once released is never edited — add a new one).
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '0154_taught_overlays': m0154,
   '0160_money': m0160,
   '0161_payment_checks': m0161,
+  '0170_audit_log_indexes': m0170,
 };
 
 export const migrationProvider: MigrationProvider = {

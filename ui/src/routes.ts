@@ -1,5 +1,6 @@
 import type { Component } from 'solid-js';
 import AttentionPage from './pages/AttentionPage';
+import AuditPage from './pages/AuditPage';
 import DevicesSection from './pages/DevicesSection';
 import OrdersPage from './pages/OrdersPage';
 import OverviewPage from './pages/OverviewPage';
@@ -26,6 +27,7 @@ export const NAV_ROUTES: readonly NavRoute[] = [
   { path: '/attention', label: '需处理', key: 'attention', page: AttentionPage },
   { path: '/devices', label: '设备', key: 'devices', page: DevicesSection },
   { path: '/settings', label: '设置', key: 'settings', page: SettingsPage },
+  { path: '/audit', label: '审计日志', key: 'audit', page: AuditPage },
 ];
 
 /** Exact match, or a sub-path such as '/tasks/123' once detail pages exist. */

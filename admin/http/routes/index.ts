@@ -22,6 +22,7 @@ import { codecRoutes } from './codec';
 import { taskActionRoutes } from './task-actions';
 import { holdRecordingRoutes } from './hold-recordings';
 import { moneyRoutes } from './money';
+import { auditRoutes } from './audit';
 
 /**
  * Every router of the admin, in one list, so the route-table test can enumerate them all.
@@ -51,5 +52,6 @@ export function allRouters(deps: AppDeps): Router[] {
     attentionRoutes(deps),
     holdRecordingRoutes(deps),
     moneyRoutes(deps),
+    auditRoutes(deps),
   ];
 }

@@ -1,6 +1,6 @@
 import { batch, createEffect, createMemo, createSignal, on, Show, type JSX } from 'solid-js';
 import { query } from '../api/client';
-import { getMoneyOverview, type MoneyOverview } from '../api/endpoints';
+import { getMoneyOverview, type MoneyOverview } from '../api/money';
 import ErrorMessage from '../components/ErrorMessage';
 import DayTable from '../components/overview/DayTable';
 import OverviewChart from '../components/overview/OverviewChart';

@@ -1,6 +1,6 @@
 import { createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
 import type { MoneyLine } from '../../../../domain/money-views';
-import { listMoneyLines, moneyExportUrl, type MoneyLineSort } from '../../api/endpoints';
+import { listMoneyLines, moneyExportUrl, type MoneyLineSort } from '../../api/money';
 import { errorText } from '../../errors';
 import { formatBp, formatTwd, formatYuan } from '../../lib/money';
 import ErrorMessage from '../ErrorMessage';

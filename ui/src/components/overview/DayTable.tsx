@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { OverviewDay } from '../../api/endpoints';
+import type { OverviewDay } from '../../api/money';
 import { formatYuan } from '../../lib/money';
 import { isQuietDay, stopsByLabel, stopTotal, sumKnown } from './overview-data';
 

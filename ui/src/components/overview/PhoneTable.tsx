@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { OverviewPhone } from '../../api/endpoints';
+import type { OverviewPhone } from '../../api/money';
 import { formatYuan } from '../../lib/money';
 import { phoneName } from './overview-charts';
 import { busyText } from './overview-data';

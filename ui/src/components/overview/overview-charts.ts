@@ -6,7 +6,7 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import type { OverviewDay, OverviewPhone } from '../../api/endpoints';
+import type { OverviewDay, OverviewPhone } from '../../api/money';
 import { formatYuan } from '../../lib/money';
 import { shortDay, stopLabelsOfRange, stopsByLabel } from './overview-data';
 

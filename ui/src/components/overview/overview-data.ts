@@ -1,5 +1,5 @@
 import { taipeiDay } from '../../../../domain/syb';
-import type { OverviewDay } from '../../api/endpoints';
+import type { OverviewDay } from '../../api/money';
 import { isReasonCode, reasonZh } from '../tasks/reasons';
 import { isPurchaseStatus, statusZh } from '../tasks/types';
 
