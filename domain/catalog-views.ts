@@ -205,7 +205,7 @@ export const AUTO_MAPPING_SKIPS = {
   AMBIGUOUS: '文字一致的拼多多规格不止一个，请手动选择',
   NO_MATCH: '没有文字一致的拼多多规格',
 } as const;
-export type AutoMappingSkip = keyof typeof AUTO_MAPPING_SKIPS;
+type AutoMappingSkip = keyof typeof AUTO_MAPPING_SKIPS;
 
 /**
  * 按文字一致全部映射 (`GET /api/shopee/products/:goodsId/auto-mappings`): each unmapped SKU whose

@@ -9,7 +9,7 @@ import type { AdminDb } from '../db/database';
 import { readOptionalSetting, readSetting } from '../settings/settings';
 import { utcBounds, type DayRange } from './range';
 
-export type MoneyLineSort = 'shipped' | 'margin' | '-margin';
+type MoneyLineSort = 'shipped' | 'margin' | '-margin';
 
 export interface MoneyLineFilter extends DayRange {
   sort?: MoneyLineSort;
@@ -37,15 +37,10 @@ const ENDED_WITHOUT_COST = sql`('FAILED', 'CANCELED')`;
  * list can sort and filter by margin and an export can stream.
  */
 function linesSql(
-  filter:
-    | (MoneyLineFilter & { after?: { shippedAt: string; sybId: string } })
-    | { sybIds: readonly string[]; sort?: undefined; loss?: undefined },
+  filter: MoneyLineFilter & { after?: { shippedAt: string; sybId: string } },
   rates: Awaited<ReturnType<typeof currentRates>>,
 ): RawBuilder<MoneyLine> {
-  const scope =
-    'sybIds' in filter
-      ? sql`o.syb_id IN (${sql.join(filter.sybIds.length > 0 ? filter.sybIds : [''])})`
-      : inRange(filter);
+  const scope = inRange(filter);
   // a bound JS number is a REAL to SQLite, and a REAL turns the integer divisions into float ones
   const frozen = (col: string, now: number | null) =>
     sql`CASE WHEN t.waiting_payment_at IS NOT NULL THEN ${sql.ref(`t.${col}`)} ELSE CAST(${now} AS INTEGER) END`;
@@ -102,13 +97,6 @@ function inRange(filter: DayRange & { after?: { shippedAt: string; sybId: string
   return filter.after
     ? sql`o.created_at >= ${start} AND (o.created_at, o.syb_id) < (${filter.after.shippedAt}, ${filter.after.sybId})`
     : sql`o.created_at >= ${start} AND o.created_at < ${end}`;
-}
-
-/** The money of the given lines (订单's page, one task's line), by syb_id. */
-export async function moneyOfLines(db: AdminDb, sybIds: readonly string[]): Promise<Map<string, MoneyLine>> {
-  if (sybIds.length === 0) return new Map();
-  const { rows } = await linesSql({ sybIds }, await currentRates(db)).execute(db);
-  return new Map(rows.map((r) => [r.syb_id, r]));
 }
 
 /** One page of `GET /api/money/lines`; the cursor is an offset, as the order may be a computed margin. */

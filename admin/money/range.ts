@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A year and a month of slack: a range longer than this is a mistake, not a report. */
-export const MAX_RANGE_DAYS = 400;
+const MAX_RANGE_DAYS = 400;
 
 const DAY_MS = 86_400_000;
 /** the Taipei business day (domain/syb.ts taipeiDay): UTC+8 all year */

@@ -42,7 +42,7 @@ export function moneyToText(key: MoneyKey, value: number | null): string {
   return intToDecimal(value, 2); // basis points as a percentage
 }
 
-export function moneyFromText(key: MoneyKey, typed: string): Parsed {
+function moneyFromText(key: MoneyKey, typed: string): Parsed {
   const text = typed.trim();
   const optional = key === 'money.twd_to_cny_rate_ppm' || key === 'money.min_margin_bp';
   if (text === '') return optional ? { ok: true, value: null } : { ok: false, message: '请填写数值（没有可填 0）' };
