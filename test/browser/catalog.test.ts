@@ -306,6 +306,30 @@ test('a simplified search finds the traditional Shopee title, and the header cou
   await waitForRows('product-row', 'data-goods-id', [A, B, C]);
 });
 
+test('a collect that ends while 商品 is open leaves 采集中 there by itself, without a reload', async () => {
+  expect(await productRow(A).getAttribute('data-state')).toBe('collecting');
+  const before = await admin.db
+    .selectFrom('pdd_products')
+    .selectAll()
+    .where('goods_id', '=', A_PDD)
+    .executeTakeFirstOrThrow();
+  // what the collect's own end writes: the row is no longer collecting
+  await admin.db.updateTable('pdd_products').set({ collect_status: 'failed' }).where('goods_id', '=', A_PDD).execute();
+  try {
+    await waitInPage<string | null>(
+      page,
+      `document.querySelector('[data-testid="product-row"][data-goods-id="${A}"]')?.getAttribute('data-state') ?? null`,
+      (state) => state === 'failed',
+    );
+  } finally {
+    await admin.db
+      .updateTable('pdd_products')
+      .set({ collect_status: before.collect_status })
+      .where('goods_id', '=', A_PDD)
+      .execute();
+  }
+});
+
 test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), stock, the sales figure, the collects', async () => {
   // A later collect read one more colour whose price could not be read, and the sales figure.
   const data = {

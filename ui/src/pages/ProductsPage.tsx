@@ -24,6 +24,9 @@ export default function ProductsPage(): JSX.Element {
   );
 }
 
+/** how often the list looks again while a product on it is being collected */
+const COLLECT_POLL_MS = 3_000;
+
 function ProductList(): JSX.Element {
   const [q, setQ] = createSignal('');
   const [state, setState] = createSignal<ProductState | ''>('');
@@ -32,6 +35,8 @@ function ProductList(): JSX.Element {
     filters: () => ({ q: q(), state: state(), parseFailed: parseFailed() }),
     fetch: (f, limit, cursor) => listShopeeProducts({ ...f, limit, cursor }),
     pageSize: PAGE_SIZE,
+    // a collect ends on the phone's time: the row leaves 采集中 by itself, never only after a reload
+    poll: { ms: COLLECT_POLL_MS, while: (items) => items.some((p) => p.state === 'collecting') },
   });
   const refresh = (): void => void list.reload();
 
