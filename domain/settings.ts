@@ -123,7 +123,8 @@ export const OPTIONAL_SETTINGS = {
     max: 10_000_000,
     label: '新台币兑人民币汇率',
     unit: 'ppm',
-    help: '1 新台币折合多少人民币，乘以 1,000,000 填写（例如 225000 表示 0.225）。未设置时不计算人民币金额与毛利；修改只影响此后到达待付款的订单。',
+    // the page takes the rate as a decimal (0.225) and stores it × 1,000,000
+    help: '1 新台币折合多少人民币，例如 0.225。未设置时不计算人民币金额与毛利；修改只影响此后到达待付款的订单。',
   },
   'money.min_margin_bp': {
     min: -10_000,

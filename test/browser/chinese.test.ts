@@ -29,7 +29,11 @@ import { TEST_ADMIN_PASSWORD, type OperatorClient, type TestAdmin } from '../har
  * Words that are names, not English: the product, the platforms, size codes of the goods (S/M/L,
  * T恤) and the storage units a phone's free space is shown in (as Chinese Android shows them).
  */
-const ALLOWED = new Set(['cmautobuy', 'PDD', 'SKU', 'ID', 'Temporal', 'Shopee', 'S', 'M', 'L', 'XL', 'T', 'MB', 'GB']);
+// Excel and CSV: the file formats of the export for the books, which an operator opens by those names
+const ALLOWED = new Set([
+  ...['cmautobuy', 'PDD', 'SKU', 'ID', 'Temporal', 'Shopee', 'S', 'M', 'L', 'XL', 'T', 'MB', 'GB'],
+  ...['Excel', 'CSV'],
+]);
 /** Identifiers this test's own data puts on the pages: the operator's user name, the phone's serial and model. */
 const SERIAL = 'sim-walk';
 const DATA_IDS = new Set(['admin', SERIAL, 'SIM']);

@@ -1,5 +1,5 @@
 import { createSignal, For, onMount, Show, type JSX } from 'solid-js';
-import { OPTIONAL_SETTINGS, SETTINGS, rangeText } from '../../../../domain/settings';
+import { OPTIONAL_SETTINGS, SETTINGS } from '../../../../domain/settings';
 import { ApiError } from '../../api/client';
 import { getSettings, saveSettings } from '../../api/endpoints';
 import { errorText } from '../../errors';
@@ -13,6 +13,14 @@ const UNIT: Record<MoneyKey, string> = {
   'money.platform_fee_bp': '%',
   'money.line_fee_cny_cent': '元',
   'money.min_margin_bp': '%，留空不检查',
+};
+
+/** the range as the operator types it (the stored integers are ppm, basis points and cents) */
+const RANGE: Record<MoneyKey, string> = {
+  'money.twd_to_cny_rate_ppm': '0.000001–10',
+  'money.platform_fee_bp': '0–100%',
+  'money.line_fee_cny_cent': '¥0.00–¥1000.00',
+  'money.min_margin_bp': '-100%–100%',
 };
 
 const describe = (key: MoneyKey) =>
@@ -86,7 +94,7 @@ export default function MoneySettingsForm(): JSX.Element {
                   onInput={(e) => setTexts({ ...t(), [key]: e.currentTarget.value })}
                 />
                 <span class="muted tk-hint">
-                  {describe(key).help} 保存的整数范围 {rangeText(key)}。
+                  {describe(key).help} 范围 {RANGE[key]}。
                 </span>
                 <FieldError field={key} message={errors()[key]} />
               </label>
