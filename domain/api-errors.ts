@@ -127,6 +127,9 @@ export const API_ERROR_CODES = {
   // Phones that need a person and the release gate per PDD app version (admin/devices)
   NO_DRY_RUN_ON_VERSION: '这个拼多多版本还没有试运行通过：请先用该版本的手机试运行一个任务到提交页',
   UNKNOWN_APP_VERSION: '没有手机报告过这个拼多多版本',
+  // warnings, not refusals (TaskView.warnings, the start answer's per-task warnings)
+  APP_VERSION_NOT_RELEASED: '没有手机的拼多多版本已发布用于真实下单：真实下单会在提交前被拦下',
+  NO_PHONE_CAN_CLAIM: '没有手机能领取这个任务：请处理暂停、需处理、离线或电量低的手机',
 
   // Temporal codec server (POST /api/codec/decode|encode, for the Temporal Web UI and CLI)
   CODEC_NAMESPACE_MISMATCH: '解码服务只服务本系统的 Temporal 命名空间',

@@ -10,7 +10,8 @@ export interface AttentionItem {
   /**
    * the phone's attention code, the task's stop reason (its status when it recorded none), or for
    * a draft of an order line whose re-collected price rose above its cap, its 草稿提示 code
-   * (MARGIN_TOO_LOW when it also falls below 设置 → 最低毛利率, else CAP_BELOW_COLLECTED_PRICE)
+   * (MARGIN_TOO_LOW when it also falls below 设置 → 最低毛利率, else CAP_BELOW_COLLECTED_PRICE), or
+   * for a started task no phone will take until a person acts, NO_PHONE_CAN_CLAIM
    */
   reason_code: string;
   reason_zh: string;

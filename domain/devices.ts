@@ -158,6 +158,8 @@ export interface AppVersionView {
   /** a registered device worker reported a page profile for it */
   profile: boolean;
   last_dry_run_passed_at: string | null;
+  /** the task of that dry run: what a release rests on */
+  last_dry_run_task_id: string | null;
   released: boolean;
   released_at: string | null;
 }

@@ -90,6 +90,7 @@ export async function listAppVersions(db: AdminDb): Promise<AppVersionView[]> {
     app_version: r.app_version,
     profile: profiled.has(r.app_version),
     last_dry_run_passed_at: r.last_dry_run_passed_at,
+    last_dry_run_task_id: r.last_dry_run_task_id,
     released: r.released_at !== null,
     released_at: r.released_at,
   }));
@@ -120,6 +121,36 @@ export async function releaseAppVersion(db: AdminDb, actor: AuditActor, appVersi
       action: 'app_version.release',
       target: { kind: 'app_version', id: appVersion },
       details: { last_dry_run_passed_at: row.last_dry_run_passed_at, dry_run_task_id: row.last_dry_run_task_id },
+    });
+  });
+  const view = (await listAppVersions(db)).find((v) => v.app_version === appVersion);
+  return view as AppVersionView;
+}
+
+/**
+ * 撤回发布 (operator, audited): live submits on the version are refused at the fence again
+ * (`releaseGateRefusal` reads the same column). The dry run stays: it can be released again.
+ * Withdrawing a version that is not released changes nothing.
+ */
+export async function withdrawAppVersion(db: AdminDb, actor: AuditActor, appVersion: string): Promise<AppVersionView> {
+  await writeTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom('app_versions')
+      .select(['released_at', 'released_by'])
+      .where('app_version', '=', appVersion)
+      .executeTakeFirst();
+    if (!row)
+      throw notFound('UNKNOWN_APP_VERSION', `no phone has reported PDD app version ${JSON.stringify(appVersion)}`);
+    if (!row.released_at) return;
+    await trx
+      .updateTable('app_versions')
+      .set({ released_at: null, released_by: null })
+      .where('app_version', '=', appVersion)
+      .execute();
+    await recordAudit(trx, actor, {
+      action: 'app_version.withdraw',
+      target: { kind: 'app_version', id: appVersion },
+      details: { released_at: row.released_at, released_by: row.released_by },
     });
   });
   const view = (await listAppVersions(db)).find((v) => v.app_version === appVersion);

@@ -10,6 +10,7 @@ import { writeTransaction, type AdminDb } from '../db/database';
 import { checkQuantity, collectedNames, draftGoodsId } from './draft-rules';
 import { checkPurchaseOptions } from './options';
 import { draftWarnings } from './warnings';
+import { claimWarnings } from './claim-warnings';
 
 export interface DraftCreated {
   task_id: string;
@@ -92,7 +93,8 @@ export async function createPurchaseDraft(
     max_total_price_cent: input.max_total_price_cent,
     syb_id: source.orderLine?.sybId ?? null,
   });
-  return { ...created, warnings };
+  const claim = await claimWarnings(db, { status: 'DRAFT', execution_mode: input.execution_mode });
+  return { ...created, warnings: [...warnings, ...claim.warnings] };
 }
 
 /**

@@ -6,7 +6,10 @@ import { ApiError, conflict } from '../../domain/api-error';
 import { recordPurchasesStarted } from '../metrics/metrics';
 import type { Logger } from '../../platform/logger';
 import type { TemporalGateway } from '../temporal/gateway';
+import type { DraftWarning } from '../../domain/purchase/views';
+import { phoneClaimStates } from '../devices/claimability';
 import { authorizePurchases, type Authorized, type StartedTask, type StartRequestItem } from './authorize';
+import { claimWarningsOf } from './claim-warnings';
 import { readIntSetting } from './settings';
 import { collectRefusals } from './start-recheck';
 import { startPurchaseWorkflow } from './workflow-client';
@@ -22,7 +25,7 @@ export async function startPurchases(
   deps: { db: AdminDb; temporal: TemporalGateway; log: Logger },
   actor: AuditActor,
   items: StartRequestItem[],
-): Promise<StartedTask[]> {
+): Promise<Array<StartedTask & { warnings: DraftWarning[] }>> {
   const ids = items.map((i) => i.task_id);
   if (new Set(ids).size !== ids.length)
     throw conflict('DUPLICATE_TASKS', 'the same task is listed twice', { task_ids: ids });
@@ -43,12 +46,18 @@ export async function startPurchases(
     return authorized;
   });
   recordPurchasesStarted(planned.length);
+  // read before the workflows start, so a phone about to take one of them does not count as busy
+  const phones = await phoneClaimStates(deps.db);
 
   const starting = startWorkflows(deps, planned);
   if (planned.length > WORKFLOW_STARTS_AT_ONCE)
     await Promise.race([starting, sleep(ANSWER_WAITS_FOR_STARTS_MS, undefined, { ref: false })]);
   else await starting;
-  return planned.map((p) => p.started);
+  // no silent wait: each task says when no phone will take it, and a live one when none could submit it
+  return planned.map((p) => ({
+    ...p.started,
+    warnings: claimWarningsOf(phones, { status: 'PENDING', execution_mode: p.input.mode }).warnings,
+  }));
 }
 
 type Refusal = { task_id: string; code: string; message: string };

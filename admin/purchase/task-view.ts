@@ -9,6 +9,7 @@ import { notFound } from '../../domain/api-error';
 import { paymentCheckOf } from './payment-checks';
 import { deviceName, durationSeconds, paymentWaitSeconds, pddAccount } from './task-fields';
 import { draftWarnings } from './warnings';
+import { claimWarnings } from './claim-warnings';
 import { taskMoney } from '../money/task-money';
 
 type Attempt = Selectable<AdminDatabase['purchase_attempts']>;
@@ -23,6 +24,9 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
   const timeline = await timelineOf(db, task, attempt);
+  const { warnings, waiting_for } = await warningsOf(db, task, pddOptions);
+  // a task waiting for a phone has none yet, whichever phone ran its attempt before a reset
+  const phone = status === 'PENDING' ? { device_id: null, device_name: null, pdd_account: null } : task;
   return {
     task_id: task.task_id,
     type: 'purchase',
@@ -43,9 +47,9 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     reason_zh: reason?.zh ?? null,
     reason_next_zh: reason?.next ?? null,
     reason_facts: task.reason_code ? stopFactsOf(status, timeline) : null,
-    device_id: task.device_id,
-    device_name: task.device_name,
-    pdd_account: task.pdd_account,
+    device_id: phone.device_id,
+    device_name: phone.device_name,
+    pdd_account: phone.pdd_account,
     confirmed_total_cent: task.confirmed_total_cent,
     payment_check: await paymentCheckOf(db, task.task_id),
     money: await taskMoney(db, task),
@@ -76,22 +80,32 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
         }
       : null,
     evidence,
-    warnings:
-      status === 'DRAFT'
-        ? await draftWarnings(db, {
-            pdd_goods_id: task.pdd_goods_id,
-            pdd_options: pddOptions,
-            quantity: task.quantity ?? 0,
-            max_total_price_cent: task.max_total_price_cent ?? 0,
-            syb_id: task.syb_id,
-          })
-        : [],
+    warnings,
+    waiting_for,
     duration_seconds: durationSeconds(task),
     payment_wait_seconds: paymentWaitSeconds(task),
     removed_at: task.removed_at,
     created_at: task.created_at,
     updated_at: task.updated_at,
   };
+}
+
+/** 草稿提示 of a draft, and what the phones say about a live or waiting task (./claim-warnings.ts). */
+async function warningsOf(
+  db: AdminDb,
+  task: Awaited<ReturnType<typeof taskRecords>>['task'],
+  pddOptions: Record<string, string>,
+): Promise<Pick<TaskView, 'warnings' | 'waiting_for'>> {
+  const claim = await claimWarnings(db, task);
+  if (task.status !== 'DRAFT') return claim;
+  const draft = await draftWarnings(db, {
+    pdd_goods_id: task.pdd_goods_id,
+    pdd_options: pddOptions,
+    quantity: task.quantity ?? 0,
+    max_total_price_cent: task.max_total_price_cent ?? 0,
+    syb_id: task.syb_id,
+  });
+  return { warnings: [...draft, ...claim.warnings], waiting_for: claim.waiting_for };
 }
 
 async function taskRecords(db: AdminDb, taskId: string) {

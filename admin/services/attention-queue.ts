@@ -5,6 +5,8 @@ import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
 import type { AdminDb } from '../db/database';
 import { draftPriceFlags } from '../purchase/price-watch';
 import { paymentMismatches } from '../purchase/payment-checks';
+import { phoneClaimStates } from '../devices/claimability';
+import { claimWarningsOf } from '../purchase/claim-warnings';
 
 /**
  * The stops only a person moves on. WAITING_PAYMENT also waits for one, but it is the ordinary
@@ -19,6 +21,7 @@ export async function attentionQueue(db: AdminDb): Promise<AttentionQueue> {
     ...(await waitingTasks(db)),
     ...(await repricedDrafts(db)),
     ...(await paymentMismatches(db)),
+    ...(await unclaimedTasks(db)),
   ];
   items.sort((a, b) => cmp(a.since, b.since) || cmp(a.kind, b.kind) || cmp(a.id, b.id));
   return { items };
@@ -135,6 +138,38 @@ async function repricedDrafts(db: AdminDb): Promise<AttentionItem[]> {
         reason_code: flag.code,
         reason_zh: flag.message,
         since,
+        title: r.title,
+        device_id: null,
+      },
+    ];
+  });
+}
+
+/**
+ * Started tasks no phone will take until a person acts (NO_PHONE_CAN_CLAIM: every phone paused,
+ * held, 需处理, offline, low, or for a live one on an unreleased version): the wait is not silent.
+ * They leave the queue as soon as a phone is free again or one takes them. `since` is the start.
+ */
+async function unclaimedTasks(db: AdminDb): Promise<AttentionItem[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['task_id', 'title', 'updated_at', 'execution_mode'])
+    .where('task_type', '=', 'purchase')
+    .where('status', '=', 'PENDING')
+    .execute();
+  if (rows.length === 0) return [];
+  const phones = await phoneClaimStates(db);
+  return rows.flatMap((r): AttentionItem[] => {
+    const { warnings } = claimWarningsOf(phones, { status: 'PENDING', execution_mode: r.execution_mode });
+    const stuck = warnings.find((w) => w.code === 'NO_PHONE_CAN_CLAIM');
+    if (!stuck) return [];
+    return [
+      {
+        kind: 'task',
+        id: r.task_id,
+        reason_code: stuck.code,
+        reason_zh: stuck.message,
+        since: r.updated_at,
         title: r.title,
         device_id: null,
       },

@@ -2,6 +2,7 @@ import type { PurchaseStatus } from './status';
 import type { StopFacts } from './stop-facts';
 import type { PaymentCheckView } from './payment-check';
 import type { TaskMoney } from '../money-views';
+import type { WaitingFor } from '../claimability';
 
 /**
  * What the admin's task API returns (docs/api.md), defined once: the admin builds these and the
@@ -27,11 +28,18 @@ export interface TimelineEntry {
 }
 
 /**
- * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant. Exactly
- * these codes; the message is the operator's Chinese with the numbers.
+ * 草稿提示 (docs/api.md): a saved draft that is allowed but probably not what was meant, or a
+ * live or started task the phones cannot carry out now (APP_VERSION_NOT_RELEASED,
+ * NO_PHONE_CAN_CLAIM). Exactly these codes; the message is the operator's Chinese with the numbers.
  */
 export interface DraftWarning {
-  code: 'CAP_BELOW_COLLECTED_PRICE' | 'QUANTITY_DIFFERS_FROM_ORDER' | 'CAP_FROM_INFERRED_PRICE' | 'MARGIN_TOO_LOW';
+  code:
+    | 'CAP_BELOW_COLLECTED_PRICE'
+    | 'QUANTITY_DIFFERS_FROM_ORDER'
+    | 'CAP_FROM_INFERRED_PRICE'
+    | 'MARGIN_TOO_LOW'
+    | 'APP_VERSION_NOT_RELEASED'
+    | 'NO_PHONE_CAN_CLAIM';
   message: string;
 }
 
@@ -103,8 +111,10 @@ export interface TaskView {
     abandoned_at: string | null;
   } | null;
   evidence: Array<{ id: string; kind: string; captured_at: string }>;
-  /** 草稿提示: worked out at every read from the collected price and the order line */
+  /** 草稿提示: worked out at every read from the collected price, the order line and the phones */
   warnings: DraftWarning[];
+  /** PENDING with no phone free: every phone and why it cannot take the task now; empty otherwise */
+  waiting_for: WaitingFor[];
   /** the machine's time: from start (or creation) to 待付款 or the end; null while the task has not finished */
   duration_seconds: number | null;
   /** from 待付款 to 标记已付款: the person's time, apart from 用时; null before it was paid */

@@ -281,6 +281,9 @@ test('8a 发布拼多多版本: the dry run made 8.17.0 releasable; nothing had 
   await row.locator('[data-testid="app-version-release"]:not([disabled])').waitFor();
   await shot('09-release.png');
   await row.getByTestId('app-version-release').click();
+  // the confirmation names the dry run the release rests on
+  await page.getByTestId('app-version-release-dialog').getByText('试运行任务').waitFor();
+  await page.getByTestId('app-version-release-dialog-confirm').click();
   await page.locator('[data-testid="app-version-row"][data-app-version="8.17.0"][data-released="true"]').waitFor();
 });
 

@@ -38,7 +38,14 @@ describe('release gate per PDD app version', () => {
   it('lists the registered version unreleased, with its profile and no dry run', async () => {
     const list = await until(versions, (v) => v.length > 0, 'the phone registered');
     expect(list).toEqual([
-      { app_version: '8.17.0', profile: true, last_dry_run_passed_at: null, released: false, released_at: null },
+      {
+        app_version: '8.17.0',
+        profile: true,
+        last_dry_run_passed_at: null,
+        last_dry_run_task_id: null,
+        released: false,
+        released_at: null,
+      },
     ]);
   });
 
@@ -97,6 +104,7 @@ describe('release gate per PDD app version', () => {
         app_version: '8.18.0',
         profile: false,
         last_dry_run_passed_at: null,
+        last_dry_run_task_id: null,
         released: false,
         released_at: null,
       });

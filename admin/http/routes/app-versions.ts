@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppVersionView } from '../../../domain/devices';
 import { markAudited } from '../../audit/audit';
 import { actorOf, operatorOf } from '../../auth/principal';
-import { listAppVersions, releaseAppVersion } from '../../devices/app-versions';
+import { listAppVersions, releaseAppVersion, withdrawAppVersion } from '../../devices/app-versions';
 import {
   listTaughtOverlays,
   retireOverlay,
@@ -30,6 +30,12 @@ export function appVersionRoutes(deps: AppDeps): Router {
   router.post('/:version/release', async (ctx) => {
     const { version } = parseParams(ctx, versionParams);
     ctx.body = await releaseAppVersion(deps.db, actorOf(ctx), version);
+    markAudited(ctx);
+  });
+
+  router.delete('/:version/release', async (ctx) => {
+    const { version } = parseParams(ctx, versionParams);
+    ctx.body = await withdrawAppVersion(deps.db, actorOf(ctx), version);
     markAudited(ctx);
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createPurchaseDraftSchema, editPurchaseDraftSchema } from '../../../domain/purchase/schemas';
 import { actorOf } from '../../auth/principal';
 import { markAudited } from '../../audit/audit';
+import { liveGateWarnings } from '../../purchase/claim-warnings';
 import { copyAsLive } from '../../purchase/copy-live';
 import { editPurchaseDraft } from '../../purchase/draft-edit';
 import { createPurchaseDraft } from '../../purchase/drafts';
@@ -80,11 +81,14 @@ export function taskRoutes(deps: AppDeps): Router {
   router.get('/', async (ctx) => {
     const { include_hidden, payment_check, ...query } = parseQuery(ctx, listQuery);
     ctx.type = 'application/json';
-    ctx.body = await listPages.page(deps.reads, {
+    const page = await listPages.page(deps.reads, {
       ...query,
       includeHidden: include_hidden === '1',
       ...(payment_check ? { paymentCheck: payment_check } : {}),
     });
+    // the release gate follows the phones, not the tasks: read at every answer, beside the kept page
+    const live = JSON.stringify(await liveGateWarnings(deps.reads));
+    ctx.body = `{"live_warnings":${live},${page.slice(1)}`;
   });
 
   // before /:taskId: the status tabs' counts (registered first, so it is never read as a task id)

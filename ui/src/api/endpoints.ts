@@ -23,7 +23,7 @@ import type { HoldRecordingsView } from '../../../domain/hold-recording';
 import type { ScreenNodesView } from '../../../domain/screen-nodes';
 import type { CreatePurchaseDraft, EditPurchaseDraft } from '../../../domain/purchase/schemas';
 import type { ExecutionMode } from '../../../domain/purchase/status';
-import type { TaskListItem, TaskView } from '../../../domain/purchase/views';
+import type { DraftWarning, TaskListItem, TaskView } from '../../../domain/purchase/views';
 import type { SettingsUpdate, SettingsView } from '../../../domain/settings';
 import type { SystemCheckResult } from '../../../domain/system-check';
 import type { MatchState, OrderLineView, SybSyncStatus } from '../../../domain/syb';
@@ -89,9 +89,10 @@ export interface KnownPurchase {
   price_inferred: boolean;
 }
 
+/** `live_warnings`: the release gate's warning before any live purchase (empty: none) */
 export const listTasks = (
   p: ListParams & { status?: string; includeHidden?: boolean; paymentCheck?: 'open' },
-): Promise<Page<TaskListItem>> =>
+): Promise<Page<TaskListItem> & { live_warnings?: DraftWarning[] }> =>
   http.get(
     `/api/tasks${query({ status: p.status, q: p.q, include_hidden: p.includeHidden ? '1' : undefined, payment_check: p.paymentCheck, limit: p.limit, cursor: p.cursor })}`,
   );
@@ -289,6 +290,9 @@ export const resumeDevice = (deviceId: string): Promise<ResumeAnswer> =>
 export const listAppVersions = (): Promise<AppVersionView[]> => http.get('/api/app-versions');
 export const releaseAppVersion = (version: string): Promise<AppVersionView> =>
   http.post(`/api/app-versions/${id(version)}/release`, {});
+/** 撤回发布: live submits on the version are refused again. */
+export const withdrawAppVersion = (version: string): Promise<AppVersionView> =>
+  http.del(`/api/app-versions/${id(version)}/release`);
 /** 需处理: the phones and tasks waiting for a person, oldest first. */
 export const getAttention = (): Promise<AttentionQueue> => http.get('/api/attention');
 

@@ -1,10 +1,11 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { AppVersionView } from '../../../../domain/devices';
-import { listAppVersions, releaseAppVersion } from '../../api/endpoints';
+import { listAppVersions, releaseAppVersion, withdrawAppVersion } from '../../api/endpoints';
 import { errorText } from '../../errors';
 import { createAction, toLoadError } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { formatTime } from '../../lib/time';
+import ConfirmDialog from '../ConfirmDialog';
 import ErrorMessage from '../ErrorMessage';
 import TaughtOverlays from './TaughtOverlays';
 
@@ -25,6 +26,7 @@ export default function AppVersions(): JSX.Element {
   const [versions, setVersions] = createSignal<AppVersionView[] | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [releasing, setReleasing] = createSignal<string | null>(null);
+  const [asking, setAsking] = createSignal<Ask | null>(null);
 
   const load = async (): Promise<void> => {
     try {
@@ -37,9 +39,10 @@ export default function AppVersions(): JSX.Element {
   createPoll(load, POLL_MS, { immediate: true });
 
   const release = createAction(
-    async (version: string) => {
+    async (kind: 'release' | 'withdraw', version: string) => {
       setReleasing(version);
-      await releaseAppVersion(version);
+      await (kind === 'release' ? releaseAppVersion(version) : withdrawAppVersion(version));
+      setAsking(null);
       await load();
     },
     { failure: toLoadError(setError) },
@@ -56,22 +59,15 @@ export default function AppVersions(): JSX.Element {
         {(list) => (
           <div class="tk-table-wrap">
             <table class="tk-table" data-testid="app-version-table">
-              <thead>
-                <tr>
-                  <th>版本</th>
-                  <th>页面配置</th>
-                  <th>最近试运行通过</th>
-                  <th>状态</th>
-                  <th>操作</th>
-                </tr>
-              </thead>
+              <VersionHead />
               <tbody>
                 <For each={list()}>
                   {(v) => (
                     <AppVersionRow
                       version={v}
                       busy={release.busy() && releasing() === v.app_version}
-                      onRelease={(version) => void release.run(version)}
+                      onRelease={(version) => setAsking({ kind: 'release', version })}
+                      onWithdraw={(version) => setAsking({ kind: 'withdraw', version })}
                     />
                   )}
                 </For>
@@ -85,6 +81,16 @@ export default function AppVersions(): JSX.Element {
           </div>
         )}
       </Show>
+      <Show when={asking()}>
+        {(a) => (
+          <VersionDialog
+            ask={a()}
+            busy={release.busy()}
+            onConfirm={() => void release.run(a().kind, a().version.app_version)}
+            onClose={() => setAsking(null)}
+          />
+        )}
+      </Show>
       {/* keyed by the version string, so a poll's fresh list keeps each block (and an open dialog) */}
       <div class="ov-versions">
         <For each={versions()?.map((v) => v.app_version) ?? []}>
@@ -95,11 +101,52 @@ export default function AppVersions(): JSX.Element {
   );
 }
 
+const VersionHead = (): JSX.Element => (
+  <thead>
+    <tr>
+      <th>版本</th>
+      <th>页面配置</th>
+      <th>最近试运行通过</th>
+      <th>状态</th>
+      <th>操作</th>
+    </tr>
+  </thead>
+);
+
+type Ask = { kind: 'release' | 'withdraw'; version: AppVersionView };
+
+/** 发布 names the dry run it rests on; 撤回发布 says what stops again. */
+function VersionDialog(props: { ask: Ask; busy: boolean; onConfirm: () => void; onClose: () => void }): JSX.Element {
+  const release = (): boolean => props.ask.kind === 'release';
+  const v = (): string => props.ask.version.app_version;
+  return (
+    <ConfirmDialog
+      title={release() ? `发布拼多多 ${v()}？` : `撤回拼多多 ${v()} 的发布？`}
+      message={release() ? releaseText(props.ask.version) : WITHDRAW_TEXT}
+      confirmLabel={release() ? '确认发布' : '确认撤回'}
+      testid={release() ? 'app-version-release-dialog' : 'app-version-withdraw-dialog'}
+      busy={props.busy}
+      danger={!release()}
+      onConfirm={props.onConfirm}
+      onClose={props.onClose}
+    />
+  );
+}
+
+/** What a release rests on: the dry run that reached the final panel on this version. */
+function releaseText(v: AppVersionView): string {
+  const run = v.last_dry_run_task_id ? `试运行任务 ${v.last_dry_run_task_id}` : '一次试运行';
+  return `依据：${run} 于 ${formatTime(v.last_dry_run_passed_at)} 在这个版本的手机上到达最终提交面板（未点击提交）。发布后，这个版本的手机可以真实下单；可随时撤回。`;
+}
+
+const WITHDRAW_TEXT = '撤回后，这个版本的手机上的真实下单会在点击「提交订单」前停止，直到再次发布；试运行不受影响。';
+
 /** A version: its profile, its last passing dry run, 已发布 or 发布 (or why not yet). */
 function AppVersionRow(props: {
   version: AppVersionView;
   busy: boolean;
-  onRelease: (version: string) => void;
+  onRelease: (version: AppVersionView) => void;
+  onWithdraw: (version: AppVersionView) => void;
 }): JSX.Element {
   const v = (): AppVersionView => props.version;
   return (
@@ -124,7 +171,7 @@ function AppVersionRow(props: {
             data-testid="app-version-release"
             disabled={releaseBlocked(v()) !== null || props.busy}
             title={releaseBlocked(v()) ?? '发布后，该版本的手机可以真实下单'}
-            onClick={() => props.onRelease(v().app_version)}
+            onClick={() => props.onRelease(v())}
           >
             发布
           </button>
@@ -135,6 +182,18 @@ function AppVersionRow(props: {
               </div>
             )}
           </Show>
+        </Show>
+        <Show when={v().released}>
+          <button
+            type="button"
+            class="btn"
+            data-testid="app-version-withdraw"
+            disabled={props.busy}
+            title="撤回后，该版本的手机不能再真实下单"
+            onClick={() => props.onWithdraw(v())}
+          >
+            撤回发布
+          </button>
         </Show>
       </td>
     </tr>

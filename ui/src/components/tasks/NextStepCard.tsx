@@ -1,7 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { TaskView } from '../../../../domain/purchase/views';
 import { allowsAction, statesWhere } from '../../../../domain/purchase/state-machine';
-import { navigate } from '../../router';
+import { claimBlockZh } from '../../../../domain/claimability';
+import { hrefFor, navigate } from '../../router';
 import ActionButton from '../ActionButton';
 import StartOne from './StartOne';
 import StopDetail from './StopDetail';
@@ -24,7 +25,8 @@ export default function NextStepCard(props: { task: TaskView; detail: TaskDetail
       <Show when={SHOW_REASON.has(t().status) && t().reason_zh !== null}>
         <ReasonBox task={t()} />
       </Show>
-      <DraftWarnings warnings={t().warnings} />
+      <DraftWarnings warnings={t().warnings} draft={t().status === 'DRAFT'} />
+      <WaitingFor task={t()} />
       <Show when={allowsAction(t().status, 'start')}>
         <div class="tk-actions">
           <StartOne task={t()} onDone={d().load} />
@@ -77,21 +79,56 @@ function ReasonBox(props: { task: TaskView }): JSX.Element {
           </div>
         )}
       </Show>
+      <Show when={props.task.reason_code === 'APP_VERSION_NOT_RELEASED'}>
+        <VersionLink />
+      </Show>
     </div>
   );
 }
 
-/** 草稿提示: what the admin noticed about a draft before it is started. */
-function DraftWarnings(props: { warnings: TaskView['warnings'] }): JSX.Element {
+/** Where a PDD version is released: 设备 → 拼多多版本. */
+const VersionLink = (): JSX.Element => (
+  <div>
+    <a href={hrefFor('/devices')} data-testid="app-version-link">
+      前往「设备 → 拼多多版本」
+    </a>
+  </div>
+);
+
+/** 草稿提示 (or, once started, 提示): what the admin noticed about the task before a phone acts on it. */
+function DraftWarnings(props: { warnings: TaskView['warnings']; draft: boolean }): JSX.Element {
   return (
     <Show when={props.warnings.length > 0}>
       <div class="tk-draft-warnings" role="note" data-testid="draft-warnings">
-        <strong>草稿提示：</strong>
+        <strong>{props.draft ? '草稿提示：' : '提示：'}</strong>
         <ul>
           <For each={props.warnings}>
             {(w) => (
               <li data-testid="draft-warning" data-code={w.code}>
                 {w.message}
+                <Show when={w.code === 'APP_VERSION_NOT_RELEASED'}>
+                  <VersionLink />
+                </Show>
+              </li>
+            )}
+          </For>
+        </ul>
+      </div>
+    </Show>
+  );
+}
+
+/** 等待手机: a task no free phone takes says which phones there are and why none takes it. */
+function WaitingFor(props: { task: TaskView }): JSX.Element {
+  return (
+    <Show when={props.task.status === 'PENDING' && props.task.waiting_for.length > 0}>
+      <div class="tk-waiting" data-testid="waiting-for">
+        <strong>没有空闲的手机：</strong>
+        <ul>
+          <For each={props.task.waiting_for}>
+            {(w) => (
+              <li data-testid="waiting-phone" data-device-id={w.device_id} data-reason={w.reason_code}>
+                {w.display_name}：{claimBlockZh(w.reason_code)}
               </li>
             )}
           </For>

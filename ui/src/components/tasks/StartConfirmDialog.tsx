@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import { formatYuan } from '../../lib/money';
 import FormDialog from '../FormDialog';
+import { hrefFor } from '../../router';
 import type { Start } from './start';
 
 interface Props {
@@ -9,6 +10,8 @@ interface Props {
   maxTotalPriceCentSum: number;
   liveCount: number;
   dryRunCount: number;
+  /** the release gate's warning before a live purchase (APP_VERSION_NOT_RELEASED); empty: none */
+  liveWarnings: ReadonlyArray<{ code: string; message: string }>;
   start: Start;
 }
 
@@ -37,6 +40,13 @@ export default function StartConfirmDialog(props: Props): JSX.Element {
         <p class="tk-warn">
           真实下单的任务会在拼多多创建待付款订单（不会付款）。每个任务只授权一次，实付总价不超过各自的最高总价。
         </p>
+        <For each={props.liveWarnings}>
+          {(w) => (
+            <p class="form-error" role="alert" data-testid="start-live-warning" data-code={w.code}>
+              {w.message} <a href={hrefFor('/devices')}>前往「设备 → 拼多多版本」</a>
+            </p>
+          )}
+        </For>
       </Show>
       <p class="muted">只创建待付款订单，付款需要您在拼多多手机应用中完成。</p>
       <Show when={props.start.error()}>

@@ -39,6 +39,7 @@ export default function StartOne(props: Props): JSX.Element {
           maxTotalPriceCentSum={props.task.max_total_price_cent}
           liveCount={live()}
           dryRunCount={1 - live()}
+          liveWarnings={props.task.warnings.filter((w) => w.code === 'APP_VERSION_NOT_RELEASED')}
           start={start}
         />
       </Show>

@@ -43,13 +43,7 @@ export default function TaskList(): JSX.Element {
         </label>
       </ListToolbar>
 
-      <Show when={d.notice()}>
-        {(msg) => (
-          <p class="tk-notice" role="status" data-testid="task-notice">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <TaskNotice text={d.notice()} />
 
       <Show when={d.filters().status === 'WAITING_PAYMENT' && d.filters().q === ''}>
         <PayList />
@@ -76,6 +70,7 @@ export default function TaskList(): JSX.Element {
         <ErrorMessage testid="task-load-error" message={list.loadError()} />
         <TaskTable
           tasks={list.items()}
+          liveWarnings={d.liveWarnings()}
           isSelected={(id) => d.selected().has(id) || d.toHide().has(id)}
           onToggle={d.toggle}
         />
@@ -93,10 +88,24 @@ export default function TaskList(): JSX.Element {
           maxTotalPriceCentSum={d.maxTotalPriceCentSum()}
           liveCount={d.liveCount()}
           dryRunCount={d.selected().size - d.liveCount()}
+          liveWarnings={d.liveWarnings()}
           start={d.start}
         />
       </Show>
     </section>
+  );
+}
+
+/** What the last action did (saved, started), above the list. */
+function TaskNotice(props: { text: string | null }): JSX.Element {
+  return (
+    <Show when={props.text}>
+      {(msg) => (
+        <p class="tk-notice" role="status" data-testid="task-notice">
+          {msg()}
+        </p>
+      )}
+    </Show>
   );
 }
 

@@ -5,12 +5,14 @@ import { durationText, formatTime } from '../../lib/time';
 import StatusBadge from '../StatusBadge';
 import { DEFAULT_PRIORITY, priorityZh } from './priority';
 import { reasonZh } from './reasons';
-import { isTerminal, modeZh, optionsText, type TaskListItem } from './types';
+import { awaitsFence, isTerminal, modeZh, optionsText, type TaskListItem } from './types';
 
 interface Props {
   task: TaskListItem;
   selected: boolean;
   onToggle: (selected: boolean) => void;
+  /** the release gate's warning (no phone could submit a live purchase today); null: none */
+  liveWarning: string | null;
 }
 
 /** In place of the hide box of a finished task that placed an order: why it has none. */
@@ -27,6 +29,25 @@ const HideLocked = (): JSX.Element => (
 function pickableAs(t: TaskListItem): 'start' | 'hide' | null {
   if (t.status === 'DRAFT') return 'start';
   return isTerminal(t.status) && t.removed_at === null && t.pdd_order_no === null ? 'hide' : null;
+}
+
+/** 模式, and on a live task before 提交订单 the release gate's mark when no phone could submit it today. */
+function ModeCell(props: { task: TaskListItem; liveWarning: string | null }): JSX.Element {
+  return (
+    <td>
+      <span classList={{ 'tk-live': props.task.execution_mode === 'live' }}>{modeZh(props.task.execution_mode)}</span>
+      <Show when={props.liveWarning !== null && awaitsFence(props.task)}>
+        <span
+          class="tk-live-gate"
+          data-testid="task-live-warning"
+          data-code="APP_VERSION_NOT_RELEASED"
+          title={props.liveWarning ?? ''}
+        >
+          版本未发布
+        </span>
+      </Show>
+    </td>
+  );
 }
 
 export default function TaskRow(props: Props): JSX.Element {
@@ -86,9 +107,7 @@ export default function TaskRow(props: Props): JSX.Element {
       <td class="tk-num" data-testid="task-cap">
         {formatYuan(t().max_total_price_cent)}
       </td>
-      <td>
-        <span classList={{ 'tk-live': t().execution_mode === 'live' }}>{modeZh(t().execution_mode)}</span>
-      </td>
+      <ModeCell task={t()} liveWarning={props.liveWarning} />
       <td>
         <StatusBadge status={t().status} label={t().status_zh} />
       </td>

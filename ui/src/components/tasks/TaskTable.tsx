@@ -1,16 +1,23 @@
 import { For, Show, type JSX } from 'solid-js';
 import TaskRow from './TaskRow';
-import type { TaskListItem } from './types';
+import LiveGateNote from './LiveGateNote';
+import { awaitsFence, type TaskListItem } from './types';
 
 interface Props {
   tasks: readonly TaskListItem[];
   isSelected: (taskId: string) => boolean;
   onToggle: (task: TaskListItem, selected: boolean) => void;
+  /** the release gate's warning: above the table and on every live task not at 提交订单 yet, when there is one */
+  liveWarnings?: ReadonlyArray<{ code: string; message: string }>;
 }
 
 export default function TaskTable(props: Props): JSX.Element {
+  const gate = (): string | null => props.liveWarnings?.[0]?.message ?? null;
   return (
     <div class="tk-table-wrap">
+      <Show when={gate() !== null && props.tasks.some(awaitsFence)}>
+        <LiveGateNote warnings={props.liveWarnings ?? []} />
+      </Show>
       <table class="tk-table" data-testid="task-table">
         <thead>
           <tr>
@@ -31,7 +38,12 @@ export default function TaskTable(props: Props): JSX.Element {
         <tbody>
           <For each={props.tasks}>
             {(t) => (
-              <TaskRow task={t} selected={props.isSelected(t.task_id)} onToggle={(on) => props.onToggle(t, on)} />
+              <TaskRow
+                task={t}
+                selected={props.isSelected(t.task_id)}
+                onToggle={(on) => props.onToggle(t, on)}
+                liveWarning={gate()}
+              />
             )}
           </For>
         </tbody>

@@ -65,7 +65,8 @@ export function createTaskDetail(taskId: string) {
     action.run(async () => {
       const created = await copyTaskAsLive(taskId);
       // the list opens with the copy picked, one 开始采购 away (its own live warning still asks)
-      navigate(`/tasks?created=${encodeURIComponent(created.task_id)}&pick=1`);
+      const warned = created.warnings.length > 0 ? `&warnings=${created.warnings.length}` : '';
+      navigate(`/tasks?created=${encodeURIComponent(created.task_id)}${warned}&pick=1`);
     });
 
   return { task, loadError, busy: action.busy, actionError: action.error, superseded, load, act, copyLive };

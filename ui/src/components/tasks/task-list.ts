@@ -1,6 +1,7 @@
 import { batch, createSignal } from 'solid-js';
 import { ApiError, query } from '../../api/client';
 import { hideTasks, listTasks } from '../../api/endpoints';
+import type { DraftWarning } from '../../../../domain/purchase/views';
 import { sumCents } from '../../lib/money';
 import { createPagedList } from '../../lib/paged-list';
 import { createAction } from '../../lib/action';
@@ -45,6 +46,8 @@ export function createTaskList() {
   const { created, warnings, pick } = arrival();
   const [selected, setSelected] = createSignal<ReadonlyMap<string, TaskListItem>>(new Map());
   const [toHide, setToHide] = createSignal<ReadonlySet<string>>(new Set());
+  // the release gate before a live purchase: every answer says it, the newest one counts
+  const [liveWarnings, setLiveWarnings] = createSignal<DraftWarning[]>([]);
   // The form sends the operator here after saving, so say what was saved.
   const [notice, setNotice] = createSignal<string | null>(
     created === ''
@@ -57,8 +60,11 @@ export function createTaskList() {
   const list = createPagedList({
     filters,
     pageSize: PAGE_SIZE,
-    fetch: (f: TaskFilters, limit, cursor) =>
-      listTasks({ status: f.status, q: f.q, includeHidden: f.hidden, limit, cursor }),
+    fetch: async (f: TaskFilters, limit, cursor) => {
+      const page = await listTasks({ status: f.status, q: f.q, includeHidden: f.hidden, limit, cursor });
+      setLiveWarnings(page.live_warnings ?? []);
+      return page;
+    },
     poll: { ms: LIST_POLL_MS, while: (items) => items.some(moving) },
     // A fresh first page is the truth: keep only picks that are still drafts, at their current
     // version, so a start never carries a stale version or a task that moved on.
@@ -104,6 +110,7 @@ export function createTaskList() {
     setToHide,
     toggle,
     picked,
+    liveWarnings,
     maxTotalPriceCentSum: (): number => sumCents(picked().map((t) => t.max_total_price_cent ?? 0)),
     liveCount: (): number => picked().filter((t) => t.execution_mode === 'live').length,
     hide: createHide(list.reload, toHide, setToHide, setNotice),

@@ -30,6 +30,11 @@ export function isTerminal(status: string): boolean {
   return isPurchaseStatus(status) && isTerminalState(status);
 }
 
+/** A live task that has not reached 提交订单 yet: the release gate still lies ahead of it. */
+export function awaitsFence(t: { execution_mode: string | null; status: string }): boolean {
+  return t.execution_mode === 'live' && ['DRAFT', 'PENDING', 'CLAIMED', 'ORDERING'].includes(t.status);
+}
+
 export function statusZh(s: string): string {
   return isPurchaseStatus(s) ? STATUS_ZH[s] : s;
 }
