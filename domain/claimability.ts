@@ -3,7 +3,7 @@
  * per phone, the first that applies in this order, with the operator's words. The admin works
  * them out in one place (admin/devices/claimability.ts); the UI shows the words.
  */
-export const CLAIM_BLOCKS = {
+const CLAIM_BLOCKS = {
   DEVICE_PENDING: '待批准，还不能领取任务',
   DEVICE_PAUSED: '操作员已暂停',
   DEVICE_NEEDS_ATTENTION: '需处理：等人在手机上处理后恢复',

@@ -135,7 +135,7 @@ function blockOf(s: {
 }
 
 /** Why `phone` cannot take a purchase in `mode` now; null: it can. A busy phone's version matters more than its task. */
-export function claimBlockFor(phone: PhoneClaimState, mode: 'live' | 'dry_run'): ClaimBlock | null {
+function claimBlockFor(phone: PhoneClaimState, mode: 'live' | 'dry_run'): ClaimBlock | null {
   const live = mode === 'live' && phone.approved && !phone.released ? 'APP_VERSION_NOT_RELEASED' : null;
   if (phone.block === null || phone.block === 'DEVICE_BUSY') return live ?? phone.block;
   return phone.block;

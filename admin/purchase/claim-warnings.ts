@@ -19,7 +19,7 @@ const gated = (task: { status: string; execution_mode: string | null }): boolean
   modeOf(task.execution_mode) === 'live' && BEFORE_FENCE.has(task.status);
 
 /** The release gate's warning, naming the versions and the phones on them; null when a phone could submit. */
-export function releaseGateWarning(phones: readonly PhoneClaimState[]): DraftWarning | null {
+function releaseGateWarning(phones: readonly PhoneClaimState[]): DraftWarning | null {
   const unreleased = unreleasedPhones(phones);
   if (!unreleased) return null;
   const byVersion = new Map<string, string[]>();

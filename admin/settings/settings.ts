@@ -30,7 +30,8 @@ const isTextKey = (key: AnyKey): key is TextSettingKey => (TEXT_SETTING_KEYS as 
 const isOptionalKey = (key: AnyKey): key is OptionalSettingKey =>
   (OPTIONAL_SETTING_KEYS as readonly string[]).includes(key);
 /** what is in effect without a row: the default, or null for a setting that has none */
-const unsetValue = (key: AnyKey): number | null => (isTextKey(key) || isOptionalKey(key) ? null : SETTINGS[key].default);
+const unsetValue = (key: AnyKey): number | null =>
+  isTextKey(key) || isOptionalKey(key) ? null : SETTINGS[key].default;
 
 function parseStored(key: AnyKey, raw: string): Stored<number | string> {
   let value: unknown;
@@ -92,9 +93,13 @@ export async function readOptionalSetting(db: AdminDb, key: OptionalSettingKey):
   const stored = (await storedRows(db, [key])).get(key);
   if (!stored) return null;
   if (stored.ok && typeof stored.value === 'number') return stored.value;
-  throw conflict('SETTING_INVALID', `setting ${key} is ${stored.ok ? stored.value : stored.raw}; save it again on 设置`, {
-    key,
-  });
+  throw conflict(
+    'SETTING_INVALID',
+    `setting ${key} is ${stored.ok ? stored.value : stored.raw}; save it again on 设置`,
+    {
+      key,
+    },
+  );
 }
 
 /** What 设置 shows: every value, and which stored ones are unusable (shown with the default). */

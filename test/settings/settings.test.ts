@@ -199,7 +199,9 @@ describe('settings API', () => {
       },
     });
     const cleared = await op.put('/api/settings', { 'money.min_margin_bp': null });
-    expect(cleared.body).toMatchObject({ values: { 'money.twd_to_cny_rate_ppm': 225_000, 'money.min_margin_bp': null } });
+    expect(cleared.body).toMatchObject({
+      values: { 'money.twd_to_cny_rate_ppm': 225_000, 'money.min_margin_bp': null },
+    });
     await op.put('/api/settings', { 'money.twd_to_cny_rate_ppm': null });
   });
 

@@ -21,7 +21,9 @@ export default function SettingsPage(): JSX.Element {
   return (
     <section class="page" data-testid="page-settings">
       <h1 class="page-title">设置</h1>
-      <p class="page-summary">安全上限、授权与保留期限、金额（汇率与费用）、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。</p>
+      <p class="page-summary">
+        安全上限、授权与保留期限、金额（汇率与费用）、顺运宝账号，以及系统自检。修改保存后立即生效，无需重启。
+      </p>
       <SafetySettingsForm />
       <MoneySettingsForm />
       <PublicUrlForm />

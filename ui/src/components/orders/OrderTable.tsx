@@ -25,7 +25,9 @@ export default function OrderTable(props: Props): JSX.Element {
             <th>商品</th>
             <th>规格</th>
             <th class="tk-num">数量</th>
-            <th class="tk-num" title="顾客付的单价；数量大于 1 时下方是这一行的小计">单价（新台币）</th>
+            <th class="tk-num" title="顾客付的单价；数量大于 1 时下方是这一行的小计">
+              单价（新台币）
+            </th>
             <th>匹配</th>
             <th>虾皮 SKU</th>
             <th>采购任务</th>
