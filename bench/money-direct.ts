@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { lineMoney } from '../domain/margin';
 import { daysOf, type DayRange } from '../admin/money/range';
-import type { Overview, OverviewDay, OverviewPhone } from '../admin/money/overview';
+import { quietDay, type Overview, type OverviewPhone } from '../domain/money-views';
 
 /**
  * The money overview's figures worked out again straight from the rows — 顺运宝 lines, tasks,
@@ -18,7 +18,7 @@ const AMOUNT = `COALESCE((SELECT s.gate3_submit_amount_cent FROM order_submissio
 export function directOverview(db: Database.Database, range: DayRange): Overview {
   const inRange = (col: string) => `${DAY(col)} BETWEEN @from AND @to`;
   const rows = <T>(q: string): T[] => db.prepare(q).all(range) as T[];
-  const days = new Map(daysOf(range).map((d) => [d, emptyDay(d)]));
+  const days = new Map(daysOf(range).map((d) => [d, quietDay(d)]));
   const day = (d: string) => days.get(d)!;
 
   for (const r of rows<{ d: string; n: number }>(
@@ -120,21 +120,6 @@ function rateSet(db: Database.Database): boolean {
     .prepare("SELECT value_json FROM app_settings WHERE setting_key = 'money.twd_to_cny_rate_ppm'")
     .get() as { value_json: string } | undefined;
   return row !== undefined && JSON.parse(row.value_json) !== null;
-}
-
-function emptyDay(date: string): OverviewDay {
-  return {
-    date,
-    lines_in: 0,
-    live_purchases: 0,
-    waiting_payment_count: 0,
-    waiting_payment_cny_cent: 0,
-    paid_count: 0,
-    paid_cny_cent: 0,
-    dry_runs: 0,
-    stops: {},
-    margin_cny_cent: null,
-  };
 }
 
 /** The two overviews in one order (phones by id), to compare as values. */

@@ -51,6 +51,20 @@ export interface OverviewDay {
   margin_cny_cent: number | null;
 }
 
+/** A day on which nothing happened: what the overview shows for it. */
+export const quietDay = (date: string): OverviewDay => ({
+  date,
+  lines_in: 0,
+  live_purchases: 0,
+  waiting_payment_count: 0,
+  waiting_payment_cny_cent: 0,
+  paid_count: 0,
+  paid_cny_cent: 0,
+  dry_runs: 0,
+  stops: {},
+  margin_cny_cent: null,
+});
+
 /** What waits to be paid on each phone now, and what it did within the range. */
 export interface OverviewPhone {
   device_id: string;
@@ -68,16 +82,18 @@ export interface Overview {
 }
 
 /** `TaskView.money`: the task's order line beside this task's cost (admin/money/task-money.ts). */
-export interface TaskMoney {
-  sale_twd_cent: number | null;
-  quantity: number;
-  rate_ppm: number | null;
+export type TaskMoney = Pick<
+  MoneyLine,
+  | 'sale_twd_cent'
+  | 'quantity'
+  | 'rate_ppm'
+  | 'sale_cny_cent'
+  | 'fees_cny_cent'
+  | 'cost_cny_cent'
+  | 'cost_source'
+  | 'margin_cny_cent'
+  | 'margin_bp'
+> & {
   /** the rates are the ones in force when the task reached 待付款, kept since */
   rates_frozen: boolean;
-  sale_cny_cent: number | null;
-  fees_cny_cent: number | null;
-  cost_cny_cent: number | null;
-  cost_source: 'purchase' | 'estimate' | null;
-  margin_cny_cent: number | null;
-  margin_bp: number | null;
-}
+};

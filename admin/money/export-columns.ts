@@ -1,5 +1,5 @@
 import { STATUS_ZH, type PurchaseStatus } from '../../domain/purchase/status';
-import type { MoneyLine } from './lines';
+import type { MoneyLine } from '../../domain/money-views';
 
 /**
  * The columns of the money export (admin/money/export.ts), one row per 顺运宝 order line. Each

@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import type { Logger } from '../../platform/logger';
 import type { AdminDb } from '../db/database';
 import { dayDate, EXPORT_COLUMNS, taipeiText, taipeiWallClock, type ExportKind } from './export-columns';
-import { streamMoneyLines, type MoneyLine } from './lines';
+import type { MoneyLine } from '../../domain/money-views';
+import { streamMoneyLines } from './lines';
 import type { DayRange } from './range';
 
 /**

@@ -1,8 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { MAX_SALE_TWD_CENT } from '../../domain/margin';
 import type { MoneyLine } from '../../domain/money-views';
-
-export type { MoneyLine };
 import { LIVE_LINE_TASK_STATES } from '../../domain/syb';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import type { AdminDb } from '../db/database';

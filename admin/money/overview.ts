@@ -1,30 +1,15 @@
 import { sql } from 'kysely';
-import type { Overview, OverviewDay, OverviewPhone } from '../../domain/money-views';
-
-export type { Overview, OverviewDay, OverviewPhone };
+import { quietDay, type Overview, type OverviewDay, type OverviewPhone } from '../../domain/money-views';
 import type { AdminDb } from '../db/database';
 import { readOptionalSetting } from '../settings/settings';
 import { daysOf, type DayRange } from './range';
-
-const emptyDay = (date: string): OverviewDay => ({
-  date,
-  lines_in: 0,
-  live_purchases: 0,
-  waiting_payment_count: 0,
-  waiting_payment_cny_cent: 0,
-  paid_count: 0,
-  paid_cny_cent: 0,
-  dry_runs: 0,
-  stops: {},
-  margin_cny_cent: null,
-});
 
 /**
  * The overview reads the daily figures the triggers of migrations/0160_money.ts keep (a few rows
  * a day, whatever the number of tasks) and the tasks waiting for payment now (a partial index).
  */
 export async function moneyOverview(db: AdminDb, range: DayRange): Promise<Overview> {
-  const days = new Map(daysOf(range).map((d) => [d, emptyDay(d)]));
+  const days = new Map(daysOf(range).map((d) => [d, quietDay(d)]));
   for (const { day, stops, ...figures } of (await dayFigures(range).execute(db)).rows) {
     const entry = days.get(day);
     if (entry) Object.assign(entry, figures, { stops: JSON.parse(stops ?? '{}') as Record<string, number> });
