@@ -55,6 +55,7 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     money: await taskMoney(db, task),
     syb_id: task.syb_id,
     syb_order_no: task.syb_order_no,
+    order_line_spec: await orderLineSpec(db, task.syb_id),
     pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
@@ -201,4 +202,11 @@ async function canceledBy(db: AdminDb, taskId: string): Promise<string | null> {
     .limit(1)
     .executeTakeFirst();
   return row?.actor ?? null;
+}
+
+/** The 顺运宝 line's 规格, so a draft shows what the customer bought beside what it will buy. */
+async function orderLineSpec(db: AdminDb, sybId: string | null): Promise<string | null> {
+  if (sybId === null) return null;
+  const line = await db.selectFrom('syb_orders').select('product_spec').where('syb_id', '=', sybId).executeTakeFirst();
+  return line?.product_spec ?? null;
 }

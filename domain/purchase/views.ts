@@ -83,6 +83,8 @@ export interface TaskView {
   /** the 顺运宝 order line and its order number a draft was made from (null for a manual task) */
   syb_id: string | null;
   syb_order_no: string | null;
+  /** the order line's own 规格 as the customer bought it, beside the PDD options chosen for it */
+  order_line_spec: string | null;
   /** the PDD order number the phone read after submitting (or the operator entered) */
   pdd_order_no: string | null;
   shopee_goods_id: string | null;

@@ -222,6 +222,8 @@ test('the outcome links to the draft; started from 采购任务, the phone runs 
     .click();
   await page.locator(`[data-testid="page-task-detail"][data-task-id="${draftId}"]`).waitFor();
   expect(await page.getByTestId('task-mode').textContent()).toContain('试运行');
+  // the draft says what the customer bought beside what it will buy
+  expect(await page.getByTestId('task-order-line-spec').textContent()).toBe('黑色,M');
 
   await page.getByTestId('nav-tasks').click();
   const taskRow = page.locator(`[data-testid="task-row"][data-task-id="${draftId}"]`);

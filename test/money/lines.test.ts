@@ -175,6 +175,7 @@ describe('money per order line', () => {
       margin_cny_cent: row.margin_cny_cent,
       margin_bp: row.margin_bp,
     });
+    expect((await op.get('/api/tasks/task-P1')).body).toMatchObject({ order_line_spec: '黑色,M' });
     const draft = (await op.get('/api/tasks/task-E3')).body as { money: Record<string, unknown> };
     expect(draft.money).toMatchObject({
       rates_frozen: false,

@@ -24,6 +24,16 @@ export default function TaskFacts(props: { task: TaskView }): JSX.Element {
         </dd>
         <dt>规格</dt>
         <dd data-testid="task-options">{optionsText(t().pdd_options)}</dd>
+        <Show when={t().order_line_spec}>
+          {(spec) => (
+            <>
+              <dt>订单规格</dt>
+              <dd data-testid="task-order-line-spec" title="顺运宝订单明细里顾客买的规格">
+                {spec()}
+              </dd>
+            </>
+          )}
+        </Show>
         <dt>数量</dt>
         <dd>{t().quantity}</dd>
         <dt>最高总价</dt>
