@@ -1,21 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { TaskView } from '../../domain/purchase/views';
+import type { DraftWarning, TaskView } from '../../domain/purchase/views';
 import type { Faults, Order } from '../../sim/phone';
 import { defaultShipments, DEMO_PRODUCTS } from '../../sim/syb/data';
 import { demoPddUrl, demoSkus } from '../../sim/syb/demo-export';
 import { startSybSim, type SybSim } from '../../sim/syb/server';
-import { startBrowserRig, waitInPage, type BrowserRig } from '../browser';
+import { startBrowserRig, waitForText, waitInPage, type BrowserRig } from '../browser';
+import { guideExampleTables } from '../catalog/guide-example';
+import { buildWorkbook } from '../catalog/workbook';
 import { importDemoExportInUi, startDemoPhone, type DemoPhone } from './demo';
 import { type OperatorClient, type TestAdmin } from '../harness';
 
 /**
  * The operator's day as docs/operator-guide.md tells it, in a real browser on a 1366×768 screen,
- * on the demo data of a fresh `npm start`: import the Shopee export, link the coat, collect it on
- * the phone, map its black M, sync the SYB orders, draft → dry run → live → 待付款 → 标记已付款;
- * a stop before the fence and its fix (重置为草稿); a submit whose outcome is unclear (待核对) and
- * how it is resolved; 设备 and 设置. Every step asserts what the operator should see. With
+ * on the demo data of a fresh `npm start`: import the Shopee export (and the guide's own example
+ * table), link the coat, collect it on the phone, map it in one click, sync the SYB orders, draft →
+ * dry run → 发布 → live → 待付款 → 标记已付款; a stop before the fence and its fix (重置为草稿); a
+ * submit whose outcome is unclear (待核对) and how it is resolved; a start no phone takes, and why;
+ * 设备 and 设置. Every step asserts what the operator should see. With
  * `CMAUTOBUY_GUIDE_SHOTS=<dir>` it also writes the guide's pictures there (`npm run
  * docs:screenshots` → docs/images). ui/dist must be built (`npx vite build --config
  * ui/vite.config.ts`). The tests share one page, in order, as one operator's day would.
@@ -39,7 +42,7 @@ let page: Page;
 let api: OperatorClient;
 let syb: SybSim;
 let demo: DemoPhone;
-const task: { dryRun?: string; live?: string; stopped?: string; unclear?: string } = {};
+const task: { dryRun?: string; live?: string; stopped?: string; unclear?: string; waiting?: string } = {};
 
 beforeAll(async () => {
   rig = await startBrowserRig();
@@ -170,6 +173,27 @@ test('1 导入: the demo Shopee export lands on 商品 with every product and SK
   await shot('01-import.png');
 });
 
+test('1a 导入 the guide’s own example: its SKU-only table (docs/operator-guide.md §1) adds its products', async () => {
+  // The walk goes on with the demo export: the coat it links is the one the simulator phone sells.
+  const [skuOnly] = guideExampleTables();
+  const goodsIds = [...new Set(skuOnly!.rows.map((r) => r['商品ID']!))];
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'guide-example.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: await buildWorkbook(skuOnly!.header, skuOnly!.rows),
+  });
+  await page.getByTestId('import-start').click();
+  await waitInPage<string>(
+    page,
+    `document.querySelector('[data-testid="import-products"]')?.textContent ?? ''`,
+    (v) => v === String(goodsIds.length),
+  );
+  expect(await page.getByTestId('import-skus').textContent()).toBe(String(skuOnly!.rows.length));
+  expect(await page.getByTestId('import-failed-row').count()).toBe(0);
+  for (const id of goodsIds) await page.locator(`[data-testid="product-row"][data-goods-id="${id}"]`).waitFor();
+  await page.locator(`[data-testid="product-row"][data-goods-id="${coat.productId}"]`).waitFor();
+});
+
 test('2 链接: the coat’s PDD link is pasted on its page; it is 待采集', async () => {
   await page.locator(`[data-testid="product-row"][data-goods-id="${coat.productId}"]`).click();
   await page.getByTestId('product-title').waitFor();
@@ -192,22 +216,27 @@ test('3 采集: the phone reads every option; the page turns 已采集 by itself
   await shot('03-collect.png');
 });
 
-test('4 映射: 黑色,M maps to the PDD option with the same text, at its collected price', async () => {
-  await page.getByTestId('mapping-open').click();
-  const dialog = page.getByTestId('mapping-dialog');
-  await dialog.waitFor();
-  await dialog.locator(`[data-testid="mapping-shopee-row"][data-sku-id="${BLACK_M_SKU}"]`).click();
-  const suggested = dialog.locator('[data-testid="mapping-pdd-row"][data-suggested="1"]');
-  await suggested.waitFor();
-  expect(await suggested.textContent()).toContain('¥12.88');
-  await suggested.getByTestId('mapping-choose').click();
-  await suggested.getByText('已映射').waitFor();
-  expect(
-    await dialog.locator(`[data-testid="mapping-shopee-row"][data-sku-id="${BLACK_M_SKU}"]`).textContent(),
-  ).toContain('→ 黑色 / M');
-  await shot('04-map.png');
-  await dialog.getByTestId('mapping-close').click();
-  await dialog.waitFor({ state: 'detached' });
+test('4 映射: 按文字一致全部映射 maps 黑色,M (after its preview); the SKU table shows its PDD price', async () => {
+  // After the collect the one-click mapping is the next step, its count on the button.
+  const open = page.getByTestId('auto-mapping-open');
+  await open.waitFor();
+  expect(await open.textContent()).toMatch(/^按文字一致全部映射（\d+）$/);
+  expect((await open.getAttribute('class'))?.split(' ')).toContain('btn-primary');
+  await open.click();
+  const preview = page.getByTestId('auto-mapping-dialog');
+  const blackM = preview.locator(`[data-testid="auto-mapping-row"][data-sku-id="${BLACK_M_SKU}"]`);
+  await blackM.waitFor();
+  expect(await blackM.textContent()).toContain('黑色 / M');
+  expect(await blackM.textContent()).toContain('¥12.88');
+  const count = await preview.getByTestId('auto-mapping-row').count();
+  expect(await preview.getByTestId('auto-mapping-confirm').textContent()).toBe(`确认映射 ${count} 个 SKU`);
+  await shot('04-auto-map.png');
+  await preview.getByTestId('auto-mapping-confirm').click();
+  await preview.waitFor({ state: 'detached' });
+  await waitForText(page, 'detail-message', `已按文字一致映射 ${count} 个 SKU`);
+  const price = page.locator(`[data-testid="sku-row"][data-sku-id="${BLACK_M_SKU}"]`).getByTestId('sku-pdd-price');
+  await price.waitFor();
+  expect(await price.textContent()).toMatch(/^ ¥12\.88 ?(实测|推测价格)$/);
   const product = (await api.get(`/api/shopee/products/${coat.productId}`)).body as {
     skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }>;
   };
@@ -215,6 +244,20 @@ test('4 映射: 黑色,M maps to the PDD option with the same text, at its colle
     color: '黑色',
     size: 'M',
   });
+
+  // 规格映射 (by hand, for what the text does not match) shows the same: 黑色 / M 已映射.
+  await page.getByTestId('mapping-open').click();
+  const dialog = page.getByTestId('mapping-dialog');
+  await dialog.waitFor();
+  const shopee = dialog.locator(`[data-testid="mapping-shopee-row"][data-sku-id="${BLACK_M_SKU}"]`);
+  await shopee.click();
+  expect(await shopee.textContent()).toContain('→ 黑色 / M');
+  const mapped = dialog.locator('[data-testid="mapping-pdd-row"]', { hasText: '已映射' });
+  await mapped.waitFor();
+  expect(await mapped.textContent()).toContain('¥12.88');
+  await shot('04-map.png');
+  await dialog.getByTestId('mapping-close').click();
+  await dialog.waitFor({ state: 'detached' });
 });
 
 test('5 订单: 立即同步 brings the SYB lines in; the coat’s black M (mapped) is 可采购', async () => {
@@ -281,8 +324,8 @@ test('8a 发布拼多多版本: the dry run made 8.17.0 releasable; nothing had 
   await row.locator('[data-testid="app-version-release"]:not([disabled])').waitFor();
   await shot('09-release.png');
   await row.getByTestId('app-version-release').click();
-  // the confirmation names the dry run the release rests on
-  await page.getByTestId('app-version-release-dialog').getByText('试运行任务').waitFor();
+  // the confirmation names the dry run the release rests on: step 7's
+  await page.getByTestId('app-version-release-dialog').getByText(`试运行任务 ${task.dryRun!}`).waitFor();
   await page.getByTestId('app-version-release-dialog-confirm').click();
   await page.locator('[data-testid="app-version-row"][data-app-version="8.17.0"][data-released="true"]').waitFor();
 });
@@ -412,6 +455,41 @@ test('13 核对结果「未创建」: no order on the phone, so the task ends as
   await clearFaults();
   expect(await phoneOrders()).toEqual([]);
   await shot('18-resolved.png');
+});
+
+test('13a 没有手机能领取: with the only phone paused, a started task says which phone and why, then runs once it is resumed', async () => {
+  expect((await api.post(`/api/devices/${demo.deviceId}/pause`)).status).toBe(200);
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
+    pdd_options: BLACK_M,
+    quantity: 1,
+    max_total_price_cent: 2000,
+    execution_mode: 'dry_run',
+  });
+  expect(created.status).toBe(201);
+  task.waiting = (created.body as { task_id: string }).task_id;
+  const started = page.waitForResponse((r) => r.url().endsWith('/api/tasks/start'));
+  await startFromList([task.waiting]);
+  const answer = (await (await started).json()) as { tasks: Array<{ task_id: string; warnings: DraftWarning[] }> };
+  const warnings = answer.tasks.find((t) => t.task_id === task.waiting)!.warnings;
+  expect(warnings.map((w) => w.code)).toEqual(['NO_PHONE_CAN_CLAIM']);
+  expect(warnings[0]!.message).toContain('深圳-01（操作员已暂停）');
+
+  await openTask(task.waiting);
+  await page.getByTestId('task-device').getByText('等待手机领取').waitFor();
+  const phone = page.locator(`[data-testid="waiting-phone"][data-device-id="${demo.deviceId}"]`);
+  await phone.getByText('深圳-01：操作员已暂停').waitFor();
+  expect(await phone.getAttribute('data-reason')).toBe('DEVICE_PAUSED');
+  await page.locator('[data-testid="draft-warning"][data-code="NO_PHONE_CAN_CLAIM"]').waitFor();
+  expect((await apiTask(task.waiting)).status).toBe('PENDING');
+  await shot('19-waiting-for-phone.png');
+
+  // 恢复: the phone's worker reads its screen, then takes the task; the dry run orders nothing.
+  expect([200, 202]).toContain((await api.post(`/api/devices/${demo.deviceId}/resume`)).status);
+  await detailStatus(task.waiting, 'DRY_RUN_PASSED');
+  expect(await page.getByTestId('waiting-for').count()).toBe(0);
+  expect(await phoneOrders()).toEqual([]);
 });
 
 test('14 设备: the phone is listed by its name, 在线', async () => {
