@@ -49,13 +49,14 @@ function matchesCode(d: ScheduleDescription): boolean {
 
 /**
  * The Schedule `syb-sync`: every 10 minutes, overlap SKIP (a slow sync is never doubled),
- * paused while no SYB account is set. Created under a fixed id, so it exists exactly once
+ * paused while no SYB account is set, and triggered at once while no sync has ever run. Created under a fixed id, so it exists exactly once
  * however often the admin starts; an existing one converges to this code's spec, action and
  * policies (a deploy that changes them takes effect), and its paused state to the account.
  */
 export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybService): Promise<void> {
   const client = await temporal.client();
   const paused = (await syb.account()) === null;
+  const handle = client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
   try {
     await client.schedule.create({
       scheduleId: SYB_SYNC_SCHEDULE_ID,
@@ -64,17 +65,28 @@ export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybServi
       policies: POLICIES,
       state: { paused, note: paused ? PAUSED_NOTE : 'running' },
     });
-    return;
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    const current = await handle.describe();
+    if (!matchesCode(current))
+      await handle.update((prev) => ({ ...prev, spec: SPEC, action: ACTION, policies: POLICIES }));
+    if (current.state.paused !== paused) {
+      if (paused) await handle.pause(PAUSED_NOTE);
+      else await handle.unpause('SYB account set');
+    }
   }
-  const handle = client.schedule.getHandle(SYB_SYNC_SCHEDULE_ID);
-  const current = await handle.describe();
-  if (!matchesCode(current))
-    await handle.update((prev) => ({ ...prev, spec: SPEC, action: ACTION, policies: POLICIES }));
-  if (current.state.paused === paused) return;
-  if (paused) await handle.pause(PAUSED_NOTE);
-  else await handle.unpause('SYB account set');
+  // The first sync runs now, not ten minutes after start: 订单 would say 尚未同步 until then.
+  if (!paused && (await neverSynced(syb))) await handle.trigger(ScheduleOverlapPolicy.SKIP);
+}
+
+/** No sync has ever finished, and none runs now. */
+async function neverSynced(syb: SybService): Promise<boolean> {
+  const state = await syb.db
+    .selectFrom('syb_sync_state')
+    .select(['last_synced_at', 'running'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return !state || (state.last_synced_at === null && state.running === 0);
 }
 
 /**

@@ -14,6 +14,7 @@ import { freePort } from '../../platform/network';
 import { decryptHistoryPayloads } from '../../temporal/codec/history';
 import { newPayloadKeyEntry, PAYLOAD_KEYS_VAR, parsePayloadKeys } from '../../temporal/codec/keys';
 import { loginOperator, tempDataDir, TEST_ADMIN_PASSWORD, type OperatorClient } from '../harness';
+import { until } from '../device/fixtures';
 import { allocateNamespace } from '../namespaces';
 import { shipment, SimControl, taipeiAt } from './helpers';
 
@@ -164,8 +165,9 @@ describe('SYB account set on 设置: the admin worker syncs with it', () => {
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ url: sim.url, username, password_set: true, configured: true });
 
-    expect(await logins()).toBe(0);
-    // before: the worker held no password, and every sync ended SYB_NOT_CONFIGURED with no call upstream
+    // before: the worker held no password, and every sync ended SYB_NOT_CONFIGURED with no call
+    // upstream; now the account set starts the first sync at once, and the worker logs in with it
+    await until('the first sync to log in upstream', async () => (await logins()) === 1, 30_000);
     expect(await syncOnce()).toMatchObject({ lines: 1 });
     expect(await logins()).toBe(1);
     const lines = await op.get('/api/syb/orders');
