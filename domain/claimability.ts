@@ -1,3 +1,5 @@
+import { LOW_STORAGE_MB } from './phone-health';
+
 /**
  * Why a phone cannot take a waiting purchase now (`TaskView.waiting_for`, docs/api.md): one code
  * per phone, the first that applies in this order, with the operator's words. The admin works
@@ -11,6 +13,7 @@ const CLAIM_BLOCKS = {
   DEVICE_OFFLINE: '离线',
   BATTERY_LOW: '电量过低且未充电',
   SCREEN_LOCKED: '锁屏或黑屏',
+  STORAGE_LOW: `剩余存储低于 ${LOW_STORAGE_MB} MB`,
   APP_VERSION_UNPROFILED: '拼多多版本没有页面配置',
   APP_VERSION_NOT_RELEASED: '拼多多版本未发布，不能真实下单',
   DEVICE_BUSY: '正在执行其他任务',

@@ -74,8 +74,16 @@ export interface DeviceView {
   /** phone hosts (docs/phone-hosts.md); a phone issued by hand is `active` with no host */
   state?: PhoneState;
   host_id?: string | null;
+  /** the name its phone host was issued under (hosts have names, their ids are for engineers); null: no host */
+  host_name?: string | null;
   health?: PhoneHealth | null;
+  /** the host's health reading's refusal alone (attention, holds and presence aside) */
   claim_block?: { reason_code: string; message: string } | null;
+  /**
+   * Why the phone takes no purchase now by the one claim rule (admin/devices/claimability.ts,
+   * `ClaimBlock` codes with their words); null: it may
+   */
+  claim_blocked_by?: { reason_code: string; reason_zh: string } | null;
   /** registered with the admin lately, yet no worker polls its Temporal queue (wrong address or namespace) */
   temporal_missing?: boolean;
   /** the operator holding the phone from the admin (人工操作中); null: automation's */

@@ -10,6 +10,8 @@ import type { AdminDb } from '../db/database';
 import { noteAppVersionSeen } from '../devices/app-versions';
 import { capabilitiesSchema, modelSchema, serialSchema, versionSchema } from '../devices/reported-fields';
 import { attentionByDevice } from '../devices/attention';
+import { phoneClaimStates } from '../devices/claimability';
+import { claimBlockZh } from '../../domain/claimability';
 import { PHONE_FAULT_CODES, phoneFaultZh } from '../../domain/device-faults';
 import type { TemporalGateway } from '../temporal/gateway';
 
@@ -87,10 +89,13 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
   const rows = await db
     .selectFrom('device_credentials as c')
     .leftJoin('devices as d', 'd.device_id', 'c.device_id')
+    .leftJoin('host_phones as hp', 'hp.device_id', 'c.device_id')
+    .leftJoin('phone_hosts as h', 'h.host_id', 'hp.host_id')
     .select([
       'c.device_id',
       'c.display_name',
       'c.pdd_account',
+      'h.display_name as host_name',
       'c.created_at',
       'd.app_version',
       'd.serial',
@@ -117,6 +122,8 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
   const taskOf = new Map(busy.map((t) => [t.device_id, t]));
   const lastErrors = await lastErrorsByDevice(db);
   const attention = await attentionByDevice(db);
+  // the same rule a waiting task's 等待原因 and the claim check read: 设备 never judges on its own
+  const blocks = new Map((await phoneClaimStates(db, now)).map((p) => [p.device_id, p.block]));
   // A phone waiting as 待批准 has no token and runs no worker (docs/phone-hosts.md), so Temporal
   // is not asked about it: what a host reports by itself costs 设备 no Temporal call.
   const pending = new Set(
@@ -133,6 +140,7 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
     const task = taskOf.get(r.device_id);
     const seen = polls ? (polls.get(r.device_id) ?? null) : lastSeen(r.last_seen_at);
     const window = polls ? POLLER_WINDOW_MS : ONLINE_WITHIN_MS;
+    const block = blocks.get(r.device_id) ?? null;
     return {
       device_id: r.device_id,
       display_name: r.display_name,
@@ -145,6 +153,8 @@ export async function listDevices(db: AdminDb, presence: DevicePresence, now = n
       claimed_at: task?.started_at ?? null,
       last_error: lastErrors.get(r.device_id) ?? null,
       attention: attention.get(r.device_id) ?? null,
+      claim_blocked_by: block === null ? null : { reason_code: block, reason_zh: claimBlockZh(block) },
+      host_name: r.host_name,
       agent: r.agent_state ? { state: r.agent_state, reason: r.agent_reason } : AGENT_NOT_REPORTED,
       serial: r.serial,
       model: r.model,

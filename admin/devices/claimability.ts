@@ -37,6 +37,7 @@ export interface PhoneClaimState {
 const HEALTH_BLOCKS: Record<HealthRefusal, ClaimBlock> = {
   LOW_BATTERY: 'BATTERY_LOW',
   SCREEN_LOCKED: 'SCREEN_LOCKED',
+  LOW_STORAGE: 'STORAGE_LOW',
   APP_VERSION_UNPROFILED: 'APP_VERSION_UNPROFILED',
   PHONE_PENDING: 'DEVICE_PENDING',
 };
@@ -63,6 +64,7 @@ export async function phoneClaimStates(db: AdminDb, now = new Date()): Promise<P
       'dh.battery_level',
       'dh.charging',
       'dh.screen',
+      'dh.free_storage_mb',
       'dh.app_version as read_version',
     ])
     .where('c.status', '=', 'ACTIVE')
@@ -92,9 +94,14 @@ export async function phoneClaimStates(db: AdminDb, now = new Date()): Promise<P
     const seen = r.last_seen_at === null ? null : parseUtcTimestamp(r.last_seen_at);
     const online = seen !== null && now.getTime() - seen.getTime() <= CLAIM_ONLINE_WITHIN_MS && r.adb_connected !== 0;
     const health =
-      r.battery_level !== null && r.charging !== null && r.screen !== null
+      r.battery_level !== null && r.charging !== null && r.screen !== null && r.free_storage_mb !== null
         ? healthRefusal(
-            { battery_level: r.battery_level, charging: r.charging === 1, screen: r.screen },
+            {
+              battery_level: r.battery_level,
+              charging: r.charging === 1,
+              screen: r.screen,
+              free_storage_mb: r.free_storage_mb,
+            },
             isProfiled(profiles, r.device_id, r.read_version),
           )
         : null;

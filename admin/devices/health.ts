@@ -75,7 +75,10 @@ export function isProfiled(profiles: Map<string, Set<string>>, deviceId: string,
   return !p || appVersion === null || p.has(appVersion);
 }
 
-/** The host-side reason this phone may not claim now (pending, low battery, locked, unprofiled PDD version), or null. */
+/**
+ * The host-side reason this phone may not claim now (pending, low battery, locked, low storage,
+ * unprofiled PDD version), or null.
+ */
 export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<HealthRefusal | null> {
   const p = await db
     .selectFrom('host_phones')
@@ -85,7 +88,7 @@ export async function hostClaimRefusal(db: AdminDb, deviceId: string): Promise<H
   if (p && p.approved_at === null) return 'PHONE_PENDING';
   const h = await db
     .selectFrom('device_health')
-    .select(['battery_level', 'charging', 'screen', 'app_version'])
+    .select(['battery_level', 'charging', 'screen', 'free_storage_mb', 'app_version'])
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
   if (!h) return null;

@@ -6,8 +6,9 @@ import { deviceRequest, TEST_ADMIN_PASSWORD } from '../harness';
 
 /**
  * 设备 with a phone host (ui/dist must be built): a phone its host reported waits as 待批准 with
- * its model, serial and PDD version; 批准 makes it active; a low battery shows as the reason it
- * takes no claim; 拒绝 removes a phone; 发放主机凭据 shows the host id and token once.
+ * its model, serial, PDD version and host by name; 批准 (asked first) makes it active; a low
+ * battery shows as the reason it takes no claim; 拒绝 (asked first) removes a phone; 添加手机主机
+ * shows the host id and token once.
  */
 jest.setTimeout(180_000);
 
@@ -46,7 +47,17 @@ test('待批准 → 批准, health and the reason a phone takes no claim; 拒绝
   await one.getByTestId('device-pending').getByText('待批准').waitFor();
   await one.getByText('Redmi Note 11 · ui-phone-1').first().waitFor();
   await one.getByRole('cell', { name: '8.17.0' }).waitFor();
+  // the host by the name it was issued under, never its id
+  expect(await one.getByTestId('device-host').textContent()).toBe('主机「机房-1」');
+  // a pending phone's one red button is 拒绝, set apart; 吊销 would revoke the same credential
+  expect(await one.locator('.tk-btn-danger').count()).toBe(1);
   await one.getByTestId('device-approve').click();
+  await page.getByTestId('device-approve-dialog').getByText('ui-phone-1').first().waitFor();
+  await page.getByTestId('device-approve-dialog-back').click();
+  await page.getByTestId('device-approve-dialog').waitFor({ state: 'detached' });
+  expect(await one.getAttribute('data-state')).toBe('pending');
+  await one.getByTestId('device-approve').click();
+  await page.getByTestId('device-approve-dialog-confirm').click();
   await page.locator('[data-testid="device-row"][data-state="active"]', { hasText: 'ui-phone-1' }).waitFor();
   const views = (await rig.api.get('/api/devices')).body as DeviceView[];
   const approved = views.find((d) => d.serial === 'ui-phone-1')!;
@@ -68,11 +79,17 @@ test('待批准 → 批准, health and the reason a phone takes no claim; 拒绝
     .waitFor();
 
   await row(page, 'ui-phone-2').getByTestId('device-reject').click();
+  await page.getByTestId('device-reject-dialog-back').click();
+  await page.getByTestId('device-reject-dialog').waitFor({ state: 'detached' });
+  expect(await row(page, 'ui-phone-2').getAttribute('data-state')).toBe('pending');
+  await row(page, 'ui-phone-2').getByTestId('device-reject').click();
+  await page.getByTestId('device-reject-dialog').getByText('ui-phone-2').first().waitFor();
+  await page.getByTestId('device-reject-dialog-confirm').click();
   await row(page, 'ui-phone-2').waitFor({ state: 'detached' });
   expect(((await rig.api.get('/api/devices')).body as DeviceView[]).map((d) => d.serial)).toEqual(['ui-phone-1']);
 });
 
-test('发放主机凭据 shows the host id and token once, with the command to run once 管理服务对外地址 is set', async () => {
+test('添加手机主机 shows the host id and token once, with the command to run once 管理服务对外地址 is set', async () => {
   const issue = async (name: string): Promise<void> => {
     await page.getByTestId('host-issue').click();
     await page.getByTestId('host-issue-name').fill(name);

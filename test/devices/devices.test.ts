@@ -1,4 +1,5 @@
 import { POLLER_WINDOW_MS } from '../../admin/auth/device-registry';
+import { issueHostCredential } from '../../admin/auth/host-credentials';
 import type { DeviceView, IssuedDeviceView } from '../../domain/devices';
 import type { TaskListItem, TaskView } from '../../domain/purchase/views';
 import type { Page } from '../../domain/page';
@@ -240,5 +241,44 @@ describe('devices while Temporal does not answer', () => {
     await backdateLastSeen(admin, issued.device_id, 11);
     const later = await deviceOf(op, issued.device_id);
     expect(later).toMatchObject({ online: false, online_source: 'last_seen' });
+  });
+
+  it('names why a phone takes no purchase by the claim rule (claim_blocked_by), and a phone host by its name', async () => {
+    const issued = (await op.post('/api/devices', { display_name: '电量测试' })).body as IssuedDeviceView;
+    const auth = { authorization: `Bearer ${issued.device_id}.${issued.token}` };
+    expect((await deviceRequest(admin, auth, 'POST', '/api/device/register', { body: REGISTRATION })).status).toBe(200);
+    expect(await deviceOf(op, issued.device_id)).toMatchObject({ claim_blocked_by: null, host_name: null });
+    const health = async (h: { battery_level: number; charging: number; free_storage_mb: number }) => {
+      const row = { ...h, screen: 'on' as const, checked_at: toUtcTimestamp(new Date()), app_version: null };
+      await admin.db
+        .insertInto('device_health')
+        .values({ device_id: issued.device_id, ...row })
+        .onConflict((oc) => oc.column('device_id').doUpdateSet(row))
+        .execute();
+      return (await deviceOf(op, issued.device_id))?.claim_blocked_by;
+    };
+    expect(await health({ battery_level: 12, charging: 0, free_storage_mb: 20_000 })).toEqual({
+      reason_code: 'BATTERY_LOW',
+      reason_zh: '电量过低且未充电',
+    });
+    expect(await health({ battery_level: 80, charging: 1, free_storage_mb: 300 })).toEqual({
+      reason_code: 'STORAGE_LOW',
+      reason_zh: '剩余存储低于 500 MB',
+    });
+    await backdateLastSeen(admin, issued.device_id, 4);
+    expect((await deviceOf(op, issued.device_id))?.claim_blocked_by?.reason_code).toBe('DEVICE_OFFLINE');
+
+    const host = await issueHostCredential(admin.db, { kind: 'system', name: 'test' }, '机房-2');
+    const reported = await deviceRequest(
+      admin,
+      { authorization: `Bearer ${host.hostId}.${host.token}` },
+      'POST',
+      '/api/host/phones',
+      { body: { serial: 'named-host-phone', model: 'Redmi Note 11', android_version: '12', app_version: '8.17.0' } },
+    );
+    expect(reported.status).toBe(200);
+    const phone = (await devices(op)).find((d) => d.serial === 'named-host-phone');
+    expect(phone).toMatchObject({ state: 'pending', host_id: host.hostId, host_name: '机房-2' });
+    expect(phone?.claim_blocked_by).toEqual({ reason_code: 'DEVICE_PENDING', reason_zh: '待批准，还不能领取任务' });
   });
 });

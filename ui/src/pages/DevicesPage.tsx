@@ -3,6 +3,7 @@ import type { DeviceView } from '../../../domain/devices';
 import ErrorMessage from '../components/ErrorMessage';
 import AppVersions from '../components/devices/AppVersions';
 import { createDeviceList } from '../components/devices/device-list';
+import DeviceActionDialog, { type DeviceAction } from '../components/devices/DeviceActionDialog';
 import DeviceTable from '../components/devices/DeviceTable';
 import IssueDialog from '../components/devices/IssueDialog';
 import RenameDialog from '../components/devices/RenameDialog';
@@ -12,11 +13,12 @@ import '../components/tasks/tasks.css';
 import { formatTime } from '../lib/time';
 
 export default function DevicesPage(): JSX.Element {
-  const { devices, error, loadedAt, now, changed, toggle } = createDeviceList();
+  const { devices, error, loadedAt, now, changed } = createDeviceList();
   const [issuing, setIssuing] = createSignal(false);
   const [issuingHost, setIssuingHost] = createSignal(false);
   const [renaming, setRenaming] = createSignal<DeviceView | null>(null);
   const [revoking, setRevoking] = createSignal<DeviceView | null>(null);
+  const [asking, setAsking] = createSignal<{ device: DeviceView; action: DeviceAction } | null>(null);
 
   return (
     <section class="page" data-testid="page-devices">
@@ -29,9 +31,7 @@ export default function DevicesPage(): JSX.Element {
             now={now()}
             onRename={(d) => setRenaming(d)}
             onRevoke={(d) => setRevoking(d)}
-            onPause={(d) => void toggle(d, 'pause')}
-            onResume={(d) => void toggle(d, 'resume')}
-            onChanged={changed}
+            onAction={(device, action) => setAsking({ device, action })}
           />
         )}
       </Show>
@@ -58,6 +58,19 @@ export default function DevicesPage(): JSX.Element {
           />
         )}
       </Show>
+      <Show when={asking()} keyed>
+        {(a) => (
+          <DeviceActionDialog
+            device={a.device}
+            action={a.action}
+            onDone={() => {
+              setAsking(null);
+              changed();
+            }}
+            onClose={() => setAsking(null)}
+          />
+        )}
+      </Show>
       <Show when={revoking()}>
         {(d) => (
           <RevokeDialog
@@ -74,7 +87,7 @@ export default function DevicesPage(): JSX.Element {
   );
 }
 
-/** 设备, when the table was read, and the two ways to issue a credential. */
+/** 设备, when the table was read, and the two ways to add phones: a phone host first, one phone by hand second. */
 function DevicesHead(props: { loadedAt: string | null; onIssue: () => void; onIssueHost: () => void }): JSX.Element {
   return (
     <div class="tk-head">
@@ -88,11 +101,11 @@ function DevicesHead(props: { loadedAt: string | null; onIssue: () => void; onIs
         <span class="muted" data-testid="devices-loaded-at">
           {props.loadedAt ? `更新于 ${formatTime(props.loadedAt)}` : ''}
         </span>
-        <button type="button" class="btn btn-primary" data-testid="device-issue" onClick={() => props.onIssue()}>
-          发放设备凭据
+        <button type="button" class="btn btn-primary" data-testid="host-issue" onClick={() => props.onIssueHost()}>
+          添加手机主机
         </button>
-        <button type="button" class="btn" data-testid="host-issue" onClick={() => props.onIssueHost()}>
-          发放主机凭据
+        <button type="button" class="btn" data-testid="device-issue" onClick={() => props.onIssue()}>
+          发放单台设备凭据
         </button>
       </div>
     </div>

@@ -6,16 +6,16 @@ import RawDetail from '../tasks/RawDetail';
 import { hrefFor } from '../../router';
 import { pathOf, ROUTES } from '../../route-table';
 import { ageZh } from './age';
-import { PendingActions, PhoneHostStatus } from './HostPhone';
+import type { DeviceAction } from './DeviceActionDialog';
+import { hostZh, PhoneHostStatus } from './HostPhone';
+import OnlineChip from './OnlineChip';
 
 export default function DeviceRow(props: {
   device: DeviceView;
   now: number;
   onRename: () => void;
   onRevoke: () => void;
-  onPause: () => void;
-  onResume: () => void;
-  onChanged?: () => void;
+  onAction: (action: DeviceAction) => void;
 }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
@@ -34,6 +34,11 @@ export default function DeviceRow(props: {
               拼多多账号：{a()}
             </div>
           )}
+        </Show>
+        <Show when={d().host_id}>
+          <div class="muted" data-testid="device-host">
+            {hostZh(d())}
+          </div>
         </Show>
         {/* the id is for engineers (logs, the data dir): folded, as everywhere on operator pages */}
         <details class="tk-raw-detail">
@@ -71,14 +76,7 @@ export default function DeviceRow(props: {
         </Show>
       </td>
       <td class="tk-time">{formatTime(d().last_seen_at)}</td>
-      <DeviceActions
-        device={d()}
-        onRename={props.onRename}
-        onRevoke={props.onRevoke}
-        onPause={props.onPause}
-        onResume={props.onResume}
-        onChanged={() => props.onChanged?.()}
-      />
+      <DeviceActions device={d()} onRename={props.onRename} onRevoke={props.onRevoke} onAction={props.onAction} />
     </tr>
   );
 }
@@ -88,9 +86,7 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
   const d = (): DeviceView => props.device;
   return (
     <td>
-      <span class={`tk-badge ${d().online ? 'tk-tone-ok' : 'tk-tone-done'}`} data-testid="device-online">
-        {d().online ? '在线' : '离线'}
-      </span>
+      <OnlineChip device={d()} />
       <Show when={d().attention}>
         {(a) => (
           <div data-testid="device-attention">
@@ -124,21 +120,31 @@ function DeviceStatusCell(props: { device: DeviceView }): JSX.Element {
   );
 }
 
-/** 暂停 or 恢复 (a phone that needs attention), 改名, 吊销, and a pending phone's own actions. */
+/**
+ * 批准 (a pending phone), 屏幕, 暂停 or 恢复, 改名; then, set apart at the row's end, the one
+ * action that cannot be undone: 拒绝 for a pending phone (it revokes the same credential), else 吊销.
+ * Every action that changes what the phone does is confirmed first (DevicesPage).
+ */
 function DeviceActions(props: {
   device: DeviceView;
   onRename: () => void;
   onRevoke: () => void;
-  onPause: () => void;
-  onResume: () => void;
-  onChanged: () => void;
+  onAction: (action: DeviceAction) => void;
 }): JSX.Element {
   const d = (): DeviceView => props.device;
+  const pending = (): boolean => d().state === 'pending';
   return (
     <td>
       <div class="dv-actions">
-        <Show when={d().state === 'pending'}>
-          <PendingActions device={d()} onChanged={() => props.onChanged()} />
+        <Show when={pending()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="device-approve"
+            onClick={() => props.onAction('approve')}
+          >
+            批准
+          </button>
         </Show>
         {/* only a phone host's approved phone has a screen the admin can show */}
         <Show when={d().host_id && d().state === 'active'}>
@@ -153,21 +159,47 @@ function DeviceActions(props: {
         <Show
           when={d().attention}
           fallback={
-            <button type="button" class="btn" data-testid="device-pause" onClick={() => props.onPause()}>
+            <button type="button" class="btn" data-testid="device-pause" onClick={() => props.onAction('pause')}>
               暂停
             </button>
           }
         >
-          <button type="button" class="btn btn-primary" data-testid="device-resume" onClick={() => props.onResume()}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="device-resume"
+            onClick={() => props.onAction('resume')}
+          >
             恢复
           </button>
         </Show>
         <button type="button" class="btn" data-testid="device-rename" onClick={() => props.onRename()}>
           改名
         </button>
-        <button type="button" class="btn tk-btn-danger" data-testid="device-revoke" onClick={() => props.onRevoke()}>
-          吊销
-        </button>
+        <span class="dv-danger">
+          <Show
+            when={pending()}
+            fallback={
+              <button
+                type="button"
+                class="btn tk-btn-danger"
+                data-testid="device-revoke"
+                onClick={() => props.onRevoke()}
+              >
+                吊销
+              </button>
+            }
+          >
+            <button
+              type="button"
+              class="btn tk-btn-danger"
+              data-testid="device-reject"
+              onClick={() => props.onAction('reject')}
+            >
+              拒绝
+            </button>
+          </Show>
+        </span>
       </div>
     </td>
   );

@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
+import type { DeviceAction } from './DeviceActionDialog';
 import DeviceRow from './DeviceRow';
 import './devices.css';
 
@@ -8,9 +9,8 @@ export default function DeviceTable(props: {
   now: number;
   onRename: (device: DeviceView) => void;
   onRevoke: (device: DeviceView) => void;
-  onPause: (device: DeviceView) => void;
-  onResume: (device: DeviceView) => void;
-  onChanged?: () => void;
+  /** 批准 / 拒绝 / 暂停 / 恢复, asked about before they run */
+  onAction: (device: DeviceView, action: DeviceAction) => void;
 }): JSX.Element {
   return (
     <div class="tk-table-wrap">
@@ -35,9 +35,7 @@ export default function DeviceTable(props: {
                 now={props.now}
                 onRename={() => props.onRename(d)}
                 onRevoke={() => props.onRevoke(d)}
-                onPause={() => props.onPause(d)}
-                onResume={() => props.onResume(d)}
-                onChanged={() => props.onChanged?.()}
+                onAction={(action) => props.onAction(d, action)}
               />
             )}
           </For>
@@ -45,7 +43,7 @@ export default function DeviceTable(props: {
       </table>
       <Show when={props.devices.length === 0}>
         <p class="muted tk-empty" data-testid="device-empty">
-          还没有设备。点击「发放设备凭据」，再按提示在连接手机的主机上启动设备进程。
+          还没有设备。点击「添加手机主机」，按提示在连接手机的电脑上启动手机主机，插上的手机会以「待批准」出现在这里。
         </p>
       </Show>
     </div>

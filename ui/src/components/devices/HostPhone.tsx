@@ -1,8 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
 import { hostSetupCommand } from '../../../../domain/host-setup';
-import { approveDevice, issueHost, rejectDevice, type IssuedHostView } from '../../api/endpoints';
-import { createAction } from '../../lib/action';
+import { issueHost, type IssuedHostView } from '../../api/endpoints';
 import { formatTime } from '../../lib/time';
 import CredentialDialog from './CredentialDialog';
 import SetupSteps from './SetupSteps';
@@ -21,7 +20,7 @@ export function PhoneHostStatus(props: { device: DeviceView }): JSX.Element {
       <Show when={d().state === 'pending'}>
         <div data-testid="device-pending">
           <span class="tk-badge tk-tone-attention">待批准</span>
-          <div class="tk-reason">主机 {d().host_id?.slice(0, 8)}：确认是本公司的手机后点「批准」</div>
+          <div class="tk-reason">确认是本公司的手机后点「批准」</div>
         </div>
       </Show>
       <Show when={d().health}>
@@ -48,23 +47,9 @@ export function PhoneHostStatus(props: { device: DeviceView }): JSX.Element {
   );
 }
 
-/** 批准 / 拒绝 a phone its host reported. */
-export function PendingActions(props: { device: DeviceView; onChanged: () => void }): JSX.Element {
-  const act = createAction(async (approve: boolean) => {
-    await (approve ? approveDevice : rejectDevice)(props.device.device_id);
-    props.onChanged();
-  });
-  return (
-    <>
-      <button type="button" class="btn btn-primary" data-testid="device-approve" onClick={() => void act.run(true)}>
-        批准
-      </button>
-      <button type="button" class="btn tk-btn-danger" data-testid="device-reject" onClick={() => void act.run(false)}>
-        拒绝
-      </button>
-      <Show when={act.error()}>{(m) => <div class="form-error">{m()}</div>}</Show>
-    </>
-  );
+/** The phone host a phone came from, by the name it was issued under; its id only when the name is unknown. */
+export function hostZh(d: DeviceView): string {
+  return d.host_name ? `主机「${d.host_name}」` : `主机 ${d.host_id?.slice(0, 8) ?? ''}`;
 }
 
 /**

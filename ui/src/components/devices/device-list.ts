@@ -1,14 +1,13 @@
 import { createSignal } from 'solid-js';
 import type { DeviceView } from '../../../../domain/devices';
-import { listDevices, pauseDevice, resumeDevice } from '../../api/endpoints';
+import { listDevices } from '../../api/endpoints';
 import { errorText } from '../../errors';
-import { createAction, toLoadError } from '../../lib/action';
 import { createPoll } from '../../lib/poll';
 import { forgetDeviceNames } from './DeviceName';
 
 const DEVICE_POLL_MS = 10_000;
 
-/** 设备's data: the phones polled every 10 s, when they were read, and 暂停 / 恢复. */
+/** 设备's data: the phones polled every 10 s and when they were read (the row actions: DeviceActionDialog). */
 export function createDeviceList() {
   const [devices, setDevices] = createSignal<DeviceView[] | null>(null);
   const [error, setError] = createSignal<string | null>(null);
@@ -28,20 +27,11 @@ export function createDeviceList() {
   };
   createPoll(load, DEVICE_POLL_MS, { immediate: true });
 
-  /** A phone was issued, renamed or revoked: its name may have changed everywhere. */
+  /** A phone was issued, renamed, revoked, approved, paused…: its name may have changed everywhere. */
   const changed = (): void => {
     forgetDeviceNames();
     void load();
   };
 
-  // 暂停 / 恢复 answer at once
-  const toggle = createAction(
-    async (device: DeviceView, action: 'pause' | 'resume') => {
-      await (action === 'pause' ? pauseDevice : resumeDevice)(device.device_id);
-      await load();
-    },
-    { failure: toLoadError(setError) },
-  );
-
-  return { devices, error, loadedAt, now, changed, toggle: toggle.run };
+  return { devices, error, loadedAt, now, changed };
 }
