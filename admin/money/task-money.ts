@@ -4,7 +4,6 @@ import type { AdminDb } from '../db/database';
 import { currentRates } from './lines';
 
 interface TaskMoneyFields {
-  syb_id: string | null;
   status: string;
   max_total_price_cent: number | null;
   confirmed_total_cent: number | null;
@@ -14,18 +13,34 @@ interface TaskMoneyFields {
   money_line_fee_cny_cent: number | null;
 }
 
+/** The 顺运宝 line a task was drafted from, as the task page reads it: its 规格 and its sale. */
+export interface TaskOrderLine {
+  product_spec: string | null;
+  price_twd_cent: number | null;
+  quantity: number;
+}
+
+/** The task's order line, read once for both its 规格 and its money; null for a manual task. */
+export async function taskOrderLine(db: AdminDb, sybId: string | null): Promise<TaskOrderLine | null> {
+  if (sybId === null) return null;
+  const line = await db
+    .selectFrom('syb_orders')
+    .select(['product_spec', 'price_twd_cent', 'quantity'])
+    .where('syb_id', '=', sybId)
+    .executeTakeFirst();
+  return line ?? null;
+}
+
 /**
  * The task page's 金额: its order line's sale beside this task's cost — the confirmed total once
  * it reached 待付款 (at the rates frozen then), else its cap as an estimate at today's rates. Null
  * for a task not made from an order line: there is no sale to compare with.
  */
-export async function taskMoney(db: AdminDb, task: TaskMoneyFields): Promise<TaskMoney | null> {
-  if (task.syb_id === null) return null;
-  const line = await db
-    .selectFrom('syb_orders')
-    .select(['price_twd_cent', 'quantity'])
-    .where('syb_id', '=', task.syb_id)
-    .executeTakeFirst();
+export async function taskMoney(
+  db: AdminDb,
+  task: TaskMoneyFields,
+  line: TaskOrderLine | null,
+): Promise<TaskMoney | null> {
   if (!line) return null;
   const frozen = task.waiting_payment_at !== null;
   const today = frozen ? null : await currentRates(db);

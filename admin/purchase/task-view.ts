@@ -10,7 +10,7 @@ import { paymentCheckOf } from './payment-checks';
 import { deviceName, durationSeconds, paymentWaitSeconds, pddAccount } from './task-fields';
 import { draftWarnings } from './warnings';
 import { claimWarnings } from './claim-warnings';
-import { taskMoney } from '../money/task-money';
+import { taskMoney, taskOrderLine } from '../money/task-money';
 
 type Attempt = Selectable<AdminDatabase['purchase_attempts']>;
 
@@ -24,6 +24,8 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
   const reason = task.reason_code ? reasonInfo(task.reason_code, tapped) : null;
   const pddOptions = JSON.parse(task.pdd_options ?? '{}') as Record<string, string>;
   const timeline = await timelineOf(db, task, attempt);
+  // its 规格 beside the PDD options, and its sale beside this task's cost
+  const line = await taskOrderLine(db, task.syb_id);
   const { warnings, waiting_for } = await warningsOf(db, task, pddOptions);
   // a task waiting for a phone has none yet, whichever phone ran its attempt before a reset
   const phone = status === 'PENDING' ? { device_id: null, device_name: null, pdd_account: null } : task;
@@ -52,10 +54,10 @@ export async function getPurchaseTask(db: AdminDb, taskId: string): Promise<Task
     pdd_account: phone.pdd_account,
     confirmed_total_cent: task.confirmed_total_cent,
     payment_check: await paymentCheckOf(db, task.task_id),
-    money: await taskMoney(db, task),
+    money: await taskMoney(db, task, line),
     syb_id: task.syb_id,
     syb_order_no: task.syb_order_no,
-    order_line_spec: await orderLineSpec(db, task.syb_id),
+    order_line_spec: line?.product_spec ?? null,
     pdd_order_no: task.pdd_order_no,
     shopee_goods_id: task.shopee_goods_id,
     shopee_sku_id: task.shopee_sku_id,
@@ -196,17 +198,11 @@ async function canceledBy(db: AdminDb, taskId: string): Promise<string | null> {
   const row = await db
     .selectFrom('audit_log')
     .select('actor')
+    .where('target_kind', '=', 'task')
     .where('target_id', '=', taskId)
     .where('action', '=', 'task.canceled')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   return row?.actor ?? null;
-}
-
-/** The 顺运宝 line's 规格, so a draft shows what the customer bought beside what it will buy. */
-async function orderLineSpec(db: AdminDb, sybId: string | null): Promise<string | null> {
-  if (sybId === null) return null;
-  const line = await db.selectFrom('syb_orders').select('product_spec').where('syb_id', '=', sybId).executeTakeFirst();
-  return line?.product_spec ?? null;
 }
