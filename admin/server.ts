@@ -49,6 +49,8 @@ export interface AdminOptions {
   worker?: AdminWorkerStarter;
   /** how often the purchase sweep looks for authorised tasks without a workflow (default 30 s) */
   purchaseSweepIntervalMs?: number;
+  /** how long a holder's closed live page waits for a new one before its hold ends (default 10 s) */
+  pageClosedGraceMs?: number;
   /** HTTPS with this certificate; without it the admin only listens on loopback (admin/config/tls.ts) */
   tls?: AdminTls;
   /** CMAUTOBUY_ADMIN_ALLOW_PLAINTEXT: a TLS proxy fronts a non-loopback plain listener */
@@ -164,7 +166,7 @@ export async function startAdmin(opts: AdminOptions): Promise<AdminHandle> {
   if (workerHere) await clearStaleSyncFlag(db);
   // a restored database catches up with Temporal before a request or an activity reads it
   if (opts.runWorker !== false) await catchUpWithTemporal({ db, temporal, log: opts.log, dbFile: paths.adminDb });
-  const { live, sockets, stopHoldSweep } = startLiveScreens(db, security, opts.log);
+  const { live, sockets, stopHoldSweep } = startLiveScreens(db, security, opts.log, opts.pageClosedGraceMs);
   const app = createApp({ db, reads, temporal, log: opts.log, uiDist: opts.uiDist ?? UI_DIST, security, syb, live });
   const server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...HTTP_LIMITS }, app.callback())
@@ -244,6 +246,7 @@ function startLiveScreens(
   db: AdminDb,
   security: Security,
   log: Logger,
+  pageClosedGraceMs?: number,
 ): { live: AppDeps['live']; sockets: AdminSockets; stopHoldSweep: () => void } {
   const channels = new HostChannels(log);
   const screens = new PhoneScreens(db, channels);
@@ -254,6 +257,7 @@ function startLiveScreens(
     channels,
     screens,
     log,
+    pageClosedGraceMs,
   });
   const stopHoldSweep = sweepStaleHolds(db, (err) =>
     log.warn({ err: describeError(err) }, 'could not release stale phone holds'),

@@ -60,6 +60,7 @@ export class AdminSockets {
       channels: HostChannels;
       screens: PhoneScreens;
       log: Logger;
+      pageClosedGraceMs?: number;
     },
   ) {
     this.hostAuth = new HostAuthenticator(deps.db);
@@ -151,16 +152,22 @@ export class AdminSockets {
     }
   }
 
-  /** The holder closed its last page of this phone: the hold ends once the grace has passed without a new one. */
+  /**
+   * The holder closed its last page of this phone: the hold ends once the grace has passed without
+   * a new one. Only the hold that stood when the page closed: one taken after it (with 占用 on
+   * another page, or through the API) is not this page's to end.
+   */
   private maybeReleaseAfterClose(open: OpenStream): void {
+    const atClose = holderOf(this.deps.db, open.deviceId).catch(() => null);
     setTimeout(() => {
       void (async () => {
         const still = [...this.streams].some(
           (s) => s.deviceId === open.deviceId && s.session.idSha256.equals(open.session.idSha256),
         );
         if (still) return;
+        const before = await atClose;
         const holder = await holderOf(this.deps.db, open.deviceId);
-        if (holder?.held_by !== open.session.username) return;
+        if (holder?.held_by !== open.session.username || holder.since !== before?.since) return;
         await releaseDevice(
           this.deps.db,
           { kind: 'operator', name: open.session.username },
@@ -169,7 +176,7 @@ export class AdminSockets {
           'page_closed',
         );
       })().catch((err: unknown) => this.deps.log.warn({ err: describeError(err) }, 'could not release a closed page'));
-    }, PAGE_CLOSED_GRACE_MS).unref();
+    }, this.deps.pageClosedGraceMs ?? PAGE_CLOSED_GRACE_MS).unref();
   }
 
   private async recheck(): Promise<void> {

@@ -54,6 +54,16 @@ function refusedWith(url: string, headers: Record<string, string>): Promise<numb
  * phone host, the host's outward channel to a real admin, and an operator's session. The frame,
  * the stream, holding, input (Chinese text included) and every refusal of a caller who may not.
  */
+/** the admin's wait for a closed page's return, short here so the test can outlast it */
+const GRACE_MS = 2_000;
+const pastGrace = () => new Promise((r) => setTimeout(r, GRACE_MS + 1_000));
+
+async function closePage(socket: WebSocket): Promise<void> {
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  socket.close();
+  await closed;
+}
+
 describe('live screen, hold and input', () => {
   let admin: TestAdmin;
   let op: OperatorClient;
@@ -64,7 +74,7 @@ describe('live screen, hold and input', () => {
   let wsBase: string;
 
   beforeAll(async () => {
-    admin = await startTestAdmin({ runWorker: false });
+    admin = await startTestAdmin({ runWorker: false, pageClosedGraceMs: GRACE_MS });
     op = await loginOperator(admin);
     await addUser(admin.db, { kind: 'system', name: 'test' }, 'second', SECOND_PASSWORD);
     second = await loginOperator(admin, 'second', SECOND_PASSWORD);
@@ -92,7 +102,9 @@ describe('live screen, hold and input', () => {
     expect(size).toEqual(own);
 
     const { meta, frames, socket } = await watch(`${wsBase}/api/devices/${deviceId}/screen/stream`, cookie(op), 2);
-    socket.close();
+    // the page's grace runs out here, not beside the hold the next test takes
+    await closePage(socket);
+    await pastGrace();
     expect(meta).toMatchObject({ width: size.width, height: size.height });
     // the simulator's default phone (API 30) has a minicap build: JPEG frames, scaled down
     expect(meta).toMatchObject({ path: 'minicap', codec: 'jpeg' });
@@ -223,6 +235,39 @@ describe('live screen, hold and input', () => {
       ['device.release', 'admin', 'logout'],
       ['device.hold', 'second', undefined],
       ['device.release', 'second', 'released'],
+    ]);
+  });
+
+  it('a closed page ends its own hold after the grace, not one taken after it closed, not when it is back', async () => {
+    const heldBy = async () =>
+      ((await second.get('/api/devices')).body as Array<DeviceView & { held_by: string | null }>).find(
+        (d) => d.device_id === deviceId,
+      )?.held_by;
+    // a page that closed with no hold standing: the hold taken after it is not its to end
+    await closePage((await watch(`${wsBase}/api/devices/${deviceId}/screen/stream`, cookie(second), 1)).socket);
+    await new Promise((r) => setTimeout(r, GRACE_MS / 2));
+    expect((await second.post(`/api/devices/${deviceId}/hold`)).status).toBe(200);
+    await pastGrace();
+    expect(await heldBy()).toBe('second');
+    // a reload: the page is back within the grace, the hold stands
+    await closePage((await watch(`${wsBase}/api/devices/${deviceId}/screen/stream`, cookie(second), 1)).socket);
+    const back = (await watch(`${wsBase}/api/devices/${deviceId}/screen/stream`, cookie(second), 1)).socket;
+    await pastGrace();
+    expect(await heldBy()).toBe('second');
+    // the holder's last page closes: the hold ends once the grace has passed
+    await closePage(back);
+    await pastGrace();
+    expect(await heldBy()).toBeNull();
+    const last = await admin.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'details_json'])
+      .where('action', 'in', ['device.hold', 'device.release'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect([last.action, last.actor, JSON.parse(last.details_json ?? '{}').why]).toEqual([
+      'device.release',
+      'second',
+      'page_closed',
     ]);
   });
 });
