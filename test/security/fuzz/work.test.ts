@@ -63,7 +63,10 @@ describe('fuzz: workbooks that target work, not size', () => {
       if ((await stored()) !== before) problems.push(`${label} stored rows`);
       // generous: linear reading takes well under a second; the scanning it replaced, minutes to hours
       if (ms > 5000) problems.push(`${label} took ${Math.round(ms)} ms`);
-      if (health.answered === 0 || health.slowestMs > 2000)
+      // The failure this guards against held the loop for the whole read (82–97 s). A loaded
+      // two-core CI, with another suite's browser and Temporal beside this one, has paused a
+      // healthy admin's answer for 2.4 s, so the bound sits with the import's own, not below it.
+      if (health.answered === 0 || health.slowestMs > 5000)
         problems.push(
           `${label}: /healthz answered ${health.answered} time(s), slowest ${Math.round(health.slowestMs)} ms`,
         );
