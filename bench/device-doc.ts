@@ -54,8 +54,8 @@ ${dv.rows.map((r) => `| ${r.what} | ${r.counters.dumps} | ${r.floor} | ${r.count
 
 ${channelsSection(dv)}
 
-To the final panel: **${dv.purchaseDumps} dumps** at most. A collect priced per colour costs colours +
-${dv.collectDumpsOverColours} dumps at most.
+To the final panel: **${dv.purchaseDumps} dumps** at most. A collect costs one dump per colour and
+per row it measures, + ${dv.collectDumpsOverReadings} at most.
 
 What stands between each figure and its floor:
 

@@ -8,6 +8,7 @@ import { collectGoods } from '../device-worker/pdd/collect';
 import { profileForVersion } from '../device-worker/pdd/profile';
 import { PddSession } from '../device-worker/pdd/session';
 import { percentile } from './stats';
+import { isMeasuredPrice } from '../domain/collect';
 import { StepLog } from '../device-worker/step-log';
 import { defaultCatalog, startPhoneSim, type LatencyProfile, type PhoneSim } from '../sim/phone';
 import { PDD_PACKAGE } from '../domain/pdd-app';
@@ -38,9 +39,9 @@ import { freshPhone, livePurchase, PURCHASES, type HierarchyRead } from './devic
  *   `zero` profile only, the first dump after `am start` and after the submit tap shows the
  *   loading screen (+1 at the goods, +1 after the submit, +1 at the orders list) — on
  *   `realistic` a dump waits for the page to settle, as on a phone.
- * - collect: the goods page, the panel, then one reading per colour (each colour's SKUs are
- *   read from the panel after tapping it) — colours + 2; goods priced per size need a reading
- *   per SKU instead.
+ * - collect: the goods page, the panel, then one reading per colour and one per row in stock
+ *   (each row selected, so its price is measured, not carried over from its colour) — colours +
+ *   rows + 2.
  */
 export interface DeviceRow {
   what: string;
@@ -53,14 +54,14 @@ export interface DeviceFigures {
   /** dumps from opening the goods to the final panel, the most over the cases */
   purchaseDumps: number;
   /** for goods priced per colour: dumps minus colours, the most over those goods */
-  collectDumpsOverColours: number;
+  collectDumpsOverReadings: number;
   /** the first case (one piece) run `runs` times: live to the observed 待付款 order, and to the final panel */
   live: { wallS: number[]; dumps: number[]; throughEvidenceS: number[]; dryRunWallS: number[] };
   /** the first case on the agent channel, both channels' reads, and the never-idle goods page on each */
   agent: AgentChannelFigures;
   json: {
     purchase_dumps: number;
-    collect_dumps_over_colours: number;
+    collect_dumps_over_readings: number;
     live_wall_s: number;
     live_dumps: number;
     dry_run_wall_s: number;
@@ -86,7 +87,7 @@ export async function benchDevice(opts: {
   const dumpRuns: HierarchyRead[][] = [];
   let purchases: { rows: DeviceRow[]; purchaseDumps: number };
   let agent: AgentChannelFigures;
-  let collects: { rows: DeviceRow[]; collectDumpsOverColours: number };
+  let collects: { rows: DeviceRow[]; collectDumpsOverReadings: number };
   try {
     const ledger = new SubmissionLedger(path.join(dir, 'ledger.db'));
     try {
@@ -105,12 +106,12 @@ export async function benchDevice(opts: {
   return {
     rows: [...purchases.rows, ...collects.rows],
     purchaseDumps: purchases.purchaseDumps,
-    collectDumpsOverColours: collects.collectDumpsOverColours,
+    collectDumpsOverReadings: collects.collectDumpsOverReadings,
     live,
     agent,
     json: {
       purchase_dumps: purchases.purchaseDumps,
-      collect_dumps_over_colours: collects.collectDumpsOverColours,
+      collect_dumps_over_readings: collects.collectDumpsOverReadings,
       live_wall_s: r1(percentile(live.wallS, 50)),
       live_dumps: percentile(live.dumps, 50),
       dry_run_wall_s: r1(percentile(live.dryRunWallS, 50)),
@@ -173,14 +174,14 @@ async function purchaseRows(
   return { rows, purchaseDumps };
 }
 
-/** A collect of each on-sale catalog goods asked for, beside its floor (colours + 2, or SKUs + 2 priced per SKU). */
+/** A collect of each on-sale catalog goods asked for, beside its floor (colours + rows measured + 2). */
 async function collectRows(
   sim: PhoneSim,
   serial: string,
   opts: { collectGoodsIds?: string[]; say: (l: string) => void },
-): Promise<{ rows: DeviceRow[]; collectDumpsOverColours: number }> {
+): Promise<{ rows: DeviceRow[]; collectDumpsOverReadings: number }> {
   const rows: DeviceRow[] = [];
-  let collectDumpsOverColours = 0;
+  let collectDumpsOverReadings = 0;
   const catalog = defaultCatalog().goods.filter(
     (g) => g.status === 'on_sale' && (!opts.collectGoodsIds || opts.collectGoodsIds.includes(g.goods_id)),
   );
@@ -192,9 +193,9 @@ async function collectRows(
     const result = await collectGoods(new PddSession(adb, profile, clock, new StepLog()), goods.goods_id);
     const k = clock.snapshot();
     const colours = goods.dimensions[0]?.values.length ?? 1;
-    const perColour = result.price_granularity === 'color';
-    const floor = perColour ? colours + 2 : result.skus.length + 2;
-    if (perColour) collectDumpsOverColours = Math.max(collectDumpsOverColours, k.dumps - colours);
+    const readings = (goods.dimensions.length > 1 ? colours : 0) + result.skus.filter(isMeasuredPrice).length;
+    const floor = readings + 2;
+    collectDumpsOverReadings = Math.max(collectDumpsOverReadings, k.dumps - readings);
     rows.push({
       what: `collect ${goods.goods_id} (${goods.dimensions.length} dims, ${colours} colours, ${result.skus.length} SKUs, priced per ${result.price_granularity})`,
       counters: k,
@@ -202,5 +203,5 @@ async function collectRows(
     });
     opts.say(`device: collect ${goods.goods_id}: ${k.dumps} dumps, ${(k.wall_ms / 1000).toFixed(1)} s`);
   }
-  return { rows, collectDumpsOverColours };
+  return { rows, collectDumpsOverReadings };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { catalogActivities } from '../activities/admin/catalog';
 import type { AdminDb } from '../admin/db/database';
+import { MEASURED_ROWS_MAX } from '../device-worker/pdd/collect/walk';
 import { dimensionKeys } from '../device-worker/pdd/dimension-keys';
 import { readListPrice, readPanelPrice } from '../device-worker/pdd/price';
 import { collectWorkflowId } from '../domain/catalog';
@@ -44,11 +45,12 @@ function cartesian<T>(lists: readonly (readonly T[])[]): T[][] {
 
 /**
  * What the phone's collect of `goods` stores, walked as the collect walks the spec panel: each
- * colour selected and its price read; a colour showing a range is split on the next dimension
- * until one price shows (those rows measured per SKU). Prices are read through the phone's own
- * parsers from the text the simulator's panel would show.
+ * colour selected and its price read, then split on the next dimension row by row — always for a
+ * range, for a single price while `measuredRowsMax` allows (past it the colour's price is carried
+ * over, 推测价格). Prices are read through the phone's own parsers from the text the simulator's
+ * panel would show.
  */
-export function collectOf(goods: Goods, capturedAt: string = nowUtc()): SkusJson {
+export function collectOf(goods: Goods, capturedAt: string = nowUtc(), measuredRowsMax = MEASURED_ROWS_MAX): SkusJson {
   if (goods.status !== 'on_sale') throw new Error(`goods ${goods.goods_id} is delisted: its collect fails`);
   const pricing = makePricing(goods.goods_id, new Map());
   const names = goods.dimensions.map((d) => d.name);
@@ -59,6 +61,7 @@ export function collectOf(goods: Goods, capturedAt: string = nowUtc()): SkusJson
     if (!readings.has(values.join('\u0000'))) readings.set(values.join('\u0000'), r);
   };
   let perSku = names.length === 1;
+  let measured = 0;
 
   const explore = (prefix: string[]): void => {
     const k = prefix.length;
@@ -75,10 +78,13 @@ export function collectOf(goods: Goods, capturedAt: string = nowUtc()): SkusJson
         available: true,
         observed: prefix,
       });
+      measured++;
       return;
     }
     const completions = (from: number) => cartesian(names.slice(from).map((_, i) => shown(sel, from + i)));
-    if (price.kind !== 'range') {
+    const rows = completions(k).filter((rest) => rest.every((o) => o.enabled)).length;
+    const split = price.kind === 'range' || (price.kind === 'single' && measured + rows <= measuredRowsMax);
+    if (!split) {
       for (const rest of completions(k)) {
         const available = rest.every((o) => o.enabled);
         const priced = available && price.kind === 'single';
@@ -92,7 +98,7 @@ export function collectOf(goods: Goods, capturedAt: string = nowUtc()): SkusJson
       }
       return;
     }
-    perSku = true;
+    if (price.kind === 'range') perSku = true;
     for (const o of shown(sel, k)) {
       if (o.enabled) explore([...prefix, o.text]);
       else for (const rest of completions(k + 1)) record([...prefix, o.text, ...rest.map((r) => r.text)], UNAVAILABLE);

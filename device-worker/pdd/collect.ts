@@ -1,18 +1,24 @@
 import type { SkusJson } from '../../domain/collect';
 import { nowUtc } from '../../domain/time';
 import { Readings } from './collect/readings';
-import { PanelWalk } from './collect/walk';
+import { MEASURED_ROWS_MAX, PanelWalk } from './collect/walk';
 import { dimensionKeys } from './dimension-keys';
 import { structure } from './match';
 import type { PddSession } from './session';
 
 /**
  * Collect one goods, read-only: every option and its price as the panel shows it. Each colour
- * (first dimension) is selected once and its price read; a colour whose panel shows a range is
- * measured per SKU (./collect/walk.ts). A goods with one price per colour costs (colours + 4)
- * dumps. The rows are every combination of the options shown (./collect/readings.ts).
+ * (first dimension) is selected, then each of its rows, and the price read with exactly that row
+ * selected (./collect/walk.ts; past `measuredRowsMax` rows a colour's single price is carried
+ * over instead). A goods costs a dump per colour, per row in stock and per change of colour, + 3
+ * (the goods page, the panel, the reveal swipe). The rows are every combination of the options
+ * shown (./collect/readings.ts).
  */
-export async function collectGoods(session: PddSession, goodsId: string): Promise<SkusJson> {
+export async function collectGoods(
+  session: PddSession,
+  goodsId: string,
+  measuredRowsMax = MEASURED_ROWS_MAX,
+): Promise<SkusJson> {
   const goods = await session.openGoods(goodsId);
   const panel = await session.openSpecPanel(goods);
   const names = panel.names;
@@ -22,7 +28,7 @@ export async function collectGoods(session: PddSession, goodsId: string): Promis
   if (first.options.some((o) => o.bounds.bottom >= panel.state.view.scroll.bottom))
     throw structure('spec panel: more first-dimension options than fit in view (not profiled)');
   const colours = first.options.map((o) => ({ text: o.text, enabled: o.enabled }));
-  const walk = new PanelWalk(session, panel, new Readings());
+  const walk = new PanelWalk(session, panel, new Readings(), measuredRowsMax);
   for (const colour of colours) {
     if (colour.enabled) await walk.visitColour(colour.text);
   }

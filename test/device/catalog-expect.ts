@@ -1,5 +1,6 @@
 import type { Catalog, Goods } from '../../sim/phone/index';
 import type { SkusJson } from '../../domain/collect';
+import { MEASURED_ROWS_MAX } from '../../device-worker/pdd/collect/walk';
 
 /**
  * What a correct collect of a catalog goods must say (the sim's catalog is the truth the phone
@@ -45,8 +46,8 @@ export function diffCollect(goods: Goods, got: SkusJson): string[] {
     if (!measured && !colourOnly) out.push(`${label}: observed at ${JSON.stringify(row.price_observed_at)}`);
     if (row.price_inferred !== (!measured && row.price_cent !== null))
       out.push(`${label}: price_inferred ${row.price_inferred} though ${measured ? 'measured' : 'carried over'}`);
-    if (measured && colourHasRange(values[0]!) === false && goods.dimensions.length > 1)
-      out.push(`${label}: measured per SKU though the colour has one price`);
+    // every row of a goods within what one collect measures is read with exactly that row selected
+    if (!measured && combos.length <= MEASURED_ROWS_MAX) out.push(`${label}: carried over though it could be measured`);
     if (measured && (row.list_price_cent ?? null) !== (sku!.list_price_cent ?? null))
       out.push(`${label}: list ${row.list_price_cent} ≠ ${sku!.list_price_cent}`);
     if (!measured && row.list_price_cent != null) out.push(`${label}: a list price without a fixed SKU`);

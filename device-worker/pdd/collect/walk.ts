@@ -7,11 +7,21 @@ import type { OpenPanel, PddSession } from '../session';
 import { completions, unavailable, type Readings } from './readings';
 
 /**
+ * How many rows one collect measures by selecting them when their colour already showed one
+ * price: about a dump each (under two seconds on the simulator), so the largest goods still ends
+ * well inside the collect's five minutes on a phone. Rows past it carry their colour's price and
+ * say so (推测价格); a colour showing a range is split whatever this says, or it has no price.
+ */
+export const MEASURED_ROWS_MAX = 40;
+
+/**
  * The walk over one goods' spec panel (../collect.ts): each colour (first dimension) is selected
- * once and its price read; when the panel shows a range for a colour, its sizes (and further
- * dimensions) are selected one by one until one price shows, and those rows are measured per
- * SKU. The sizes are revealed by the panel's one profiled swipe and later colours are tapped in
- * that revealed view; a colour scrolled out of it costs a back and a fresh panel.
+ * once and its price read; then its sizes (and further dimensions) are selected one by one, so
+ * each row's price is the one shown with exactly that row selected. A colour showing a range
+ * must be split that way; one showing a single price is, while `measuredRowsMax` allows, so the
+ * price a cap is drafted from is measured, not carried over. The sizes are revealed by the
+ * panel's one profiled swipe and later colours are tapped in that revealed view; a colour
+ * scrolled out of it costs a back and a fresh panel.
  */
 export class PanelWalk {
   readonly names: string[];
@@ -20,11 +30,14 @@ export class PanelWalk {
   /** a range was split: the goods is priced per SKU, not per colour */
   perSku: boolean;
   private revealedPanel = -1;
+  /** rows measured so far, against `measuredRowsMax` */
+  private measured = 0;
 
   constructor(
     private readonly session: PddSession,
     private panel: OpenPanel,
     readonly readings: Readings,
+    private readonly measuredRowsMax = MEASURED_ROWS_MAX,
   ) {
     this.names = panel.names;
     this.laterValues = this.names.length === 1 ? [] : null;
@@ -77,8 +90,10 @@ export class PanelWalk {
         available: true,
         observed: prefix,
       });
+      this.measured++;
       return;
     }
+    if (price.kind === 'single' && this.canMeasure(st, k)) return this.split(prefix, st);
     if (price.kind !== 'range') {
       for (const rest of completions(st, k)) {
         const available = rest.every((o) => o.enabled);
@@ -97,7 +112,13 @@ export class PanelWalk {
     await this.split(prefix, st);
   }
 
-  /** A range at `prefix`: each option of the next dimension in turn, alone after the prefix. */
+  /** Every row under the selection can still be measured: a goods is measured whole colours at a time. */
+  private canMeasure(st: PanelState, k: number): boolean {
+    const rows = completions(st, k).filter((rest) => rest.every((o) => o.enabled)).length;
+    return this.measured + rows <= this.measuredRowsMax;
+  }
+
+  /** Each option of the next dimension in turn, alone after `prefix` (a range, or a single price to measure per row). */
   private async split(prefix: string[], st: PanelState): Promise<void> {
     const k = prefix.length;
     const section = st.sections[k];
