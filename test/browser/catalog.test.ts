@@ -371,7 +371,7 @@ test('the PDD 商品 page opens a goods: options, prices (unknown as 未知), st
   // the first row's price was read (实测), the others carried over (推测价格): the note explains them
   expect(await rows.nth(1).getByTestId('price-inferred').textContent()).toBe('推测价格');
   expect(await rows.nth(0).getByTestId('price-inferred').count()).toBe(0);
-  expect(await page.getByTestId('price-note').textContent()).toContain('只有标「实测」的行是读到的价格');
+  expect(await page.getByTestId('price-note').textContent()).toContain('只有标「实测」的行是选中该规格读到的价格');
   // C was linked and "collected" outside the UI: no collect run yet.
   expect(await page.getByTestId('pdd-goods-collects').textContent()).toContain('还没有采集过');
   await page.screenshot({ path: path.join(shotsDir, 'pdd-goods.png'), fullPage: true });

@@ -236,7 +236,8 @@ test('4 映射: 按文字一致全部映射 maps 黑色,M (after its preview); t
   await waitForText(page, 'detail-message', `已按文字一致映射 ${count} 个 SKU`);
   const price = page.locator(`[data-testid="sku-row"][data-sku-id="${BLACK_M_SKU}"]`).getByTestId('sku-pdd-price');
   await price.waitFor();
-  expect(await price.textContent()).toMatch(/^ ¥12\.88 ?(实测|推测价格)$/);
+  // the collect selected this very row: its price is measured, with the list price it showed
+  expect(await price.textContent()).toBe(' ¥12.88 实测 划线 ¥19.90');
   const product = (await api.get(`/api/shopee/products/${coat.productId}`)).body as {
     skus: Array<{ sku_id: string; mapping: { pdd_options: Record<string, string> } | null }>;
   };
