@@ -1,5 +1,5 @@
 import { specsAgree } from './spec-agreement';
-import { specMatchKey, taipeiDay, taipeiLocalToUtc, twdYuanToCent } from './syb';
+import { isCalendarDay, specMatchKey, taipeiDay, taipeiDayStartUtc, taipeiLocalToUtc, twdYuanToCent } from './syb';
 
 describe('SYB prices: TWD 元 string → cents, half-up, never through a float', () => {
   it.each([
@@ -34,6 +34,18 @@ describe('Taipei days', () => {
   it('local shipment time → UTC', () => {
     expect(taipeiLocalToUtc('2026-12-01 00:05:00')).toBe('2026-11-30T16:05:00Z');
     expect(taipeiLocalToUtc('2026-12-01T00:05:00')).toBeNull();
+  });
+  it('a Taipei day starts at 16:00 UTC the day before; the day after a month’s end is the next month’s first', () => {
+    expect(taipeiDayStartUtc('2026-12-01')).toBe('2026-11-30T16:00:00Z');
+    expect(taipeiDayStartUtc('2026-02-28', 1)).toBe('2026-02-28T16:00:00Z');
+    // the day the start lands on and the day it starts agree: taipeiDay is its inverse
+    expect(taipeiDay(new Date(taipeiDayStartUtc('2026-03-01')))).toBe('2026-03-01');
+  });
+  it('only a day on the calendar is a day', () => {
+    expect(['2026-02-28', '2024-02-29', '2026-12-31'].map(isCalendarDay)).toEqual([true, true, true]);
+    expect(
+      ['2026-02-29', '2026-02-30', '2026-13-01', '2026-1-01', '2026-01-01T00:00:00Z', ''].map(isCalendarDay),
+    ).toEqual([false, false, false, false, false, false]);
   });
 });
 

@@ -46,6 +46,18 @@ export function taipeiDay(instant: Date): string {
   return new Date(instant.getTime() + TAIPEI_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** A `YYYY-MM-DD` that is on the calendar: 2026-02-30 has the shape and is no day. */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day;
+}
+
+/** The first UTC instant of the Taipei day `plusDays` after `day` (a calendar day), as stored timestamps compare. */
+export function taipeiDayStartUtc(day: string, plusDays = 0): string {
+  return `${new Date(Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000 - TAIPEI_OFFSET_MS).toISOString().slice(0, 19)}Z`;
+}
+
 /** `"2026-11-30 09:15:00"` Taipei local → `2026-11-30T01:15:00Z`; null when it is not that shape. */
 export function taipeiLocalToUtc(local: string): string | null {
   const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(local);

@@ -1,23 +1,16 @@
 import { z } from 'zod';
+import { isCalendarDay, taipeiDayStartUtc } from '../../domain/syb';
 
 /** A year and a month of slack: a range longer than this is a mistake, not a report. */
 const MAX_RANGE_DAYS = 400;
 
 const DAY_MS = 86_400_000;
-/** the Taipei business day (domain/syb.ts taipeiDay): UTC+8 all year */
-const TAIPEI_OFFSET_MS = 8 * 3_600_000;
 
 const isoDate = (field: string) =>
   z
     .string({ message: `${field} 须为日期 YYYY-MM-DD` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} 须为日期 YYYY-MM-DD`)
-    // 2026-02-30 has the shape and is no day
-    .refine(
-      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-      {
-        message: `${field} 不是一个存在的日期`,
-      },
-    );
+    .refine(isCalendarDay, { message: `${field} 不是一个存在的日期` });
 
 /** `from` / `to`: Taipei days, inclusive, `to` not before `from`, at most MAX_RANGE_DAYS. */
 export const dayRangeSchema = z.object({ from: isoDate('from'), to: isoDate('to') }).superRefine((r, ctx) => {
@@ -40,7 +33,5 @@ export function daysOf(r: DayRange): string[] {
 
 /** The UTC instants `[start, end)` of the range's Taipei days, as stored timestamps compare. */
 export function utcBounds(r: DayRange): { start: string; end: string } {
-  const at = (day: string, plusDays: number) =>
-    `${new Date(Date.parse(`${day}T00:00:00Z`) + plusDays * DAY_MS - TAIPEI_OFFSET_MS).toISOString().slice(0, 19)}Z`;
-  return { start: at(r.from, 0), end: at(r.to, 1) };
+  return { start: taipeiDayStartUtc(r.from), end: taipeiDayStartUtc(r.to, 1) };
 }

@@ -1,6 +1,12 @@
 import { sql, type SqlBool } from 'kysely';
 import { specsAgree } from '../../domain/spec-agreement';
-import { LIVE_LINE_TASK_STATES, type MatchState, type OrderLineView } from '../../domain/syb';
+import {
+  isCalendarDay,
+  LIVE_LINE_TASK_STATES,
+  taipeiDayStartUtc,
+  type MatchState,
+  type OrderLineView,
+} from '../../domain/syb';
 import { decodeCursor, encodeCursor } from '../catalog/common';
 import type { AdminDb } from '../db/database';
 import { containsText } from '../db/like';
@@ -63,10 +69,9 @@ async function purchasable(db: AdminDb, skuId: string, quantity: number): Promis
  * 2026-02-30) is the client's mistake, a 400 — never a RangeError from toISOString.
  */
 function dayStartUtc(day: string, plusDays = 0): string {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day)
+  if (!isCalendarDay(day))
     throw invalidInput('VALIDATION_FAILED', `invalid input: ${JSON.stringify(day)} is not a calendar day (YYYY-MM-DD)`);
-  return `${new Date(ms - 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 19)}Z`;
+  return taipeiDayStartUtc(day, plusDays);
 }
 
 /** Rows read per round while a `ready`/`matched` filter drops lines; a page reads at most this × MAX_ROUNDS. */

@@ -1,4 +1,4 @@
-import { taipeiDay } from '../../../../domain/syb';
+import { isCalendarDay, taipeiDay } from '../../../../domain/syb';
 import type { OverviewDay } from '../../api/money';
 import { isReasonCode, reasonZh } from '../tasks/reasons';
 import { isPurchaseStatus, statusZh } from '../tasks/types';
@@ -9,15 +9,7 @@ export type OverviewRange = { kind: 'preset'; days: number } | { kind: 'custom';
 export const PRESETS = [7, 30, 90] as const;
 const DEFAULT_DAYS = 30;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
-
-/** A real calendar day (`2026-02-30` is not one), as the admin checks it. */
-function isDay(s: string): boolean {
-  if (!DAY.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** `days` days back from `day`: the business day is the Taipei day, so plain UTC calendar arithmetic is exact. */
 function addDays(day: string, days: number): string {
@@ -36,14 +28,14 @@ export function rangeDays(r: OverviewRange, today: string = todayTaipei()): { fr
 export function rangeFromQuery(q: URLSearchParams): OverviewRange {
   const from = q.get('from') ?? '';
   const to = q.get('to') ?? '';
-  if (isDay(from) && isDay(to)) return { kind: 'custom', from, to };
+  if (isCalendarDay(from) && isCalendarDay(to)) return { kind: 'custom', from, to };
   const days = Number(q.get('days'));
   return { kind: 'preset', days: (PRESETS as readonly number[]).includes(days) ? days : DEFAULT_DAYS };
 }
 
 /** Why the picked range is not asked for, in Chinese; null when it is fine (the admin checks the rest). */
 export function rangeProblem(from: string, to: string): string | null {
-  if (!isDay(from) || !isDay(to)) return '请选择开始和结束日期';
+  if (!isCalendarDay(from) || !isCalendarDay(to)) return '请选择开始和结束日期';
   return from > to ? '开始日期不能晚于结束日期' : null;
 }
 
