@@ -40,7 +40,7 @@ module.exports = {
   testTimeout: 120000,
   // Three workers on two cores: much of the suite waits on real time (Temporal's timers and long
   // polls, a phone's settle, a stopped worker ageing out), and a third file fills those waits. On 2
-  // cores the whole suite went from 1,350 s to 1,022 s, its processes using 1.5 cores on average.
+  // cores the whole suite went from 1,350 s to 1,022 s; even so its processes used 1.5 cores on average.
   maxWorkers: 3,
   cacheDirectory: '<rootDir>/.jest-cache',
   projects: [
