@@ -147,6 +147,20 @@ async function openTask(taskId: string): Promise<void> {
     .waitFor();
 }
 
+/** A draft of one 黑色 / M at ¥20.00, made through the API for a step that is about what follows it. */
+async function draftByApi(mode: 'dry_run' | 'live'): Promise<string> {
+  const created = await api.post('/api/tasks', {
+    type: 'purchase',
+    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
+    pdd_options: BLACK_M,
+    quantity: 1,
+    max_total_price_cent: 2000,
+    execution_mode: mode,
+  });
+  expect(created.status).toBe(201);
+  return (created.body as { task_id: string }).task_id;
+}
+
 /** 订单: tick the coat's black M line and 生成采购草稿 in `mode`; returns the new task id. */
 async function draftFromOrder(mode: 'dry_run' | 'live', shotName?: string): Promise<string> {
   await page.getByTestId('nav-orders').click();
@@ -367,16 +381,7 @@ test('9 标记已付款 (after paying on the phone) → 已完成', async () => 
 });
 
 test('10 需人工处理: the price changes after Gate 1; the phone stops before 提交订单 and the page says why', async () => {
-  const created = await api.post('/api/tasks', {
-    type: 'purchase',
-    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
-    pdd_options: BLACK_M,
-    quantity: 1,
-    max_total_price_cent: 2000,
-    execution_mode: 'live',
-  });
-  expect(created.status).toBe(201);
-  task.stopped = (created.body as { task_id: string }).task_id;
+  task.stopped = await draftByApi('live');
   await setFaults({ price_change: { goods_id: coat.pddGoodsId, after: 'gate1', price_cent: 1500 } });
   const ordersBefore = (await phoneOrders()).length;
   expect(await startFromList([task.stopped])).toBe('1');
@@ -415,16 +420,7 @@ test('12 待核对: the submit’s outcome is unclear; the page says not to retr
   // A new order book, so the phone's earlier unpaid orders cannot be taken for this one.
   await control('POST', '/reset');
   await setFaults({ submit_outcome: 'not_created' });
-  const created = await api.post('/api/tasks', {
-    type: 'purchase',
-    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
-    pdd_options: BLACK_M,
-    quantity: 1,
-    max_total_price_cent: 2000,
-    execution_mode: 'live',
-  });
-  expect(created.status).toBe(201);
-  task.unclear = (created.body as { task_id: string }).task_id;
+  task.unclear = await draftByApi('live');
   await startFromList([task.unclear]);
   await openTask(task.unclear);
   await detailStatus(task.unclear, 'RECONCILIATION_REQUIRED');
@@ -460,16 +456,7 @@ test('13 核对结果「未创建」: no order on the phone, so the task ends as
 
 test('13a 没有手机能领取: with the only phone paused, a started task says which phone and why, then runs once it is resumed', async () => {
   expect((await api.post(`/api/devices/${demo.deviceId}/pause`)).status).toBe(200);
-  const created = await api.post('/api/tasks', {
-    type: 'purchase',
-    pdd_goods_url: demoPddUrl(coat.pddGoodsId),
-    pdd_options: BLACK_M,
-    quantity: 1,
-    max_total_price_cent: 2000,
-    execution_mode: 'dry_run',
-  });
-  expect(created.status).toBe(201);
-  task.waiting = (created.body as { task_id: string }).task_id;
+  task.waiting = await draftByApi('dry_run');
   const started = page.waitForResponse((r) => r.url().endsWith('/api/tasks/start'));
   await startFromList([task.waiting]);
   const answer = (await (await started).json()) as { tasks: Array<{ task_id: string; warnings: DraftWarning[] }> };
