@@ -49,9 +49,10 @@ function matchesCode(d: ScheduleDescription): boolean {
 
 /**
  * The Schedule `syb-sync`: every 10 minutes, overlap SKIP (a slow sync is never doubled),
- * paused while no SYB account is set, and triggered at once while no sync has ever run. Created under a fixed id, so it exists exactly once
- * however often the admin starts; an existing one converges to this code's spec, action and
- * policies (a deploy that changes them takes effect), and its paused state to the account.
+ * paused while no SYB account is set, and triggered at once while no sync has ever run. Created
+ * under a fixed id, so it exists exactly once however often the admin starts; an existing one
+ * converges to this code's spec, action and policies (a deploy that changes them takes effect),
+ * and its paused state to the account.
  */
 export async function ensureSybSchedule(temporal: TemporalGateway, syb: SybService): Promise<void> {
   const client = await temporal.client();
